@@ -1,0 +1,159 @@
+//! [`Meta`]: any of the three layouts, recognised from the data alone.
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::layout::{deserialize_parts, Layout, Parts};
+use crate::meta::{MetaB2nd, MetaB2ndV1, MetaV0Caterva};
+
+/// A metalayer of any layout, told apart without a tag.
+///
+/// In the metalayer format the top-level array's length (its header byte, `0x95`,
+/// `0x96` or `0x97`) is known before any element is read, and it alone decides the
+/// layout; every element is then read as strictly as by the typed structs. Bytes that
+/// match no layout get an error naming the offset and what was expected.
+///
+/// In human-readable formats (JSON) a `Meta` is an object whose `"layout"` field names
+/// the layout (`"caterva-v0"`, `"b2nd"`, `"b2nd-v1"`); without it, an object with a
+/// dtype is read as b2nd v1 and one without as caterva v0.
+///
+/// ```
+/// use b2nd_meta::{Layout, Meta};
+///
+/// // shape (), dtype "<i4": a 0-dimensional array, as C-Blosc2 writes it.
+/// let bytes = [0x97, 0x00, 0x00, 0x90, 0x90, 0x90, 0x00, 0xdb, 0, 0, 0, 3, b'<', b'i', b'4'];
+/// let meta: Meta = b2nd_meta::from_slice(&bytes).unwrap();
+/// assert_eq!(meta.layout(), Layout::B2ndV1);
+/// assert_eq!(meta.ndim(), 0);
+/// assert_eq!(meta.dtype(), Some("<i4"));
+/// assert_eq!(b2nd_meta::to_vec(&meta).unwrap(), bytes);
+///
+/// let json = serde_json::to_string(&meta).unwrap();
+/// assert_eq!(
+///     json,
+///     r#"{"layout":"b2nd-v1","version":0,"ndim":0,"shape":[],"chunkshape":[],"blockshape":[],"dtype_format":0,"dtype":"<i4"}"#
+/// );
+/// assert_eq!(serde_json::from_str::<Meta>(&json).unwrap(), meta);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Meta {
+    /// The `caterva` layout (5 elements).
+    CatervaV0(MetaV0Caterva),
+    /// The draft `b2nd` layout (6 elements).
+    B2nd(MetaB2nd),
+    /// The `b2nd` layout C-Blosc2 writes (7 elements).
+    B2ndV1(MetaB2ndV1),
+}
+
+impl Meta {
+    /// Which layout this is.
+    pub fn layout(&self) -> Layout {
+        match self {
+            Meta::CatervaV0(_) => Layout::CatervaV0,
+            Meta::B2nd(_) => Layout::B2nd,
+            Meta::B2ndV1(_) => Layout::B2ndV1,
+        }
+    }
+
+    /// Number of dimensions.
+    pub fn ndim(&self) -> usize {
+        self.shape().len()
+    }
+
+    /// Length of each axis.
+    pub fn shape(&self) -> &[i64] {
+        match self {
+            Meta::CatervaV0(m) => &m.shape,
+            Meta::B2nd(m) => &m.shape,
+            Meta::B2ndV1(m) => &m.shape,
+        }
+    }
+
+    /// Chunk length along each axis.
+    pub fn chunkshape(&self) -> &[i32] {
+        match self {
+            Meta::CatervaV0(m) => &m.chunkshape,
+            Meta::B2nd(m) => &m.chunkshape,
+            Meta::B2ndV1(m) => &m.chunkshape,
+        }
+    }
+
+    /// Block length along each axis.
+    pub fn blockshape(&self) -> &[i32] {
+        match self {
+            Meta::CatervaV0(m) => &m.blockshape,
+            Meta::B2nd(m) => &m.blockshape,
+            Meta::B2ndV1(m) => &m.blockshape,
+        }
+    }
+
+    /// The dtype string; `None` for caterva, which has none.
+    pub fn dtype(&self) -> Option<&str> {
+        match self {
+            Meta::CatervaV0(_) => None,
+            Meta::B2nd(m) => Some(&m.dtype),
+            Meta::B2ndV1(m) => Some(&m.dtype),
+        }
+    }
+
+    /// The dtype_format; `None` for the layouts without one.
+    pub fn dtype_format(&self) -> Option<u8> {
+        match self {
+            Meta::B2ndV1(m) => Some(m.dtype_format),
+            _ => None,
+        }
+    }
+
+    /// Exact length in bytes of the encoded metalayer.
+    pub fn encoded_len(&self) -> usize {
+        match self {
+            Meta::CatervaV0(m) => m.encoded_len(),
+            Meta::B2nd(m) => m.encoded_len(),
+            Meta::B2ndV1(m) => m.encoded_len(),
+        }
+    }
+
+    fn from_parts(parts: Parts) -> Self {
+        match parts.layout {
+            Layout::CatervaV0 => Meta::CatervaV0(MetaV0Caterva::from_parts(parts)),
+            Layout::B2nd => Meta::B2nd(MetaB2nd::from_parts(parts)),
+            Layout::B2ndV1 => Meta::B2ndV1(MetaB2ndV1::from_parts(parts)),
+        }
+    }
+}
+
+impl From<MetaV0Caterva> for Meta {
+    fn from(m: MetaV0Caterva) -> Self {
+        Meta::CatervaV0(m)
+    }
+}
+
+impl From<MetaB2nd> for Meta {
+    fn from(m: MetaB2nd) -> Self {
+        Meta::B2nd(m)
+    }
+}
+
+impl From<MetaB2ndV1> for Meta {
+    fn from(m: MetaB2ndV1) -> Self {
+        Meta::B2ndV1(m)
+    }
+}
+
+impl Serialize for Meta {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let parts = match self {
+            Meta::CatervaV0(m) => m.parts(),
+            Meta::B2nd(m) => m.parts(),
+            Meta::B2ndV1(m) => m.parts(),
+        };
+        // A length-prefixed sequence, so that binary formats without tags can tell the
+        // layouts apart on the way back.
+        parts.serialize(serializer, true)
+    }
+}
+
+impl<'de> Deserialize<'de> for Meta {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserialize_parts(deserializer, None).map(Meta::from_parts)
+    }
+}

@@ -1,0 +1,639 @@
+//! The three layouts of the metalayer, and the serde machinery they share.
+//!
+//! Every layout starts with the same five elements; only the tail differs:
+//!
+//! | layout | header | elements |
+//! |---|---|---|
+//! | [`Layout::CatervaV0`] | `0x95` | version, ndim, shape, chunkshape, blockshape |
+//! | [`Layout::B2nd`] | `0x96` | ... then dtype |
+//! | [`Layout::B2ndV1`] | `0x97` | ... then dtype_format, dtype |
+//!
+//! In a binary serde format a metalayer is a tuple of these elements; in a
+//! human-readable one (JSON, TOML, ...) it is a struct whose first field names the layout.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+use core::marker::PhantomData;
+
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Unexpected, Visitor};
+use serde::ser::{self, SerializeStruct, SerializeTuple, Serializer};
+use serde::{Deserialize, Serialize};
+
+use crate::wire;
+
+/// The metalayer version this crate reads and writes: the only one defined.
+pub const VERSION: u8 = 0;
+
+/// The most dimensions an array may have: C-Blosc2's `B2ND_MAX_DIM` (16 since 2.21.3).
+pub const MAX_DIM: usize = wire::MAX_ARRAY_LEN;
+
+/// The largest `dtype_format` (a positive fixint).
+pub const MAX_DTYPE_FORMAT: u8 = wire::PFIX_MAX;
+
+/// Which of the three metalayer layouts a value has.
+///
+/// ```
+/// use b2nd_meta::Layout;
+///
+/// assert_eq!(Layout::B2ndV1.header(), 0x97);
+/// assert_eq!(Layout::from_element_count(5), Some(Layout::CatervaV0));
+/// assert_eq!(Layout::B2ndV1.encoded_len(3, "<f8".len()), 12 + 19 * 3 + 3);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Layout {
+    /// The `caterva` metalayer: version, ndim, shape, chunkshape, blockshape.
+    CatervaV0,
+    /// The draft `b2nd` layout: the caterva five, then dtype.
+    B2nd,
+    /// The `b2nd` layout C-Blosc2 and python-blosc2 write today: the caterva five, then
+    /// dtype_format and dtype.
+    B2ndV1,
+}
+
+impl Layout {
+    /// Number of elements in the top-level array: 5, 6 or 7.
+    pub const fn element_count(self) -> usize {
+        match self {
+            Layout::CatervaV0 => 5,
+            Layout::B2nd => 6,
+            Layout::B2ndV1 => 7,
+        }
+    }
+
+    /// The first byte of the metalayer: `0x90 +` [`element_count`](Self::element_count).
+    pub const fn header(self) -> u8 {
+        wire::FIXARRAY + self.element_count() as u8
+    }
+
+    /// The layout with this many top-level elements.
+    pub const fn from_element_count(count: usize) -> Option<Layout> {
+        match count {
+            5 => Some(Layout::CatervaV0),
+            6 => Some(Layout::B2nd),
+            7 => Some(Layout::B2ndV1),
+            _ => None,
+        }
+    }
+
+    /// The name used in JSON and by the command-line tool: `"caterva-v0"`, `"b2nd"` or
+    /// `"b2nd-v1"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Layout::CatervaV0 => "caterva-v0",
+            Layout::B2nd => "b2nd",
+            Layout::B2ndV1 => "b2nd-v1",
+        }
+    }
+
+    /// The layout with this [`name`](Self::name).
+    pub fn from_name(name: &str) -> Option<Layout> {
+        [Layout::CatervaV0, Layout::B2nd, Layout::B2ndV1]
+            .into_iter()
+            .find(|layout| layout.name() == name)
+    }
+
+    /// Exact encoded size in bytes of a metalayer with `ndim` axes and a dtype of
+    /// `dtype_len` bytes (ignored for [`Layout::CatervaV0`]).
+    ///
+    /// Three header bytes, then per axis 9 bytes of shape and 5 + 5 of chunk and block
+    /// shape, plus one header byte per shape array; b2nd adds a str32 (5 + `dtype_len`),
+    /// b2nd v1 one more byte of dtype_format.
+    pub const fn encoded_len(self, ndim: usize, dtype_len: usize) -> usize {
+        let common = 3 + 3 + ndim * (wire::INT64_LEN + 2 * wire::INT32_LEN);
+        match self {
+            Layout::CatervaV0 => common,
+            Layout::B2nd => common + wire::LEN32_HEADER_LEN + dtype_len,
+            Layout::B2ndV1 => common + 1 + wire::LEN32_HEADER_LEN + dtype_len,
+        }
+    }
+}
+
+impl fmt::Display for Layout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A borrowed view of any layout's elements, for serializing.
+pub(crate) struct PartsRef<'a> {
+    pub layout: Layout,
+    pub shape: &'a [i64],
+    pub chunkshape: &'a [i32],
+    pub blockshape: &'a [i32],
+    /// Written only by [`Layout::B2ndV1`].
+    pub dtype_format: u8,
+    /// Written only by the b2nd layouts.
+    pub dtype: &'a str,
+}
+
+/// Any layout's elements, decoded.
+pub(crate) struct Parts {
+    pub layout: Layout,
+    pub shape: Vec<i64>,
+    pub chunkshape: Vec<i32>,
+    pub blockshape: Vec<i32>,
+    pub dtype_format: u8,
+    pub dtype: String,
+}
+
+const FIELDS: &[&str] = &[
+    "layout",
+    "version",
+    "ndim",
+    "shape",
+    "chunkshape",
+    "blockshape",
+    "dtype_format",
+    "dtype",
+];
+
+impl PartsRef<'_> {
+    /// Why these parts cannot be encoded, if they cannot.
+    fn encode_problem(&self) -> Option<String> {
+        let (s, c, b) = (
+            self.shape.len(),
+            self.chunkshape.len(),
+            self.blockshape.len(),
+        );
+        if s != c || s != b {
+            return Some(alloc::format!(
+                "shape, chunkshape and blockshape need one entry per axis; \
+                 found {s}, {c} and {b} entries"
+            ));
+        }
+        if s > MAX_DIM {
+            return Some(alloc::format!(
+                "at most {MAX_DIM} dimensions fit the metalayer (C-Blosc2's B2ND_MAX_DIM); found {s}"
+            ));
+        }
+        if self.layout == Layout::B2ndV1 && self.dtype_format > MAX_DTYPE_FORMAT {
+            return Some(alloc::format!(
+                "dtype_format is a positive fixint (0..=127); found {}",
+                self.dtype_format
+            ));
+        }
+        if self.layout != Layout::CatervaV0 && i32::try_from(self.dtype.len()).is_err() {
+            return Some(alloc::format!(
+                "the dtype is {} bytes long; C-Blosc2 stores at most i32::MAX",
+                self.dtype.len()
+            ));
+        }
+        None
+    }
+
+    /// Serializes as a tuple (binary formats; `as_seq` makes it a length-prefixed
+    /// sequence, which [`crate::Meta`] needs to recognise the layout) or as a struct
+    /// (human-readable formats).
+    pub fn serialize<S: Serializer>(&self, serializer: S, as_seq: bool) -> Result<S::Ok, S::Error> {
+        if let Some(problem) = self.encode_problem() {
+            return Err(ser::Error::custom(problem));
+        }
+        // Checked above: ndim <= 16.
+        let ndim = self.shape.len() as u8;
+        if serializer.is_human_readable() {
+            let fields = 6 + match self.layout {
+                Layout::CatervaV0 => 0,
+                Layout::B2nd => 1,
+                Layout::B2ndV1 => 2,
+            };
+            let mut st = serializer.serialize_struct("Meta", fields)?;
+            st.serialize_field("layout", self.layout.name())?;
+            st.serialize_field("version", &VERSION)?;
+            st.serialize_field("ndim", &ndim)?;
+            st.serialize_field("shape", self.shape)?;
+            st.serialize_field("chunkshape", self.chunkshape)?;
+            st.serialize_field("blockshape", self.blockshape)?;
+            if self.layout == Layout::B2ndV1 {
+                st.serialize_field("dtype_format", &self.dtype_format)?;
+            }
+            if self.layout != Layout::CatervaV0 {
+                st.serialize_field("dtype", self.dtype)?;
+            }
+            return st.end();
+        }
+        let len = self.layout.element_count();
+        if as_seq {
+            use ser::SerializeSeq;
+            let mut seq = serializer.serialize_seq(Some(len))?;
+            self.elements(|e| seq.serialize_element(&e))?;
+            seq.end()
+        } else {
+            let mut tuple = serializer.serialize_tuple(len)?;
+            self.elements(|e| tuple.serialize_element(&e))?;
+            tuple.end()
+        }
+    }
+
+    /// Calls `f` on each top-level element, in order.
+    fn elements<E>(&self, mut f: impl FnMut(Element<'_>) -> Result<(), E>) -> Result<(), E> {
+        f(Element::Fixint(VERSION))?;
+        f(Element::Fixint(self.shape.len() as u8))?;
+        f(Element::Shape(Axes(self.shape)))?;
+        f(Element::Blocks(Axes(self.chunkshape)))?;
+        f(Element::Blocks(Axes(self.blockshape)))?;
+        if self.layout == Layout::B2ndV1 {
+            f(Element::Fixint(self.dtype_format))?;
+        }
+        if self.layout != Layout::CatervaV0 {
+            f(Element::Dtype(self.dtype))?;
+        }
+        Ok(())
+    }
+}
+
+/// One top-level element, with the Rust type that fixes its width.
+enum Element<'a> {
+    Fixint(u8),
+    Shape(Axes<'a, i64>),
+    Blocks(Axes<'a, i32>),
+    Dtype(&'a str),
+}
+
+impl Serialize for Element<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Element::Fixint(v) => serializer.serialize_u8(*v),
+            Element::Shape(axes) => axes.serialize(serializer),
+            Element::Blocks(axes) => axes.serialize(serializer),
+            Element::Dtype(dtype) => serializer.serialize_str(dtype),
+        }
+    }
+}
+
+/// One entry per axis, as a tuple whose length is ndim (the element before).
+struct Axes<'a, T>(&'a [T]);
+
+impl<T: Serialize> Serialize for Axes<'_, T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut tuple = serializer.serialize_tuple(self.0.len())?;
+        for v in self.0 {
+            tuple.serialize_element(v)?;
+        }
+        tuple.end()
+    }
+}
+
+/// Deserializes any layout, or exactly `expect` when given.
+pub(crate) fn deserialize_parts<'de, D: Deserializer<'de>>(
+    deserializer: D,
+    expect: Option<Layout>,
+) -> Result<Parts, D::Error> {
+    let visitor = PartsVisitor { expect };
+    if deserializer.is_human_readable() {
+        deserializer.deserialize_struct("Meta", FIELDS, visitor)
+    } else {
+        match expect {
+            Some(layout) => deserializer.deserialize_tuple(layout.element_count(), visitor),
+            // A sequence's exact length is known before its first element: that is the
+            // whole of layout detection.
+            None => deserializer.deserialize_seq(visitor),
+        }
+    }
+}
+
+struct PartsVisitor {
+    expect: Option<Layout>,
+}
+
+impl<'de> Visitor<'de> for PartsVisitor {
+    type Value = Parts;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.expect {
+            Some(layout) => write!(
+                f,
+                "a {layout} metalayer of {} elements",
+                layout.element_count()
+            ),
+            None => f.write_str("a metalayer of 5 (caterva-v0), 6 (b2nd) or 7 (b2nd-v1) elements"),
+        }
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Parts, A::Error> {
+        let layout = match self.expect {
+            Some(layout) => layout,
+            None => match seq.size_hint() {
+                Some(n) => Layout::from_element_count(n)
+                    .ok_or_else(|| de::Error::invalid_length(n, &self))?,
+                None => {
+                    return Err(de::Error::custom(
+                        "a Meta needs a format that records sequence lengths; \
+                         decode one of the typed metalayers instead",
+                    ))
+                }
+            },
+        };
+        let mut index = 0;
+        let mut next = |seq: &mut A, seed| -> Result<Decoded, A::Error> {
+            let value = seq
+                .next_element_seed(seed)?
+                .ok_or_else(|| de::Error::invalid_length(index, &self))?;
+            index += 1;
+            Ok(value)
+        };
+        next(&mut seq, ElementSeed::Version)?;
+        let ndim = next(&mut seq, ElementSeed::Ndim)?.fixint();
+        let ndim = usize::from(ndim);
+        let shape = next(&mut seq, ElementSeed::Shape(ndim))?.into_shape();
+        let chunkshape = next(&mut seq, ElementSeed::Blocks(ndim))?.into_blocks();
+        let blockshape = next(&mut seq, ElementSeed::Blocks(ndim))?.into_blocks();
+        let mut parts = Parts {
+            layout,
+            shape,
+            chunkshape,
+            blockshape,
+            dtype_format: 0,
+            dtype: String::new(),
+        };
+        if layout == Layout::B2ndV1 {
+            parts.dtype_format = next(&mut seq, ElementSeed::DtypeFormat)?.fixint();
+        }
+        if layout != Layout::CatervaV0 {
+            parts.dtype = next(&mut seq, ElementSeed::Dtype)?.into_dtype();
+        }
+        Ok(parts)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Parts, A::Error> {
+        let mut layout: Option<Layout> = None;
+        let mut ndim: Option<u8> = None;
+        let mut shape: Option<Vec<i64>> = None;
+        let mut chunkshape: Option<Vec<i32>> = None;
+        let mut blockshape: Option<Vec<i32>> = None;
+        let mut dtype_format: Option<u8> = None;
+        let mut dtype: Option<String> = None;
+        let mut seen_version = false;
+        while let Some(key) = map.next_key::<Field>()? {
+            fn set<T, E: de::Error>(
+                slot: &mut Option<T>,
+                name: &'static str,
+                v: T,
+            ) -> Result<(), E> {
+                match slot.replace(v) {
+                    Some(_) => Err(E::duplicate_field(name)),
+                    None => Ok(()),
+                }
+            }
+            match key {
+                Field::Layout => {
+                    let name: String = map.next_value()?;
+                    let value = Layout::from_name(&name).ok_or_else(|| {
+                        de::Error::unknown_variant(&name, &["caterva-v0", "b2nd", "b2nd-v1"])
+                    })?;
+                    set(&mut layout, "layout", value)?
+                }
+                Field::Version => {
+                    if core::mem::replace(&mut seen_version, true) {
+                        return Err(de::Error::duplicate_field("version"));
+                    }
+                    map.next_value_seed(ElementSeed::Version)?;
+                }
+                Field::Ndim => set(
+                    &mut ndim,
+                    "ndim",
+                    map.next_value_seed(ElementSeed::Ndim)?.fixint(),
+                )?,
+                Field::Shape => set(&mut shape, "shape", map.next_value()?)?,
+                Field::Chunkshape => set(&mut chunkshape, "chunkshape", map.next_value()?)?,
+                Field::Blockshape => set(&mut blockshape, "blockshape", map.next_value()?)?,
+                Field::DtypeFormat => set(
+                    &mut dtype_format,
+                    "dtype_format",
+                    map.next_value_seed(ElementSeed::DtypeFormat)?.fixint(),
+                )?,
+                Field::Dtype => set(&mut dtype, "dtype", map.next_value()?)?,
+            }
+        }
+        let shape = shape.ok_or_else(|| de::Error::missing_field("shape"))?;
+        let chunkshape = chunkshape.ok_or_else(|| de::Error::missing_field("chunkshape"))?;
+        let blockshape = blockshape.ok_or_else(|| de::Error::missing_field("blockshape"))?;
+        // Without a "layout", the fields say which: what C writes today when there is a dtype.
+        let inferred = match (&dtype, dtype_format) {
+            (None, None) => Layout::CatervaV0,
+            _ => Layout::B2ndV1,
+        };
+        let layout = match (layout, self.expect) {
+            (Some(named), Some(expected)) if named != expected => {
+                return Err(de::Error::invalid_value(
+                    Unexpected::Str(named.name()),
+                    &expected.name(),
+                ))
+            }
+            (Some(named), _) => named,
+            (None, Some(expected)) => expected,
+            (None, None) => inferred,
+        };
+        if layout != Layout::B2ndV1 && dtype_format.is_some() {
+            return Err(de::Error::custom(format_args!(
+                "the {layout} layout has no dtype_format"
+            )));
+        }
+        if layout == Layout::CatervaV0 && dtype.is_some() {
+            return Err(de::Error::custom("the caterva-v0 layout has no dtype"));
+        }
+        let dtype = match (layout, dtype) {
+            (Layout::CatervaV0, _) => String::new(),
+            (_, Some(dtype)) => dtype,
+            (_, None) => return Err(de::Error::missing_field("dtype")),
+        };
+        let parts = Parts {
+            layout,
+            shape,
+            chunkshape,
+            blockshape,
+            dtype_format: dtype_format.unwrap_or(0),
+            dtype,
+        };
+        if let Some(problem) = parts.as_ref().encode_problem() {
+            return Err(de::Error::custom(problem));
+        }
+        if let Some(ndim) = ndim {
+            if usize::from(ndim) != parts.shape.len() {
+                return Err(de::Error::custom(format_args!(
+                    "ndim is {ndim} but shape has {} entries",
+                    parts.shape.len()
+                )));
+            }
+        }
+        Ok(parts)
+    }
+}
+
+impl Parts {
+    pub fn as_ref(&self) -> PartsRef<'_> {
+        PartsRef {
+            layout: self.layout,
+            shape: &self.shape,
+            chunkshape: &self.chunkshape,
+            blockshape: &self.blockshape,
+            dtype_format: self.dtype_format,
+            dtype: &self.dtype,
+        }
+    }
+}
+
+/// A key of the human-readable form.
+enum Field {
+    Layout,
+    Version,
+    Ndim,
+    Shape,
+    Chunkshape,
+    Blockshape,
+    DtypeFormat,
+    Dtype,
+}
+
+impl<'de> Deserialize<'de> for Field {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct FieldVisitor;
+
+        impl Visitor<'_> for FieldVisitor {
+            type Value = Field;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a metalayer field name")
+            }
+
+            fn visit_str<E: de::Error>(self, key: &str) -> Result<Field, E> {
+                Ok(match key {
+                    "layout" => Field::Layout,
+                    "version" => Field::Version,
+                    "ndim" => Field::Ndim,
+                    "shape" => Field::Shape,
+                    "chunkshape" => Field::Chunkshape,
+                    "blockshape" => Field::Blockshape,
+                    "dtype_format" => Field::DtypeFormat,
+                    "dtype" => Field::Dtype,
+                    other => return Err(E::unknown_field(other, FIELDS)),
+                })
+            }
+        }
+
+        deserializer.deserialize_identifier(FieldVisitor)
+    }
+}
+
+/// How to read one top-level element; each carries the checks of its place.
+#[derive(Clone, Copy)]
+enum ElementSeed {
+    /// Must be [`VERSION`].
+    Version,
+    /// At most [`MAX_DIM`].
+    Ndim,
+    /// ndim int64 entries.
+    Shape(usize),
+    /// ndim int32 entries.
+    Blocks(usize),
+    /// At most 127.
+    DtypeFormat,
+    Dtype,
+}
+
+enum Decoded {
+    Fixint(u8),
+    Shape(Vec<i64>),
+    Blocks(Vec<i32>),
+    Dtype(String),
+}
+
+impl Decoded {
+    // Each seed yields its own variant; the fallbacks are unreachable by construction.
+    fn fixint(self) -> u8 {
+        match self {
+            Decoded::Fixint(v) => v,
+            _ => 0,
+        }
+    }
+    fn into_shape(self) -> Vec<i64> {
+        match self {
+            Decoded::Shape(v) => v,
+            _ => Vec::new(),
+        }
+    }
+    fn into_blocks(self) -> Vec<i32> {
+        match self {
+            Decoded::Blocks(v) => v,
+            _ => Vec::new(),
+        }
+    }
+    fn into_dtype(self) -> String {
+        match self {
+            Decoded::Dtype(v) => v,
+            _ => String::new(),
+        }
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for ElementSeed {
+    type Value = Decoded;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Decoded, D::Error> {
+        match self {
+            ElementSeed::Version => {
+                let v = u8::deserialize(deserializer)?;
+                if v != VERSION {
+                    return Err(de::Error::invalid_value(
+                        Unexpected::Unsigned(v.into()),
+                        &"metalayer version 0, the only one defined",
+                    ));
+                }
+                Ok(Decoded::Fixint(v))
+            }
+            ElementSeed::Ndim => {
+                let v = u8::deserialize(deserializer)?;
+                if usize::from(v) > MAX_DIM {
+                    return Err(de::Error::invalid_value(
+                        Unexpected::Unsigned(v.into()),
+                        &"at most 16 dimensions (C-Blosc2's B2ND_MAX_DIM)",
+                    ));
+                }
+                Ok(Decoded::Fixint(v))
+            }
+            ElementSeed::DtypeFormat => {
+                let v = u8::deserialize(deserializer)?;
+                if v > MAX_DTYPE_FORMAT {
+                    return Err(de::Error::invalid_value(
+                        Unexpected::Unsigned(v.into()),
+                        &"a dtype_format of at most 127",
+                    ));
+                }
+                Ok(Decoded::Fixint(v))
+            }
+            ElementSeed::Shape(ndim) => axes(deserializer, ndim).map(Decoded::Shape),
+            ElementSeed::Blocks(ndim) => axes(deserializer, ndim).map(Decoded::Blocks),
+            ElementSeed::Dtype => String::deserialize(deserializer).map(Decoded::Dtype),
+        }
+    }
+}
+
+/// Exactly `ndim` entries of `T`.
+fn axes<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    deserializer: D,
+    ndim: usize,
+) -> Result<Vec<T>, D::Error> {
+    struct AxesVisitor<T>(usize, PhantomData<T>);
+
+    impl<'de, T: Deserialize<'de>> Visitor<'de> for AxesVisitor<T> {
+        type Value = Vec<T>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            write!(f, "{} entries, one per axis", self.0)
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+            // ndim <= 16 was checked when it was read: a bounded allocation.
+            let mut out = Vec::with_capacity(self.0);
+            for i in 0..self.0 {
+                match seq.next_element()? {
+                    Some(v) => out.push(v),
+                    None => return Err(de::Error::invalid_length(i, &self)),
+                }
+            }
+            Ok(out)
+        }
+    }
+
+    deserializer.deserialize_tuple(ndim, AxesVisitor(ndim, PhantomData))
+}

@@ -1,0 +1,161 @@
+//! Byte-exact reading and writing of the metalayers in which Blosc2 stores n-dimensional
+//! array metadata: the `b2nd` metalayer of C-Blosc2 and python-blosc2, its draft, and the
+//! older `caterva` metalayer.
+//!
+//! A metalayer is a msgpack array whose integers and strings have fixed widths, so that an
+//! array can grow or shrink and have its metalayer rewritten in place. Generic msgpack
+//! encoders pick the most compact width and so produce bytes C-Blosc2 misreads; this crate
+//! is a serde data format that writes exactly C-Blosc2's bytes and reads them back strictly.
+//!
+//! ```
+//! use b2nd_meta::{Meta, MetaB2ndV1};
+//!
+//! let meta = MetaB2ndV1::new(vec![3, 4], vec![2, 4], vec![1, 2], "<i4");
+//! let bytes = b2nd_meta::to_vec(&meta)?;
+//! assert_eq!(bytes.len(), 53);
+//!
+//! // Any layout, recognised from the bytes.
+//! let any: Meta = b2nd_meta::from_slice(&bytes)?;
+//! assert_eq!(any.shape(), [3, 4]);
+//! assert_eq!(any.dtype(), Some("<i4"));
+//! # Ok::<(), b2nd_meta::Error>(())
+//! ```
+//!
+//! The types are ordinary serde types too: in JSON a metalayer is an object
+//! (`{"layout":"b2nd-v1","version":0,"ndim":2,"shape":[3,4],...}`).
+//!
+//! The wire format, byte by byte, and how the revisions of its specification were
+//! reconciled, is in the [`spec`] module.
+//!
+//! # Features
+//! - `std` (default): the `std::io` entry points [`to_writer`] and [`from_reader`].
+//!   Without it the crate needs only `core` and `alloc`.
+
+#![no_std]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+pub mod de;
+mod dispatch;
+pub mod error;
+mod layout;
+mod meta;
+pub mod ser;
+pub mod wire;
+
+#[doc = include_str!("../SPEC.md")]
+pub mod spec {}
+
+use alloc::vec::Vec;
+
+use serde::{Deserialize, Serialize};
+
+pub use de::Deserializer;
+pub use dispatch::Meta;
+pub use error::{Error, ErrorKind, Expected, Result};
+pub use layout::{Layout, MAX_DIM, MAX_DTYPE_FORMAT, VERSION};
+pub use meta::{MetaB2nd, MetaB2ndV1, MetaV0Caterva};
+pub use ser::Serializer;
+
+/// Encodes `value` into a new vector.
+///
+/// ```
+/// let bytes = b2nd_meta::to_vec(&b2nd_meta::MetaV0Caterva::default()).unwrap();
+/// assert_eq!(bytes, [0x95, 0x00, 0x00, 0x90, 0x90, 0x90]);
+/// ```
+pub fn to_vec<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    value.serialize(&mut Serializer::new(&mut out))?;
+    Ok(out)
+}
+
+/// Encodes `value` into the start of `buf`, allocating nothing; returns the number of
+/// bytes written. The metalayer types' `encoded_len()` says how large `buf` must be.
+///
+/// ```
+/// use b2nd_meta::MetaB2ndV1;
+///
+/// let meta = MetaB2ndV1::new(vec![3, 4], vec![2, 4], vec![1, 2], "<i4");
+/// let mut buf = [0u8; 64];
+/// let n = b2nd_meta::to_slice(&meta, &mut buf).unwrap();
+/// assert_eq!(n, meta.encoded_len());
+/// assert!(b2nd_meta::to_slice(&meta, &mut [0u8; 10]).is_err());
+/// ```
+pub fn to_slice<T: ?Sized + Serialize>(value: &T, buf: &mut [u8]) -> Result<usize> {
+    let mut out = ser::SliceOutput::new(buf);
+    value.serialize(&mut Serializer::new(&mut out))?;
+    Ok(out.len())
+}
+
+/// Encodes `value` into a writer.
+///
+/// ```
+/// let mut file = Vec::new(); // any std::io::Write
+/// b2nd_meta::to_writer(&mut file, &b2nd_meta::MetaV0Caterva::default()).unwrap();
+/// assert_eq!(file.len(), 6);
+/// ```
+#[cfg(feature = "std")]
+pub fn to_writer<W: std::io::Write, T: ?Sized + Serialize>(writer: W, value: &T) -> Result<()> {
+    value.serialize(&mut Serializer::new(ser::IoOutput(writer)))
+}
+
+/// Decodes a value that fills all of `bytes`; trailing bytes are an error
+/// ([`ErrorKind::TrailingBytes`]). Use [`take_from_slice`] when more may follow.
+///
+/// ```
+/// use b2nd_meta::{ErrorKind, MetaV0Caterva};
+///
+/// let bytes = [0x95, 0x00, 0x00, 0x90, 0x90, 0x90];
+/// assert_eq!(b2nd_meta::from_slice::<MetaV0Caterva>(&bytes).unwrap(), MetaV0Caterva::default());
+///
+/// let err = b2nd_meta::from_slice::<MetaV0Caterva>(&[0x95, 0x00, 0x00, 0x90, 0x90, 0x90, 0x00])
+///     .unwrap_err();
+/// assert!(matches!(err.kind(), ErrorKind::TrailingBytes { count: 1 }));
+/// assert_eq!(err.offset(), Some(6));
+/// ```
+pub fn from_slice<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Result<T> {
+    let mut de = Deserializer::from_slice(bytes);
+    let value = T::deserialize(&mut de)?;
+    de.end()?;
+    Ok(value)
+}
+
+/// Decodes a value at the start of `bytes` and returns it with the bytes after it.
+///
+/// This is how C-Blosc2 reads a metalayer: it returns the number of bytes consumed, and
+/// a content updated in place with `blosc2_meta_update` can be followed by stale bytes.
+///
+/// ```
+/// use b2nd_meta::Meta;
+///
+/// let bytes = [0x95, 0x00, 0x00, 0x90, 0x90, 0x90, 0xde, 0xad];
+/// let (meta, rest): (Meta, _) = b2nd_meta::take_from_slice(&bytes).unwrap();
+/// assert_eq!(meta.ndim(), 0);
+/// assert_eq!(rest, [0xde, 0xad]);
+/// ```
+pub fn take_from_slice<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Result<(T, &'a [u8])> {
+    let mut de = Deserializer::from_slice(bytes);
+    let value = T::deserialize(&mut de)?;
+    Ok((value, de.remaining()))
+}
+
+/// Decodes a value from everything `reader` yields, to its end.
+///
+/// The reader is read to its end first (memory grows with the bytes actually read,
+/// never with a length field), then decoded as by [`from_slice`].
+///
+/// ```
+/// let bytes: &[u8] = &[0x95, 0x00, 0x00, 0x90, 0x90, 0x90];
+/// let meta: b2nd_meta::Meta = b2nd_meta::from_reader(bytes).unwrap();
+/// assert_eq!(meta.layout(), b2nd_meta::Layout::CatervaV0);
+/// ```
+#[cfg(feature = "std")]
+pub fn from_reader<R: std::io::Read, T: serde::de::DeserializeOwned>(mut reader: R) -> Result<T> {
+    let mut bytes = Vec::new();
+    reader.read_to_end(&mut bytes)?;
+    from_slice(&bytes)
+}

@@ -1,0 +1,238 @@
+//! The three metalayer types, one per layout.
+//!
+//! Each keeps the values of its layout; `ndim` is the length of `shape`, and the version
+//! is always [`crate::VERSION`] (the only one defined), so neither is stored.
+//! Serialization checks what the format requires (one entry per axis in all three
+//! shapes, at most 16 axes, a dtype_format of at most 127) and refuses anything else.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::layout::{deserialize_parts, Layout, Parts, PartsRef};
+
+macro_rules! common_methods {
+    ($layout:expr) => {
+        /// Number of dimensions: the length of `shape`.
+        pub fn ndim(&self) -> usize {
+            self.shape.len()
+        }
+
+        /// The layout of this type.
+        pub const fn layout(&self) -> Layout {
+            $layout
+        }
+
+        /// Exact length in bytes of the encoded metalayer.
+        pub fn encoded_len(&self) -> usize {
+            $layout.encoded_len(self.ndim(), self.dtype_len())
+        }
+    };
+}
+
+/// The `caterva` metalayer (layout [`Layout::CatervaV0`], header `0x95`):
+/// version, ndim, shape, chunkshape, blockshape.
+///
+/// Written by the caterva library before its merge into C-Blosc2; C-Blosc2 still reads it.
+///
+/// ```
+/// use b2nd_meta::MetaV0Caterva;
+///
+/// let meta = MetaV0Caterva { shape: vec![10], chunkshape: vec![5], blockshape: vec![2] };
+/// let bytes = b2nd_meta::to_vec(&meta).unwrap();
+/// assert_eq!(bytes[..3], [0x95, 0x00, 0x01]);
+/// assert_eq!(bytes.len(), meta.encoded_len());
+/// assert_eq!(b2nd_meta::from_slice::<MetaV0Caterva>(&bytes).unwrap(), meta);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MetaV0Caterva {
+    /// Length of each axis (int64 each).
+    pub shape: Vec<i64>,
+    /// Chunk length along each axis (int32 each).
+    pub chunkshape: Vec<i32>,
+    /// Block length along each axis (int32 each).
+    pub blockshape: Vec<i32>,
+}
+
+impl MetaV0Caterva {
+    common_methods!(Layout::CatervaV0);
+
+    fn dtype_len(&self) -> usize {
+        0
+    }
+
+    pub(crate) fn parts(&self) -> PartsRef<'_> {
+        PartsRef {
+            layout: Layout::CatervaV0,
+            shape: &self.shape,
+            chunkshape: &self.chunkshape,
+            blockshape: &self.blockshape,
+            dtype_format: 0,
+            dtype: "",
+        }
+    }
+
+    pub(crate) fn from_parts(p: Parts) -> Self {
+        MetaV0Caterva {
+            shape: p.shape,
+            chunkshape: p.chunkshape,
+            blockshape: p.blockshape,
+        }
+    }
+}
+
+/// The draft `b2nd` metalayer (layout [`Layout::B2nd`], header `0x96`):
+/// version, ndim, shape, chunkshape, blockshape, dtype.
+///
+/// Described by one revision of the specification, with NumPy names such as `"int32"`
+/// for the dtype. C-Blosc2 never wrote it, and its reader would take the dtype's `0xdb`
+/// for a dtype_format: write [`MetaB2ndV1`] for anything C must read.
+///
+/// ```
+/// use b2nd_meta::MetaB2nd;
+///
+/// let meta = MetaB2nd {
+///     shape: vec![4],
+///     chunkshape: vec![2],
+///     blockshape: vec![1],
+///     dtype: "int32".into(),
+/// };
+/// let bytes = b2nd_meta::to_vec(&meta).unwrap();
+/// assert_eq!(bytes[0], 0x96);
+/// assert_eq!(bytes[bytes.len() - 10..], [0xdb, 0, 0, 0, 5, b'i', b'n', b't', b'3', b'2']);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MetaB2nd {
+    /// Length of each axis (int64 each).
+    pub shape: Vec<i64>,
+    /// Chunk length along each axis (int32 each).
+    pub chunkshape: Vec<i32>,
+    /// Block length along each axis (int32 each).
+    pub blockshape: Vec<i32>,
+    /// The data type, as a string (str32).
+    pub dtype: String,
+}
+
+impl MetaB2nd {
+    common_methods!(Layout::B2nd);
+
+    fn dtype_len(&self) -> usize {
+        self.dtype.len()
+    }
+
+    pub(crate) fn parts(&self) -> PartsRef<'_> {
+        PartsRef {
+            layout: Layout::B2nd,
+            shape: &self.shape,
+            chunkshape: &self.chunkshape,
+            blockshape: &self.blockshape,
+            dtype_format: 0,
+            dtype: &self.dtype,
+        }
+    }
+
+    pub(crate) fn from_parts(p: Parts) -> Self {
+        MetaB2nd {
+            shape: p.shape,
+            chunkshape: p.chunkshape,
+            blockshape: p.blockshape,
+            dtype: p.dtype,
+        }
+    }
+}
+
+/// The `b2nd` metalayer as C-Blosc2 and python-blosc2 write it (layout
+/// [`Layout::B2ndV1`], header `0x97`): version, ndim, shape, chunkshape, blockshape,
+/// dtype_format, dtype.
+///
+/// ```
+/// use b2nd_meta::MetaB2ndV1;
+///
+/// let meta = MetaB2ndV1::new(vec![3, 4], vec![2, 4], vec![1, 2], "<i4");
+/// let bytes = b2nd_meta::to_vec(&meta).unwrap();
+/// assert_eq!(bytes.len(), 53); // 12 + 19 * ndim + dtype length
+/// assert_eq!(bytes[..4], [0x97, 0x00, 0x02, 0x92]);
+/// assert_eq!(b2nd_meta::from_slice::<MetaB2ndV1>(&bytes).unwrap(), meta);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MetaB2ndV1 {
+    /// Length of each axis (int64 each).
+    pub shape: Vec<i64>,
+    /// Chunk length along each axis (int32 each).
+    pub chunkshape: Vec<i32>,
+    /// Block length along each axis (int32 each).
+    pub blockshape: Vec<i32>,
+    /// How to read `dtype`: 0 is the NumPy convention (`"<i4"`), the only one defined.
+    /// A positive fixint: at most 127.
+    pub dtype_format: u8,
+    /// The data type, as a string (str32).
+    pub dtype: String,
+}
+
+impl MetaB2ndV1 {
+    common_methods!(Layout::B2ndV1);
+
+    /// A metalayer with `dtype_format` 0 (NumPy), the form C-Blosc2 writes.
+    pub fn new(
+        shape: Vec<i64>,
+        chunkshape: Vec<i32>,
+        blockshape: Vec<i32>,
+        dtype: impl Into<String>,
+    ) -> Self {
+        MetaB2ndV1 {
+            shape,
+            chunkshape,
+            blockshape,
+            dtype_format: 0,
+            dtype: dtype.into(),
+        }
+    }
+
+    fn dtype_len(&self) -> usize {
+        self.dtype.len()
+    }
+
+    pub(crate) fn parts(&self) -> PartsRef<'_> {
+        PartsRef {
+            layout: Layout::B2ndV1,
+            shape: &self.shape,
+            chunkshape: &self.chunkshape,
+            blockshape: &self.blockshape,
+            dtype_format: self.dtype_format,
+            dtype: &self.dtype,
+        }
+    }
+
+    pub(crate) fn from_parts(p: Parts) -> Self {
+        MetaB2ndV1 {
+            shape: p.shape,
+            chunkshape: p.chunkshape,
+            blockshape: p.blockshape,
+            dtype_format: p.dtype_format,
+            dtype: p.dtype,
+        }
+    }
+}
+
+macro_rules! serde_impls {
+    ($($ty:ident => $layout:expr,)*) => {$(
+        impl Serialize for $ty {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                self.parts().serialize(serializer, false)
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $ty {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                deserialize_parts(deserializer, Some($layout)).map($ty::from_parts)
+            }
+        }
+    )*};
+}
+
+serde_impls! {
+    MetaV0Caterva => Layout::CatervaV0,
+    MetaB2nd => Layout::B2nd,
+    MetaB2ndV1 => Layout::B2ndV1,
+}

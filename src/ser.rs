@@ -1,0 +1,354 @@
+//! The serde `Serializer` of the fixed-width format.
+//!
+//! Each serde type maps to exactly one encoding, whatever the value (see [`crate::wire`]):
+//! `u8` is a positive fixint, `i32` an int32, `i64` an int64, `str` a str32, bytes a
+//! bin32, and sequences, tuples and structs an array of at most 16 elements. Every other
+//! serde type is refused with [`ErrorKind::UnsupportedType`].
+
+use alloc::string::ToString;
+use alloc::vec::Vec;
+
+use serde::ser::{self, Serialize};
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::wire;
+
+/// Where the serializer puts bytes.
+///
+/// Implemented for `Vec<u8>` (grows), [`SliceOutput`] (a caller's buffer, no
+/// allocation) and, with the `std` feature, [`IoOutput`] (any `std::io::Write`).
+pub trait Output {
+    /// Appends all of `bytes`, or fails without a partial write being reported as success.
+    fn write_bytes(&mut self, bytes: &[u8]) -> Result<()>;
+}
+
+impl Output for Vec<u8> {
+    #[inline]
+    fn write_bytes(&mut self, bytes: &[u8]) -> Result<()> {
+        self.extend_from_slice(bytes);
+        Ok(())
+    }
+}
+
+impl<O: Output + ?Sized> Output for &mut O {
+    #[inline]
+    fn write_bytes(&mut self, bytes: &[u8]) -> Result<()> {
+        (**self).write_bytes(bytes)
+    }
+}
+
+/// A caller's buffer filled from the start; see [`crate::to_slice`].
+#[derive(Debug)]
+pub struct SliceOutput<'a> {
+    buf: &'a mut [u8],
+    len: usize,
+}
+
+impl<'a> SliceOutput<'a> {
+    /// An output writing into `buf` from its first byte.
+    pub fn new(buf: &'a mut [u8]) -> Self {
+        SliceOutput { buf, len: 0 }
+    }
+
+    /// How many bytes have been written.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True if nothing has been written yet.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl Output for SliceOutput<'_> {
+    #[inline]
+    fn write_bytes(&mut self, bytes: &[u8]) -> Result<()> {
+        let end = self.len.saturating_add(bytes.len());
+        match self.buf.get_mut(self.len..end) {
+            Some(dst) => {
+                dst.copy_from_slice(bytes);
+                self.len = end;
+                Ok(())
+            }
+            None => Err(Error::new(ErrorKind::BufferTooSmall {
+                needed: end,
+                available: self.buf.len(),
+            })),
+        }
+    }
+}
+
+/// Any `std::io::Write` as an [`Output`]; see [`crate::to_writer`].
+#[cfg(feature = "std")]
+#[derive(Debug)]
+pub struct IoOutput<W>(pub W);
+
+#[cfg(feature = "std")]
+impl<W: std::io::Write> Output for IoOutput<W> {
+    #[inline]
+    fn write_bytes(&mut self, bytes: &[u8]) -> Result<()> {
+        self.0.write_all(bytes).map_err(Error::from)
+    }
+}
+
+/// A serde `Serializer` writing the fixed-width metalayer format into an [`Output`].
+///
+/// ```
+/// use serde::Serialize;
+///
+/// let mut out = Vec::new();
+/// (7u8, -1i64).serialize(&mut b2nd_meta::Serializer::new(&mut out)).unwrap();
+/// assert_eq!(out, [0x92, 0x07, 0xd3, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]);
+/// ```
+#[derive(Debug)]
+pub struct Serializer<O> {
+    out: O,
+}
+
+impl<O: Output> Serializer<O> {
+    /// A serializer writing into `out`.
+    pub fn new(out: O) -> Self {
+        Serializer { out }
+    }
+
+    /// Gives back the output.
+    pub fn into_inner(self) -> O {
+        self.out
+    }
+
+    #[inline]
+    fn array_header(&mut self, len: Option<usize>) -> Result<()> {
+        let len = len.ok_or_else(|| {
+            Error::new(ErrorKind::Unencodable {
+                what: "a sequence",
+                problem: "its length must be known before its elements".to_string(),
+            })
+        })?;
+        let header =
+            wire::array_header(len).ok_or(Error::new(ErrorKind::TooManyElements { len }))?;
+        self.out.write_bytes(&[header])
+    }
+
+    #[inline]
+    fn len32(&mut self, marker: u8, what: &'static str, bytes: &[u8]) -> Result<()> {
+        let header = wire::len32_header(marker, bytes.len()).ok_or_else(|| {
+            Error::new(ErrorKind::Unencodable {
+                what,
+                problem: alloc::format!(
+                    "its length {} exceeds i32::MAX, the most C-Blosc2 can store",
+                    bytes.len()
+                ),
+            })
+        })?;
+        self.out.write_bytes(&header)?;
+        self.out.write_bytes(bytes)
+    }
+}
+
+fn unsupported<T>(type_name: &'static str) -> Result<T> {
+    Err(Error::new(ErrorKind::UnsupportedType(type_name)))
+}
+
+impl<O: Output> ser::Serializer for &mut Serializer<O> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Self;
+    type SerializeTuple = Self;
+    type SerializeTupleStruct = Self;
+    type SerializeTupleVariant = ser::Impossible<(), Error>;
+    type SerializeMap = ser::Impossible<(), Error>;
+    type SerializeStruct = Self;
+    type SerializeStructVariant = ser::Impossible<(), Error>;
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+
+    #[inline]
+    fn serialize_u8(self, v: u8) -> Result<()> {
+        let byte = wire::pfix(v).ok_or_else(|| {
+            Error::new(ErrorKind::Unencodable {
+                what: "a u8",
+                problem: alloc::format!("{v} does not fit a positive fixint (0..=127)"),
+            })
+        })?;
+        self.out.write_bytes(&[byte])
+    }
+
+    #[inline]
+    fn serialize_i32(self, v: i32) -> Result<()> {
+        self.out.write_bytes(&wire::int32(v))
+    }
+
+    #[inline]
+    fn serialize_i64(self, v: i64) -> Result<()> {
+        self.out.write_bytes(&wire::int64(v))
+    }
+
+    #[inline]
+    fn serialize_str(self, v: &str) -> Result<()> {
+        self.len32(wire::STR32, "a string", v.as_bytes())
+    }
+
+    #[inline]
+    fn serialize_bytes(self, v: &[u8]) -> Result<()> {
+        self.len32(wire::BIN32, "a byte string", v)
+    }
+
+    #[inline]
+    fn serialize_seq(self, len: Option<usize>) -> Result<Self> {
+        self.array_header(len)?;
+        Ok(self)
+    }
+
+    #[inline]
+    fn serialize_tuple(self, len: usize) -> Result<Self> {
+        self.array_header(Some(len))?;
+        Ok(self)
+    }
+
+    fn serialize_tuple_struct(self, _name: &'static str, len: usize) -> Result<Self> {
+        self.array_header(Some(len))?;
+        Ok(self)
+    }
+
+    /// Structs are written as arrays of their fields, in order, without names.
+    fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Self> {
+        self.array_header(Some(len))?;
+        Ok(self)
+    }
+
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        value.serialize(self)
+    }
+
+    fn serialize_bool(self, _: bool) -> Result<()> {
+        unsupported("bool")
+    }
+    fn serialize_i8(self, _: i8) -> Result<()> {
+        unsupported("i8")
+    }
+    fn serialize_i16(self, _: i16) -> Result<()> {
+        unsupported("i16")
+    }
+    fn serialize_u16(self, _: u16) -> Result<()> {
+        unsupported("u16")
+    }
+    fn serialize_u32(self, _: u32) -> Result<()> {
+        unsupported("u32")
+    }
+    fn serialize_u64(self, _: u64) -> Result<()> {
+        unsupported("u64")
+    }
+    fn serialize_f32(self, _: f32) -> Result<()> {
+        unsupported("f32")
+    }
+    fn serialize_f64(self, _: f64) -> Result<()> {
+        unsupported("f64")
+    }
+    fn serialize_char(self, _: char) -> Result<()> {
+        unsupported("char")
+    }
+    fn serialize_none(self) -> Result<()> {
+        unsupported("Option")
+    }
+    fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<()> {
+        unsupported("Option")
+    }
+    fn serialize_unit(self) -> Result<()> {
+        unsupported("()")
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Result<()> {
+        unsupported("a unit struct")
+    }
+    fn serialize_unit_variant(self, _: &'static str, _: u32, _: &'static str) -> Result<()> {
+        unsupported("an enum")
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<()> {
+        unsupported("an enum")
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant> {
+        unsupported("an enum")
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
+        unsupported("a map")
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant> {
+        unsupported("an enum")
+    }
+}
+
+impl<O: Output> ser::SerializeSeq for &mut Serializer<O> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        value.serialize(&mut **self)
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        Ok(())
+    }
+}
+
+impl<O: Output> ser::SerializeTuple for &mut Serializer<O> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        value.serialize(&mut **self)
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        Ok(())
+    }
+}
+
+impl<O: Output> ser::SerializeTupleStruct for &mut Serializer<O> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        value.serialize(&mut **self)
+    }
+    fn end(self) -> Result<()> {
+        Ok(())
+    }
+}
+
+impl<O: Output> ser::SerializeStruct for &mut Serializer<O> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: ?Sized + Serialize>(
+        &mut self,
+        _key: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        value.serialize(&mut **self)
+    }
+    fn end(self) -> Result<()> {
+        Ok(())
+    }
+}
