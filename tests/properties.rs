@@ -1,0 +1,122 @@
+//! Properties over generated values and bytes.
+
+use b2nd_meta::{Meta, MetaB2nd, MetaB2ndV1, MetaV0Caterva};
+use proptest::prelude::*;
+
+fn dims(max_ndim: usize) -> impl Strategy<Value = (Vec<i64>, Vec<i32>, Vec<i32>)> {
+    (0..=max_ndim).prop_flat_map(|n| {
+        (
+            prop::collection::vec(any::<i64>(), n),
+            prop::collection::vec(any::<i32>(), n),
+            prop::collection::vec(any::<i32>(), n),
+        )
+    })
+}
+
+/// Any valid metalayer of any layout.
+fn meta(max_ndim: usize) -> impl Strategy<Value = Meta> {
+    (dims(max_ndim), 0u8..=127, any::<String>(), 0..3).prop_map(
+        |((shape, chunkshape, blockshape), dtype_format, dtype, layout)| match layout {
+            0 => Meta::CatervaV0(MetaV0Caterva {
+                shape,
+                chunkshape,
+                blockshape,
+            }),
+            1 => Meta::B2nd(MetaB2nd {
+                shape,
+                chunkshape,
+                blockshape,
+                dtype,
+            }),
+            _ => Meta::B2ndV1(MetaB2ndV1 {
+                shape,
+                chunkshape,
+                blockshape,
+                dtype_format,
+                dtype,
+            }),
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// decode(encode(x)) == x, and the length is the one announced.
+    #[test]
+    fn values_round_trip(m in meta(16)) {
+        let bytes = b2nd_meta::to_vec(&m).unwrap();
+        prop_assert_eq!(bytes.len(), m.encoded_len());
+        prop_assert_eq!(bytes[0], m.layout().header());
+        prop_assert_eq!(&b2nd_meta::from_slice::<Meta>(&bytes).unwrap(), &m);
+        let mut buf = vec![0u8; m.encoded_len()];
+        prop_assert_eq!(b2nd_meta::to_slice(&m, &mut buf).unwrap(), bytes.len());
+        prop_assert_eq!(&buf, &bytes);
+        let mut written = Vec::new();
+        b2nd_meta::to_writer(&mut written, &m).unwrap();
+        prop_assert_eq!(&written, &bytes);
+        prop_assert_eq!(&b2nd_meta::from_reader::<_, Meta>(&bytes[..]).unwrap(), &m);
+    }
+
+    /// The readable form round-trips through JSON too.
+    #[test]
+    fn json_round_trips(m in meta(16)) {
+        let json = serde_json::to_string(&m).unwrap();
+        prop_assert_eq!(&serde_json::from_str::<Meta>(&json).unwrap(), &m);
+    }
+
+    /// Binary serde formats that record sequence lengths tell the layouts apart too.
+    #[test]
+    fn rmp_serde_round_trips(m in meta(16)) {
+        let bytes = rmp_serde::to_vec(&m).unwrap();
+        prop_assert_eq!(&rmp_serde::from_slice::<Meta>(&bytes).unwrap(), &m);
+    }
+
+    /// Our bytes are valid msgpack (where fixarrays can hold ndim: up to 15), holding the
+    /// same values: a generic reader just sees wider integers than it would write.
+    #[test]
+    fn our_bytes_are_msgpack_up_to_ndim_15(((shape, chunkshape, blockshape), dtype_format, dtype) in (dims(15), 0u8..=127, any::<String>())) {
+        let m = MetaB2ndV1 { shape, chunkshape, blockshape, dtype_format, dtype };
+        let bytes = b2nd_meta::to_vec(&m).unwrap();
+        type Generic = (u8, u8, Vec<i64>, Vec<i32>, Vec<i32>, u8, String);
+        let g: Generic = rmp_serde::from_slice(&bytes).unwrap();
+        prop_assert_eq!(g, (0, m.ndim() as u8, m.shape, m.chunkshape, m.blockshape, m.dtype_format, m.dtype));
+    }
+
+    /// For any accepted bytes, encode(decode(b)) == b: mutate valid encodings anywhere
+    /// and whatever still decodes must re-encode to the same bytes.
+    #[test]
+    fn accepted_bytes_re_encode_identically(
+        m in meta(16),
+        edits in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..4),
+        cut in any::<prop::sample::Index>(),
+        truncate in any::<bool>(),
+    ) {
+        let mut bytes = b2nd_meta::to_vec(&m).unwrap();
+        for (at, value) in edits {
+            let i = at.index(bytes.len());
+            bytes[i] = value;
+        }
+        if truncate {
+            bytes.truncate(cut.index(bytes.len() + 1));
+        }
+        match b2nd_meta::from_slice::<Meta>(&bytes) {
+            Ok(decoded) => prop_assert_eq!(b2nd_meta::to_vec(&decoded).unwrap(), bytes),
+            Err(e) => prop_assert!(e.offset().unwrap() <= bytes.len()),
+        }
+    }
+
+    /// Arbitrary bytes: Ok or Err with an offset inside the input, never a panic.
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..256)) {
+        for result in [
+            b2nd_meta::from_slice::<Meta>(&bytes).map(|m| b2nd_meta::to_vec(&m).unwrap()),
+            b2nd_meta::from_slice::<MetaB2ndV1>(&bytes).map(|m| b2nd_meta::to_vec(&m).unwrap()),
+        ] {
+            match result {
+                Ok(re) => prop_assert_eq!(re, bytes.clone()),
+                Err(e) => prop_assert!(e.offset().unwrap() <= bytes.len()),
+            }
+        }
+    }
+}
