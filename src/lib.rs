@@ -159,3 +159,8 @@ pub fn from_reader<R: std::io::Read, T: serde::de::DeserializeOwned>(mut reader:
     reader.read_to_end(&mut bytes)?;
     from_slice(&bytes)
 }
+
+// The README's examples run as doctests, so they cannot go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
