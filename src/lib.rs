@@ -41,7 +41,10 @@ extern crate std;
 
 pub mod de;
 mod dispatch;
+pub mod dtype;
 pub mod error;
+#[cfg(feature = "std")]
+pub mod frame;
 mod layout;
 mod meta;
 pub mod ser;
