@@ -112,6 +112,73 @@ impl Meta {
         }
     }
 
+    /// Checks C-Blosc2's rules; see [`MetaB2ndV1::validate`].
+    ///
+    /// ```
+    /// use b2nd_meta::{validate::Problem, Meta, MetaB2ndV1};
+    ///
+    /// // c-blosc2 #740: a zero block in a non-empty chunk.
+    /// let meta = Meta::from(MetaB2ndV1::new(vec![10], vec![5], vec![0], "<i4"));
+    /// let err = meta.validate().unwrap_err();
+    /// assert_eq!(err.problems(), [Problem::ZeroBlock { axis: 0 }]);
+    /// ```
+    pub fn validate(&self) -> Result<(), crate::validate::Invalid> {
+        self.parts().validate(None)
+    }
+
+    /// Checks C-Blosc2's rules with a frame's typesize; see
+    /// [`MetaB2ndV1::validate_with_typesize`].
+    pub fn validate_with_typesize(&self, typesize: u64) -> Result<(), crate::validate::Invalid> {
+        self.parts().validate(Some(typesize))
+    }
+
+    /// python-blosc2's stricter rule; see [`crate::validate::check_blocks_within_chunks`].
+    pub fn check_blocks_within_chunks(&self) -> Result<(), crate::validate::Invalid> {
+        crate::validate::check_blocks_within_chunks(self.chunkshape(), self.blockshape())
+    }
+
+    /// The dtype parsed as NumPy's (dtype_format 0, or the draft layout's NumPy names);
+    /// `None` for caterva (which has no dtype) and for other dtype formats.
+    ///
+    /// ```
+    /// use b2nd_meta::{Meta, MetaB2ndV1};
+    ///
+    /// let meta = Meta::from(MetaB2ndV1::new(vec![4], vec![2], vec![1], "<M8[ns]"));
+    /// let dtype = meta.parsed_dtype().unwrap().unwrap();
+    /// assert_eq!(dtype.itemsize(), 8);
+    /// ```
+    pub fn parsed_dtype(&self) -> Option<Result<crate::dtype::Dtype, crate::dtype::DtypeError>> {
+        match self.parts().dtype()? {
+            (0, dtype) => Some(crate::dtype::Dtype::parse(dtype)),
+            _ => None,
+        }
+    }
+
+    /// The dtype to read the array with: the parsed dtype, or for a caterva metalayer
+    /// (which has none) what python-blosc2 assumes, `|S<typesize>`. `None` when the
+    /// dtype does not parse or has another format.
+    ///
+    /// ```
+    /// use b2nd_meta::{Meta, MetaV0Caterva};
+    ///
+    /// let meta = Meta::from(MetaV0Caterva::default());
+    /// assert_eq!(meta.effective_dtype(4).unwrap().to_string(), "|S4");
+    /// ```
+    pub fn effective_dtype(&self, typesize: u32) -> Option<crate::dtype::Dtype> {
+        match self {
+            Meta::CatervaV0(_) => Some(crate::dtype::Dtype::for_typesize(typesize)),
+            _ => self.parsed_dtype()?.ok(),
+        }
+    }
+
+    pub(crate) fn parts(&self) -> crate::layout::PartsRef<'_> {
+        match self {
+            Meta::CatervaV0(m) => m.parts(),
+            Meta::B2nd(m) => m.parts(),
+            Meta::B2ndV1(m) => m.parts(),
+        }
+    }
+
     fn from_parts(parts: Parts) -> Self {
         match parts.layout {
             Layout::CatervaV0 => Meta::CatervaV0(MetaV0Caterva::from_parts(parts)),
@@ -141,11 +208,7 @@ impl From<MetaB2ndV1> for Meta {
 
 impl Serialize for Meta {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let parts = match self {
-            Meta::CatervaV0(m) => m.parts(),
-            Meta::B2nd(m) => m.parts(),
-            Meta::B2ndV1(m) => m.parts(),
-        };
+        let parts = self.parts();
         // A length-prefixed sequence, so that binary formats without tags can tell the
         // layouts apart on the way back.
         parts.serialize(serializer, true)

@@ -149,6 +149,26 @@ const FIELDS: &[&str] = &[
 ];
 
 impl PartsRef<'_> {
+    /// The dtype to judge, with its format; the draft layout uses NumPy's names.
+    pub fn dtype(&self) -> Option<(u8, &str)> {
+        match self.layout {
+            Layout::CatervaV0 => None,
+            Layout::B2nd => Some((0, self.dtype)),
+            Layout::B2ndV1 => Some((self.dtype_format, self.dtype)),
+        }
+    }
+
+    /// C-Blosc2's rules, and the dtype against `typesize` when given.
+    pub fn validate(&self, typesize: Option<u64>) -> Result<(), crate::validate::Invalid> {
+        crate::validate::check_with_dtype(
+            self.shape,
+            self.chunkshape,
+            self.blockshape,
+            self.dtype(),
+            typesize,
+        )
+    }
+
     /// Why these parts cannot be encoded, if they cannot.
     fn encode_problem(&self) -> Option<String> {
         let (s, c, b) = (

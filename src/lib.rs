@@ -48,6 +48,7 @@ pub mod frame;
 mod layout;
 mod meta;
 pub mod ser;
+pub mod validate;
 pub mod wire;
 
 #[doc = include_str!("../SPEC.md")]

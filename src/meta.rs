@@ -28,6 +28,27 @@ macro_rules! common_methods {
         pub fn encoded_len(&self) -> usize {
             $layout.encoded_len(self.ndim(), self.dtype_len())
         }
+
+        /// Checks C-Blosc2's rules (see [`crate::validate::check`]); a block's bytes
+        /// are judged with the dtype's itemsize when the dtype parses.
+        pub fn validate(&self) -> Result<(), crate::validate::Invalid> {
+            self.parts().validate(None)
+        }
+
+        /// As [`validate`](Self::validate), with the typesize of the frame holding the
+        /// array: a block's bytes are judged with it, and the dtype's itemsize (when
+        /// the dtype parses) must equal it.
+        pub fn validate_with_typesize(
+            &self,
+            typesize: u64,
+        ) -> Result<(), crate::validate::Invalid> {
+            self.parts().validate(Some(typesize))
+        }
+
+        /// python-blosc2's stricter rule: no block longer than its chunk along any axis.
+        pub fn check_blocks_within_chunks(&self) -> Result<(), crate::validate::Invalid> {
+            crate::validate::check_blocks_within_chunks(&self.chunkshape, &self.blockshape)
+        }
     };
 }
 
