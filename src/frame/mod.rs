@@ -559,6 +559,23 @@ pub enum FrameError {
         /// The name asked for.
         name: String,
     },
+    /// The frame has neither a `b2nd` nor a `caterva` metalayer: not an n-dimensional array.
+    #[error("no b2nd or caterva metalayer: the frame does not hold an n-dimensional array")]
+    NoArrayMetalayer,
+    /// The array metalayer does not decode.
+    #[error("metalayer {name:?}: {source}")]
+    Metalayer {
+        /// The metalayer.
+        name: String,
+        /// Why it does not decode.
+        source: crate::Error,
+    },
+    /// A shape change that cannot be written in place.
+    #[error("cannot set the shape in place: {reason}")]
+    ShapeChange {
+        /// Why not.
+        reason: ShapeChangeRefusal,
+    },
     /// The new content does not have the length of the existing one.
     #[error("metalayer {name:?} holds {expected} bytes; new content of {found} bytes refused (only same-length rewrites are possible in place)")]
     ContentLengthMismatch {
@@ -570,6 +587,9 @@ pub enum FrameError {
         found: usize,
     },
 }
+
+mod array;
+pub use array::{set_shape, set_shape_in_buffer, Regrid, ShapeChangeRefusal, ARRAY_METALAYERS};
 
 impl FrameError {
     fn io(path: Option<&Path>) -> impl FnOnce(io::Error) -> FrameError + '_ {

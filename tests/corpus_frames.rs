@@ -1,0 +1,280 @@
+//! Real frames: every file python-blosc2 4.14.1 wrote into tests/data/corpus, read
+//! header-only, against what python-blosc2 and C-Blosc2 reported (tests/data/manifest.json).
+
+mod common;
+
+use b2nd_meta::frame::{self, FrameError, FrameKind, Regrid, ShapeChangeRefusal};
+use b2nd_meta::Meta;
+use common::{data_path, manifest, unhex};
+use serde_json::Value;
+
+fn u(v: &Value) -> u64 {
+    v.as_u64().unwrap()
+}
+
+#[test]
+fn every_header_matches_the_manifest() {
+    let manifest = manifest();
+    let files = manifest["files"].as_array().unwrap();
+    for file in files {
+        let name = file["name"].as_str().unwrap();
+        let opened = frame::open(data_path(file["path"].as_str().unwrap()))
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(!opened.is_truncated(), "{name}");
+        let info = &opened.header.info;
+        assert_eq!(
+            u64::from(info.header_len),
+            u(&file["header_len"]),
+            "{name}: header_len"
+        );
+        assert_eq!(info.frame_len, u(&file["frame_len"]), "{name}: frame_len");
+        assert_eq!(
+            u64::from(info.typesize),
+            u(&file["typesize"]),
+            "{name}: typesize"
+        );
+        assert_eq!(
+            u64::from(info.blocksize),
+            u(&file["blocksize"]),
+            "{name}: blocksize"
+        );
+        assert_eq!(
+            u64::from(info.chunksize),
+            u(&file["chunksize"]),
+            "{name}: chunksize"
+        );
+        assert_eq!(info.nbytes, u(&file["nbytes"]), "{name}: nbytes");
+        assert_eq!(info.cbytes, u(&file["cbytes"]), "{name}: cbytes");
+        assert_eq!(
+            u64::from(info.codec.code),
+            u(&file["codec_code"]),
+            "{name}: codec"
+        );
+        assert_eq!(
+            info.codec.name().to_uppercase(),
+            file["codec"].as_str().unwrap(),
+            "{name}"
+        );
+        assert_eq!(u64::from(info.clevel), u(&file["clevel"]), "{name}: clevel");
+        let kind = if file["contiguous"] == true {
+            FrameKind::Contiguous
+        } else {
+            FrameKind::Sparse
+        };
+        assert_eq!(info.kind, kind, "{name}: kind");
+        let names: Vec<&str> = opened.header.names().collect();
+        let expected: Vec<&str> = file["metalayer_names"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_str().unwrap())
+            .collect();
+        assert_eq!(names, expected, "{name}: metalayer names");
+        for layer in file["metalayers"].as_array().unwrap() {
+            let m = opened
+                .header
+                .metalayer(layer["name"].as_str().unwrap())
+                .unwrap();
+            assert_eq!(m.offset, u(&layer["offset"]), "{name}: offset");
+            assert_eq!(
+                m.content,
+                unhex(layer["raw_hex"].as_str().unwrap()),
+                "{name}: content"
+            );
+        }
+        match opened.header.array_meta() {
+            Ok(meta) => {
+                assert_eq!(file["is_ndarray"], true, "{name}");
+                let shape: Vec<i64> = file["shape"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_i64().unwrap())
+                    .collect();
+                assert_eq!(meta.shape(), shape, "{name}");
+            }
+            Err(FrameError::NoArrayMetalayer) => assert_eq!(file["is_ndarray"], false, "{name}"),
+            Err(e) => panic!("{name}: {e}"),
+        }
+    }
+    assert!(files.len() >= 50);
+}
+
+#[test]
+fn every_truncation_of_every_real_header_is_an_error() {
+    let manifest = manifest();
+    for file in manifest["files"].as_array().unwrap() {
+        let name = file["name"].as_str().unwrap();
+        let bytes = std::fs::read(data_path(file["header_path"].as_str().unwrap())).unwrap();
+        let header_len = u(&file["header_len"]) as usize;
+        for len in 0..header_len {
+            assert!(
+                frame::parse_header(&bytes[..len]).is_err(),
+                "{name}: prefix of {len}"
+            );
+            assert!(
+                frame::read_header(&bytes[..len]).is_err(),
+                "{name}: reader prefix of {len}"
+            );
+        }
+        // The header alone is enough: the data is never read.
+        assert!(frame::parse_header(&bytes[..header_len]).is_ok(), "{name}");
+    }
+}
+
+/// A scratch copy of a corpus file, removed when dropped.
+struct Scratch(std::path::PathBuf);
+
+impl Scratch {
+    fn of(relative: &str, tag: &str) -> Scratch {
+        let path =
+            std::env::temp_dir().join(format!("b2nd-meta-{tag}-{}.b2nd", std::process::id()));
+        std::fs::copy(data_path(relative), &path).unwrap();
+        Scratch(path)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+#[test]
+fn set_shape_reproduces_python_blosc2_resize_byte_for_byte() {
+    // The generator rewrote these in place, checked that python-blosc2 opens the
+    // "after" file with the new shape, and that it equals what blosc2's resize() writes.
+    let manifest = manifest();
+    for rewrite in manifest["rewrites"].as_array().unwrap() {
+        let name = rewrite["name"].as_str().unwrap();
+        assert_eq!(rewrite["after_opens"], true);
+        assert_eq!(rewrite["blosc2_resize_identical"], true);
+        let scratch = Scratch::of(rewrite["before_path"].as_str().unwrap(), name);
+        let new_shape: Vec<i64> = rewrite["new_shape"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_i64().unwrap())
+            .collect();
+        let meta = frame::set_shape(&scratch.0, &new_shape, Regrid::Refuse).unwrap();
+        assert_eq!(meta.shape(), new_shape);
+        let after = std::fs::read(data_path(rewrite["after_path"].as_str().unwrap())).unwrap();
+        assert_eq!(
+            std::fs::read(&scratch.0).unwrap(),
+            after,
+            "{name}: whole file"
+        );
+    }
+}
+
+#[test]
+fn set_shape_refuses_without_touching_the_file() {
+    let scratch = Scratch::of("corpus/rewrite_2d_before.b2nd", "refuse");
+    let before = std::fs::read(&scratch.0).unwrap();
+    let refusal = |shape: &[i64]| match frame::set_shape(&scratch.0, shape, Regrid::Refuse) {
+        Err(FrameError::ShapeChange { reason }) => reason,
+        other => panic!("{shape:?}: {other:?}"),
+    };
+    // (10, 7) in (4, 4) chunks is 3 x 2 chunks; 13 rows would need a fourth.
+    assert_eq!(
+        refusal(&[13, 7]),
+        ShapeChangeRefusal::ChunkGrid {
+            axis: 0,
+            from: 3,
+            to: 4
+        }
+    );
+    assert_eq!(
+        refusal(&[10, 4]),
+        ShapeChangeRefusal::ChunkGrid {
+            axis: 1,
+            from: 2,
+            to: 1
+        }
+    );
+    assert_eq!(
+        refusal(&[10, 7, 1]),
+        ShapeChangeRefusal::Ndim { from: 2, to: 3 }
+    );
+    assert!(matches!(
+        refusal(&[-1, 7]),
+        ShapeChangeRefusal::ChunkGrid { .. } | ShapeChangeRefusal::Invalid(_)
+    ));
+    assert_eq!(
+        std::fs::read(&scratch.0).unwrap(),
+        before,
+        "refusals leave the file as it was"
+    );
+    // The error says why, in words.
+    let err = frame::set_shape(&scratch.0, &[13, 7], Regrid::Refuse)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("axis 0 would go from 3 to 4 chunks"), "{err}");
+
+    // With the override the grid may change, but the shape must still be valid.
+    let meta = frame::set_shape(&scratch.0, &[13, 7], Regrid::Allow).unwrap();
+    assert_eq!(meta.shape(), [13, 7]);
+    let reason = match frame::set_shape(&scratch.0, &[-1, 7], Regrid::Allow) {
+        Err(FrameError::ShapeChange { reason }) => reason,
+        other => panic!("{other:?}"),
+    };
+    assert!(
+        matches!(reason, ShapeChangeRefusal::Invalid(_)),
+        "{reason:?}"
+    );
+    // Only the first shape entry's bytes changed.
+    let after = std::fs::read(&scratch.0).unwrap();
+    let changed: Vec<usize> = (0..before.len())
+        .filter(|&i| before[i] != after[i])
+        .collect();
+    let content = frame::open(&scratch.0)
+        .unwrap()
+        .header
+        .array_metalayer()
+        .unwrap()
+        .content_offset() as usize;
+    assert_eq!(
+        changed,
+        [content + 4 + 8],
+        "only the low byte of shape[0] (10 -> 13)"
+    );
+    let reread: Meta = b2nd_meta::from_slice(&after[content..content + 53]).unwrap();
+    assert_eq!(reread.shape(), [13, 7]);
+}
+
+#[test]
+fn set_shape_on_a_sparse_frame_rewrites_chunks_b2frame() {
+    let dir = std::env::temp_dir().join(format!("b2nd-meta-sparse-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = data_path("corpus/sparse_2d.b2nd");
+    for entry in std::fs::read_dir(&src).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), dir.join(entry.file_name())).unwrap();
+    }
+    let meta = frame::open(&dir).unwrap().header.array_meta().unwrap();
+    let same_grid: Vec<i64> = meta
+        .shape()
+        .iter()
+        .zip(meta.chunkshape())
+        .map(|(&s, &c)| {
+            if s == 0 {
+                0
+            } else {
+                (s + i64::from(c) - 1) / i64::from(c) * i64::from(c)
+            }
+        })
+        .collect();
+    assert_ne!(same_grid, meta.shape(), "the test must change something");
+    frame::set_shape(&dir, &same_grid, Regrid::Refuse).unwrap();
+    assert_eq!(
+        frame::open(&dir)
+            .unwrap()
+            .header
+            .array_meta()
+            .unwrap()
+            .shape(),
+        same_grid
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
