@@ -334,8 +334,7 @@ impl<'de> Visitor<'de> for PartsVisitor {
         let layout = match self.expect {
             Some(layout) => layout,
             None => match seq.size_hint() {
-                Some(n) => Layout::from_element_count(n)
-                    .ok_or_else(|| de::Error::invalid_length(n, &self))?,
+                Some(n) => layout_of_count(n)?,
                 None => {
                     return Err(de::Error::custom(
                         "a Meta needs a format that records sequence lengths; \
@@ -592,40 +591,61 @@ impl<'de> DeserializeSeed<'de> for ElementSeed {
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Decoded, D::Error> {
         match self {
             ElementSeed::Version => {
-                let v = u8::deserialize(deserializer)?;
-                if v != VERSION {
-                    return Err(de::Error::invalid_value(
-                        Unexpected::Unsigned(v.into()),
-                        &"metalayer version 0, the only one defined",
-                    ));
-                }
-                Ok(Decoded::Fixint(v))
+                check_version(u8::deserialize(deserializer)?).map(Decoded::Fixint)
             }
-            ElementSeed::Ndim => {
-                let v = u8::deserialize(deserializer)?;
-                if usize::from(v) > MAX_DIM {
-                    return Err(de::Error::invalid_value(
-                        Unexpected::Unsigned(v.into()),
-                        &"at most 16 dimensions (C-Blosc2's B2ND_MAX_DIM)",
-                    ));
-                }
-                Ok(Decoded::Fixint(v))
-            }
+            ElementSeed::Ndim => check_ndim(u8::deserialize(deserializer)?).map(Decoded::Fixint),
             ElementSeed::DtypeFormat => {
-                let v = u8::deserialize(deserializer)?;
-                if v > MAX_DTYPE_FORMAT {
-                    return Err(de::Error::invalid_value(
-                        Unexpected::Unsigned(v.into()),
-                        &"a dtype_format of at most 127",
-                    ));
-                }
-                Ok(Decoded::Fixint(v))
+                check_dtype_format(u8::deserialize(deserializer)?).map(Decoded::Fixint)
             }
             ElementSeed::Shape(ndim) => axes(deserializer, ndim).map(Decoded::Shape),
             ElementSeed::Blocks(ndim) => axes(deserializer, ndim).map(Decoded::Blocks),
             ElementSeed::Dtype => String::deserialize(deserializer).map(Decoded::Dtype),
         }
     }
+}
+
+// The checks of single elements, shared by the serde impls and `MetaRef`, so that
+// both paths refuse the same bytes with the same error.
+
+const ANY_LAYOUT: &str = "a metalayer of 5 (caterva-v0), 6 (b2nd) or 7 (b2nd-v1) elements";
+
+/// The layout with `count` top-level elements.
+pub(crate) fn layout_of_count<E: de::Error>(count: usize) -> Result<Layout, E> {
+    Layout::from_element_count(count).ok_or_else(|| E::invalid_length(count, &ANY_LAYOUT))
+}
+
+/// The version must be [`VERSION`].
+pub(crate) fn check_version<E: de::Error>(v: u8) -> Result<u8, E> {
+    if v != VERSION {
+        return Err(E::invalid_value(
+            Unexpected::Unsigned(v.into()),
+            &"metalayer version 0, the only one defined",
+        ));
+    }
+    Ok(v)
+}
+
+/// ndim is at most [`MAX_DIM`].
+pub(crate) fn check_ndim<E: de::Error>(v: u8) -> Result<u8, E> {
+    if usize::from(v) > MAX_DIM {
+        return Err(E::invalid_value(
+            Unexpected::Unsigned(v.into()),
+            &"at most 16 dimensions (C-Blosc2's B2ND_MAX_DIM)",
+        ));
+    }
+    Ok(v)
+}
+
+/// dtype_format is at most [`MAX_DTYPE_FORMAT`] (a positive fixint always is; other
+/// serde formats can hold more).
+pub(crate) fn check_dtype_format<E: de::Error>(v: u8) -> Result<u8, E> {
+    if v > MAX_DTYPE_FORMAT {
+        return Err(E::invalid_value(
+            Unexpected::Unsigned(v.into()),
+            &"a dtype_format of at most 127",
+        ));
+    }
+    Ok(v)
 }
 
 /// Exactly `ndim` entries of `T`.

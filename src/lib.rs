@@ -49,6 +49,7 @@ mod layout;
 mod meta;
 pub mod ser;
 pub mod validate;
+mod view;
 pub mod wire;
 
 #[doc = include_str!("../SPEC.md")]
@@ -64,6 +65,7 @@ pub use error::{Error, ErrorKind, Expected, Result};
 pub use layout::{Layout, MAX_DIM, MAX_DTYPE_FORMAT, VERSION};
 pub use meta::{MetaB2nd, MetaB2ndV1, MetaV0Caterva};
 pub use ser::Serializer;
+pub use view::{Entries, MetaRef};
 
 /// Encodes `value` into a new vector.
 ///
