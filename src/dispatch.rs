@@ -112,6 +112,22 @@ impl Meta {
         }
     }
 
+    /// Encodes into the start of `buf` without allocating; see
+    /// [`MetaB2ndV1::encode_into`].
+    ///
+    /// ```
+    /// use b2nd_meta::{Meta, MetaB2ndV1};
+    ///
+    /// let meta = Meta::from(MetaB2ndV1::new(vec![3, 4], vec![2, 4], vec![1, 2], "<i4"));
+    /// let mut buf = [0u8; 64];
+    /// let n = meta.encode_into(&mut buf)?;
+    /// assert_eq!(&buf[..n], b2nd_meta::to_vec(&meta)?);
+    /// # Ok::<(), b2nd_meta::Error>(())
+    /// ```
+    pub fn encode_into(&self, buf: &mut [u8]) -> crate::Result<usize> {
+        self.parts().encode_into(buf)
+    }
+
     /// Checks C-Blosc2's rules; see [`MetaB2ndV1::validate`].
     ///
     /// ```

@@ -169,6 +169,55 @@ impl PartsRef<'_> {
         )
     }
 
+    /// Writes the metalayer into the start of `buf` without serde: one length check up
+    /// front, then the bytes. Writes exactly what the `Serialize` impl writes (the
+    /// tests hold the two to it).
+    pub fn encode_into(&self, buf: &mut [u8]) -> Result<usize, crate::Error> {
+        use crate::error::{Error, ErrorKind};
+        if let Some(problem) = self.encode_problem() {
+            return Err(Error::new(ErrorKind::Message(problem)));
+        }
+        let ndim = self.shape.len();
+        let len = self.layout.encoded_len(ndim, self.dtype.len());
+        let available = buf.len();
+        let Some(out) = buf.get_mut(..len) else {
+            return Err(Error::new(ErrorKind::BufferTooSmall {
+                needed: len,
+                available,
+            }));
+        };
+        // Checked by encode_problem: ndim <= 16 and the dtype's length fits an i32.
+        let header = wire::FIXARRAY + ndim as u8;
+        let (head, rest) = out.split_at_mut(4);
+        head.copy_from_slice(&[self.layout.header(), VERSION, ndim as u8, header]);
+        let (shape, rest) = rest.split_at_mut(ndim * wire::INT64_LEN);
+        for (dst, &v) in shape.chunks_exact_mut(wire::INT64_LEN).zip(self.shape) {
+            dst.copy_from_slice(&wire::int64(v));
+        }
+        let mut rest = rest;
+        for entries in [self.chunkshape, self.blockshape] {
+            let (h, tail) = rest.split_at_mut(1);
+            h[0] = header;
+            let (region, tail) = tail.split_at_mut(ndim * wire::INT32_LEN);
+            for (dst, &v) in region.chunks_exact_mut(wire::INT32_LEN).zip(entries) {
+                dst.copy_from_slice(&wire::int32(v));
+            }
+            rest = tail;
+        }
+        if self.layout == Layout::B2ndV1 {
+            let (f, tail) = rest.split_at_mut(1);
+            f[0] = self.dtype_format;
+            rest = tail;
+        }
+        if self.layout != Layout::CatervaV0 {
+            let (h, tail) = rest.split_at_mut(wire::LEN32_HEADER_LEN);
+            let len32 = (self.dtype.len() as u32).to_be_bytes();
+            h.copy_from_slice(&[wire::STR32, len32[0], len32[1], len32[2], len32[3]]);
+            tail.copy_from_slice(self.dtype.as_bytes());
+        }
+        Ok(len)
+    }
+
     /// Why these parts cannot be encoded, if they cannot.
     fn encode_problem(&self) -> Option<String> {
         let (s, c, b) = (
@@ -232,51 +281,32 @@ impl PartsRef<'_> {
             }
             return st.end();
         }
+        // The elements in order, each as the Rust type that fixes its width: `u8` a
+        // positive fixint, `Axes<i64>` int64s, `Axes<i32>` int32s, `str` a str32.
+        macro_rules! elements {
+            ($out:ident) => {{
+                $out.serialize_element(&VERSION)?;
+                $out.serialize_element(&ndim)?;
+                $out.serialize_element(&Axes(self.shape))?;
+                $out.serialize_element(&Axes(self.chunkshape))?;
+                $out.serialize_element(&Axes(self.blockshape))?;
+                if self.layout == Layout::B2ndV1 {
+                    $out.serialize_element(&self.dtype_format)?;
+                }
+                if self.layout != Layout::CatervaV0 {
+                    $out.serialize_element(self.dtype)?;
+                }
+                $out.end()
+            }};
+        }
         let len = self.layout.element_count();
         if as_seq {
             use ser::SerializeSeq;
             let mut seq = serializer.serialize_seq(Some(len))?;
-            self.elements(|e| seq.serialize_element(&e))?;
-            seq.end()
+            elements!(seq)
         } else {
             let mut tuple = serializer.serialize_tuple(len)?;
-            self.elements(|e| tuple.serialize_element(&e))?;
-            tuple.end()
-        }
-    }
-
-    /// Calls `f` on each top-level element, in order.
-    fn elements<E>(&self, mut f: impl FnMut(Element<'_>) -> Result<(), E>) -> Result<(), E> {
-        f(Element::Fixint(VERSION))?;
-        f(Element::Fixint(self.shape.len() as u8))?;
-        f(Element::Shape(Axes(self.shape)))?;
-        f(Element::Blocks(Axes(self.chunkshape)))?;
-        f(Element::Blocks(Axes(self.blockshape)))?;
-        if self.layout == Layout::B2ndV1 {
-            f(Element::Fixint(self.dtype_format))?;
-        }
-        if self.layout != Layout::CatervaV0 {
-            f(Element::Dtype(self.dtype))?;
-        }
-        Ok(())
-    }
-}
-
-/// One top-level element, with the Rust type that fixes its width.
-enum Element<'a> {
-    Fixint(u8),
-    Shape(Axes<'a, i64>),
-    Blocks(Axes<'a, i32>),
-    Dtype(&'a str),
-}
-
-impl Serialize for Element<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Element::Fixint(v) => serializer.serialize_u8(*v),
-            Element::Shape(axes) => axes.serialize(serializer),
-            Element::Blocks(axes) => axes.serialize(serializer),
-            Element::Dtype(dtype) => serializer.serialize_str(dtype),
+            elements!(tuple)
         }
     }
 }
@@ -343,34 +373,42 @@ impl<'de> Visitor<'de> for PartsVisitor {
                 }
             },
         };
-        let mut index = 0;
-        let mut next = |seq: &mut A, seed| -> Result<Decoded, A::Error> {
-            let value = seq
-                .next_element_seed(seed)?
-                .ok_or_else(|| de::Error::invalid_length(index, &self))?;
-            index += 1;
-            Ok(value)
-        };
-        next(&mut seq, ElementSeed::Version)?;
-        let ndim = next(&mut seq, ElementSeed::Ndim)?.fixint();
+        let missing = |index| de::Error::invalid_length(index, &self);
+        seq.next_element_seed(Fixint::Version)?
+            .ok_or_else(|| missing(0))?;
+        let ndim = seq
+            .next_element_seed(Fixint::Ndim)?
+            .ok_or_else(|| missing(1))?;
         let ndim = usize::from(ndim);
-        let shape = next(&mut seq, ElementSeed::Shape(ndim))?.into_shape();
-        let chunkshape = next(&mut seq, ElementSeed::Blocks(ndim))?.into_blocks();
-        let blockshape = next(&mut seq, ElementSeed::Blocks(ndim))?.into_blocks();
-        let mut parts = Parts {
+        let shape = seq
+            .next_element_seed(AxesSeed::new(ndim))?
+            .ok_or_else(|| missing(2))?;
+        let chunkshape = seq
+            .next_element_seed(AxesSeed::new(ndim))?
+            .ok_or_else(|| missing(3))?;
+        let blockshape = seq
+            .next_element_seed(AxesSeed::new(ndim))?
+            .ok_or_else(|| missing(4))?;
+        let dtype_format = match layout {
+            Layout::B2ndV1 => seq
+                .next_element_seed(Fixint::DtypeFormat)?
+                .ok_or_else(|| missing(5))?,
+            _ => 0,
+        };
+        let dtype = match layout {
+            Layout::CatervaV0 => String::new(),
+            _ => seq
+                .next_element()?
+                .ok_or_else(|| missing(layout.element_count() - 1))?,
+        };
+        let parts = Parts {
             layout,
             shape,
             chunkshape,
             blockshape,
-            dtype_format: 0,
-            dtype: String::new(),
+            dtype_format,
+            dtype,
         };
-        if layout == Layout::B2ndV1 {
-            parts.dtype_format = next(&mut seq, ElementSeed::DtypeFormat)?.fixint();
-        }
-        if layout != Layout::CatervaV0 {
-            parts.dtype = next(&mut seq, ElementSeed::Dtype)?.into_dtype();
-        }
         Ok(parts)
     }
 
@@ -406,20 +444,16 @@ impl<'de> Visitor<'de> for PartsVisitor {
                     if core::mem::replace(&mut seen_version, true) {
                         return Err(de::Error::duplicate_field("version"));
                     }
-                    map.next_value_seed(ElementSeed::Version)?;
+                    map.next_value_seed(Fixint::Version)?;
                 }
-                Field::Ndim => set(
-                    &mut ndim,
-                    "ndim",
-                    map.next_value_seed(ElementSeed::Ndim)?.fixint(),
-                )?,
+                Field::Ndim => set(&mut ndim, "ndim", map.next_value_seed(Fixint::Ndim)?)?,
                 Field::Shape => set(&mut shape, "shape", map.next_value()?)?,
                 Field::Chunkshape => set(&mut chunkshape, "chunkshape", map.next_value()?)?,
                 Field::Blockshape => set(&mut blockshape, "blockshape", map.next_value()?)?,
                 Field::DtypeFormat => set(
                     &mut dtype_format,
                     "dtype_format",
-                    map.next_value_seed(ElementSeed::DtypeFormat)?.fixint(),
+                    map.next_value_seed(Fixint::DtypeFormat)?,
                 )?,
                 Field::Dtype => set(&mut dtype, "dtype", map.next_value()?)?,
             }
@@ -534,72 +568,24 @@ impl<'de> Deserialize<'de> for Field {
     }
 }
 
-/// How to read one top-level element; each carries the checks of its place.
+/// A `u8` element, read with the check of its place.
 #[derive(Clone, Copy)]
-enum ElementSeed {
-    /// Must be [`VERSION`].
+enum Fixint {
     Version,
-    /// At most [`MAX_DIM`].
     Ndim,
-    /// ndim int64 entries.
-    Shape(usize),
-    /// ndim int32 entries.
-    Blocks(usize),
-    /// At most 127.
     DtypeFormat,
-    Dtype,
 }
 
-enum Decoded {
-    Fixint(u8),
-    Shape(Vec<i64>),
-    Blocks(Vec<i32>),
-    Dtype(String),
-}
+impl<'de> DeserializeSeed<'de> for Fixint {
+    type Value = u8;
 
-impl Decoded {
-    // Each seed yields its own variant; the fallbacks are unreachable by construction.
-    fn fixint(self) -> u8 {
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<u8, D::Error> {
+        let v = u8::deserialize(deserializer)?;
         match self {
-            Decoded::Fixint(v) => v,
-            _ => 0,
-        }
-    }
-    fn into_shape(self) -> Vec<i64> {
-        match self {
-            Decoded::Shape(v) => v,
-            _ => Vec::new(),
-        }
-    }
-    fn into_blocks(self) -> Vec<i32> {
-        match self {
-            Decoded::Blocks(v) => v,
-            _ => Vec::new(),
-        }
-    }
-    fn into_dtype(self) -> String {
-        match self {
-            Decoded::Dtype(v) => v,
-            _ => String::new(),
-        }
-    }
-}
-
-impl<'de> DeserializeSeed<'de> for ElementSeed {
-    type Value = Decoded;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Decoded, D::Error> {
-        match self {
-            ElementSeed::Version => {
-                check_version(u8::deserialize(deserializer)?).map(Decoded::Fixint)
-            }
-            ElementSeed::Ndim => check_ndim(u8::deserialize(deserializer)?).map(Decoded::Fixint),
-            ElementSeed::DtypeFormat => {
-                check_dtype_format(u8::deserialize(deserializer)?).map(Decoded::Fixint)
-            }
-            ElementSeed::Shape(ndim) => axes(deserializer, ndim).map(Decoded::Shape),
-            ElementSeed::Blocks(ndim) => axes(deserializer, ndim).map(Decoded::Blocks),
-            ElementSeed::Dtype => String::deserialize(deserializer).map(Decoded::Dtype),
+            Fixint::Version => check_version(v),
+            Fixint::Ndim => check_ndim(v),
+            Fixint::DtypeFormat => check_dtype_format(v),
         }
     }
 }
@@ -648,32 +634,47 @@ pub(crate) fn check_dtype_format<E: de::Error>(v: u8) -> Result<u8, E> {
     Ok(v)
 }
 
-/// Exactly `ndim` entries of `T`.
-fn axes<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
-    deserializer: D,
+/// Exactly `ndim` entries of `T`, one per axis.
+struct AxesSeed<T> {
     ndim: usize,
-) -> Result<Vec<T>, D::Error> {
-    struct AxesVisitor<T>(usize, PhantomData<T>);
+    entry: PhantomData<T>,
+}
 
-    impl<'de, T: Deserialize<'de>> Visitor<'de> for AxesVisitor<T> {
-        type Value = Vec<T>;
-
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            write!(f, "{} entries, one per axis", self.0)
-        }
-
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
-            // ndim <= 16 was checked when it was read: a bounded allocation.
-            let mut out = Vec::with_capacity(self.0);
-            for i in 0..self.0 {
-                match seq.next_element()? {
-                    Some(v) => out.push(v),
-                    None => return Err(de::Error::invalid_length(i, &self)),
-                }
-            }
-            Ok(out)
+impl<T> AxesSeed<T> {
+    fn new(ndim: usize) -> Self {
+        AxesSeed {
+            ndim,
+            entry: PhantomData,
         }
     }
+}
 
-    deserializer.deserialize_tuple(ndim, AxesVisitor(ndim, PhantomData))
+impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for AxesSeed<T> {
+    type Value = Vec<T>;
+
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Vec<T>, D::Error> {
+        deserializer.deserialize_tuple(self.ndim, self)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Visitor<'de> for AxesSeed<T> {
+    type Value = Vec<T>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} entries, one per axis", self.ndim)
+    }
+
+    #[inline]
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+        // ndim <= 16 was checked when it was read: a bounded allocation.
+        let mut out = Vec::with_capacity(self.ndim);
+        for i in 0..self.ndim {
+            match seq.next_element()? {
+                Some(v) => out.push(v),
+                None => return Err(de::Error::invalid_length(i, &self)),
+            }
+        }
+        Ok(out)
+    }
 }

@@ -29,6 +29,13 @@ macro_rules! common_methods {
             $layout.encoded_len(self.ndim(), self.dtype_len())
         }
 
+        /// Encodes into the start of `buf` without allocating and returns the number of
+        /// bytes written: the same bytes as [`crate::to_slice`], with a single length
+        /// check up front (`buf` needs [`encoded_len`](Self::encoded_len) bytes).
+        pub fn encode_into(&self, buf: &mut [u8]) -> crate::Result<usize> {
+            self.parts().encode_into(buf)
+        }
+
         /// Checks C-Blosc2's rules (see [`crate::validate::check`]); a block's bytes
         /// are judged with the dtype's itemsize when the dtype parses.
         pub fn validate(&self) -> Result<(), crate::validate::Invalid> {

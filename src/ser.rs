@@ -61,20 +61,27 @@ impl<'a> SliceOutput<'a> {
     }
 }
 
+impl SliceOutput<'_> {
+    #[cold]
+    fn too_small(&self, more: usize) -> Error {
+        Error::new(ErrorKind::BufferTooSmall {
+            needed: self.len.saturating_add(more),
+            available: self.buf.len(),
+        })
+    }
+}
+
 impl Output for SliceOutput<'_> {
     #[inline]
     fn write_bytes(&mut self, bytes: &[u8]) -> Result<()> {
-        let end = self.len.saturating_add(bytes.len());
-        match self.buf.get_mut(self.len..end) {
-            Some(dst) => {
-                dst.copy_from_slice(bytes);
-                self.len = end;
+        // `len <= buf.len()` always holds, so the subtraction cannot underflow.
+        match self.buf.get_mut(self.len..) {
+            Some(rest) if bytes.len() <= rest.len() => {
+                rest[..bytes.len()].copy_from_slice(bytes);
+                self.len += bytes.len();
                 Ok(())
             }
-            None => Err(Error::new(ErrorKind::BufferTooSmall {
-                needed: end,
-                available: self.buf.len(),
-            })),
+            _ => Err(self.too_small(bytes.len())),
         }
     }
 }
@@ -125,8 +132,8 @@ impl<O: Output> Serializer<O> {
                 problem: "its length must be known before its elements".to_string(),
             })
         })?;
-        let header =
-            wire::array_header(len).ok_or(Error::new(ErrorKind::TooManyElements { len }))?;
+        let header = wire::array_header(len)
+            .ok_or_else(|| Error::new(ErrorKind::TooManyElements { len }))?;
         self.out.write_bytes(&[header])
     }
 

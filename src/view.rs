@@ -60,14 +60,21 @@ impl<'a> MetaRef<'a> {
         check_version(r.read_pfix()?).map_err(|e: Error| e.or_at(at))?;
         let at = r.position();
         let ndim = usize::from(check_ndim(r.read_pfix()?).map_err(|e: Error| e.or_at(at))?);
-        r.read_array_header_exact(ndim)?;
-        for _ in 0..ndim {
-            r.read_int64()?;
-        }
-        for _ in 0..2 {
-            r.read_array_header_exact(ndim)?;
-            for _ in 0..ndim {
-                r.read_int32()?;
+        // Fast path: the three arrays are all there with the right markers. Anything
+        // else takes the element-by-element path, which names the first bad byte.
+        match shapes_region(r.remaining(), ndim) {
+            Some(len) => r.advance(len),
+            None => {
+                r.read_array_header_exact(ndim)?;
+                for _ in 0..ndim {
+                    r.read_int64()?;
+                }
+                for _ in 0..2 {
+                    r.read_array_header_exact(ndim)?;
+                    for _ in 0..ndim {
+                        r.read_int32()?;
+                    }
+                }
             }
         }
         let dtype_format = match layout {
@@ -160,6 +167,29 @@ impl<'a> MetaRef<'a> {
             }),
         }
     }
+}
+
+/// The length of the shape, chunkshape and blockshape arrays at the start of `bytes`,
+/// if all three are complete and well-formed for `ndim` axes.
+#[inline]
+fn shapes_region(bytes: &[u8], ndim: usize) -> Option<usize> {
+    let len = 3 + ndim * (wire::INT64_LEN + 2 * wire::INT32_LEN);
+    let header = wire::array_header(ndim)?;
+    let (shape, rest) = bytes
+        .get(..len)?
+        .split_at_checked(1 + ndim * wire::INT64_LEN)?;
+    let (chunks, blocks) = rest.split_at_checked(1 + ndim * wire::INT32_LEN)?;
+    let ok = [shape[0], chunks[0], blocks[0]] == [header; 3]
+        && shape[1..]
+            .chunks_exact(wire::INT64_LEN)
+            .all(|c| c[0] == wire::INT64)
+        && chunks[1..]
+            .chunks_exact(wire::INT32_LEN)
+            .all(|c| c[0] == wire::INT32)
+        && blocks[1..]
+            .chunks_exact(wire::INT32_LEN)
+            .all(|c| c[0] == wire::INT32);
+    ok.then_some(len)
 }
 
 /// The entries of one shape array, read from the checked bytes: `W` is 8 for shape

@@ -164,6 +164,12 @@ impl<'de> Reader<'de> {
         self.input.get(self.pos..).unwrap_or(&[])
     }
 
+    /// Skips `n` bytes already checked by the caller (at most the remaining length).
+    #[inline]
+    pub fn advance(&mut self, n: usize) {
+        self.pos = self.pos.saturating_add(n).min(self.input.len());
+    }
+
     /// The next byte, without consuming it.
     #[inline]
     pub fn peek(&self, expected: Expected) -> Result<u8, Error> {
@@ -213,33 +219,51 @@ impl<'de> Reader<'de> {
     /// A positive fixint (`0x00..=0x7f`).
     #[inline]
     pub fn read_pfix(&mut self) -> Result<u8, Error> {
-        let found = self.peek(Expected::PositiveFixint)?;
-        if found > PFIX_MAX {
-            return Err(Error::at(
+        match self.input.get(self.pos) {
+            Some(&v) if v <= PFIX_MAX => {
+                self.pos += 1;
+                Ok(v)
+            }
+            Some(&found) => Err(Error::at(
                 self.pos,
                 ErrorKind::invalid_marker(Expected::PositiveFixint, found),
-            ));
+            )),
+            None => Err(self.end_error(self.pos, Expected::PositiveFixint, 1)),
         }
-        self.pos += 1;
-        Ok(found)
     }
 
     /// An int64: `0xd3` + 8 bytes big-endian.
     #[inline]
     pub fn read_int64(&mut self) -> Result<i64, Error> {
-        let start = self.marker(INT64, Expected::Int64)?;
-        let b = self.take(8, start, Expected::Int64)?;
-        let mut be = [0u8; 8];
-        be.copy_from_slice(b);
-        Ok(i64::from_be_bytes(be))
+        // One bounds check and one compare on the path every valid input takes.
+        if let Some(&[INT64, a, b, c, d, e, f, g, h]) = self.remaining().get(..INT64_LEN) {
+            self.pos += INT64_LEN;
+            return Ok(i64::from_be_bytes([a, b, c, d, e, f, g, h]));
+        }
+        Err(self.fixed_error(INT64, Expected::Int64, INT64_LEN))
     }
 
     /// An int32: `0xd2` + 4 bytes big-endian.
     #[inline]
     pub fn read_int32(&mut self) -> Result<i32, Error> {
-        let start = self.marker(INT32, Expected::Int32)?;
-        let b = self.take(4, start, Expected::Int32)?;
-        Ok(i32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+        if let Some(&[INT32, a, b, c, d]) = self.remaining().get(..INT32_LEN) {
+            self.pos += INT32_LEN;
+            return Ok(i32::from_be_bytes([a, b, c, d]));
+        }
+        Err(self.fixed_error(INT32, Expected::Int32, INT32_LEN))
+    }
+
+    /// Why a fixed-width value of `len` bytes starting with `marker` is not at the cursor.
+    #[cold]
+    fn fixed_error(&self, marker: u8, expected: Expected, len: usize) -> Error {
+        let rest = self.remaining();
+        match rest.first() {
+            None => self.end_error(self.pos, expected, 1),
+            Some(&found) if found != marker => {
+                Error::at(self.pos, ErrorKind::invalid_marker(expected, found))
+            }
+            Some(_) => self.end_error(self.pos, expected, len - rest.len()),
+        }
     }
 
     /// The header of an array of any length `0..=16`; returns the length.

@@ -277,6 +277,9 @@ fn layouts_are_not_interchangeable() {
 
 fn encode_err(meta: &MetaB2ndV1) -> String {
     let err = b2nd_meta::to_vec(meta).unwrap_err();
+    // The serde-free encoder refuses the same values with the same message.
+    let direct = meta.encode_into(&mut [0u8; 1024]).unwrap_err();
+    assert_eq!(direct.to_string(), err.to_string());
     assert_eq!(err.offset(), None);
     assert!(matches!(err.kind(), ErrorKind::Message(_)), "{err:?}");
     // serde_json refuses the same values, for the same reason.

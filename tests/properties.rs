@@ -52,6 +52,13 @@ proptest! {
         let mut buf = vec![0u8; m.encoded_len()];
         prop_assert_eq!(b2nd_meta::to_slice(&m, &mut buf).unwrap(), bytes.len());
         prop_assert_eq!(&buf, &bytes);
+        // The serde-free encoder writes the same bytes, and refuses a buffer one short.
+        let mut direct = vec![0u8; m.encoded_len() + 3];
+        prop_assert_eq!(m.encode_into(&mut direct).unwrap(), bytes.len());
+        prop_assert_eq!(&direct[..bytes.len()], &bytes[..]);
+        if !bytes.is_empty() {
+            prop_assert!(m.encode_into(&mut vec![0u8; bytes.len() - 1]).is_err());
+        }
         let mut written = Vec::new();
         b2nd_meta::to_writer(&mut written, &m).unwrap();
         prop_assert_eq!(&written, &bytes);

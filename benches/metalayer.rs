@@ -1,0 +1,184 @@
+//! Speed against C-Blosc2 (through blosc2-src, in the same run) and rmp-serde.
+//!
+//! Run with `cargo bench --bench metalayer`, then `python3 benches/report.py` for the
+//! table of ratios in README.md.
+
+#[path = "../tests/c_ffi/mod.rs"]
+mod c_ffi;
+
+use std::ffi::c_char;
+use std::hint::black_box;
+use std::time::Duration;
+
+use b2nd_meta::{MetaB2ndV1, MetaRef};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use serde::{Deserialize, Serialize};
+
+/// The same fields, with serde's derive, for rmp-serde (which writes compact widths).
+#[derive(Serialize, Deserialize)]
+struct Derived {
+    version: u8,
+    ndim: u8,
+    shape: Vec<i64>,
+    chunkshape: Vec<i32>,
+    blockshape: Vec<i32>,
+    dtype_format: u8,
+    dtype: String,
+}
+
+const NDIMS: [usize; 5] = [0, 1, 3, 8, 16];
+
+fn meta(ndim: usize) -> MetaB2ndV1 {
+    let shape = (0..ndim as i64).map(|i| 1000 + i).collect();
+    MetaB2ndV1::new(shape, vec![100; ndim], vec![10; ndim], "<f8")
+}
+
+fn derived(m: &MetaB2ndV1) -> Derived {
+    Derived {
+        version: 0,
+        ndim: m.ndim() as u8,
+        shape: m.shape.clone(),
+        chunkshape: m.chunkshape.clone(),
+        blockshape: m.blockshape.clone(),
+        dtype_format: m.dtype_format,
+        dtype: m.dtype.clone(),
+    }
+}
+
+fn decode(c: &mut Criterion) {
+    let mut group = c.benchmark_group("decode");
+    for ndim in NDIMS {
+        let m = meta(ndim);
+        let bytes = b2nd_meta::to_vec(&m).unwrap();
+        if ndim <= c_ffi::C_B2ND_MAX_DIM {
+            // C's decode as b2nd_from_schunk calls it: no checks, caller's arrays, one
+            // malloc for the dtype (freed here, as the caller must).
+            group.bench_with_input(BenchmarkId::new("c", ndim), &bytes, |b, bytes| {
+                b.iter(|| {
+                    let (mut nd, mut fmt) = (0i8, 0i8);
+                    let mut shape = [0i64; c_ffi::C_B2ND_MAX_DIM];
+                    let mut chunks = [0i32; c_ffi::C_B2ND_MAX_DIM];
+                    let mut blocks = [0i32; c_ffi::C_B2ND_MAX_DIM];
+                    let mut dtype: *mut c_char = std::ptr::null_mut();
+                    let n = unsafe {
+                        c_ffi::b2nd_deserialize_meta(
+                            black_box(bytes.as_ptr()),
+                            bytes.len() as i32,
+                            &mut nd,
+                            shape.as_mut_ptr(),
+                            chunks.as_mut_ptr(),
+                            blocks.as_mut_ptr(),
+                            &mut dtype,
+                            &mut fmt,
+                        )
+                    };
+                    black_box((&shape, &chunks, &blocks, nd, fmt));
+                    unsafe { libc::free(dtype.cast()) };
+                    n
+                })
+            });
+        }
+        group.bench_with_input(BenchmarkId::new("owned", ndim), &bytes, |b, bytes| {
+            b.iter(|| b2nd_meta::from_slice::<MetaB2ndV1>(black_box(bytes)).unwrap())
+        });
+        group.bench_with_input(BenchmarkId::new("view", ndim), &bytes, |b, bytes| {
+            b.iter(|| MetaRef::parse(black_box(bytes)).unwrap())
+        });
+        let compact = rmp_serde::to_vec(&derived(&m)).unwrap();
+        group.bench_with_input(BenchmarkId::new("rmp_serde", ndim), &compact, |b, bytes| {
+            b.iter(|| rmp_serde::from_slice::<Derived>(black_box(bytes)).unwrap())
+        });
+    }
+    group.finish();
+}
+
+fn encode(c: &mut Criterion) {
+    let mut group = c.benchmark_group("encode");
+    for ndim in NDIMS {
+        let m = meta(ndim);
+        let dtype = std::ffi::CString::new(m.dtype.as_str()).unwrap();
+        // C's serialize allocates its output, which the caller frees.
+        group.bench_with_input(BenchmarkId::new("c", ndim), &m, |b, m| {
+            b.iter(|| {
+                let mut out: *mut u8 = std::ptr::null_mut();
+                let n = unsafe {
+                    c_ffi::b2nd_serialize_meta(
+                        m.ndim() as i8,
+                        black_box(m.shape.as_ptr()),
+                        m.chunkshape.as_ptr(),
+                        m.blockshape.as_ptr(),
+                        dtype.as_ptr(),
+                        0,
+                        &mut out,
+                    )
+                };
+                unsafe { libc::free(out.cast()) };
+                n
+            })
+        });
+        let mut buf = vec![0u8; m.encoded_len()];
+        group.bench_with_input(BenchmarkId::new("to_slice", ndim), &m, |b, m| {
+            b.iter(|| b2nd_meta::to_slice(black_box(m), &mut buf).unwrap())
+        });
+        group.bench_with_input(BenchmarkId::new("to_vec", ndim), &m, |b, m| {
+            b.iter(|| b2nd_meta::to_vec(black_box(m)).unwrap())
+        });
+        let d = derived(&m);
+        group.bench_with_input(BenchmarkId::new("rmp_serde", ndim), &d, |b, d| {
+            b.iter(|| rmp_serde::to_vec(black_box(d)).unwrap())
+        });
+    }
+    group.finish();
+}
+
+/// The metalayers of a 1 KB frame and of a 1 GB one (same header, frame_len and file
+/// length set to 1 GiB; a sparse file, so it takes no disk).
+fn frame(c: &mut Criterion) {
+    let src = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/corpus/ndim3_u2.b2nd"
+    );
+    let small = std::env::temp_dir().join(format!("b2nd-bench-1k-{}.b2nd", std::process::id()));
+    let large = std::env::temp_dir().join(format!("b2nd-bench-1g-{}.b2nd", std::process::id()));
+    std::fs::copy(src, &small).unwrap();
+    let mut bytes = std::fs::read(src).unwrap();
+    const GIB: u64 = 1 << 30;
+    bytes[16..24].copy_from_slice(&GIB.to_be_bytes());
+    std::fs::write(&large, &bytes).unwrap();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&large)
+        .unwrap()
+        .set_len(GIB)
+        .unwrap();
+    assert_eq!(
+        b2nd_meta::frame::open(&large)
+            .unwrap()
+            .header
+            .info
+            .frame_len,
+        GIB
+    );
+
+    let mut group = c.benchmark_group("frame");
+    for (name, path) in [("1KB", &small), ("1GB", &large)] {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let f = b2nd_meta::frame::open(black_box(path)).unwrap();
+                f.header.array_meta().unwrap()
+            })
+        });
+    }
+    group.finish();
+    let _ = std::fs::remove_file(&small);
+    let _ = std::fs::remove_file(&large);
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
+    targets = decode, encode, frame
+}
+criterion_main!(benches);
