@@ -200,7 +200,40 @@ pub enum Kind {
     Subarray,
 }
 
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 impl Kind {
+    /// A lowercase word for the kind: `"bool"`, `"int"`, `"uint"`, `"float"`,
+    /// `"complex"`, `"bytes"`, `"unicode"`, `"void"`, `"datetime"`, `"timedelta"`,
+    /// `"object"`, `"struct"` or `"subarray"` (also its `Display`).
+    ///
+    /// ```
+    /// use b2nd_meta::dtype::Dtype;
+    ///
+    /// assert_eq!(Dtype::parse("<u2").unwrap().kind().name(), "uint");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Bool => "bool",
+            Kind::Int => "int",
+            Kind::UInt => "uint",
+            Kind::Float => "float",
+            Kind::Complex => "complex",
+            Kind::Bytes => "bytes",
+            Kind::Unicode => "unicode",
+            Kind::Void => "void",
+            Kind::Datetime => "datetime",
+            Kind::Timedelta => "timedelta",
+            Kind::Object => "object",
+            Kind::Struct => "struct",
+            Kind::Subarray => "subarray",
+        }
+    }
+
     /// NumPy's `dtype.kind` character for this kind (`'V'` for structs and
     /// subarrays).
     pub fn numpy_char(self) -> char {

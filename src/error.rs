@@ -41,7 +41,7 @@ struct Inner {
 #[non_exhaustive]
 pub enum ErrorKind {
     /// The input ended inside a value.
-    #[error("expected {expected}, but the input ends at byte {input_len} ({needed} more byte(s) needed)")]
+    #[error("the input ends at byte {input_len}, {needed} byte(s) short of the {expected}")]
     UnexpectedEnd {
         /// The value being read.
         expected: Expected,

@@ -10,7 +10,7 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use b2nd_meta::dtype::{Dtype, Kind};
+use b2nd_meta::dtype::Dtype;
 use b2nd_meta::frame::{self, FrameError, FrameFile, FrameKind, Metalayer};
 use b2nd_meta::Meta;
 use clap::{Parser, Subcommand};
@@ -430,31 +430,6 @@ fn array_view(name: &str, meta: &Meta, typesize: u32) -> ArrayView {
     }
 }
 
-fn kind_name(kind: Kind) -> &'static str {
-    match kind {
-        Kind::Bool => "bool",
-        Kind::Int => "int",
-        Kind::UInt => "uint",
-        Kind::Float => "float",
-        Kind::Complex => "complex",
-        Kind::Bytes => "bytes",
-        Kind::Unicode => "unicode",
-        Kind::Void => "void",
-        Kind::Datetime => "datetime",
-        Kind::Timedelta => "timedelta",
-        Kind::Object => "object",
-        Kind::Struct => "struct",
-        Kind::Subarray => "subarray",
-    }
-}
-
-fn kind_of_frame(kind: FrameKind) -> &'static str {
-    match kind {
-        FrameKind::Contiguous => "contiguous",
-        FrameKind::Sparse => "sparse",
-    }
-}
-
 // ---------------------------------------------------------------------------
 // JSON output. serde_json (without `preserve_order`) sorts object keys, so objects
 // are assembled here in a fixed order, every value escaped by serde_json.
@@ -517,7 +492,7 @@ fn json_str(s: &str) -> String {
 fn json_view(context: &str, file: &FrameFile, analysis: &Analysis<'_>) -> Result<String, Fatal> {
     let info = &file.header.info;
     let frame_json = JsonObject::new()
-        .str("kind", kind_of_frame(info.kind))
+        .str("kind", &info.kind.to_string())
         .num("header_len", info.header_len)
         .num("frame_len", info.frame_len)
         .num("file_len", file.file_len)
@@ -566,12 +541,12 @@ fn array_json(array: &ArrayView) -> String {
     let dtype = match &array.dtype {
         DtypeView::Parsed(d) => JsonObject::new()
             .str("str", &d.to_string())
-            .str("kind", kind_name(d.kind()))
+            .str("kind", d.kind().name())
             .num("itemsize", d.itemsize())
             .finish(),
         DtypeView::Assumed(d) => JsonObject::new()
             .str("str", &d.to_string())
-            .str("kind", kind_name(d.kind()))
+            .str("kind", d.kind().name())
             .num("itemsize", d.itemsize())
             .bool("assumed", true)
             .finish(),
@@ -645,7 +620,7 @@ fn human_view(context: &str, file: &FrameFile, analysis: &Analysis<'_>) -> Strin
     let _ = write!(
         s,
         "{context}: {} frame, {size}, {} level {}, typesize {}",
-        kind_of_frame(info.kind),
+        info.kind,
         info.codec.name(),
         info.clevel,
         info.typesize
@@ -727,7 +702,7 @@ fn dtype_human(dtype: &DtypeView) -> String {
         format!(
             "{} ({}, {})",
             printable(&d.to_string()),
-            kind_name(d.kind()),
+            d.kind().name(),
             plural(d.itemsize(), "byte")
         )
     };
