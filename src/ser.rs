@@ -157,6 +157,15 @@ fn unsupported<T>(type_name: &'static str) -> Result<T> {
     Err(Error::new(ErrorKind::UnsupportedType(type_name)))
 }
 
+/// Serializer methods for the serde types the format has no encoding for.
+macro_rules! unsupported {
+    ($($method:ident($ty:ty) => $name:literal,)*) => {$(
+        fn $method(self, _: $ty) -> Result<()> {
+            unsupported($name)
+        }
+    )*};
+}
+
 impl<O: Output> ser::Serializer for &mut Serializer<O> {
     type Ok = ();
     type Error = Error;
@@ -234,33 +243,18 @@ impl<O: Output> ser::Serializer for &mut Serializer<O> {
         value.serialize(self)
     }
 
-    fn serialize_bool(self, _: bool) -> Result<()> {
-        unsupported("bool")
+    unsupported! {
+        serialize_bool(bool) => "bool",
+        serialize_i8(i8) => "i8",
+        serialize_i16(i16) => "i16",
+        serialize_u16(u16) => "u16",
+        serialize_u32(u32) => "u32",
+        serialize_u64(u64) => "u64",
+        serialize_f32(f32) => "f32",
+        serialize_f64(f64) => "f64",
+        serialize_char(char) => "char",
     }
-    fn serialize_i8(self, _: i8) -> Result<()> {
-        unsupported("i8")
-    }
-    fn serialize_i16(self, _: i16) -> Result<()> {
-        unsupported("i16")
-    }
-    fn serialize_u16(self, _: u16) -> Result<()> {
-        unsupported("u16")
-    }
-    fn serialize_u32(self, _: u32) -> Result<()> {
-        unsupported("u32")
-    }
-    fn serialize_u64(self, _: u64) -> Result<()> {
-        unsupported("u64")
-    }
-    fn serialize_f32(self, _: f32) -> Result<()> {
-        unsupported("f32")
-    }
-    fn serialize_f64(self, _: f64) -> Result<()> {
-        unsupported("f64")
-    }
-    fn serialize_char(self, _: char) -> Result<()> {
-        unsupported("char")
-    }
+
     fn serialize_none(self) -> Result<()> {
         unsupported("Option")
     }
