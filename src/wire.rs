@@ -139,7 +139,7 @@ impl fmt::Debug for Found {
 /// A cursor over the input that reads the format's values, each checked, each error
 /// carrying the byte offset where the offending value starts.
 #[derive(Clone, Debug)]
-pub struct Reader<'de> {
+pub(crate) struct Reader<'de> {
     input: &'de [u8],
     pos: usize,
 }
