@@ -117,6 +117,9 @@ fn encode(c: &mut Criterion) {
             })
         });
         let mut buf = vec![0u8; m.encoded_len()];
+        group.bench_with_input(BenchmarkId::new("encode_into", ndim), &m, |b, m| {
+            b.iter(|| black_box(m).encode_into(&mut buf).unwrap())
+        });
         group.bench_with_input(BenchmarkId::new("to_slice", ndim), &m, |b, m| {
             b.iter(|| b2nd_meta::to_slice(black_box(m), &mut buf).unwrap())
         });
