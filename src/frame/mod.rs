@@ -969,9 +969,18 @@ fn parse_metalayers(header: &[u8], header_len: u32) -> Result<Vec<Metalayer>, Fr
         let marker = c.u8("metalayer name marker")?;
         let name_len = match marker {
             0xa0..=0xbf => usize::from(marker & 0x1f),
-            0xd9 => return Err(too_long(marker_at, u64::from(c.u8("str8 length")?))),
-            0xda => return Err(too_long(marker_at, u64::from(c.u16("str16 length")?))),
-            0xdb => return Err(too_long(marker_at, u64::from(c.u32("str32 length")?))),
+            0xd9 => {
+                let len = c.u8("str8 length")?;
+                return Err(not_fixstr(marker_at, marker, len.into()));
+            }
+            0xda => {
+                let len = c.u16("str16 length")?;
+                return Err(not_fixstr(marker_at, marker, len.into()));
+            }
+            0xdb => {
+                let len = c.u32("str32 length")?;
+                return Err(not_fixstr(marker_at, marker, len.into()));
+            }
             found => {
                 return Err(FrameError::BadMarker {
                     offset: marker_at as u64,
@@ -1069,10 +1078,20 @@ fn parse_metalayers(header: &[u8], header_len: u32) -> Result<Vec<Metalayer>, Fr
     Ok(metalayers)
 }
 
-fn too_long(offset: usize, len: u64) -> FrameError {
-    FrameError::NameTooLong {
-        offset: offset as u64,
-        len,
+/// A name in a str8/16/32 (C writes only fixstr names): too long if it is, otherwise
+/// simply the wrong marker.
+fn not_fixstr(offset: usize, marker: u8, len: u64) -> FrameError {
+    if len > METALAYER_NAME_MAXLEN as u64 {
+        FrameError::NameTooLong {
+            offset: offset as u64,
+            len,
+        }
+    } else {
+        FrameError::BadMarker {
+            offset: offset as u64,
+            expected: "a msgpack fixstr marker (0xa0..=0xbf) for a metalayer name",
+            found: marker,
+        }
     }
 }
 

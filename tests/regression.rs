@@ -1,0 +1,64 @@
+//! One test per bug found by fuzzing (fuzz/README.md) or by the sweeps and edge tests,
+//! with the input bytes inline and named after what broke, so that it stays fixed.
+
+use b2nd_meta::frame::{self, FrameError};
+
+/// The first 87 bytes of tests/data/frame/contiguous.b2nd (python-blosc2 4.14.1), with
+/// header_len and frame_len set for the section that follows.
+fn fixed_part(header_len: i32) -> Vec<u8> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/frame/contiguous.b2nd"
+    );
+    let mut b = std::fs::read(path).unwrap()[..87].to_vec();
+    b[11..15].copy_from_slice(&header_len.to_be_bytes());
+    b[16..24].copy_from_slice(&(header_len as u64).to_be_bytes());
+    b
+}
+
+/// Found by tests/edges.rs while writing the name tests: a metalayer name stored as a
+/// str8/str16/str32 of at most 31 bytes was reported as `NameTooLong`, whose message
+/// then contradicts itself ("metalayer name of 4 bytes, at most 31 allowed"). C writes
+/// names as fixstr only; a short name in another string type is a wrong marker, not a
+/// long name.
+#[test]
+fn a_short_name_in_a_str8_is_not_reported_as_too_long() {
+    // One metalayer "b2nd" (as str8: d9 04) holding 1 byte.
+    let mut h = fixed_part(114);
+    h.extend_from_slice(&[0x93, 0xcd, 0x00, 0x12, 0xde, 0x00, 0x01]);
+    h.extend_from_slice(&[
+        0xd9, 0x04, b'b', b'2', b'n', b'd', 0xd2, 0x00, 0x00, 0x00, 0x6c,
+    ]);
+    h.extend_from_slice(&[0xdc, 0x00, 0x01, 0xc6, 0x00, 0x00, 0x00, 0x01, 0x2a]);
+    assert_eq!(h.len(), 114);
+    // With the fixstr a4 "b2nd" in its place (one byte shorter, and the offsets and
+    // sizes one less), the same header is accepted: only the marker is wrong.
+    let mut fixstr = h.clone();
+    fixstr.splice(94..96, [0xa4]);
+    fixstr[90] = 0x11;
+    fixstr[103] = 0x6b;
+    fixstr[11..15].copy_from_slice(&113i32.to_be_bytes());
+    fixstr[16..24].copy_from_slice(&113u64.to_be_bytes());
+    assert_eq!(
+        frame::parse_header(&fixstr).unwrap().metalayers[0].content,
+        [0x2a]
+    );
+    for (marker_and_len, name_len) in [
+        (&[0xd9, 0x04][..], 4),
+        (&[0xda, 0x00, 0x04][..], 4),
+        (&[0xdb, 0x00, 0x00, 0x00, 0x1f][..], 31),
+    ] {
+        let mut b = h.clone();
+        b.splice(94..96, marker_and_len.iter().copied());
+        let err = frame::parse_header(&b).expect_err("only fixstr names are C's");
+        assert!(
+            !matches!(err, FrameError::NameTooLong { len, .. } if len <= 31),
+            "a {name_len}-byte name: {err}"
+        );
+        assert!(
+            !err.to_string()
+                .contains(&format!("name of {name_len} bytes, at most 31")),
+            "{err}"
+        );
+    }
+}
