@@ -1,0 +1,64 @@
+//! Any bytes parse to a frame header or an error, never a panic. An accepted header
+//! holds metalayer contents that are the bytes at their offsets, inside header_len;
+//! read_header agrees with parse_header; rewriting a content with its own bytes, or
+//! the array's shape with its own shape, changes nothing; and the array metalayer
+//! decodes to a value that re-encodes to its content and can be validated.
+#![no_main]
+
+use b2nd_meta::frame::{self, FrameHeader, Regrid};
+use libfuzzer_sys::fuzz_target;
+
+fn check(header: &FrameHeader, data: &[u8]) {
+    let header_len = header.info.header_len as usize;
+    assert!(header_len >= frame::FIXED_HEADER_LEN && header_len <= data.len());
+    assert!(header.metalayers.len() <= frame::MAX_METALAYERS);
+    for m in &header.metalayers {
+        assert!(m.name.len() <= frame::METALAYER_NAME_MAXLEN && !m.name.contains('\0'));
+        let start = m.content_offset() as usize;
+        let end = start + m.content.len();
+        assert!(m.offset as usize > frame::FIXED_HEADER_LEN && end <= header_len);
+        assert_eq!(&data[start..end], &m.content[..]);
+        let mut copy = data.to_vec();
+        frame::rewrite_metalayer_in_buffer(&mut copy, &m.name, &m.content).unwrap();
+        assert_eq!(copy, data);
+    }
+    if let Ok(meta) = header.array_meta() {
+        let content = &header.array_metalayer().unwrap().content;
+        assert_eq!(&b2nd_meta::to_vec(&meta).unwrap(), content);
+        let _ = meta.validate_with_typesize(header.info.typesize.into());
+        let mut copy = data.to_vec();
+        if let Ok(again) = frame::set_shape_in_buffer(&mut copy, meta.shape(), Regrid::Refuse) {
+            assert_eq!(again, meta);
+            assert_eq!(copy, data);
+        }
+        // Another shape: if accepted, only the array metalayer's content changed, and
+        // reading the header again gives the new shape.
+        let layer = header.array_metalayer().unwrap();
+        let (start, end) = (layer.content_offset() as usize, layer.content.len());
+        let new_shape: Vec<i64> = meta.shape().iter().map(|&s| s.wrapping_add(1)).collect();
+        for regrid in [Regrid::Refuse, Regrid::Allow] {
+            let mut copy = data.to_vec();
+            if frame::set_shape_in_buffer(&mut copy, &new_shape, regrid).is_ok() {
+                assert_eq!(copy[..start], data[..start]);
+                assert_eq!(copy[start + end..], data[start + end..]);
+                let reread = frame::parse_header(&copy).unwrap().array_meta().unwrap();
+                assert_eq!(reread.shape(), &new_shape[..]);
+            } else {
+                assert_eq!(copy, data);
+            }
+        }
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let parsed = frame::parse_header(data);
+    let read = frame::read_header(data);
+    match (&parsed, &read) {
+        (Ok(p), Ok(r)) => {
+            assert_eq!(p, r);
+            check(p, data);
+        }
+        (Err(p), Err(r)) => assert_eq!(p.to_string(), r.to_string()),
+        _ => panic!("parse_header: {parsed:?}, read_header: {read:?}"),
+    }
+});

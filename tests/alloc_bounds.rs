@@ -1,0 +1,312 @@
+//! No allocation larger than the input: length fields that claim gigabytes cost nothing.
+//!
+//! A counting global allocator records the largest single allocation (or reallocation)
+//! made by the current thread while a check is armed, so that tests running in parallel
+//! threads do not see each other's allocations.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::io::Read;
+
+use b2nd_meta::dtype::Dtype;
+use b2nd_meta::frame::{self, FrameError};
+use b2nd_meta::{ErrorKind, Meta, MetaB2nd, MetaB2ndV1, MetaRef};
+
+struct PeakPerThread;
+
+thread_local! {
+    static ARMED: Cell<bool> = const { Cell::new(false) };
+    static PEAK: Cell<usize> = const { Cell::new(0) };
+}
+
+fn note(size: usize) {
+    // `try_with`: the allocator may run while this thread's locals are torn down.
+    let _ = ARMED.try_with(|armed| {
+        if armed.get() {
+            let _ = PEAK.try_with(|peak| peak.set(peak.get().max(size)));
+        }
+    });
+}
+
+unsafe impl GlobalAlloc for PeakPerThread {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        note(layout.size());
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        note(layout.size());
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        note(new_size);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: PeakPerThread = PeakPerThread;
+
+/// Runs `f` and returns its result with the largest single allocation it made.
+fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    PEAK.with(|p| p.set(0));
+    ARMED.with(|a| a.set(true));
+    let value = f();
+    ARMED.with(|a| a.set(false));
+    (value, PEAK.with(Cell::get))
+}
+
+/// Far below every size claimed below, far above what decoding a small input needs.
+const SMALL: usize = 4096;
+
+#[track_caller]
+fn assert_small<T: std::fmt::Debug>(what: &str, (value, peak): (T, usize)) -> T {
+    eprintln!("{what}: largest allocation {peak} bytes");
+    assert!(
+        peak < SMALL,
+        "{what}: largest allocation {peak} bytes (result {value:?})"
+    );
+    value
+}
+
+#[test]
+fn the_counter_sees_a_large_allocation() {
+    // Without this the other tests could pass by measuring nothing.
+    let (v, peak) = peak_during(|| vec![0u8; 1 << 20]);
+    assert_eq!(v.len(), 1 << 20);
+    assert!(peak >= 1 << 20, "peak {peak}");
+    let (_, peak) = peak_during(|| ());
+    assert_eq!(peak, 0);
+}
+
+/// A 20-byte b2nd v1 metalayer (ndim 0) whose dtype str32 claims `len` bytes; 8 bytes
+/// of dtype follow.
+fn v1_claiming(len: u32) -> Vec<u8> {
+    let mut b = vec![0x97, 0x00, 0x00, 0x90, 0x90, 0x90, 0x00, 0xdb];
+    b.extend_from_slice(&len.to_be_bytes());
+    b.extend_from_slice(b"<i4<i4<i");
+    assert_eq!(b.len(), 20);
+    b
+}
+
+/// The same in the draft layout (no dtype_format byte, 9 bytes of dtype).
+fn draft_claiming(len: u32) -> Vec<u8> {
+    let mut b = vec![0x96, 0x00, 0x00, 0x90, 0x90, 0x90, 0xdb];
+    b.extend_from_slice(&len.to_be_bytes());
+    b.extend_from_slice(b"<i4<i4<i4");
+    assert_eq!(b.len(), 20);
+    b
+}
+
+fn decode_every_way(bytes: &[u8]) {
+    let what = format!("{bytes:02x?}");
+    let meta = assert_small(&what, peak_during(|| b2nd_meta::from_slice::<Meta>(bytes)));
+    let err = meta.expect_err("a 2 GB dtype in 20 bytes");
+    match err.kind() {
+        ErrorKind::UnexpectedEnd { needed, .. } => assert!(*needed > 1 << 30, "{err}"),
+        ErrorKind::LengthOutOfRange { len } => assert!(*len > i32::MAX as u32, "{err}"),
+        _ => panic!("unexpected error {err}"),
+    }
+    let typed = if bytes[0] == 0x97 {
+        peak_during(|| b2nd_meta::from_slice::<MetaB2ndV1>(bytes).map(drop))
+    } else {
+        peak_during(|| b2nd_meta::from_slice::<MetaB2nd>(bytes).map(drop))
+    };
+    assert!(assert_small(&what, typed).is_err());
+    let taken = peak_during(|| b2nd_meta::take_from_slice::<Meta>(bytes).map(drop));
+    assert!(assert_small(&what, taken).is_err());
+    let read = peak_during(|| b2nd_meta::from_reader::<_, Meta>(bytes).map(drop));
+    assert!(assert_small(&what, read).is_err());
+    let view = peak_during(|| MetaRef::parse(bytes).map(drop));
+    assert!(assert_small(&what, view).is_err());
+    // The str32 alone, as a String.
+    let str32 = &bytes[bytes.iter().position(|&b| b == 0xdb).unwrap()..];
+    let string = peak_during(|| b2nd_meta::from_slice::<String>(str32));
+    assert!(assert_small(&what, string).is_err());
+}
+
+#[test]
+fn a_20_byte_metalayer_claiming_a_2_gb_dtype_allocates_nothing_of_that_size() {
+    // i32::MAX: a valid length, 2 GB missing from the input.
+    decode_every_way(&v1_claiming(0x7fff_ffff));
+    decode_every_way(&draft_claiming(0x7fff_ffff));
+    // 0x80000000 and above: negative in C's int32_t, refused before anything is read.
+    for len in [0x8000_0000, 0xffff_fffe, 0xffff_ffff] {
+        decode_every_way(&v1_claiming(len));
+        decode_every_way(&draft_claiming(len));
+    }
+}
+
+#[test]
+fn a_metalayer_claiming_16_dimensions_in_a_few_bytes_allocates_little() {
+    // ndim 16 and an int64 shape header, then the input ends.
+    let bytes = [0x97, 0x00, 0x10, 0xa0, 0xd3, 0x7f];
+    let result = peak_during(|| b2nd_meta::from_slice::<Meta>(&bytes).map(drop));
+    assert!(assert_small("ndim 16", result).is_err());
+}
+
+// ---------------------------------------------------------------------------
+// Frame headers
+
+fn fixture() -> Vec<u8> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/frame/usermeta.b2nd"
+    );
+    std::fs::read(path).unwrap()
+}
+
+/// The fixture with header_len set to `header_len` and frame_len to i64::MAX, so that
+/// only the input's length stands between the claim and an allocation.
+fn claiming_header_len(header_len: i32) -> Vec<u8> {
+    let mut b = fixture();
+    b[11..15].copy_from_slice(&header_len.to_be_bytes());
+    b[16..24].copy_from_slice(&(i64::MAX as u64).to_be_bytes());
+    b
+}
+
+#[test]
+fn a_frame_header_claiming_header_len_i32_max_allocates_nothing_of_that_size() {
+    let bytes = claiming_header_len(i32::MAX);
+    assert!(bytes.len() < 1024);
+    let parsed = assert_small(
+        "parse_header",
+        peak_during(|| frame::parse_header(&bytes).map(drop)),
+    );
+    assert!(
+        matches!(parsed, Err(FrameError::Truncated { end, .. }) if end == i32::MAX as u64),
+        "{parsed:?}"
+    );
+    // A small reader: read_header grows its buffer with the bytes that arrive.
+    let read = assert_small(
+        "read_header",
+        peak_during(|| frame::read_header(&bytes[..]).map(drop)),
+    );
+    assert!(
+        matches!(read, Err(FrameError::Truncated { .. })),
+        "{read:?}"
+    );
+    // Only the fixed part, and nothing after it.
+    let read = assert_small(
+        "read_header, 87 bytes",
+        peak_during(|| frame::read_header(&bytes[..frame::FIXED_HEADER_LEN]).map(drop)),
+    );
+    assert!(read.is_err());
+}
+
+#[test]
+fn read_header_memory_follows_the_bytes_read_not_header_len() {
+    // header_len claims 2 GiB; the reader holds 1 MiB: memory stays within twice what
+    // was actually read (a growing Vec), never near the claim.
+    let bytes = claiming_header_len(i32::MAX);
+    let supplied = bytes.len() + (1 << 20);
+    let reader = (&bytes[..]).chain(std::io::repeat(0).take(1 << 20));
+    let (result, peak) = peak_during(|| frame::read_header(reader).map(drop));
+    assert!(result.is_err());
+    assert!(
+        peak <= 2 * supplied,
+        "peak {peak} for {supplied} bytes read"
+    );
+    assert!(peak >= 1 << 20, "the reader's bytes were read: peak {peak}");
+}
+
+#[test]
+fn open_on_a_file_claiming_header_len_i32_max_allocates_nothing_of_that_size() {
+    let path = std::env::temp_dir().join(format!(
+        "b2nd-meta-alloc-bounds-{}.b2nd",
+        std::process::id()
+    ));
+    std::fs::write(&path, claiming_header_len(i32::MAX)).unwrap();
+    let (result, peak) = peak_during(|| frame::open(&path).map(drop));
+    std::fs::remove_file(&path).unwrap();
+    assert!(result.is_err());
+    // open() also allocates the path and the file handle's buffers: well under 4 KiB.
+    assert!(peak < SMALL, "peak {peak}");
+}
+
+/// Offset of the first metalayer content's bin32 length in the usermeta fixture.
+fn first_content_len_at(bytes: &[u8]) -> usize {
+    let header = frame::parse_header(bytes).unwrap();
+    header.metalayers[0].offset as usize + 1
+}
+
+#[test]
+fn a_frame_metalayer_claiming_2_gb_of_content_allocates_nothing_of_that_size() {
+    for len in [i32::MAX, i32::MIN, -1] {
+        let mut bytes = fixture();
+        let at = first_content_len_at(&bytes);
+        bytes[at..at + 4].copy_from_slice(&len.to_be_bytes());
+        let result = assert_small(
+            &format!("content length {len}"),
+            peak_during(|| frame::parse_header(&bytes).map(drop)),
+        );
+        assert!(result.is_err(), "content length {len}");
+        let result = assert_small(
+            &format!("content length {len}, read_header"),
+            peak_during(|| frame::read_header(&bytes[..]).map(drop)),
+        );
+        assert!(result.is_err(), "content length {len}");
+    }
+}
+
+#[test]
+fn a_frame_claiming_65535_metalayers_allocates_nothing_of_that_size() {
+    let mut bytes = fixture();
+    // The map16 count at byte 92, then the contents' array16 count after the index.
+    bytes[92..94].copy_from_slice(&u16::MAX.to_be_bytes());
+    let result = assert_small(
+        "map16 count 65535",
+        peak_during(|| frame::parse_header(&bytes).map(drop)),
+    );
+    assert!(
+        matches!(
+            result,
+            Err(FrameError::TooManyMetalayers { count: 65535, .. })
+        ),
+        "{result:?}"
+    );
+}
+
+#[test]
+fn a_frame_metalayer_name_claiming_4_gb_allocates_nothing_of_that_size() {
+    let mut bytes = fixture();
+    // The first name's fixstr marker at byte 94 becomes a str32 of u32::MAX bytes.
+    assert_eq!(bytes[94], 0xa4); // "b2nd"
+    bytes[94] = 0xdb;
+    bytes[95..99].copy_from_slice(&u32::MAX.to_be_bytes());
+    let result = assert_small(
+        "str32 name",
+        peak_during(|| frame::parse_header(&bytes).map(drop)),
+    );
+    assert!(
+        matches!(result, Err(FrameError::NameTooLong { len, .. }) if len == u64::from(u32::MAX)),
+        "{result:?}"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Dtypes: sizes are numbers, never buffers.
+
+#[test]
+fn dtypes_claiming_huge_sizes_allocate_nothing_of_that_size() {
+    for s in [
+        "|S9223372036854775807",
+        "|V2147483647",
+        "<U2305843009213693951",
+        "('<f8', (2147483647, 2147483647))",
+        "[('a', '<i4', (1000000000,)), ('b', '|V4000000000')]",
+        "{'names': ['a'], 'formats': ['<i4'], 'offsets': [4000000000], 'itemsize': 9000000000}",
+        "|S99999999999999999999999999",
+        "<M8[2147483647ns]",
+    ] {
+        let (result, peak) = peak_during(|| Dtype::parse(s).map(|d| (d.itemsize(), d.to_string())));
+        assert!(peak < SMALL, "{s:?}: peak {peak}, {result:?}");
+    }
+    // The first one is a valid dtype whose itemsize is i64::MAX.
+    assert_eq!(
+        Dtype::parse("|S9223372036854775807").unwrap().itemsize(),
+        i64::MAX as u64
+    );
+}
