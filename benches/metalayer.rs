@@ -81,6 +81,11 @@ fn decode(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new("owned", ndim), &bytes, |b, bytes| {
             b.iter(|| b2nd_meta::from_slice::<MetaB2ndV1>(black_box(bytes)).unwrap())
         });
+        group.bench_with_input(
+            BenchmarkId::new("owned_via_view", ndim),
+            &bytes,
+            |b, bytes| b.iter(|| MetaRef::parse(black_box(bytes)).unwrap().to_meta()),
+        );
         group.bench_with_input(BenchmarkId::new("view", ndim), &bytes, |b, bytes| {
             b.iter(|| MetaRef::parse(black_box(bytes)).unwrap())
         });

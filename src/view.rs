@@ -32,7 +32,8 @@ pub struct MetaRef<'a> {
     layout: Layout,
     ndim: usize,
     dtype_format: u8,
-    dtype: &'a str,
+    /// Checked to be UTF-8 (kept as bytes so ASCII needs no second pass).
+    dtype: &'a [u8],
 }
 
 /// Offset of the first entry of shape: after header, version, ndim and the array header.
@@ -53,6 +54,63 @@ impl<'a> MetaRef<'a> {
 
     /// Checks the metalayer at the start of `bytes`; returns it and the bytes after it.
     pub fn take(bytes: &'a [u8]) -> Result<(Self, &'a [u8])> {
+        if let Some(view) = Self::well_formed(bytes) {
+            let rest = bytes.get(view.bytes.len()..).unwrap_or(&[]);
+            return Ok((view, rest));
+        }
+        // Something is off: read element by element, which names the first bad byte.
+        Self::take_checked(bytes)
+    }
+
+    /// The common case in one straight pass: a complete, well-formed metalayer at the
+    /// start of `bytes`, or `None` (then [`take_checked`](Self::take_checked) says why).
+    #[inline]
+    fn well_formed(bytes: &'a [u8]) -> Option<Self> {
+        let &[header, version, ndim, ..] = bytes else {
+            return None;
+        };
+        let layout = Layout::from_element_count(usize::from(header.wrapping_sub(wire::FIXARRAY)))?;
+        let ndim = usize::from(ndim);
+        if version != crate::VERSION || ndim > crate::MAX_DIM {
+            return None;
+        }
+        let mut pos = 3 + shapes_region(bytes.get(3..)?, ndim)?;
+        let dtype_format = match layout {
+            Layout::B2ndV1 => {
+                let f = *bytes.get(pos)?;
+                pos += 1;
+                wire::pfix(f)?
+            }
+            _ => 0,
+        };
+        let dtype: &[u8] = match layout {
+            Layout::CatervaV0 => &[],
+            _ => {
+                let &[wire::STR32, a, b, c, d] = bytes.get(pos..pos + wire::LEN32_HEADER_LEN)?
+                else {
+                    return None;
+                };
+                let len = usize::try_from(i32::from_be_bytes([a, b, c, d])).ok()?;
+                let start = pos + wire::LEN32_HEADER_LEN;
+                let dtype = bytes.get(start..start.checked_add(len)?)?;
+                if !dtype.is_ascii() {
+                    core::str::from_utf8(dtype).ok()?;
+                }
+                pos = start + len;
+                dtype
+            }
+        };
+        Some(MetaRef {
+            bytes: bytes.get(..pos)?,
+            layout,
+            ndim,
+            dtype_format,
+            dtype,
+        })
+    }
+
+    /// Element by element, with the same errors as the serde path.
+    fn take_checked(bytes: &'a [u8]) -> Result<(Self, &'a [u8])> {
         let mut r = Reader::new(bytes);
         let count = r.read_array_header()?;
         let layout = layout_of_count(count).map_err(|e: Error| e.or_at(0))?;
@@ -82,8 +140,8 @@ impl<'a> MetaRef<'a> {
             _ => 0,
         };
         let dtype = match layout {
-            Layout::CatervaV0 => "",
-            _ => r.read_str32()?,
+            Layout::CatervaV0 => &[][..],
+            _ => r.read_str32()?.as_bytes(),
         };
         let (bytes, rest) = bytes.split_at(r.position());
         let view = MetaRef {
@@ -138,7 +196,9 @@ impl<'a> MetaRef<'a> {
 
     /// The dtype string, borrowed; `None` for caterva.
     pub fn dtype(&self) -> Option<&'a str> {
-        (self.layout != Layout::CatervaV0).then_some(self.dtype)
+        // Checked when the view was made, so this cannot fail.
+        let dtype = core::str::from_utf8(self.dtype).ok()?;
+        (self.layout != Layout::CatervaV0).then_some(dtype)
     }
 
     /// The owned metadata.
@@ -156,14 +216,14 @@ impl<'a> MetaRef<'a> {
                 shape,
                 chunkshape,
                 blockshape,
-                dtype: self.dtype.into(),
+                dtype: self.dtype().unwrap_or_default().into(),
             }),
             Layout::B2ndV1 => Meta::B2ndV1(MetaB2ndV1 {
                 shape,
                 chunkshape,
                 blockshape,
                 dtype_format: self.dtype_format,
-                dtype: self.dtype.into(),
+                dtype: self.dtype().unwrap_or_default().into(),
             }),
         }
     }
