@@ -74,9 +74,9 @@ pub use view::{Entries, MetaRef};
 /// assert_eq!(bytes, [0x95, 0x00, 0x00, 0x90, 0x90, 0x90]);
 /// ```
 pub fn to_vec<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
-    // As serde_json does: one allocation covers a metalayer of up to 6 dimensions with a
-    // short dtype, instead of a chain of reallocations from empty.
-    let mut out = Vec::with_capacity(128);
+    // One allocation instead of a chain of reallocations from empty: 384 bytes hold any
+    // metalayer (12 + 19 * 16 bytes at most) with a dtype of up to 68 bytes.
+    let mut out = Vec::with_capacity(384);
     value.serialize(&mut Serializer::new(&mut out))?;
     Ok(out)
 }
