@@ -27,13 +27,20 @@ use crate::wire::{self, Reader};
 #[derive(Clone, Debug)]
 pub struct Deserializer<'de> {
     reader: Reader<'de>,
+    /// Arrays open around the current position, bounded by [`MAX_DEPTH`].
+    depth: usize,
 }
+
+/// How deeply arrays may nest. A metalayer nests two deep; the bound keeps a crafted
+/// input (`0x91 0x91 0x91 ...`) from exhausting the stack through `deserialize_any`.
+pub const MAX_DEPTH: usize = 32;
 
 impl<'de> Deserializer<'de> {
     /// A deserializer at the start of `input`.
     pub fn from_slice(input: &'de [u8]) -> Self {
         Deserializer {
             reader: Reader::new(input),
+            depth: 0,
         }
     }
 
@@ -67,11 +74,17 @@ impl<'de> Deserializer<'de> {
 
     #[inline]
     fn seq<V: Visitor<'de>>(&mut self, start: usize, len: usize, visitor: V) -> Result<V::Value> {
+        if self.depth >= MAX_DEPTH {
+            return Err(Error::at(start, ErrorKind::TooDeep { max: MAX_DEPTH }));
+        }
+        self.depth += 1;
         let mut access = SeqAccess {
             de: self,
             remaining: len,
         };
-        let value = Self::located(start, visitor.visit_seq(&mut access))?;
+        let value = Self::located(start, visitor.visit_seq(&mut access));
+        access.de.depth -= 1;
+        let value = value?;
         if access.remaining != 0 {
             // The visitor stopped early: the layout has more elements than it takes.
             return Err(Error::at(

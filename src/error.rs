@@ -101,6 +101,12 @@ pub enum ErrorKind {
         /// The length asked for.
         len: usize,
     },
+    /// Arrays nested deeper than [`crate::de::MAX_DEPTH`].
+    #[error("expected arrays nested at most {max} deep, found deeper")]
+    TooDeep {
+        /// The bound.
+        max: usize,
+    },
     /// A value of a serde type the metalayer format has no encoding for.
     #[error("the metalayer format has no encoding for {0}")]
     UnsupportedType(&'static str),
@@ -168,7 +174,10 @@ impl Display for Expected {
             Expected::Int32 => f.write_str("int32 (0xd2)"),
             Expected::Str32 => f.write_str("str32 (0xdb)"),
             Expected::Bin32 => f.write_str("bin32 (0xc6)"),
-            Expected::Array(n) => write!(f, "array of {n} element(s) ({:#04x})", 0x90 + n),
+            Expected::Array(n) => match crate::wire::array_header(*n) {
+                Some(header) => write!(f, "array of {n} element(s) ({header:#04x})"),
+                None => write!(f, "array of {n} element(s)"),
+            },
             Expected::AnyArray => f.write_str("array header (0x90..=0xa0)"),
             Expected::AnyValue => f.write_str(
                 "a value of the metalayer format (fixint, 0x90..=0xa0, 0xd2, 0xd3, 0xdb or 0xc6)",

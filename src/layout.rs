@@ -94,18 +94,22 @@ impl Layout {
     }
 
     /// Exact encoded size in bytes of a metalayer with `ndim` axes and a dtype of
-    /// `dtype_len` bytes (ignored for [`Layout::CatervaV0`]).
+    /// `dtype_len` bytes (ignored for [`Layout::CatervaV0`]). Saturates at `usize::MAX`
+    /// for sizes that could never be encoded (more than 16 axes cannot be anyway).
     ///
     /// Three header bytes, then per axis 9 bytes of shape and 5 + 5 of chunk and block
     /// shape, plus one header byte per shape array; b2nd adds a str32 (5 + `dtype_len`),
     /// b2nd v1 one more byte of dtype_format.
     pub const fn encoded_len(self, ndim: usize, dtype_len: usize) -> usize {
-        let common = 3 + 3 + ndim * (wire::INT64_LEN + 2 * wire::INT32_LEN);
-        match self {
-            Layout::CatervaV0 => common,
-            Layout::B2nd => common + wire::LEN32_HEADER_LEN + dtype_len,
-            Layout::B2ndV1 => common + 1 + wire::LEN32_HEADER_LEN + dtype_len,
-        }
+        let common = ndim
+            .saturating_mul(wire::INT64_LEN + 2 * wire::INT32_LEN)
+            .saturating_add(3 + 3);
+        let tail = match self {
+            Layout::CatervaV0 => return common,
+            Layout::B2nd => wire::LEN32_HEADER_LEN,
+            Layout::B2ndV1 => 1 + wire::LEN32_HEADER_LEN,
+        };
+        common.saturating_add(tail).saturating_add(dtype_len)
     }
 }
 

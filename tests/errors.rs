@@ -366,3 +366,31 @@ fn a_dtype_longer_than_i32_max_cannot_be_written() {
     assert_eq!(len32_header(STR32, i32::MAX as usize + 1), None);
     assert_eq!(len32_header(STR32, 3), Some([0xdb, 0, 0, 0, 3]));
 }
+
+#[test]
+fn deep_nesting_is_an_error_not_a_stack_overflow() {
+    use serde::de::IgnoredAny;
+    // 100,000 nested one-element arrays: a self-describing read must stop early.
+    let err = b2nd_meta::from_slice::<IgnoredAny>(&[0x91; 100_000]).unwrap_err();
+    assert!(
+        matches!(err.kind(), ErrorKind::TooDeep { max: 32 }),
+        "{err}"
+    );
+    assert_eq!(err.offset(), Some(32));
+    // 32 levels are fine.
+    let mut ok = vec![0x91; 31];
+    ok.push(0x90);
+    assert!(b2nd_meta::from_slice::<IgnoredAny>(&ok).is_ok());
+}
+
+#[test]
+fn encoded_len_saturates_instead_of_overflowing() {
+    use b2nd_meta::Layout;
+    assert_eq!(Layout::B2ndV1.encoded_len(usize::MAX, 3), usize::MAX);
+    assert_eq!(Layout::B2nd.encoded_len(1, usize::MAX), usize::MAX);
+    assert_eq!(Expected::Array(17).to_string(), "array of 17 element(s)");
+    assert_eq!(
+        Expected::Array(16).to_string(),
+        "array of 16 element(s) (0xa0)"
+    );
+}
