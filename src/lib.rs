@@ -28,8 +28,11 @@
 //! reconciled, is in the [`spec`] module.
 //!
 //! # Features
-//! - `std` (default): the `std::io` entry points [`to_writer`] and [`from_reader`].
-//!   Without it the crate needs only `core` and `alloc`.
+//! - `std` (default): the `std::io` entry points [`to_writer`] and [`from_reader`], and
+//!   the `frame` module. Without it the codec, `dtype` and `validate` need only `core`
+//!   and `alloc`.
+//! - `cli`: the `b2nd-meta` command-line tool (clap and serde_json, which the library
+//!   alone never pulls in).
 
 #![no_std]
 #![forbid(unsafe_code)]

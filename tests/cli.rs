@@ -309,7 +309,7 @@ fn show_keeps_the_documented_key_order() {
         r#""codec":"zstd","codec_code":5,"clevel":5,"metalayer_names":["b2nd","mine","other"]},"#,
         r#""metalayers":{"b2nd":{"layout":"b2nd-v1","#,
         r#""mine":{"raw_hex":"82a6616e737765722aa3746167a178"},"other":{"raw_hex":"93010203"}},"#,
-        r#""array":{"metalayer":"b2nd","dtype":{"str":"<i2","kind":"int","itemsize":2},"problems":[],"blocks_within_chunks":[]}}"#,
+        r#""array":{"metalayer":"b2nd","dtype":{"str":"<i2","kind":"int","itemsize":2},"problems":[],"blocks_within_chunks":[],"trailing_bytes":0}}"#,
     ];
     let mut at = 0;
     for part in order {
@@ -600,6 +600,37 @@ fn a_caterva_frame_gets_the_assumed_dtype() {
         "{}",
         human.stdout
     );
+}
+
+#[test]
+fn stale_bytes_after_the_metalayer_are_ignored_as_c_blosc2_does() {
+    // blosc2_meta_update can leave old bytes after shorter content; C reads the
+    // metalayer from the start of the content and ignores them.
+    let meta = b2nd_meta::MetaB2ndV1::new(vec![10], vec![4], vec![2], "<i4");
+    let mut content = b2nd_meta::to_vec(&meta).unwrap();
+    content.extend_from_slice(&[0xde, 0xad]);
+    let frame = frame_with(4, &[("b2nd", &content)]);
+    let path = temp_path("stale.b2frame");
+    std::fs::write(&path, &frame).unwrap();
+    let out = run([OsStr::new("show"), path.as_os_str()]);
+    let human = run([OsStr::new("show"), OsStr::new("-H"), path.as_os_str()]);
+
+    out.assert_ok();
+    let doc = &out.json_lines()[0];
+    assert_eq!(doc["metalayers"]["b2nd"]["shape"], serde_json::json!([10]));
+    assert_eq!(doc["array"]["trailing_bytes"], 2);
+    human.assert_ok();
+    assert!(human.stdout.contains("2 stale byte(s)"), "{}", human.stdout);
+
+    // The library reads it, and a resize keeps the stale bytes where they were.
+    let header = b2nd_meta::frame::open(&path).unwrap().header;
+    assert_eq!(header.array_meta().unwrap().shape(), [10]);
+    b2nd_meta::frame::set_shape(&path, &[12], b2nd_meta::frame::Regrid::Refuse).unwrap();
+    let after = std::fs::read(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let changed: Vec<usize> = (0..frame.len()).filter(|&i| frame[i] != after[i]).collect();
+    assert_eq!(changed.len(), 1, "only the low byte of shape[0]");
+    assert_eq!(after[after.len() - 2..], [0xde, 0xad]);
 }
 
 #[test]

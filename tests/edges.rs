@@ -817,7 +817,7 @@ fn a_frame_whose_b2nd_metalayer_claims_ndim_17_or_more_is_refused_by_array_meta(
         let built = build(&[(fixstr(b"b2nd"), claiming_ndim(ndim, entries))]);
         let header = frame_ok(&built.bytes);
         match header.array_meta() {
-            Err(FrameError::Metalayer { name, source }) => {
+            Err(FrameError::Metalayer { name, source, .. }) => {
                 assert_eq!(name, "b2nd");
                 assert_eq!(source.offset(), Some(2), "ndim {ndim:#x}: {source}");
             }

@@ -59,7 +59,7 @@ const DECODE_LONG: &str = "\
 Decode the content of a b2nd (C-Blosc2, draft) or caterva metalayer, given as hex, and
 print it as one line of JSON: {\"layout\", \"version\", \"ndim\", \"shape\", \"chunkshape\",
 \"blockshape\"} and, where the layout has them, \"dtype_format\" and \"dtype\". The hex may
-contain whitespace and start with 0x; several arguments are joined; - reads stdin.
+contain whitespace and one leading 0x; several arguments are joined; - alone reads stdin.
 Decoding is strict: anything C-Blosc2 would not have written is an error naming its
 byte offset.";
 
@@ -347,8 +347,9 @@ fn open_error(path: &Path, e: &FrameError) -> String {
 /// A metalayer, decoded when it describes the array.
 struct Layer<'a> {
     raw: &'a Metalayer,
-    /// `None` for metalayers other than `b2nd` and `caterva`.
-    decoded: Option<Result<Meta, b2nd_meta::Error>>,
+    /// `None` for metalayers other than `b2nd` and `caterva`; with the number of bytes
+    /// after the metalayer in the content (C-Blosc2 ignores them, and so do we).
+    decoded: Option<Result<(Meta, usize), b2nd_meta::Error>>,
 }
 
 /// What the array's dtype is.
@@ -367,6 +368,7 @@ struct ArrayView {
     dtype: DtypeView,
     problems: Vec<String>,
     blocks_within_chunks: Vec<String>,
+    trailing_bytes: usize,
 }
 
 struct Analysis<'a> {
@@ -384,7 +386,10 @@ impl<'a> Analysis<'a> {
                 raw,
                 decoded: frame::ARRAY_METALAYERS
                     .contains(&raw.name.as_str())
-                    .then(|| b2nd_meta::from_slice::<Meta>(&raw.content)),
+                    .then(|| {
+                        b2nd_meta::take_from_slice::<Meta>(&raw.content)
+                            .map(|(meta, rest)| (meta, rest.len()))
+                    }),
             })
             .collect();
         let array = file.header.array_metalayer().and_then(|chosen| {
@@ -395,13 +400,18 @@ impl<'a> Analysis<'a> {
                 .as_ref()?
                 .as_ref()
                 .ok()?;
-            Some(array_view(&chosen.name, meta, file.header.info.typesize))
+            Some(array_view(
+                &chosen.name,
+                &meta.0,
+                meta.1,
+                file.header.info.typesize,
+            ))
         });
         Analysis { layers, array }
     }
 }
 
-fn array_view(name: &str, meta: &Meta, typesize: u32) -> ArrayView {
+fn array_view(name: &str, meta: &Meta, trailing_bytes: usize, typesize: u32) -> ArrayView {
     let dtype = match (meta, meta.parsed_dtype()) {
         (Meta::CatervaV0(_), _) => DtypeView::Assumed(Dtype::for_typesize(typesize)),
         (_, Some(Ok(dtype))) => DtypeView::Parsed(dtype),
@@ -426,6 +436,7 @@ fn array_view(name: &str, meta: &Meta, typesize: u32) -> ArrayView {
         metalayer: name.to_owned(),
         problems: strings(meta.validate_with_typesize(u64::from(typesize))),
         blocks_within_chunks: strings(meta.check_blocks_within_chunks()),
+        trailing_bytes,
         dtype,
     }
 }
@@ -511,7 +522,7 @@ fn json_view(context: &str, file: &FrameFile, analysis: &Analysis<'_>) -> Result
     let mut layers = JsonObject::new();
     for layer in &analysis.layers {
         let value = match &layer.decoded {
-            Some(Ok(meta)) => meta_json(meta).map_err(|e| fatal(context, e))?,
+            Some(Ok((meta, _))) => meta_json(meta).map_err(|e| fatal(context, e))?,
             Some(Err(e)) => JsonObject::new()
                 .str("raw_hex", &to_hex(&layer.raw.content))
                 .str("error", &e.to_string())
@@ -563,6 +574,7 @@ fn array_json(array: &ArrayView) -> String {
             "blocks_within_chunks",
             array.blocks_within_chunks.iter().map(String::as_str),
         )
+        .num("trailing_bytes", array.trailing_bytes as u64)
         .finish()
 }
 
@@ -637,7 +649,7 @@ fn human_view(context: &str, file: &FrameFile, analysis: &Analysis<'_>) -> Strin
         let name = printable(&layer.raw.name);
         let content = &layer.raw.content;
         match &layer.decoded {
-            Some(Ok(meta)) => {
+            Some(Ok((meta, _))) => {
                 let _ = write!(
                     s,
                     "\n  {name} ({}): shape {}, chunks {}, blocks {}",
@@ -692,6 +704,13 @@ fn human_view(context: &str, file: &FrameFile, analysis: &Analysis<'_>) -> Strin
         }
         for problem in &array.blocks_within_chunks {
             let _ = write!(s, "\n  problem (python-blosc2 only): {problem}");
+        }
+        if array.trailing_bytes > 0 {
+            let _ = write!(
+                s,
+                "\n  note: {} stale byte(s) after the metalayer in its content (ignored, as C-Blosc2 does)",
+                array.trailing_bytes
+            );
         }
     }
     s

@@ -34,15 +34,22 @@ impl FrameHeader {
     /// assert!(meta.validate_with_typesize(header.info.typesize.into()).is_ok());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    ///
+    /// Bytes after the metalayer in the content are ignored, as C-Blosc2 ignores them;
+    /// [`crate::take_from_slice`] on the content tells how many there are.
     pub fn array_meta(&self) -> Result<Meta, FrameError> {
         let layer = self.array_metalayer().ok_or(FrameError::NoArrayMetalayer)?;
-        decode(layer)
+        decode(layer).map(|(meta, _)| meta)
     }
 }
 
-fn decode(layer: &Metalayer) -> Result<Meta, FrameError> {
-    crate::from_slice(&layer.content).map_err(|source| FrameError::Metalayer {
+/// The metalayer decoded, and the bytes after it in the content. C-Blosc2 reads a
+/// metalayer from the start of the content and ignores what follows (stale bytes that
+/// `blosc2_meta_update` leaves after shorter content), and so do we here.
+fn decode(layer: &Metalayer) -> Result<(Meta, &[u8]), FrameError> {
+    crate::take_from_slice(&layer.content).map_err(|source| FrameError::Metalayer {
         name: layer.name.clone(),
+        content_offset: layer.content_offset(),
         source,
     })
 }
@@ -79,6 +86,15 @@ pub enum ShapeChangeRefusal {
     },
     /// The new shape breaks C-Blosc2's rules.
     Invalid(Invalid),
+}
+
+impl std::error::Error for ShapeChangeRefusal {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ShapeChangeRefusal::Invalid(invalid) => Some(invalid),
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for ShapeChangeRefusal {
@@ -118,7 +134,7 @@ fn reshaped(
     let layer = header
         .array_metalayer()
         .ok_or(FrameError::NoArrayMetalayer)?;
-    let mut meta = decode(layer)?;
+    let (mut meta, stale) = decode(layer)?;
     let refuse = |reason| Err(FrameError::ShapeChange { reason });
     if new_shape.len() != meta.ndim() {
         return refuse(ShapeChangeRefusal::Ndim {
@@ -148,10 +164,13 @@ fn reshaped(
     if let Err(invalid) = meta.validate_with_typesize(header.info.typesize.into()) {
         return refuse(ShapeChangeRefusal::Invalid(invalid));
     }
-    let bytes = crate::to_vec(&meta).map_err(|source| FrameError::Metalayer {
+    let mut bytes = crate::to_vec(&meta).map_err(|source| FrameError::Metalayer {
         name: layer.name.to_string(),
+        content_offset: layer.content_offset(),
         source,
     })?;
+    // Same ndim and dtype, so the same length; stale bytes after it stay as they were.
+    bytes.extend_from_slice(stale);
     Ok((layer.name.clone(), meta, bytes))
 }
 

@@ -562,11 +562,14 @@ pub enum FrameError {
     /// The frame has neither a `b2nd` nor a `caterva` metalayer: not an n-dimensional array.
     #[error("no b2nd or caterva metalayer: the frame does not hold an n-dimensional array")]
     NoArrayMetalayer,
-    /// The array metalayer does not decode.
-    #[error("metalayer {name:?}: {source}")]
+    /// The array metalayer does not decode. The source's offset counts from the start
+    /// of the content, which starts at `content_offset` in the frame.
+    #[error("metalayer {name:?}, whose content starts at frame byte {content_offset}: {source} of the content")]
     Metalayer {
         /// The metalayer.
         name: String,
+        /// Where its content starts, from the start of the frame.
+        content_offset: u64,
         /// Why it does not decode.
         source: crate::Error,
     },

@@ -175,3 +175,24 @@ pub fn annotate(bytes: &[u8]) -> String {
     let _ = writeln!(out, "{:>6}  end ({} bytes)", bytes.len(), bytes.len());
     out
 }
+
+/// Random bytes that usually start like a metalayer (a layout header, version 0, an
+/// ndim up to 17 and its array header), so that random tests reach past byte 0.
+pub fn plausible_bytes(max_tail: usize) -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+    use proptest::prelude::*;
+    (
+        any::<bool>(),
+        0x95u8..=0x97,
+        0u8..=17,
+        prop::collection::vec(any::<u8>(), 0..max_tail),
+    )
+        .prop_map(|(plain, header, ndim, tail)| {
+            let mut bytes = if plain {
+                Vec::new()
+            } else {
+                vec![header, 0, ndim, 0x90 + ndim]
+            };
+            bytes.extend(tail);
+            bytes
+        })
+}
