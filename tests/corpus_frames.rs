@@ -278,3 +278,23 @@ fn set_shape_on_a_sparse_frame_rewrites_chunks_b2frame() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_bad_byte_in_the_array_metalayer_is_reported_at_its_frame_offset() {
+    let mut bytes = std::fs::read(data_path("corpus/ndim2_i4.b2nd")).unwrap();
+    let content_at = frame::parse_header(&bytes)
+        .unwrap()
+        .array_metalayer()
+        .unwrap()
+        .content_offset() as usize;
+    bytes[content_at + 4] = 0x03; // a fixint where shape[0]'s int64 marker belongs
+    let err = frame::parse_header(&bytes)
+        .unwrap()
+        .array_meta()
+        .unwrap_err();
+    assert_eq!(err.offset(), Some(content_at as u64 + 4), "{err}");
+    assert!(matches!(err, FrameError::Metalayer { .. }), "{err}");
+    let text = err.to_string();
+    assert!(text.contains(&format!("frame byte {content_at}")), "{text}");
+    assert!(text.ends_with("at byte 4 of the content"), "{text}");
+}

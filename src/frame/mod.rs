@@ -595,6 +595,47 @@ mod array;
 pub use array::{set_shape, set_shape_in_buffer, Regrid, ShapeChangeRefusal, ARRAY_METALAYERS};
 
 impl FrameError {
+    /// The byte offset in the frame where the problem is, when it is at one place:
+    /// for a metalayer that does not decode, the frame offset of the offending byte.
+    ///
+    /// ```
+    /// let err = b2nd_meta::frame::parse_header(b"not a frame").unwrap_err();
+    /// assert_eq!(err.offset(), Some(0));
+    /// ```
+    pub fn offset(&self) -> Option<u64> {
+        use FrameError::*;
+        match self {
+            Truncated { offset, .. }
+            | BadMagic { offset, .. }
+            | BadMarker { offset, .. }
+            | InvalidField { offset, .. }
+            | UnsupportedVersion { offset, .. }
+            | OutOfHeader { offset, .. }
+            | TooManyMetalayers { offset, .. }
+            | IndexSizeMismatch { offset, .. }
+            | MetalayerCountMismatch { offset, .. }
+            | NameTooLong { offset, .. }
+            | InvalidName { offset, .. }
+            | DuplicateName { offset, .. }
+            | OffsetOutsideHeader { offset, .. }
+            | OffsetMismatch { offset, .. } => Some(*offset),
+            HeaderLenMismatch { section_end, .. } => Some(*section_end),
+            Metalayer {
+                content_offset,
+                source,
+                ..
+            } => source
+                .offset()
+                .map(|o| content_offset.saturating_add(o as u64)),
+            Io { .. }
+            | WrongKind { .. }
+            | UnknownMetalayer { .. }
+            | NoArrayMetalayer
+            | ShapeChange { .. }
+            | ContentLengthMismatch { .. } => None,
+        }
+    }
+
     fn io(path: Option<&Path>) -> impl FnOnce(io::Error) -> FrameError + '_ {
         move |source| FrameError::Io {
             path: path.map(Path::to_path_buf),
