@@ -7,7 +7,8 @@
 use serde::de::{self, DeserializeSeed, IgnoredAny, Visitor};
 
 use crate::error::{Error, ErrorKind, Expected, Result};
-use crate::wire::{self, Reader};
+use crate::read::Reader;
+use crate::wire;
 
 /// A serde `Deserializer` reading the fixed-width metalayer format from a byte slice.
 ///

@@ -4,7 +4,7 @@ use alloc::boxed::Box;
 use alloc::string::{String, ToString};
 use core::fmt::{self, Display};
 
-use crate::wire::Found;
+use crate::marker;
 
 /// The result type of this crate.
 pub type Result<T, E = Error> = core::result::Result<T, E>;
@@ -144,6 +144,22 @@ impl ErrorKind {
     }
 }
 
+/// A marker byte shown with its msgpack name, for error messages: `0xcf (uint64)`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Found(pub u8);
+
+impl Display for Found {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:#04x} ({})", self.0, marker::name(self.0))
+    }
+}
+
+impl fmt::Debug for Found {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:#04x}", self.0)
+    }
+}
+
 /// What the format requires at the place a decoding error happened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -164,6 +180,9 @@ pub enum Expected {
     AnyArray,
     /// Any value of the format (for self-describing reads).
     AnyValue,
+    /// A value described in words: a field of a frame header, such as
+    /// `"int32 (0xd2) before header_len"`.
+    Described(&'static str),
 }
 
 impl Display for Expected {
@@ -174,14 +193,20 @@ impl Display for Expected {
             Expected::Int32 => f.write_str("int32 (0xd2)"),
             Expected::Str32 => f.write_str("str32 (0xdb)"),
             Expected::Bin32 => f.write_str("bin32 (0xc6)"),
-            Expected::Array(n) => match crate::wire::array_header(*n) {
-                Some(header) => write!(f, "array of {n} element(s) ({header:#04x})"),
-                None => write!(f, "array of {n} element(s)"),
-            },
+            // C's unguarded `0x90 + n` header, for the lengths the format allows.
+            Expected::Array(n) if *n <= 16 => {
+                write!(
+                    f,
+                    "array of {n} element(s) ({:#04x})",
+                    marker::FIXARRAY + *n as u8
+                )
+            }
+            Expected::Array(n) => write!(f, "array of {n} element(s)"),
             Expected::AnyArray => f.write_str("array header (0x90..=0xa0)"),
             Expected::AnyValue => f.write_str(
                 "a value of the metalayer format (fixint, 0x90..=0xa0, 0xd2, 0xd3, 0xdb or 0xc6)",
             ),
+            Expected::Described(what) => f.write_str(what),
         }
     }
 }

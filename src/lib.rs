@@ -49,7 +49,9 @@ pub mod error;
 #[cfg(feature = "std")]
 pub mod frame;
 mod layout;
+pub mod marker;
 mod meta;
+mod read;
 pub mod ser;
 pub mod validate;
 mod view;
@@ -64,7 +66,7 @@ use serde::{Deserialize, Serialize};
 
 pub use de::Deserializer;
 pub use dispatch::Meta;
-pub use error::{Error, ErrorKind, Expected, Result};
+pub use error::{Error, ErrorKind, Expected, Found, Result};
 pub use layout::{Layout, MAX_DIM, MAX_DTYPE_FORMAT, VERSION};
 pub use meta::{MetaB2nd, MetaB2ndV1, MetaV0Caterva};
 pub use ser::Serializer;

@@ -6,7 +6,8 @@ use crate::dispatch::Meta;
 use crate::error::{Error, ErrorKind, Result};
 use crate::layout::{check_ndim, check_version, layout_of_count, Layout};
 use crate::meta::{MetaB2nd, MetaB2ndV1, MetaV0Caterva};
-use crate::wire::{self, Reader};
+use crate::read::Reader;
+use crate::wire;
 
 /// A metalayer checked in place: it borrows the input and allocates nothing.
 ///
