@@ -241,6 +241,30 @@ def chunk_info(chunk, content):
         kind = "memcpyed"
     else:
         kind = codec
+        # blocks: int32 LE bstarts after the 32-byte header, then per block and stream
+        # an int32 LE csize and the codec's bytes (csize == stream length: stored raw)
+        nblocks = -(-nbytes // blocksize)
+        nstreams = 1 if (flags & 0x10) else chunk[3]
+        bstarts = list(struct.unpack(f"<{nblocks}i", chunk[32:32 + 4 * nblocks]))
+        streams = []
+        for b, start in enumerate(bstarts):
+            bsize = min(blocksize, nbytes - b * blocksize)
+            leftover = bsize < blocksize
+            ns = 1 if leftover else nstreams
+            pos = start
+            for _ in range(ns):
+                cs = struct.unpack("<i", chunk[pos:pos + 4])[0]
+                kindw = ("zeros" if cs == 0 else "run" if cs < 0 else
+                         "raw" if cs == bsize // ns else codec)
+                if kindw == "zstd":
+                    assert chunk[pos + 4:pos + 8] == b"\x28\xb5\x2f\xfd"  # zstd frame magic
+                streams.append({"block": b, "offset": pos, "csize": cs, "neblock": bsize // ns,
+                                "kind": kindw})
+                pos += 4 + max(cs, 0) + (1 if cs < 0 else 0)
+        assert pos == len(chunk)
+        info["nblocks"] = nblocks
+        info["bstarts"] = bstarts
+        info["streams"] = streams
         # Which clevel/splitmode reproduces these exact bytes?
         clevels, splitmodes = set(), set()
         for clevel in range(10):
@@ -808,6 +832,14 @@ def worker(out_json):
         del a
         files.append(describe(P(fname), f"{'contiguous' if contiguous else 'sparse'} frame "
                               f"with vlmeta: {what}"))
+    if VERSION in ("2.7.1", "4.14.1"):
+        a = blosc2.asarray(np.arange(4, dtype="<i2"), urlpath=P("vlmeta_multiblock.b2nd"),
+                           mode="w")
+        vlmeta_of(a)["floats"] = [float(i % 10) for i in range(8000)]
+        del a
+        files.append(describe(P("vlmeta_multiblock.b2nd"),
+                              "one vlmeta of 72003 bytes: a compressed chunk with several "
+                              "blocks (automatic blocksize), the last one shorter"))
     a = blosc2.asarray(np.arange(4, dtype="<i2"), urlpath=P("vlmeta_many.b2nd"), mode="w")
     for i in range(16):
         vlmeta_of(a)[f"v{i:02d}"] = {"i": i, "sq": i * i} if i % 2 else [i] * i
