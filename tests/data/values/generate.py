@@ -76,6 +76,9 @@ def layout(doc):
         out.append("  {")
         for k in ("path", "producer", "c_blosc2", "kind", "description"):
             out.append(f"   {c(k)}: {c(e[k])},")
+        for k in e:
+            if k.startswith("read_by_"):
+                out.append(f"   {c(k)}: {c(e[k])},")
         for k in ("metalayers", "vlmeta"):
             items = list(e[k].items())
             if not items:
@@ -110,6 +113,14 @@ def orchestrate():
         files += res["files"]
         rewrites += res["rewrites"]
         versions[v] = res["versions"]
+    # python-blosc2 4.14.1 reads the older versions' files too: record where it differs
+    tmp = os.path.join(tempfile.mkdtemp(), "files.json")
+    with open(tmp, "w") as f:
+        json.dump(files, f)
+    subprocess.check_call([find_python("4.14.1"), os.path.abspath(__file__), "--crossread",
+                           tmp], env=dict(os.environ, PYTHONHASHSEED="0"))
+    with open(tmp) as f:
+        files = json.load(f)
     doc = {
         "generator": "tests/data/values/generate.py",
         "versions": versions,
@@ -129,7 +140,7 @@ def orchestrate():
           f"{total} bytes under tests/data/values")
 
 
-if __name__ == "__main__" and "--worker" not in sys.argv:
+if __name__ == "__main__" and "--worker" not in sys.argv and "--crossread" not in sys.argv:
     orchestrate()
     sys.exit(0)
 
@@ -891,5 +902,40 @@ def worker(out_json):
         json.dump(res, f, allow_nan=False)
 
 
+def crossread(path):
+    """Add to each older file what python-blosc2 4.x reads where it differs."""
+    with open(path) as f:
+        files = json.load(f)
+    for e in files:
+        if e["producer"] == f"python-blosc2 {VERSION}":
+            continue
+        obj = open_reader(os.path.join(DATA, e["path"]))
+        schunk = obj.schunk if hasattr(obj, "schunk") else obj
+        diffs = {}
+        for kind, getter in (("metalayers", lambda n: schunk.meta[n]),
+                             ("vlmeta", lambda n: schunk.vlmeta[n])):
+            for n, ent in e[kind].items():
+                try:
+                    v = getter(n)
+                    if ent["json"] is None and "decode_error" in ent:
+                        diffs[f"{kind}/{n}"] = "reads a value where msgpack fails"
+                        continue
+                    check_same(ent["json"], v)
+                    if "python_error" in ent:
+                        diffs[f"{kind}/{n}"] = "reads it (the producer's python-blosc2 fails)"
+                except AssertionError:
+                    diffs[f"{kind}/{n}"] = "reads a different value"
+                except Exception as ex:  # noqa: BLE001
+                    if "python_error" not in ent:
+                        diffs[f"{kind}/{n}"] = "fails: " + err_text(ex)
+        del obj
+        e[f"read_by_python_blosc2_{VERSION}"] = diffs or "same"
+    with open(path, "w") as f:
+        json.dump(files, f)
+
+
 if __name__ == "__main__":
-    worker(sys.argv[sys.argv.index("--worker") + 2])
+    if "--crossread" in sys.argv:
+        crossread(sys.argv[sys.argv.index("--crossread") + 1])
+    else:
+        worker(sys.argv[sys.argv.index("--worker") + 2])
