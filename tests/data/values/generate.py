@@ -247,6 +247,7 @@ def chunk_info(chunk, content):
     info["memcpyed"] = memcpyed
     codec = CODECS.get(flags >> 5, f"code{flags >> 5}")
     info["codec"] = codec
+    info["codec_id"] = chunk[22]  # BLOSC_* codec code (LZ4HC is 2 with lz4 format bits)
     if memcpyed:
         assert chunk[32:] == content
         kind = "memcpyed"
@@ -283,7 +284,7 @@ def chunk_info(chunk, content):
                        blosc2.SplitMode.AUTO_SPLIT):
                 try:
                     c = blosc2.compress2(content, typesize=1, clevel=clevel, nthreads=1,
-                                         codec=blosc2.Codec[codec.upper()],
+                                         codec=blosc2.Codec(chunk[22]),
                                          filters=[blosc2.Filter(f) for f in info["filters"]],
                                          filters_meta=info["filters_meta"], splitmode=sm)
                 except Exception:  # noqa: BLE001
@@ -888,6 +889,32 @@ def worker(out_json):
         files.append(describe(P("vlmeta_ext.b2nd"),
                               "vlmeta ext 42 (NDArray cframe) and ext 43 (blosc2.Ref); "
                               "python reads them only with deserialize='full'"))
+
+    if V4:
+        # vlmeta compression follows blosc2.cparams_dflts (only typesize is forced to 1),
+        # so changing the defaults gives genuine vlmeta chunks with other codecs.
+        a = blosc2.asarray(np.arange(4, dtype="<i2"), urlpath=P("vlmeta_codecs.b2nd"),
+                           mode="w")
+        saved = dict(blosc2.cparams_dflts)
+        value = {"codec test": list(range(300)), "text": "vlmeta " * 40}
+        for label, kw in (("lz4", {"codec": blosc2.Codec.LZ4}),
+                          ("lz4hc", {"codec": blosc2.Codec.LZ4HC}),
+                          ("blosclz", {"codec": blosc2.Codec.BLOSCLZ}),
+                          ("zlib", {"codec": blosc2.Codec.ZLIB}),
+                          ("zstd_clevel9", {"clevel": 9}),
+                          ("clevel0", {"clevel": 0}),
+                          ("bitshuffle", {"filters": [blosc2.Filter.BITSHUFFLE]})):
+            blosc2.cparams_dflts.update(kw)
+            try:
+                a.vlmeta[label] = value
+            finally:
+                blosc2.cparams_dflts.clear()
+                blosc2.cparams_dflts.update(saved)
+        del a
+        files.append(describe(P("vlmeta_codecs.b2nd"),
+                              "the same 819-byte value as vlmeta chunks made with other "
+                              "blosc2.cparams_dflts: LZ4, LZ4HC, BLOSCLZ, ZLIB, ZSTD clevel 9, "
+                              "clevel 0 (memcpyed), BITSHUFFLE filter"))
 
     rewrites = []
     if V4:
