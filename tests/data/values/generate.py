@@ -58,7 +58,8 @@ def find_python(version):
         if os.path.exists(py):
             return py
     venv = cands[-1]
-    subprocess.check_call([sys.executable, "-m", "venv", venv])
+    base = shutil.which("python3.11") or sys.executable  # the fixtures were made with 3.11
+    subprocess.check_call([base, "-m", "venv", venv])
     py = os.path.join(venv, "bin", "python")
     subprocess.check_call([py, "-m", "pip", "install", "--quiet", f"blosc2=={version}",
                            f"numpy=={PINS['numpy']}", f"msgpack=={PINS['msgpack']}"])
