@@ -1,0 +1,7 @@
+//! One test per bug found by fuzzing (fuzz/README.md) or by the sweeps and edge tests,
+//! with the input bytes inline and named after what broke, so that it stays fixed.
+//!
+//! One file per issue, named after the issue whose work found the bug
+//! (`issues show NN`): `issue_NN.rs`, declared here in order.
+
+mod issue_05;
