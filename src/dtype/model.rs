@@ -10,8 +10,9 @@ use super::kind::{ByteOrder, DatetimeUnit, Kind};
 ///
 /// Values come from [`Dtype::parse`] (or [`str::parse`]) and
 /// [`Dtype::for_typesize`], so every `Dtype` is valid: its sizes are within
-/// [`MAX_ITEMSIZE`](super::MAX_ITEMSIZE), its nesting within [`MAX_NESTING`](super::MAX_NESTING), and its [`Display`]
-/// output parses back to an equal `Dtype`. Equality is structural and, unlike
+/// [`MAX_ITEMSIZE`](super::MAX_ITEMSIZE), its nesting within
+/// [`MAX_NESTING`](super::MAX_NESTING), and its [`Display`] output parses back
+/// to an equal `Dtype`. Equality is structural and, unlike
 /// NumPy's, tells an aligned struct from an unaligned one with the same
 /// layout (they print differently).
 ///
