@@ -34,17 +34,17 @@ fn every_header_matches_the_manifest() {
             "{name}: typesize"
         );
         assert_eq!(
-            u64::from(info.blocksize),
+            info.blocksize as u64,
             u(&file["blocksize"]),
             "{name}: blocksize"
         );
         assert_eq!(
-            u64::from(info.chunksize),
+            info.chunksize as u64,
             u(&file["chunksize"]),
             "{name}: chunksize"
         );
-        assert_eq!(info.nbytes, u(&file["nbytes"]), "{name}: nbytes");
-        assert_eq!(info.cbytes, u(&file["cbytes"]), "{name}: cbytes");
+        assert_eq!(info.nbytes as u64, u(&file["nbytes"]), "{name}: nbytes");
+        assert_eq!(info.cbytes as u64, u(&file["cbytes"]), "{name}: cbytes");
         assert_eq!(
             u64::from(info.codec.code),
             u(&file["codec_code"]),
@@ -307,5 +307,8 @@ fn a_bad_byte_in_the_array_metalayer_is_reported_at_its_frame_offset() {
     assert!(text.contains(&format!("frame byte {content_at}")), "{text}");
     // The convention's form: the message, then the frame offset; the content offset inside.
     assert!(text.contains("byte 4 of its content"), "{text}");
-    assert!(text.ends_with(&format!(" at byte {}", content_at + 4)), "{text}");
+    assert!(
+        text.ends_with(&format!(" at byte {}", content_at + 4)),
+        "{text}"
+    );
 }

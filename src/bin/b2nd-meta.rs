@@ -470,7 +470,7 @@ impl JsonObject {
         self.raw(key, &json_str(value))
     }
 
-    fn num(&mut self, key: &str, value: impl Into<u64>) -> &mut Self {
+    fn num(&mut self, key: &str, value: impl Into<i128>) -> &mut Self {
         self.raw(key, &value.into().to_string())
     }
 
