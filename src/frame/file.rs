@@ -124,11 +124,54 @@ pub fn read_header<R: Read>(mut reader: R) -> Result<FrameHeader, FrameError> {
     parse_header(&buf)
 }
 
-/// The file holding the header for `path`, and the frame kind it must hold.
+/// What a path is, when it is neither a regular file nor a directory.
+fn special(md: &fs::Metadata) -> Option<&'static str> {
+    let ft = md.file_type();
+    if ft.is_file() || ft.is_dir() {
+        return None;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_fifo() {
+            return Some("a FIFO");
+        }
+        if ft.is_socket() {
+            return Some("a socket");
+        }
+        if ft.is_char_device() {
+            return Some("a character device");
+        }
+        if ft.is_block_device() {
+            return Some("a block device");
+        }
+    }
+    Some("not a regular file")
+}
+
+/// Refuses, before anything is opened, a path that is not a regular file: a FIFO or a
+/// device would block or never end.
+fn regular(path: &Path) -> Result<(), FrameError> {
+    let md = fs::metadata(path).map_err(FrameError::io(Some(path)))?;
+    match special(&md) {
+        Some(file_type) => {
+            Err(FrameError::new(FrameErrorKind::NotAFile { file_type }).in_file(path))
+        }
+        None => Ok(()),
+    }
+}
+
+/// The file holding the header for `path`, and the frame kind it must hold. The path,
+/// and the header file of a directory, must be regular files (checked before anything
+/// is opened, so a FIFO never blocks).
 pub(crate) fn locate(path: &Path) -> Result<(PathBuf, FrameKind), FrameError> {
     let md = fs::metadata(path).map_err(FrameError::io(Some(path)))?;
     if md.is_dir() {
-        Ok((path.join(SPARSE_HEADER_FILE), FrameKind::Sparse))
+        let header = path.join(SPARSE_HEADER_FILE);
+        regular(&header)?;
+        Ok((header, FrameKind::Sparse))
+    } else if let Some(file_type) = special(&md) {
+        Err(FrameError::new(FrameErrorKind::NotAFile { file_type }).in_file(path))
     } else {
         Ok((path.to_path_buf(), FrameKind::Contiguous))
     }

@@ -109,6 +109,7 @@
 //! array metalayer.
 
 mod array;
+mod check;
 mod error;
 mod fields;
 mod file;
@@ -119,6 +120,7 @@ mod shape;
 mod write;
 
 pub use array::ARRAY_METALAYERS;
+pub use check::{check_array, Mismatch};
 pub use error::{FrameError, FrameErrorKind};
 pub use file::{open, read_header, FrameFile};
 pub use header::{
