@@ -148,7 +148,7 @@ pub fn check_array(info: &FrameInfo, meta: &Meta) -> Vec<Mismatch> {
     if let Some(Ok(dtype)) = meta.parsed_dtype() {
         push(
             "typesize",
-            i128::try_from(dtype.itemsize()).ok(),
+            Some(i128::from(dtype.itemsize())),
             "the dtype's itemsize",
             typesize,
         );
