@@ -1194,3 +1194,74 @@ fn a_shape_resized_across_the_chunk_grid_is_flagged() {
     assert_eq!(m[0].expected, 4 * 2 * i128::from(h.info.chunksize));
     assert_eq!(m[0].found, i128::from(h.info.nbytes));
 }
+
+// ---------------------------------------------------------------------------
+// Bounded reads: the fixed part, then the index, then the contents
+
+#[test]
+fn a_bogus_header_len_costs_only_the_bytes_the_checks_need() {
+    // A 4 MB "file" whose header claims header_len 2^31 - 1 (and frame_len to match),
+    // with a bad byte at 87 and then a bad map16 marker: refused after a few KB.
+    let mut bytes = fixture("contiguous.b2nd");
+    bytes.resize(4 << 20, 0);
+    set_i32(&mut bytes, 11, i32::MAX);
+    set_u64(&mut bytes, 16, i32::MAX as u64);
+    bytes[87] = 0x00; // noted only: C never reads it
+    bytes[91] = 0x00; // the map16 marker C checks
+    let mut reader = Counting {
+        inner: &bytes[..],
+        count: 0,
+    };
+    let err = read_header(&mut reader).unwrap_err();
+    assert_eq!(err.offset(), Some(91), "{err}");
+    assert!(reader.count <= 4096, "{} bytes read", reader.count);
+    // The same through open: positioned reads, a few KB.
+    let dir = scratch("bogus-header-len");
+    let path = dir.join("bogus.b2nd");
+    fs::write(&path, &bytes).unwrap();
+    assert_eq!(open(&path).unwrap_err().offset(), Some(91));
+    // With a good index, the contents are read, then the claimed header's end is
+    // looked for (and found missing): the file's length, never 2 GiB, is read.
+    let mut bytes = fixture("contiguous.b2nd");
+    bytes.resize(4 << 20, 0);
+    set_i32(&mut bytes, 11, i32::MAX);
+    set_u64(&mut bytes, 16, i32::MAX as u64);
+    let mut reader = Counting {
+        inner: &bytes[..],
+        count: 0,
+    };
+    let err = read_header(&mut reader).unwrap_err();
+    assert!(
+        matches!(err.kind(), FrameErrorKind::Truncated { .. }),
+        "{err}"
+    );
+    assert_eq!(reader.count, bytes.len() as u64);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn open_keeps_at_most_content_cap_bytes_of_a_content() {
+    // A user metalayer of 3 MiB: open keeps 1 MiB of it, read_content gives the rest.
+    let big: Vec<u8> = (0..3u32 << 20).map(|i| (i % 251) as u8).collect();
+    let bytes = build(&[(fixstr(b"big"), big.clone()), (fixstr(b"m"), vec![7])]);
+    let dir = scratch("content-cap");
+    let path = dir.join("big.b2nd");
+    fs::write(&path, &bytes).unwrap();
+    let frame = open(&path).unwrap();
+    let m = frame.header.metalayer("big").unwrap();
+    assert_eq!(m.content_len as usize, big.len());
+    assert_eq!(m.content, big[..frame::CONTENT_CAP]);
+    assert_eq!(frame.header.metalayer("m").unwrap().content, [7]);
+    let tail = frame.read_content("big", (2 << 20)..u64::MAX).unwrap();
+    assert_eq!(tail, big[2 << 20..]);
+    // From a slice or a reader, contents are whole.
+    assert_eq!(
+        parse_header(&bytes)
+            .unwrap()
+            .metalayer("big")
+            .unwrap()
+            .content,
+        big
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}

@@ -117,6 +117,7 @@ mod header;
 mod index;
 mod parse;
 mod shape;
+mod source;
 mod write;
 
 pub use array::ARRAY_METALAYERS;
@@ -124,8 +125,9 @@ pub use check::{check_array, Mismatch};
 pub use error::{FrameError, FrameErrorKind};
 pub use file::{open, read_header, FrameFile};
 pub use header::{
-    Codec, FrameHeader, FrameInfo, FrameKind, HeaderNote, Metalayer, FIXED_HEADER_LEN, MAX_FILTERS,
-    MAX_FRAME_FORMAT_VERSION, MAX_METALAYERS, METALAYER_NAME_MAXLEN, SPARSE_HEADER_FILE,
+    Codec, FrameHeader, FrameInfo, FrameKind, HeaderNote, Metalayer, CONTENT_CAP, FIXED_HEADER_LEN,
+    MAX_FILTERS, MAX_FRAME_FORMAT_VERSION, MAX_METALAYERS, METALAYER_NAME_MAXLEN,
+    SPARSE_HEADER_FILE,
 };
 pub use parse::parse_header;
 pub use shape::{Regrid, ShapeChangeRefusal};
