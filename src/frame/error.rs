@@ -121,6 +121,10 @@ pub enum FrameErrorKind {
         /// What it is: `"a FIFO"`, `"a socket"`, `"a character device"`, ...
         file_type: &'static str,
     },
+    /// The metalayer contents are not where C-Blosc2 writes them (see
+    /// [`FrameInfo::contents_as_c_writes`](super::FrameInfo::contents_as_c_writes)):
+    /// a rewrite in place could overwrite the index or another content.
+    UnusualLayout,
     /// No metalayer has this name.
     UnknownMetalayer {
         /// The name asked for.
@@ -215,6 +219,9 @@ impl fmt::Display for FrameErrorKind {
             NotAFile { file_type } => write!(
                 f,
                 "{file_type}, not a frame file (a regular file, or a sparse frame's directory)"
+            ),
+            UnusualLayout => f.write_str(
+                "the metalayer contents are not where C-Blosc2 writes them; not rewritten in place",
             ),
             UnknownMetalayer { name } => write!(f, "no metalayer named {name:?}"),
             NoArrayMetalayer => f.write_str(
