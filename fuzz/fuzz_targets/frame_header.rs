@@ -13,21 +13,29 @@ fn check(header: &FrameHeader, data: &[u8]) {
     assert!(header_len >= frame::FIXED_HEADER_LEN && header_len <= data.len());
     assert!(header.metalayers.len() <= frame::MAX_METALAYERS);
     for m in &header.metalayers {
-        assert!(m.name.len() <= frame::METALAYER_NAME_MAXLEN && !m.name.contains('\0'));
+        // At most 31 bytes on disk; a byte that is not UTF-8 is one U+FFFD.
+        assert!(m.name.chars().count() <= frame::METALAYER_NAME_MAXLEN);
+        assert!(!m.name.contains('\0'));
         let start = m.content_offset() as usize;
         let end = start + m.content.len();
-        assert!(m.offset as usize > frame::FIXED_HEADER_LEN && end <= header_len);
+        assert_eq!(m.content.len(), m.content_len as usize);
+        assert!(end <= header_len);
         assert_eq!(&data[start..end], &m.content[..]);
         let mut copy = data.to_vec();
-        frame::rewrite_metalayer_in_buffer(&mut copy, &m.name, &m.content).unwrap();
+        let rewritten = frame::rewrite_metalayer_in_slice(&mut copy, &m.name, &m.content);
+        // Rewritten in place only where C-Blosc2 lays the contents out.
+        assert_eq!(rewritten.is_ok(), header.info.contents_as_c_writes);
         assert_eq!(copy, data);
+    }
+    if !header.info.contents_as_c_writes {
+        return;
     }
     if let Ok(meta) = header.array_meta() {
         let content = &header.array_metalayer().unwrap().content;
         assert_eq!(&b2nd_meta::to_vec(&meta).unwrap(), content);
         let _ = meta.validate_with_typesize(header.info.typesize.into());
         let mut copy = data.to_vec();
-        if let Ok(again) = frame::set_shape_in_buffer(&mut copy, meta.shape(), Regrid::Refuse) {
+        if let Ok(again) = frame::set_shape_in_slice(&mut copy, meta.shape(), Regrid::Refuse) {
             assert_eq!(again, meta);
             assert_eq!(copy, data);
         }
@@ -38,7 +46,7 @@ fn check(header: &FrameHeader, data: &[u8]) {
         let new_shape: Vec<i64> = meta.shape().iter().map(|&s| s.wrapping_add(1)).collect();
         for regrid in [Regrid::Refuse, Regrid::Allow] {
             let mut copy = data.to_vec();
-            if frame::set_shape_in_buffer(&mut copy, &new_shape, regrid).is_ok() {
+            if frame::set_shape_in_slice(&mut copy, &new_shape, regrid).is_ok() {
                 assert_eq!(copy[..start], data[..start]);
                 assert_eq!(copy[start + end..], data[start + end..]);
                 let reread = frame::parse_header(&copy).unwrap().array_meta().unwrap();

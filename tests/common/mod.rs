@@ -2,6 +2,7 @@
 #![allow(dead_code, unused_imports)]
 
 pub mod alloc;
+pub mod frame;
 pub mod hex;
 
 pub use hex::{hex, to_hex, unhex};
