@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use b2nd_meta::frame::{
-    self, open, parse_header, read_header, rewrite_metalayer, rewrite_metalayer_in_buffer,
+    self, open, parse_header, read_header, rewrite_metalayer, rewrite_metalayer_in_slice,
     FrameError, FrameHeader, FrameKind, FIXED_HEADER_LEN,
 };
 
@@ -404,7 +404,7 @@ fn header_len_i32_max_in_tiny_input_errors_without_allocating() {
         matches!(err, FrameError::Truncated { available: 100, .. }),
         "{err}"
     );
-    let err = rewrite_metalayer_in_buffer(&mut b, "b2nd", &[0u8; 4]).unwrap_err();
+    let err = rewrite_metalayer_in_slice(&mut b, "b2nd", &[0u8; 4]).unwrap_err();
     assert!(matches!(err, FrameError::Truncated { .. }), "{err}");
 
     let dir = scratch("i32max");
@@ -492,7 +492,7 @@ fn every_truncation_of_every_fixture_header_is_an_error() {
                 "{name}[..{len}]: {e2}"
             );
             let mut copy = cut.to_vec();
-            assert!(rewrite_metalayer_in_buffer(&mut copy, "b2nd", &[]).is_err());
+            assert!(rewrite_metalayer_in_slice(&mut copy, "b2nd", &[]).is_err());
             assert_eq!(copy, cut);
         }
         // Cutting the data (after the header) is reported, not an error.
@@ -611,7 +611,7 @@ fn corrupting_any_header_byte_never_panics() {
                     }
                 }
                 let mut copy = b.clone();
-                let _ = rewrite_metalayer_in_buffer(&mut copy, "b2nd", &[0; 3]);
+                let _ = rewrite_metalayer_in_slice(&mut copy, "b2nd", &[0; 3]);
                 assert_eq!(copy, b);
             }
         }
@@ -1001,7 +1001,7 @@ fn rewrite_changes_exactly_the_content_bytes_contiguous() {
             assert_eq!(reread.metalayer(&m.name).unwrap().content, new);
             // The buffer variant does the same thing.
             let mut buf = before.clone();
-            rewrite_metalayer_in_buffer(&mut buf, &m.name, &new).unwrap();
+            rewrite_metalayer_in_slice(&mut buf, &m.name, &new).unwrap();
             assert_eq!(buf, after);
         }
     }
@@ -1085,7 +1085,7 @@ fn rewrite_refusals_leave_files_byte_identical() {
         assert!(!matches!(err, FrameError::Io { .. }), "{name}: {err}");
         assert_eq!(fs::read(&p).unwrap(), bytes, "{name}");
         let mut buf = bytes.clone();
-        assert!(rewrite_metalayer_in_buffer(&mut buf, "b2nd", &vec![0u8; len]).is_err());
+        assert!(rewrite_metalayer_in_slice(&mut buf, "b2nd", &vec![0u8; len]).is_err());
         assert_eq!(buf, bytes, "{name}");
     }
 

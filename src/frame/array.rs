@@ -6,7 +6,8 @@ use std::path::Path;
 use std::string::{String, ToString};
 use std::vec::Vec;
 
-use super::{parse_header, rewrite_metalayer, rewrite_metalayer_in_buffer};
+use super::parse_header;
+use super::write::{rewrite_metalayer_in_slice, update};
 use super::{FrameError, FrameHeader, Metalayer};
 use crate::validate::Invalid;
 use crate::Meta;
@@ -54,15 +55,6 @@ fn decode(layer: &Metalayer) -> Result<(Meta, &[u8]), FrameError> {
     })
 }
 
-/// What to do when a new shape changes the chunk grid.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Regrid {
-    /// Refuse: the chunks on disk would no longer match the metadata.
-    Refuse,
-    /// Write the shape anyway; the caller takes care of the chunks.
-    Allow,
-}
-
 /// Why [`set_shape`] refused a new shape.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -74,8 +66,15 @@ pub enum ShapeChangeRefusal {
         /// Dimensions asked for.
         to: usize,
     },
-    /// The number of chunks along an axis would change; the chunks on disk are not
-    /// touched, so they would no longer match (see [`Regrid::Allow`]).
+    /// A length in the new shape is negative.
+    Negative {
+        /// The axis.
+        axis: usize,
+        /// The length asked for.
+        len: i64,
+    },
+    /// The number of chunks along an axis would change: the chunks and the chunk
+    /// offsets index would have to be rewritten, which this crate does not do.
     ChunkGrid {
         /// The axis.
         axis: usize,
@@ -108,8 +107,11 @@ impl fmt::Display for ShapeChangeRefusal {
             ShapeChangeRefusal::ChunkGrid { axis, from, to } => write!(
                 f,
                 "axis {axis} would go from {from} to {to} chunks, but the chunks on disk are \
-                 not rewritten; only changes within the same chunk grid are safe \
-                 (override with Regrid::Allow)"
+                 not rewritten; only changes within the same chunk grid are possible"
+            ),
+            ShapeChangeRefusal::Negative { axis, len } => write!(
+                f,
+                "the new length of axis {axis} is {len}; lengths cannot be negative"
             ),
             ShapeChangeRefusal::Invalid(invalid) => write!(f, "invalid new shape: {invalid}"),
         }
@@ -129,31 +131,32 @@ fn chunks_along(len: i64, chunk: i32) -> i64 {
 fn reshaped(
     header: &FrameHeader,
     new_shape: &[i64],
-    regrid: Regrid,
 ) -> Result<(String, Meta, Vec<u8>), FrameError> {
     let layer = header
         .array_metalayer()
         .ok_or(FrameError::NoArrayMetalayer)?;
     let (mut meta, stale) = decode(layer)?;
     let refuse = |reason| Err(FrameError::ShapeChange { reason });
+    // The new shape itself first, then against the array.
     if new_shape.len() != meta.ndim() {
         return refuse(ShapeChangeRefusal::Ndim {
             from: meta.ndim(),
             to: new_shape.len(),
         });
     }
-    if regrid == Regrid::Refuse {
-        for (axis, ((&old, &new), &chunk)) in meta
-            .shape()
-            .iter()
-            .zip(new_shape)
-            .zip(meta.chunkshape())
-            .enumerate()
-        {
-            let (from, to) = (chunks_along(old, chunk), chunks_along(new, chunk));
-            if from != to {
-                return refuse(ShapeChangeRefusal::ChunkGrid { axis, from, to });
-            }
+    if let Some((axis, &len)) = new_shape.iter().enumerate().find(|(_, &len)| len < 0) {
+        return refuse(ShapeChangeRefusal::Negative { axis, len });
+    }
+    for (axis, ((&old, &new), &chunk)) in meta
+        .shape()
+        .iter()
+        .zip(new_shape)
+        .zip(meta.chunkshape())
+        .enumerate()
+    {
+        let (from, to) = (chunks_along(old, chunk), chunks_along(new, chunk));
+        if from != to {
+            return refuse(ShapeChangeRefusal::ChunkGrid { axis, from, to });
         }
     }
     match &mut meta {
@@ -174,50 +177,66 @@ fn reshaped(
     Ok((layer.name.clone(), meta, bytes))
 }
 
-/// Changes the shape of the array in the frame at `path` in place, as C-Blosc2 does
-/// when it resizes an array: only the shape entries of the `b2nd` (or `caterva`)
-/// metalayer change, nothing else in the file.
-///
-/// Refused, leaving the file untouched: another number of dimensions, a shape C-Blosc2
-/// would refuse, and, unless `regrid` is [`Regrid::Allow`], a shape with another
-/// number of chunks along any axis (the chunks themselves are not rewritten). Returns
-/// the new metadata.
+/// The array metadata of `header` with `new_shape`, checked as [`set_shape`] checks
+/// it, without writing anything (what `set-shape --dry-run` prints).
 ///
 /// ```
-/// use b2nd_meta::frame::{open, set_shape, Regrid};
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpus/rewrite_2d_before.b2nd");
+/// let header = b2nd_meta::frame::open(path)?.header;
+/// let meta = b2nd_meta::frame::reshaped_meta(&header, &[12, 8])?;
+/// assert_eq!(meta.shape(), [12, 8]);
+/// let err = b2nd_meta::frame::reshaped_meta(&header, &[-1, 7]).unwrap_err();
+/// assert!(err.to_string().contains("axis 0 is -1"));
+/// # Ok::<(), b2nd_meta::frame::FrameError>(())
+/// ```
+pub fn reshaped_meta(header: &FrameHeader, new_shape: &[i64]) -> Result<Meta, FrameError> {
+    reshaped(header, new_shape).map(|(_, meta, _)| meta)
+}
+
+/// Changes the shape of the array in the frame at `path` in place, as C-Blosc2 does
+/// when it resizes an array: only the shape entries of the `b2nd` (or `caterva`)
+/// metalayer change, nothing else in the file. The decision and the write are one
+/// locked operation on one open file (see [`rewrite_metalayer`](super::rewrite_metalayer)).
+///
+/// Refused, leaving the file untouched: another number of dimensions, a negative
+/// length, a shape with another number of chunks along any axis (the chunks and
+/// their offsets are not rewritten), a shape C-Blosc2 would refuse, and a frame whose
+/// data is cut short. Returns the new metadata.
+///
+/// ```
+/// use b2nd_meta::frame::{open, set_shape};
 ///
 /// let src = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpus/rewrite_2d_before.b2nd");
 /// let path = std::env::temp_dir().join(format!("b2nd-meta-set-shape-{}.b2nd", std::process::id()));
 /// std::fs::copy(src, &path)?;
 ///
 /// // (10, 7) in chunks of (4, 4): 3 x 2 chunks, like (12, 8).
-/// set_shape(&path, &[12, 8], Regrid::Refuse)?;
+/// set_shape(&path, &[12, 8])?;
 /// assert_eq!(open(&path)?.header.array_meta()?.shape(), [12, 8]);
 /// // (13, 8) would need a fourth row of chunks.
-/// assert!(set_shape(&path, &[13, 8], Regrid::Refuse).is_err());
+/// assert!(set_shape(&path, &[13, 8]).is_err());
 /// std::fs::remove_file(&path)?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn set_shape(
-    path: impl AsRef<Path>,
-    new_shape: &[i64],
-    regrid: Regrid,
-) -> Result<Meta, FrameError> {
-    let path = path.as_ref();
-    let frame = super::open(path)?;
-    let (name, meta, bytes) = reshaped(&frame.header, new_shape, regrid)?;
-    rewrite_metalayer(path, &name, &bytes)?;
-    Ok(meta)
+pub fn set_shape(path: impl AsRef<Path>, new_shape: &[i64]) -> Result<Meta, FrameError> {
+    update(path.as_ref(), |header| {
+        let (name, meta, bytes) = reshaped(header, new_shape)?;
+        Ok((name, bytes, meta))
+    })
 }
 
 /// [`set_shape`] on a frame held in memory.
-pub fn set_shape_in_buffer(
-    buf: &mut [u8],
-    new_shape: &[i64],
-    regrid: Regrid,
-) -> Result<Meta, FrameError> {
+///
+/// ```
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpus/rewrite_2d_before.b2nd");
+/// let mut bytes = std::fs::read(path)?;
+/// let meta = b2nd_meta::frame::set_shape_in_slice(&mut bytes, &[9, 5])?;
+/// assert_eq!(meta.shape(), [9, 5]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn set_shape_in_slice(buf: &mut [u8], new_shape: &[i64]) -> Result<Meta, FrameError> {
     let header = parse_header(buf)?;
-    let (name, meta, bytes) = reshaped(&header, new_shape, regrid)?;
-    rewrite_metalayer_in_buffer(buf, &name, &bytes)?;
+    let (name, meta, bytes) = reshaped(&header, new_shape)?;
+    rewrite_metalayer_in_slice(buf, &name, &bytes)?;
     Ok(meta)
 }

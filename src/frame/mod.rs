@@ -102,8 +102,8 @@
 
 use std::borrow::ToOwned;
 use std::fmt;
-use std::fs::{self, OpenOptions};
-use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::fs;
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::string::String;
 use std::vec::Vec;
@@ -589,10 +589,34 @@ pub enum FrameError {
         /// The new content's length.
         found: usize,
     },
+    /// A rewrite is refused because the frame's data is cut short: the file holding
+    /// the header (for a sparse frame, `chunks.b2frame`) is shorter than `frame_len`.
+    #[error("{}: the header declares a frame of {frame_len} bytes, but the file has {file_len}: the frame is truncated, and is not rewritten", .path.display())]
+    TruncatedFrame {
+        /// The file holding the header.
+        path: PathBuf,
+        /// The frame length the header declares.
+        frame_len: u64,
+        /// The file's length.
+        file_len: u64,
+    },
+    /// The metalayer's content is not the one the new content was decided from: the
+    /// file changed in between (another writer, or a replaced file). Nothing written.
+    #[error(
+        "metalayer {name:?} changed between reading and writing (another writer?); nothing written"
+    )]
+    ContentChanged {
+        /// The metalayer.
+        name: String,
+    },
 }
 
 mod array;
-pub use array::{set_shape, set_shape_in_buffer, Regrid, ShapeChangeRefusal, ARRAY_METALAYERS};
+mod write;
+pub use array::{
+    reshaped_meta, set_shape, set_shape_in_slice, ShapeChangeRefusal, ARRAY_METALAYERS,
+};
+pub use write::{rewrite_metalayer, rewrite_metalayer_if, rewrite_metalayer_in_slice};
 
 impl FrameError {
     /// The byte offset in the frame where the problem is, when it is at one place:
@@ -632,7 +656,9 @@ impl FrameError {
             | UnknownMetalayer { .. }
             | NoArrayMetalayer
             | ShapeChange { .. }
-            | ContentLengthMismatch { .. } => None,
+            | ContentLengthMismatch { .. }
+            | TruncatedFrame { .. }
+            | ContentChanged { .. } => None,
         }
     }
 
@@ -1304,122 +1330,4 @@ fn with_path(e: FrameError, path: &Path) -> FrameError {
         },
         other => other,
     }
-}
-
-/// Find `name` in `header` and check `new_len` against it.
-fn target<'h>(
-    header: &'h FrameHeader,
-    name: &str,
-    new_len: usize,
-) -> Result<&'h Metalayer, FrameError> {
-    let m = header
-        .metalayer(name)
-        .ok_or_else(|| FrameError::UnknownMetalayer {
-            name: name.to_owned(),
-        })?;
-    if m.content.len() != new_len {
-        return Err(FrameError::ContentLengthMismatch {
-            name: name.to_owned(),
-            expected: m.content.len(),
-            found: new_len,
-        });
-    }
-    Ok(m)
-}
-
-/// Overwrite the content of metalayer `name` in a frame held in memory.
-///
-/// Only same-length rewrites are possible. On any error (not a valid frame
-/// header, unknown name, other length) `buf` is left untouched; on success
-/// exactly the content bytes change.
-///
-/// ```
-/// use b2nd_meta::frame::{parse_header, rewrite_metalayer_in_buffer, FrameError};
-///
-/// let mut bytes = include_bytes!(concat!(
-///     env!("CARGO_MANIFEST_DIR"),
-///     "/tests/data/frame/usermeta.b2nd"
-/// ))
-/// .to_vec();
-/// rewrite_metalayer_in_buffer(&mut bytes, "user", b"\x81\xa6answer\x2b")?;
-/// let header = parse_header(&bytes)?;
-/// assert_eq!(header.metalayer("user").unwrap().content, b"\x81\xa6answer\x2b");
-///
-/// let err = rewrite_metalayer_in_buffer(&mut bytes, "user", b"short").unwrap_err();
-/// assert!(matches!(err, FrameError::ContentLengthMismatch { .. }));
-/// # Ok::<(), FrameError>(())
-/// ```
-pub fn rewrite_metalayer_in_buffer(
-    buf: &mut [u8],
-    name: &str,
-    new_content: &[u8],
-) -> Result<(), FrameError> {
-    let header = parse_header(buf)?;
-    let m = target(&header, name, new_content.len())?;
-    let start = usize::try_from(m.content_offset()).ok();
-    let dst = start
-        .and_then(|s| Some(s..s.checked_add(new_content.len())?))
-        .and_then(|r| buf.get_mut(r));
-    match dst {
-        Some(dst) => {
-            dst.copy_from_slice(new_content);
-            Ok(())
-        }
-        // Unreachable: parse_header checked the content lies in the header.
-        None => Err(FrameError::OutOfHeader {
-            what: "metalayer content",
-            offset: m.content_offset(),
-            end: m.content_offset().saturating_add(new_content.len() as u64),
-            header_len: header.info.header_len,
-        }),
-    }
-}
-
-/// Overwrite, in place, the content of metalayer `name` in the frame at
-/// `path` (a contiguous-frame file, or a sparse-frame directory whose
-/// `chunks.b2frame` is rewritten).
-///
-/// The file is opened for reading and writing (never created or truncated),
-/// its header parsed and validated; then exactly `new_content.len()` bytes are
-/// written at the content offset, and the file is synced. Nothing else
-/// changes. Refused, with the file left untouched: a path that does not hold a
-/// valid frame header of the right kind, an unknown name, or content of
-/// another length than the existing one.
-///
-/// ```
-/// use b2nd_meta::frame::{open, rewrite_metalayer};
-///
-/// let src = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/usermeta.b2nd");
-/// let path = std::env::temp_dir().join(format!("b2nd-meta-doc-{}.b2nd", std::process::id()));
-/// std::fs::copy(src, &path).unwrap();
-///
-/// rewrite_metalayer(&path, "user", b"\x81\xa6answer\x2b")?;
-/// let frame = open(&path)?;
-/// assert_eq!(frame.header.metalayer("user").unwrap().content, b"\x81\xa6answer\x2b");
-/// assert!(rewrite_metalayer(&path, "nope", b"").is_err());
-/// std::fs::remove_file(&path).unwrap();
-/// # Ok::<(), b2nd_meta::frame::FrameError>(())
-/// ```
-pub fn rewrite_metalayer(
-    path: impl AsRef<Path>,
-    name: &str,
-    new_content: &[u8],
-) -> Result<(), FrameError> {
-    let (header_path, kind) = locate(path.as_ref())?;
-    let p = header_path.as_path();
-    let mut file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open(p)
-        .map_err(FrameError::io(Some(p)))?;
-    let header = read_header(&mut file).map_err(|e| with_path(e, p))?;
-    check_kind(p, kind, &header)?;
-    let m = target(&header, name, new_content.len())?;
-    file.seek(SeekFrom::Start(m.content_offset()))
-        .map_err(FrameError::io(Some(p)))?;
-    file.write_all(new_content)
-        .map_err(FrameError::io(Some(p)))?;
-    file.flush().map_err(FrameError::io(Some(p)))?;
-    file.sync_data().map_err(FrameError::io(Some(p)))?;
-    Ok(())
 }
