@@ -15,72 +15,11 @@ use b2nd_meta::report::{MetalayerReport, RawContent, Report};
 use b2nd_meta::Meta;
 use clap::{Parser, Subcommand};
 
+mod help;
 mod human;
+mod set_shape;
 
-const EXAMPLES: &str = "\
-Examples:
-  # Header facts, metalayers, dtype and validation of a frame, as one JSON line
-  b2nd-meta show tests/data/corpus/ndim2_i4.b2nd
-
-  # The same for several frames (a sparse frame is a directory), for a terminal
-  b2nd-meta show --human tests/data/corpus/ndim2_i4.b2nd tests/data/corpus/sparse_2d.b2nd
-
-  # The content of a b2nd metalayer (hex) as JSON
-  b2nd-meta decode 97000090909000db000000033c6934
-
-  # JSON (as decode prints it) back to the metalayer's bytes, as hex
-  b2nd-meta encode '{\"layout\":\"b2nd-v1\",\"version\":0,\"ndim\":0,\"shape\":[],\"chunkshape\":[],\"blockshape\":[],\"dtype_format\":0,\"dtype\":\"<i4\"}'
-
-Exit status: 0 on success, 1 when an input cannot be read or decoded (or a frame is
-truncated), 2 on a usage error. Validation problems are reported, not failures.";
-
-const SHOW_LONG: &str = "\
-Print what the header of each Blosc2 frame holds, one JSON document per line:
-
-  {\"path\": ..., \"frame\": {...}, \"metalayers\": {...}, \"array\": {...}}
-
-\"frame\" has the header's facts (kind, header_len, frame_len, file_len, truncated,
-typesize, blocksize, chunksize, nbytes, cbytes, codec, codec_code, clevel,
-metalayer_names). \"metalayers\" has one entry per metalayer, in header order: the
-b2nd and caterva metalayers decoded (the schema `decode` prints), any other as
-{\"raw_hex\": ...}; one that fails to decode as {\"raw_hex\": ..., \"error\": ...}.
-\"array\" (when the b2nd, else caterva, metalayer decodes) has the parsed dtype with its
-itemsize, C-Blosc2's validation problems, and python-blosc2's stricter
-blocks-within-chunks rule.
-
-A PATH is a contiguous frame (.b2nd, .b2frame) or a sparse frame's directory (its
-chunks.b2frame is read). Only the header is read. A file shorter than the frame its
-header declares is reported as truncated, after printing what could be read.";
-
-const SHOW_EXAMPLES: &str = "\
-Examples:
-  b2nd-meta show tests/data/corpus/ndim2_i4.b2nd
-  b2nd-meta show --human tests/data/corpus/*.b2nd";
-
-const DECODE_LONG: &str = "\
-Decode the content of a b2nd (C-Blosc2, draft) or caterva metalayer, given as hex, and
-print it as one line of JSON: {\"layout\", \"version\", \"ndim\", \"shape\", \"chunkshape\",
-\"blockshape\"} and, where the layout has them, \"dtype_format\" and \"dtype\". The hex may
-contain whitespace and one leading 0x; several arguments are joined; - alone reads stdin.
-Decoding is strict: anything C-Blosc2 would not have written is an error naming its
-byte offset.";
-
-const DECODE_EXAMPLES: &str = "\
-Examples:
-  b2nd-meta decode 97000090909000db000000033c6934
-  b2nd-meta decode '95 00 01 91 d3 00 00 00 00 00 00 00 0a 91 d2 00 00 00 05 91 d2 00 00 00 05'";
-
-const ENCODE_LONG: &str = "\
-Encode a metalayer given as JSON (the schema `decode` prints) and print its bytes as
-lowercase hex. \"layout\" is \"b2nd-v1\" (what C-Blosc2 writes), \"b2nd\" (the draft) or
-\"caterva-v0\"; \"ndim\" may be left out. Refused: more than 16 dimensions, shapes of
-different lengths, a dtype_format above 127, a version other than 0, values out of
-range. - reads the JSON from stdin.";
-
-const ENCODE_EXAMPLES: &str = "\
-Examples:
-  b2nd-meta encode '{\"layout\":\"b2nd-v1\",\"shape\":[3,4],\"chunkshape\":[2,4],\"blockshape\":[1,2],\"dtype_format\":0,\"dtype\":\"<i4\"}'
-  b2nd-meta decode 950000909090 | b2nd-meta encode -";
+use help::*;
 
 /// Read and write the metalayers in which Blosc2 stores n-dimensional array metadata.
 #[derive(Parser)]
@@ -113,6 +52,19 @@ enum Command {
         /// The content as hex (whitespace and a 0x prefix allowed), or - for stdin
         #[arg(value_name = "HEX", required = true)]
         hex: Vec<String>,
+    },
+    /// Change an array's shape in place, within its chunk grid
+    #[command(long_about = SET_SHAPE_LONG, after_help = SET_SHAPE_EXAMPLES)]
+    SetShape {
+        /// Print the metalayer now and as it would become, as JSON, without writing
+        #[arg(long)]
+        dry_run: bool,
+        /// A contiguous frame file or a sparse frame's directory
+        #[arg(value_name = "PATH")]
+        path: PathBuf,
+        /// The new shape: DIM[,DIM...] (an empty string for ndim 0)
+        #[arg(value_name = "SHAPE", allow_hyphen_values = true, value_parser = set_shape::parse_shape)]
+        shape: set_shape::Shape,
     },
     /// Encode a metalayer given as JSON (the schema decode prints) to hex
     #[command(long_about = ENCODE_LONG, after_help = ENCODE_EXAMPLES)]
@@ -171,6 +123,11 @@ fn main() -> ExitCode {
         Command::Show { human, paths } => show(&mut out, &paths, human),
         Command::Decode { hex } => decode(&mut out, &hex).map(|()| true),
         Command::Encode { json } => encode(&mut out, &json).map(|()| true),
+        Command::SetShape {
+            dry_run,
+            path,
+            shape,
+        } => set_shape::run(&mut out, &path, &shape.0, dry_run),
     };
     match result {
         Ok(true) | Err(Fatal::BrokenPipe) => ExitCode::SUCCESS,

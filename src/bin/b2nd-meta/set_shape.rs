@@ -1,0 +1,101 @@
+//! `set-shape`: resize an array in place, within its chunk grid.
+
+use std::io::Write;
+use std::path::Path;
+
+use b2nd_meta::frame::{self, FrameError};
+
+use crate::{emit_json, report, Fatal};
+
+/// A new shape, as given on the command line.
+#[derive(Clone, Debug)]
+pub struct Shape(pub Vec<i64>);
+
+/// `DIM[,DIM...]`: integers separated by commas, spaces allowed around them; an empty
+/// (or blank) string is the shape of ndim 0.
+pub fn parse_shape(text: &str) -> Result<Shape, String> {
+    if text.trim().is_empty() {
+        return Ok(Shape(Vec::new()));
+    }
+    text.split(',')
+        .enumerate()
+        .map(|(i, dim)| {
+            dim.trim().parse::<i64>().map_err(|e| {
+                format!(
+                    "dimension {} ({:?}) is not an integer: {e}; expected DIM[,DIM...], e.g. 12,8",
+                    i + 1,
+                    dim.trim()
+                )
+            })
+        })
+        .collect::<Result<Vec<i64>, String>>()
+        .map(Shape)
+}
+
+/// Resizes (or with `dry_run`, prints what would change); `Ok(false)` when refused,
+/// after one line on stderr.
+pub fn run(out: &mut impl Write, path: &Path, shape: &[i64], dry_run: bool) -> Result<bool, Fatal> {
+    let context = path.to_string_lossy().into_owned();
+    let result = if dry_run {
+        dry(path, shape).map(Some)
+    } else {
+        frame::set_shape(path, shape).map(|_| None)
+    };
+    match result {
+        Ok(None) => Ok(true),
+        Ok(Some((old, new))) => {
+            emit_json(out, &old)?;
+            emit_json(out, &new)?;
+            Ok(true)
+        }
+        Err(e) => {
+            report(&context, &message(path, &e));
+            Ok(false)
+        }
+    }
+}
+
+/// The metalayer now and as `set_shape` would write it, refused as it would refuse.
+fn dry(path: &Path, shape: &[i64]) -> Result<(b2nd_meta::Meta, b2nd_meta::Meta), FrameError> {
+    let file = frame::open(path)?;
+    if file.is_truncated() {
+        return Err(FrameError::TruncatedFrame {
+            path: file.header_path.clone(),
+            frame_len: file.header.info.frame_len,
+            file_len: file.file_len,
+        });
+    }
+    let old = file.header.array_meta()?;
+    let new = frame::reshaped_meta(&file.header, shape)?;
+    Ok((old, new))
+}
+
+/// The reason, without repeating the path the line starts with.
+fn message(path: &Path, e: &FrameError) -> String {
+    match e {
+        FrameError::Io {
+            path: Some(p),
+            source,
+        } if p == path => format!("cannot read or write: {source}"),
+        FrameError::Io {
+            path: Some(p),
+            source,
+        } => format!("cannot read or write {}: {source}", p.display()),
+        FrameError::TruncatedFrame {
+            path: p,
+            frame_len,
+            file_len,
+        } => {
+            let holder = if p == path {
+                "the file".to_owned()
+            } else {
+                p.display().to_string()
+            };
+            format!(
+                "truncated: the header declares {frame_len} bytes, {holder} has {file_len}; \
+                 a frame cut short is not rewritten"
+            )
+        }
+        other => other.to_string(),
+    }
+}
