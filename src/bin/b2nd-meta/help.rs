@@ -34,8 +34,11 @@ itemsize, C-Blosc2's validation problems, and python-blosc2's stricter
 blocks-within-chunks rule.
 
 A PATH is a contiguous frame (.b2nd, .b2frame) or a sparse frame's directory (its
-chunks.b2frame is read). Only the header is read. A file shorter than the frame its
-header declares is reported as truncated, after printing what could be read.";
+chunks.b2frame is read). \"path\" is the path as given; bytes of it that are not UTF-8
+are printed as U+FFFD, and then \"path_bytes_hex\" follows with the path's exact bytes
+as lowercase hex (absent for UTF-8 paths); error lines print the path the same lossy
+way. Only the header is read. A file shorter than the frame its header declares is
+reported as truncated, after printing what could be read.";
 
 pub const SHOW_EXAMPLES: &str = "\
 Examples:
