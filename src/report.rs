@@ -18,7 +18,8 @@
 
 use std::borrow::ToOwned;
 use std::fmt::{self, Write as _};
-use std::path::Path;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
 use std::string::{String, ToString};
 use std::vec::Vec;
 
@@ -93,29 +94,90 @@ pub enum MetalayerReport {
 /// A metalayer's raw content, with why it did not decode when it should have.
 #[derive(Debug, Clone, Serialize)]
 pub struct RawContent {
-    /// The content, serialized as lowercase hex.
+    /// The content, serialized as lowercase hex: all of it, or its first
+    /// [`Options::hex_limit`] bytes.
     pub raw_hex: Hex,
+    /// The content's full length, present only when `raw_hex` holds a prefix.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub raw_len: Option<u64>,
     /// Why a `b2nd`/`caterva` metalayer does not decode.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
 
-/// Bytes that serialize as a lowercase hex string, written piece by piece
-/// (`serde_json::to_writer` never holds the whole string in memory).
+/// Bytes that serialize as a lowercase hex string, written piece by piece, so that
+/// `serde_json::to_writer` never holds the whole string in memory.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Hex(pub Vec<u8>);
+pub enum Hex {
+    /// Bytes in memory.
+    Bytes(Vec<u8>),
+    /// `len` bytes of the file at `path` from `offset`, read 64 KiB at a time when
+    /// serialized (an I/O error then is a serialization error).
+    File {
+        /// The file.
+        path: PathBuf,
+        /// Where the bytes start.
+        offset: u64,
+        /// How many.
+        len: u64,
+    },
+}
+
+impl Hex {
+    /// How many bytes (not hex digits).
+    pub fn len(&self) -> u64 {
+        match self {
+            Hex::Bytes(b) => b.len() as u64,
+            Hex::File { len, .. } => *len,
+        }
+    }
+
+    /// Whether there are no bytes.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The bytes when they are in memory.
+    pub fn bytes(&self) -> Option<&[u8]> {
+        match self {
+            Hex::Bytes(b) => Some(b),
+            Hex::File { .. } => None,
+        }
+    }
+}
+
+fn write_hex(f: &mut fmt::Formatter<'_>, bytes: &[u8]) -> fmt::Result {
+    let mut buf = String::with_capacity(128);
+    for piece in bytes.chunks(64) {
+        buf.clear();
+        for b in piece {
+            let _ = write!(buf, "{b:02x}");
+        }
+        f.write_str(&buf)?;
+    }
+    Ok(())
+}
 
 impl fmt::Display for Hex {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut buf = String::with_capacity(128);
-        for piece in self.0.chunks(64) {
-            buf.clear();
-            for b in piece {
-                let _ = write!(buf, "{b:02x}");
+        match self {
+            Hex::Bytes(b) => write_hex(f, b),
+            Hex::File { path, offset, len } => {
+                let mut file = std::fs::File::open(path).map_err(|_| fmt::Error)?;
+                file.seek(SeekFrom::Start(*offset))
+                    .map_err(|_| fmt::Error)?;
+                let mut chunk = std::vec![0u8; 1 << 16];
+                let mut left = *len;
+                while left > 0 {
+                    let want = usize::try_from(left.min(1 << 16)).unwrap_or(1 << 16);
+                    let piece = chunk.get_mut(..want).ok_or(fmt::Error)?;
+                    file.read_exact(piece).map_err(|_| fmt::Error)?;
+                    write_hex(f, piece)?;
+                    left -= want as u64;
+                }
+                Ok(())
             }
-            f.write_str(&buf)?;
         }
-        Ok(())
     }
 }
 
@@ -123,6 +185,31 @@ impl Serialize for Hex {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_str(self)
     }
+}
+
+/// How much of the raw contents a report holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Options {
+    /// At most this many bytes of each raw content go into `raw_hex` (with `raw_len`
+    /// giving the full length); `None`: all of it.
+    pub hex_limit: Option<usize>,
+    /// Whether a content that goes in whole is read again from the file when
+    /// serialized ([`Hex::File`]) rather than copied into the report.
+    pub from_file: bool,
+}
+
+impl Options {
+    /// What `b2nd-meta show` prints without `--full-hex`: the first 4096 bytes.
+    pub const SHOW: Options = Options {
+        hex_limit: Some(4096),
+        from_file: false,
+    };
+
+    /// What `b2nd-meta show --full-hex` prints: every byte, streamed from the file.
+    pub const FULL_HEX: Options = Options {
+        hex_limit: None,
+        from_file: true,
+    };
 }
 
 /// The metalayers by name, in header order (a JSON object whose keys keep that order).
@@ -194,9 +281,48 @@ impl Report {
         Ok(Report::of_frame(path, &frame::open(path)?))
     }
 
-    /// Reports on a frame already opened from `path`.
+    /// Reports on a frame already opened from `path`, holding every raw content.
     pub fn of_frame(path: &Path, file: &FrameFile) -> Report {
+        Report::of_frame_with(path, file, Options::default())
+    }
+
+    /// Reports on a frame already opened from `path`, raw contents as `options` says.
+    ///
+    /// ```
+    /// use b2nd_meta::report::{MetalayerReport, Options, Report};
+    ///
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/usermeta.b2nd");
+    /// let file = b2nd_meta::frame::open(path)?;
+    /// let report = Report::of_frame_with(path.as_ref(), &file, Options { hex_limit: Some(2), from_file: false });
+    /// let Some(MetalayerReport::Raw(user)) = report.metalayers.get("user") else { panic!() };
+    /// assert_eq!((user.raw_hex.to_string().as_str(), user.raw_len), ("81a6", Some(9)));
+    /// # Ok::<(), b2nd_meta::frame::FrameError>(())
+    /// ```
+    pub fn of_frame_with(path: &Path, file: &FrameFile, options: Options) -> Report {
         let info = &file.header.info;
+        let raw = |m: &frame::Metalayer, error: Option<String>| {
+            let len = m.content.len();
+            let (raw_hex, raw_len) = match options.hex_limit {
+                Some(limit) if len > limit => (
+                    Hex::Bytes(m.content.get(..limit).unwrap_or_default().to_vec()),
+                    Some(len as u64),
+                ),
+                _ if !options.from_file => (Hex::Bytes(m.content.clone()), None),
+                _ => (
+                    Hex::File {
+                        path: file.header_path.clone(),
+                        offset: m.content_offset(),
+                        len: len as u64,
+                    },
+                    None,
+                ),
+            };
+            MetalayerReport::Raw(RawContent {
+                raw_hex,
+                raw_len,
+                error,
+            })
+        };
         let metalayers = file
             .header
             .metalayers
@@ -205,16 +331,10 @@ impl Report {
                 let layer = if ARRAY_METALAYERS.contains(&m.name.as_str()) {
                     match crate::take_from_slice::<Meta>(&m.content) {
                         Ok((meta, _)) => MetalayerReport::Decoded(meta),
-                        Err(e) => MetalayerReport::Raw(RawContent {
-                            raw_hex: Hex(m.content.clone()),
-                            error: Some(e.to_string()),
-                        }),
+                        Err(e) => raw(m, Some(e.to_string())),
                     }
                 } else {
-                    MetalayerReport::Raw(RawContent {
-                        raw_hex: Hex(m.content.clone()),
-                        error: None,
-                    })
+                    raw(m, None)
                 };
                 (m.name.clone(), layer)
             })
@@ -259,7 +379,7 @@ fn path_bytes_hex(path: &Path) -> Option<String> {
         return None;
     }
     let bytes = path.as_os_str().as_encoded_bytes();
-    Some(Hex(bytes.to_vec()).to_string())
+    Some(Hex::Bytes(bytes.to_vec()).to_string())
 }
 
 impl ArrayReport {

@@ -29,6 +29,9 @@ typesize, blocksize, chunksize, nbytes, cbytes, codec, codec_code, clevel,
 metalayer_names). \"metalayers\" has one entry per metalayer, in header order: the
 b2nd and caterva metalayers decoded (the schema `decode` prints), any other as
 {\"raw_hex\": ...}; one that fails to decode as {\"raw_hex\": ..., \"error\": ...}.
+\"raw_hex\" holds at most the first 4096 bytes of a content; a longer one gets
+\"raw_len\" (its length in bytes) after it. With --full-hex, \"raw_hex\" holds every
+byte, streamed from the file as it is printed, and \"raw_len\" never appears.
 \"array\" (when the b2nd, else caterva, metalayer decodes) has the parsed dtype with its
 itemsize, C-Blosc2's validation problems, and python-blosc2's stricter
 blocks-within-chunks rule.

@@ -17,12 +17,13 @@ fn tuple<T: std::fmt::Display>(items: &[T]) -> String {
     }
 }
 
-/// Hex of at most 16 bytes, with `...` when there are more.
-fn short_hex(bytes: &[u8]) -> String {
+/// Hex of at most 16 bytes of `bytes` (the start of `len` bytes), with `...` when
+/// there are more.
+fn short_hex(bytes: &[u8], len: u64) -> String {
     const MAX: usize = 16;
     let head = bytes.get(..MAX).unwrap_or(bytes);
     let mut s: String = head.iter().map(|b| format!("{b:02x}")).collect();
-    if bytes.len() > MAX {
+    if len > head.len() as u64 {
         s.push_str("...");
     }
     s
@@ -96,15 +97,16 @@ pub fn render(report: &Report) -> String {
                 }
             }
             MetalayerReport::Raw(raw) => {
-                let content = &raw.raw_hex.0;
+                let len = raw.raw_len.unwrap_or(raw.raw_hex.len());
+                let head = raw.raw_hex.bytes().unwrap_or_default();
                 if let Some(e) = &raw.error {
                     let _ = write!(s, "\n  {shown}: DOES NOT DECODE: {e}");
                 }
                 let _ = write!(
                     s,
                     "\n  {shown}: {}: {}",
-                    plural(content.len() as u64, "byte"),
-                    short_hex(content)
+                    plural(len, "byte"),
+                    short_hex(head, len)
                 );
             }
         }

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use b2nd_meta::frame::{self, FrameError};
-use b2nd_meta::report::{MetalayerReport, RawContent, Report};
+use b2nd_meta::report::{MetalayerReport, Options, RawContent, Report};
 use b2nd_meta::Meta;
 use clap::{Parser, Subcommand};
 
@@ -42,6 +42,10 @@ enum Command {
         /// Print a compact summary for a terminal instead of JSON
         #[arg(long, short = 'H')]
         human: bool,
+        /// Print every byte of each raw metalayer content as hex (streamed from the
+        /// file), instead of the first 4096 bytes and "raw_len"
+        #[arg(long)]
+        full_hex: bool,
         /// A contiguous frame file or a sparse frame's directory
         #[arg(value_name = "PATH", required = true)]
         paths: Vec<PathBuf>,
@@ -120,7 +124,18 @@ fn main() -> ExitCode {
     };
     let mut out = io::stdout().lock();
     let result = match cli.command {
-        Command::Show { human, paths } => show(&mut out, &paths, human),
+        Command::Show {
+            human,
+            full_hex,
+            paths,
+        } => {
+            let options = if full_hex && !human {
+                Options::FULL_HEX
+            } else {
+                Options::SHOW
+            };
+            show(&mut out, &paths, human, options)
+        }
         Command::Decode { hex } => decode(&mut out, &hex).map(|()| true),
         Command::Encode { json } => encode(&mut out, &json).map(|()| true),
         Command::SetShape {
@@ -233,15 +248,25 @@ fn to_hex(bytes: &[u8]) -> String {
 // ---------------------------------------------------------------------------
 
 /// Shows every path; `Ok(false)` when any of them failed (reported on stderr).
-fn show(out: &mut impl Write, paths: &[PathBuf], human: bool) -> Result<bool, Fatal> {
+fn show(
+    out: &mut impl Write,
+    paths: &[PathBuf],
+    human: bool,
+    options: Options,
+) -> Result<bool, Fatal> {
     let mut all_ok = true;
     for path in paths {
-        all_ok &= show_one(out, path, human)?;
+        all_ok &= show_one(out, path, human, options)?;
     }
     Ok(all_ok)
 }
 
-fn show_one(out: &mut impl Write, path: &Path, human: bool) -> Result<bool, Fatal> {
+fn show_one(
+    out: &mut impl Write,
+    path: &Path,
+    human: bool,
+    options: Options,
+) -> Result<bool, Fatal> {
     let context = path.to_string_lossy().into_owned();
     let file = match frame::open(path) {
         Ok(file) => file,
@@ -250,7 +275,7 @@ fn show_one(out: &mut impl Write, path: &Path, human: bool) -> Result<bool, Fata
             return Ok(false);
         }
     };
-    let facts = Report::of_frame(path, &file);
+    let facts = Report::of_frame_with(path, &file, options);
     if human {
         emit(out, &human::render(&facts))?;
     } else {
