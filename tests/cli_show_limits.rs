@@ -94,6 +94,7 @@ fn big_metalayer_frame(len: u32) -> PathBuf {
 /// Runs `b2nd-meta args`, reading its stdout through `consume`; returns the exit
 /// status and the child's peak resident memory in bytes (wait4's ru_maxrss).
 #[cfg(target_os = "linux")]
+#[allow(clippy::zombie_processes)] // waited for with wait4, to get its rusage
 fn run_measured(
     args: &[&std::ffi::OsStr],
     consume: impl FnOnce(&mut dyn std::io::Read) + Send + 'static,

@@ -62,6 +62,7 @@ fn refusal(path: &Path, shape: &[i64]) -> ShapeChangeRefusal {
 const SHAPES: [[i64; 2]; 4] = [[10, 7], [12, 8], [9, 5], [11, 6]];
 
 #[test]
+#[clippy::msrv = "1.89"]
 fn two_writers_and_readers_never_see_a_broken_header() {
     const ITERATIONS: usize = 1500;
     let scratch = Scratch::of("corpus/rewrite_2d_before.b2nd", "race");

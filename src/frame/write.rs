@@ -172,6 +172,8 @@ pub(super) fn update<T>(
 
 /// [`update`], with `between` called after the decision and before the re-read (tests
 /// change the file there).
+// `File::lock` is stable since Rust 1.89; the crate's rust-version follows it.
+#[clippy::msrv = "1.89"]
 pub(super) fn update_with_hook<T>(
     path: &Path,
     decide: impl FnOnce(&FrameHeader) -> Result<(String, Vec<u8>, T), FrameError>,
