@@ -1,15 +1,12 @@
 //! The array a frame holds: its `b2nd` (or `caterva`) metalayer decoded, and its shape
 //! changed in place the way C-Blosc2 resizes arrays.
 
-use std::fmt;
-use std::path::Path;
 use std::string::{String, ToString};
 use std::vec::Vec;
 
-use super::parse_header;
-use super::write::{rewrite_metalayer_in_slice, update};
-use super::{FrameError, FrameHeader, Metalayer};
-use crate::validate::Invalid;
+use super::error::{FrameError, FrameErrorKind};
+use super::header::{FrameHeader, Metalayer};
+use super::shape::ShapeChangeRefusal;
 use crate::Meta;
 
 /// The names of the metalayer describing an array, in the order C-Blosc2's
@@ -39,7 +36,9 @@ impl FrameHeader {
     /// Bytes after the metalayer in the content are ignored, as C-Blosc2 ignores them;
     /// [`crate::take_from_slice`] on the content tells how many there are.
     pub fn array_meta(&self) -> Result<Meta, FrameError> {
-        let layer = self.array_metalayer().ok_or(FrameError::NoArrayMetalayer)?;
+        let layer = self
+            .array_metalayer()
+            .ok_or_else(|| FrameError::new(FrameErrorKind::NoArrayMetalayer))?;
         decode(layer).map(|(meta, _)| meta)
     }
 }
@@ -48,73 +47,23 @@ impl FrameHeader {
 /// metalayer from the start of the content and ignores what follows (stale bytes that
 /// `blosc2_meta_update` leaves after shorter content), and so do we here.
 fn decode(layer: &Metalayer) -> Result<(Meta, &[u8]), FrameError> {
-    crate::take_from_slice(&layer.content).map_err(|source| FrameError::Metalayer {
-        name: layer.name.clone(),
-        content_offset: layer.content_offset(),
+    crate::take_from_slice(&layer.content).map_err(|source| metalayer_error(layer, source))
+}
+
+/// The array metalayer `layer` does not decode (or encode) because of `source`.
+fn metalayer_error(layer: &Metalayer, source: crate::Error) -> FrameError {
+    let content_offset = layer.content_offset();
+    let at = source
+        .offset()
+        .map(|o| content_offset.saturating_add(o as u64));
+    let kind = FrameErrorKind::Metalayer {
+        name: layer.name.to_string(),
+        content_offset,
         source,
-    })
-}
-
-/// Why [`set_shape`] refused a new shape.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ShapeChangeRefusal {
-    /// The number of dimensions would change, and with it the metalayer's length.
-    Ndim {
-        /// Dimensions now.
-        from: usize,
-        /// Dimensions asked for.
-        to: usize,
-    },
-    /// A length in the new shape is negative.
-    Negative {
-        /// The axis.
-        axis: usize,
-        /// The length asked for.
-        len: i64,
-    },
-    /// The number of chunks along an axis would change: the chunks and the chunk
-    /// offsets index would have to be rewritten, which this crate does not do.
-    ChunkGrid {
-        /// The axis.
-        axis: usize,
-        /// Chunks along it now.
-        from: i64,
-        /// Chunks along it with the new shape.
-        to: i64,
-    },
-    /// The new shape breaks C-Blosc2's rules.
-    Invalid(Invalid),
-}
-
-impl std::error::Error for ShapeChangeRefusal {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ShapeChangeRefusal::Invalid(invalid) => Some(invalid),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for ShapeChangeRefusal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ShapeChangeRefusal::Ndim { from, to } => write!(
-                f,
-                "the array has {from} dimensions, the new shape {to}; \
-                 that would change the metalayer's length"
-            ),
-            ShapeChangeRefusal::ChunkGrid { axis, from, to } => write!(
-                f,
-                "axis {axis} would go from {from} to {to} chunks, but the chunks on disk are \
-                 not rewritten; only changes within the same chunk grid are possible"
-            ),
-            ShapeChangeRefusal::Negative { axis, len } => write!(
-                f,
-                "the new length of axis {axis} is {len}; lengths cannot be negative"
-            ),
-            ShapeChangeRefusal::Invalid(invalid) => write!(f, "invalid new shape: {invalid}"),
-        }
+    };
+    match at {
+        Some(at) => FrameError::at(at, kind),
+        None => FrameError::new(kind),
     }
 }
 
@@ -128,15 +77,15 @@ fn chunks_along(len: i64, chunk: i32) -> i64 {
 }
 
 /// The array metalayer of `header` with `new_shape`, checked, and its encoding.
-fn reshaped(
+pub(super) fn reshaped(
     header: &FrameHeader,
     new_shape: &[i64],
 ) -> Result<(String, Meta, Vec<u8>), FrameError> {
     let layer = header
         .array_metalayer()
-        .ok_or(FrameError::NoArrayMetalayer)?;
+        .ok_or_else(|| FrameError::new(FrameErrorKind::NoArrayMetalayer))?;
     let (mut meta, stale) = decode(layer)?;
-    let refuse = |reason| Err(FrameError::ShapeChange { reason });
+    let refuse = |reason| Err(FrameError::new(FrameErrorKind::ShapeChange { reason }));
     // The new shape itself first, then against the array.
     if new_shape.len() != meta.ndim() {
         return refuse(ShapeChangeRefusal::Ndim {
@@ -167,18 +116,15 @@ fn reshaped(
     if let Err(invalid) = meta.validate_with_typesize(header.info.typesize.into()) {
         return refuse(ShapeChangeRefusal::Invalid(invalid));
     }
-    let mut bytes = crate::to_vec(&meta).map_err(|source| FrameError::Metalayer {
-        name: layer.name.to_string(),
-        content_offset: layer.content_offset(),
-        source,
-    })?;
+    let mut bytes = crate::to_vec(&meta).map_err(|source| metalayer_error(layer, source))?;
     // Same ndim and dtype, so the same length; stale bytes after it stay as they were.
     bytes.extend_from_slice(stale);
     Ok((layer.name.clone(), meta, bytes))
 }
 
-/// The array metadata of `header` with `new_shape`, checked as [`set_shape`] checks
-/// it, without writing anything (what `set-shape --dry-run` prints).
+/// The array metadata of `header` with `new_shape`, checked as
+/// [`set_shape`](super::set_shape) checks it, without writing anything (what
+/// `b2nd-meta set-shape --dry-run` prints).
 ///
 /// ```
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpus/rewrite_2d_before.b2nd");
@@ -191,52 +137,4 @@ fn reshaped(
 /// ```
 pub fn reshaped_meta(header: &FrameHeader, new_shape: &[i64]) -> Result<Meta, FrameError> {
     reshaped(header, new_shape).map(|(_, meta, _)| meta)
-}
-
-/// Changes the shape of the array in the frame at `path` in place, as C-Blosc2 does
-/// when it resizes an array: only the shape entries of the `b2nd` (or `caterva`)
-/// metalayer change, nothing else in the file. The decision and the write are one
-/// locked operation on one open file (see [`rewrite_metalayer`](super::rewrite_metalayer)).
-///
-/// Refused, leaving the file untouched: another number of dimensions, a negative
-/// length, a shape with another number of chunks along any axis (the chunks and
-/// their offsets are not rewritten), a shape C-Blosc2 would refuse, and a frame whose
-/// data is cut short. Returns the new metadata.
-///
-/// ```
-/// use b2nd_meta::frame::{open, set_shape};
-///
-/// let src = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpus/rewrite_2d_before.b2nd");
-/// let path = std::env::temp_dir().join(format!("b2nd-meta-set-shape-{}.b2nd", std::process::id()));
-/// std::fs::copy(src, &path)?;
-///
-/// // (10, 7) in chunks of (4, 4): 3 x 2 chunks, like (12, 8).
-/// set_shape(&path, &[12, 8])?;
-/// assert_eq!(open(&path)?.header.array_meta()?.shape(), [12, 8]);
-/// // (13, 8) would need a fourth row of chunks.
-/// assert!(set_shape(&path, &[13, 8]).is_err());
-/// std::fs::remove_file(&path)?;
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn set_shape(path: impl AsRef<Path>, new_shape: &[i64]) -> Result<Meta, FrameError> {
-    update(path.as_ref(), |header| {
-        let (name, meta, bytes) = reshaped(header, new_shape)?;
-        Ok((name, bytes, meta))
-    })
-}
-
-/// [`set_shape`] on a frame held in memory.
-///
-/// ```
-/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpus/rewrite_2d_before.b2nd");
-/// let mut bytes = std::fs::read(path)?;
-/// let meta = b2nd_meta::frame::set_shape_in_slice(&mut bytes, &[9, 5])?;
-/// assert_eq!(meta.shape(), [9, 5]);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn set_shape_in_slice(buf: &mut [u8], new_shape: &[i64]) -> Result<Meta, FrameError> {
-    let header = parse_header(buf)?;
-    let (name, meta, bytes) = reshaped(&header, new_shape)?;
-    rewrite_metalayer_in_slice(buf, &name, &bytes)?;
-    Ok(meta)
 }

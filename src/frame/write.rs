@@ -15,8 +15,12 @@ use std::path::Path;
 use std::string::{String, ToString};
 use std::vec::Vec;
 
-use super::{check_kind, locate, parse_header, read_header, with_path};
-use super::{FrameError, FrameHeader, Metalayer};
+use super::array::reshaped;
+use super::error::{FrameError, FrameErrorKind};
+use super::file::{check_kind, locate, read_header, with_path};
+use super::header::{FrameHeader, FrameKind, Metalayer};
+use super::parse::parse_header;
+use crate::Meta;
 
 /// Find `name` in `header` and check `new_len` against it.
 pub(super) fn target<'h>(
@@ -24,17 +28,17 @@ pub(super) fn target<'h>(
     name: &str,
     new_len: usize,
 ) -> Result<&'h Metalayer, FrameError> {
-    let m = header
-        .metalayer(name)
-        .ok_or_else(|| FrameError::UnknownMetalayer {
+    let m = header.metalayer(name).ok_or_else(|| {
+        FrameError::new(FrameErrorKind::UnknownMetalayer {
             name: name.to_string(),
-        })?;
+        })
+    })?;
     if m.content.len() != new_len {
-        return Err(FrameError::ContentLengthMismatch {
+        return Err(FrameError::new(FrameErrorKind::ContentLengthMismatch {
             name: name.to_string(),
             expected: m.content.len(),
             found: new_len,
-        });
+        }));
     }
     Ok(m)
 }
@@ -46,7 +50,7 @@ pub(super) fn target<'h>(
 /// exactly the content bytes change.
 ///
 /// ```
-/// use b2nd_meta::frame::{parse_header, rewrite_metalayer_in_slice, FrameError};
+/// use b2nd_meta::frame::{parse_header, rewrite_metalayer_in_slice, FrameErrorKind};
 ///
 /// let mut bytes = include_bytes!(concat!(
 ///     env!("CARGO_MANIFEST_DIR"),
@@ -58,8 +62,8 @@ pub(super) fn target<'h>(
 /// assert_eq!(header.metalayer("user").unwrap().content, b"\x81\xa6answer\x2b");
 ///
 /// let err = rewrite_metalayer_in_slice(&mut bytes, "user", b"short").unwrap_err();
-/// assert!(matches!(err, FrameError::ContentLengthMismatch { .. }));
-/// # Ok::<(), FrameError>(())
+/// assert!(matches!(err.kind(), FrameErrorKind::ContentLengthMismatch { .. }));
+/// # Ok::<(), b2nd_meta::frame::FrameError>(())
 /// ```
 pub fn rewrite_metalayer_in_slice(
     buf: &mut [u8],
@@ -78,12 +82,14 @@ pub fn rewrite_metalayer_in_slice(
             Ok(())
         }
         // Unreachable: parse_header checked the content lies in the header.
-        None => Err(FrameError::OutOfHeader {
-            what: "metalayer content",
-            offset: m.content_offset(),
-            end: m.content_offset().saturating_add(new_content.len() as u64),
-            header_len: header.info.header_len,
-        }),
+        None => Err(FrameError::at(
+            m.content_offset(),
+            FrameErrorKind::OutOfHeader {
+                what: "metalayer content",
+                end: m.content_offset().saturating_add(new_content.len() as u64),
+                header_len: header.info.header_len,
+            },
+        )),
     }
 }
 
@@ -93,9 +99,9 @@ pub fn rewrite_metalayer_in_slice(
 ///
 /// Nothing else changes. Refused, with the file left untouched: a path that does not
 /// hold a valid frame header of the right kind, a frame whose data is cut short
-/// ([`FrameError::TruncatedFrame`]), an unknown name, content of another length than
+/// ([`FrameErrorKind::TruncatedFrame`]), an unknown name, content of another length than
 /// the existing one, and a metalayer changed by someone else while this call held the
-/// lock ([`FrameError::ContentChanged`]).
+/// lock ([`FrameErrorKind::ContentChanged`]).
 ///
 /// ```
 /// use b2nd_meta::frame::{open, rewrite_metalayer};
@@ -127,10 +133,10 @@ pub fn rewrite_metalayer(
 ///
 /// Use it when the new content was decided from an earlier read: a change of the file
 /// since then (another writer, or the file replaced by another one) is refused with
-/// [`FrameError::ContentChanged`], and the file is left as it is.
+/// [`FrameErrorKind::ContentChanged`], and the file is left as it is.
 ///
 /// ```
-/// use b2nd_meta::frame::{open, rewrite_metalayer_if, FrameError};
+/// use b2nd_meta::frame::{open, rewrite_metalayer_if, FrameErrorKind};
 ///
 /// let src = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/usermeta.b2nd");
 /// let path = std::env::temp_dir().join(format!("b2nd-meta-cas-{}.b2nd", std::process::id()));
@@ -140,9 +146,9 @@ pub fn rewrite_metalayer(
 /// rewrite_metalayer_if(&path, "user", &old, b"\x81\xa6answer\x2b")?;
 /// // A second write decided from the same old content is refused.
 /// let err = rewrite_metalayer_if(&path, "user", &old, b"\x81\xa6answer\x2c").unwrap_err();
-/// assert!(matches!(err, FrameError::ContentChanged { .. }));
+/// assert!(matches!(err.kind(), FrameErrorKind::ContentChanged { .. }));
 /// std::fs::remove_file(&path).unwrap();
-/// # Ok::<(), FrameError>(())
+/// # Ok::<(), b2nd_meta::frame::FrameError>(())
 /// ```
 pub fn rewrite_metalayer_if(
     path: impl AsRef<Path>,
@@ -153,9 +159,9 @@ pub fn rewrite_metalayer_if(
     update(path.as_ref(), |header| {
         let m = target(header, name, new_content.len())?;
         if m.content != expected_old {
-            return Err(FrameError::ContentChanged {
+            return Err(FrameError::new(FrameErrorKind::ContentChanged {
                 name: name.to_string(),
-            });
+            }));
         }
         Ok((name.to_string(), new_content.to_vec(), ()))
     })
@@ -200,7 +206,7 @@ pub(super) fn update_with_hook<T>(
 fn locked<T>(
     file: &File,
     p: &Path,
-    kind: super::FrameKind,
+    kind: FrameKind,
     decide: impl FnOnce(&FrameHeader) -> Result<(String, Vec<u8>, T), FrameError>,
     between: impl FnOnce(&Path),
 ) -> Result<T, FrameError> {
@@ -210,11 +216,11 @@ fn locked<T>(
     let header = read_header(&mut reader).map_err(|e| with_path(e, p))?;
     check_kind(p, kind, &header)?;
     if file_len < header.info.frame_len {
-        return Err(FrameError::TruncatedFrame {
-            path: p.to_path_buf(),
+        return Err(FrameError::new(FrameErrorKind::TruncatedFrame {
             frame_len: header.info.frame_len,
             file_len,
-        });
+        })
+        .in_file(p));
     }
     let (name, new_content, value) = decide(&header)?;
     let m = target(&header, &name, new_content.len())?;
@@ -222,7 +228,7 @@ fn locked<T>(
     let mut now = std::vec![0u8; m.content.len()];
     read_at(file, &mut now, m.content_offset()).map_err(io)?;
     if now != m.content {
-        return Err(FrameError::ContentChanged { name });
+        return Err(FrameError::new(FrameErrorKind::ContentChanged { name }).in_file(p));
     }
     write_at(file, &new_content, m.content_offset()).map_err(io)?;
     file.sync_data().map_err(io)?;
@@ -237,6 +243,54 @@ fn read_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
 #[cfg(unix)]
 fn write_at(file: &File, buf: &[u8], offset: u64) -> std::io::Result<()> {
     std::os::unix::fs::FileExt::write_all_at(file, buf, offset)
+}
+
+/// Changes the shape of the array in the frame at `path` in place, as C-Blosc2 does
+/// when it resizes an array: only the shape entries of the `b2nd` (or `caterva`)
+/// metalayer change, nothing else in the file. The decision and the write are one
+/// locked operation on one open file (see [`rewrite_metalayer`]).
+///
+/// Refused, leaving the file untouched: another number of dimensions, a negative
+/// length, a shape with another number of chunks along any axis (the chunks and
+/// their offsets are not rewritten), a shape C-Blosc2 would refuse, and a frame whose
+/// data is cut short. Returns the new metadata.
+///
+/// ```
+/// use b2nd_meta::frame::{open, set_shape};
+///
+/// let src = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpus/rewrite_2d_before.b2nd");
+/// let path = std::env::temp_dir().join(format!("b2nd-meta-set-shape-{}.b2nd", std::process::id()));
+/// std::fs::copy(src, &path)?;
+///
+/// // (10, 7) in chunks of (4, 4): 3 x 2 chunks, like (12, 8).
+/// set_shape(&path, &[12, 8])?;
+/// assert_eq!(open(&path)?.header.array_meta()?.shape(), [12, 8]);
+/// // (13, 8) would need a fourth row of chunks.
+/// assert!(set_shape(&path, &[13, 8]).is_err());
+/// std::fs::remove_file(&path)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn set_shape(path: impl AsRef<Path>, new_shape: &[i64]) -> Result<Meta, FrameError> {
+    update(path.as_ref(), |header| {
+        let (name, meta, bytes) = reshaped(header, new_shape)?;
+        Ok((name, bytes, meta))
+    })
+}
+
+/// [`set_shape`] on a frame held in memory.
+///
+/// ```
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpus/rewrite_2d_before.b2nd");
+/// let mut bytes = std::fs::read(path)?;
+/// let meta = b2nd_meta::frame::set_shape_in_slice(&mut bytes, &[9, 5])?;
+/// assert_eq!(meta.shape(), [9, 5]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn set_shape_in_slice(buf: &mut [u8], new_shape: &[i64]) -> Result<Meta, FrameError> {
+    let header = parse_header(buf)?;
+    let (name, meta, bytes) = reshaped(&header, new_shape)?;
+    rewrite_metalayer_in_slice(buf, &name, &bytes)?;
+    Ok(meta)
 }
 
 #[cfg(not(unix))]
@@ -285,7 +339,7 @@ mod tests {
             },
         )
         .unwrap_err();
-        assert!(matches!(err, FrameError::ContentChanged { ref name } if name == "user"));
+        assert!(matches!(err.kind(), FrameErrorKind::ContentChanged { name } if name == "user"));
         let after = std::fs::read(&path).unwrap();
         // Only the other writer's byte differs: ours was not written.
         let diff: Vec<usize> = (0..before.len())

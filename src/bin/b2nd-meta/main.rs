@@ -10,7 +10,7 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use b2nd_meta::frame::{self, FrameError};
+use b2nd_meta::frame::{self, FrameError, FrameErrorKind};
 use b2nd_meta::report::{MetalayerReport, Options, RawContent, Report};
 use b2nd_meta::Meta;
 use clap::{Parser, Subcommand};
@@ -333,15 +333,9 @@ fn emit_json(out: &mut impl Write, value: &impl serde::Serialize) -> Result<(), 
 
 /// The message for a frame that cannot be opened, without repeating the path.
 fn open_error(path: &Path, e: &FrameError) -> String {
-    match e {
-        FrameError::Io {
-            path: Some(p),
-            source,
-        } if p == path => format!("cannot read: {source}"),
-        FrameError::Io {
-            path: Some(p),
-            source,
-        } => format!("cannot read {}: {source}", p.display()),
-        other => format!("not a readable Blosc2 frame: {other}"),
+    match (e.kind(), e.path()) {
+        (FrameErrorKind::Io(source), Some(p)) if p == path => format!("cannot read: {source}"),
+        (FrameErrorKind::Io(source), Some(p)) => format!("cannot read {}: {source}", p.display()),
+        _ => format!("not a readable Blosc2 frame: {e}"),
     }
 }

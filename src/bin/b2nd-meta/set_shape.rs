@@ -3,7 +3,8 @@
 use std::io::Write;
 use std::path::Path;
 
-use b2nd_meta::frame::{self, FrameError};
+use b2nd_meta::frame::{self, FrameError, FrameErrorKind};
+use b2nd_meta::Meta;
 
 use crate::{emit_json, report, Fatal};
 
@@ -39,7 +40,9 @@ pub fn run(out: &mut impl Write, path: &Path, shape: &[i64], dry_run: bool) -> R
     let result = if dry_run {
         dry(path, shape).map(Some)
     } else {
-        frame::set_shape(path, shape).map(|_| None)
+        frame::set_shape(path, shape)
+            .map(|_| None)
+            .map_err(|e| message(path, &e))
     };
     match result {
         Ok(None) => Ok(true),
@@ -48,54 +51,58 @@ pub fn run(out: &mut impl Write, path: &Path, shape: &[i64], dry_run: bool) -> R
             emit_json(out, &new)?;
             Ok(true)
         }
-        Err(e) => {
-            report(&context, &message(path, &e));
+        Err(line) => {
+            report(&context, &line);
             Ok(false)
         }
     }
 }
 
 /// The metalayer now and as `set_shape` would write it, refused as it would refuse.
-fn dry(path: &Path, shape: &[i64]) -> Result<(b2nd_meta::Meta, b2nd_meta::Meta), FrameError> {
-    let file = frame::open(path)?;
+fn dry(path: &Path, shape: &[i64]) -> Result<(Meta, Meta), String> {
+    let file = frame::open(path).map_err(|e| message(path, &e))?;
     if file.is_truncated() {
-        return Err(FrameError::TruncatedFrame {
-            path: file.header_path.clone(),
-            frame_len: file.header.info.frame_len,
-            file_len: file.file_len,
-        });
+        return Err(truncated(
+            path,
+            &file.header_path,
+            file.header.info.frame_len,
+            file.file_len,
+        ));
     }
-    let old = file.header.array_meta()?;
-    let new = frame::reshaped_meta(&file.header, shape)?;
+    let old = file.header.array_meta().map_err(|e| message(path, &e))?;
+    let new = frame::reshaped_meta(&file.header, shape).map_err(|e| message(path, &e))?;
     Ok((old, new))
+}
+
+fn truncated(path: &Path, holder: &Path, frame_len: u64, file_len: u64) -> String {
+    let holder = if holder == path {
+        "the file".to_owned()
+    } else {
+        holder.display().to_string()
+    };
+    format!(
+        "truncated: the header declares {frame_len} bytes, {holder} has {file_len}; \
+         a frame cut short is not rewritten"
+    )
 }
 
 /// The reason, without repeating the path the line starts with.
 fn message(path: &Path, e: &FrameError) -> String {
-    match e {
-        FrameError::Io {
-            path: Some(p),
-            source,
-        } if p == path => format!("cannot read or write: {source}"),
-        FrameError::Io {
-            path: Some(p),
-            source,
-        } => format!("cannot read or write {}: {source}", p.display()),
-        FrameError::TruncatedFrame {
-            path: p,
+    let file = e.path().unwrap_or(path);
+    match e.kind() {
+        FrameErrorKind::Io(source) if file == path => format!("cannot read or write: {source}"),
+        FrameErrorKind::Io(source) => {
+            format!("cannot read or write {}: {source}", file.display())
+        }
+        FrameErrorKind::TruncatedFrame {
             frame_len,
             file_len,
-        } => {
-            let holder = if p == path {
-                "the file".to_owned()
-            } else {
-                p.display().to_string()
-            };
-            format!(
-                "truncated: the header declares {frame_len} bytes, {holder} has {file_len}; \
-                 a frame cut short is not rewritten"
-            )
-        }
-        other => other.to_string(),
+        } => truncated(path, file, *frame_len, *file_len),
+        // The path, when the error has one, is the one of the line (or its
+        // chunks.b2frame): say the rest.
+        kind => match e.offset() {
+            Some(at) => format!("{kind} at byte {at}"),
+            None => kind.to_string(),
+        },
     }
 }
