@@ -173,10 +173,11 @@ fn set_shape_reproduces_python_blosc2_resize_byte_for_byte() {
 fn set_shape_refuses_without_touching_the_file() {
     let scratch = Scratch::of("corpus/rewrite_2d_before.b2nd", "refuse");
     let before = std::fs::read(&scratch.0).unwrap();
-    let refusal = |shape: &[i64]| match frame::set_shape(&scratch.0, shape).map_err(FrameError::into_kind) {
-        Err(FrameErrorKind::ShapeChange { reason }) => reason,
-        other => panic!("{shape:?}: {other:?}"),
-    };
+    let refusal =
+        |shape: &[i64]| match frame::set_shape(&scratch.0, shape).map_err(FrameError::into_kind) {
+            Err(FrameErrorKind::ShapeChange { reason }) => reason,
+            other => panic!("{shape:?}: {other:?}"),
+        };
     // (10, 7) in (4, 4) chunks is 3 x 2 chunks; 13 rows would need a fourth.
     assert_eq!(
         refusal(&[13, 7]),
@@ -301,5 +302,8 @@ fn a_bad_byte_in_the_array_metalayer_is_reported_at_its_frame_offset() {
     assert!(text.contains(&format!("frame byte {content_at}")), "{text}");
     // The convention's form: the message, then the frame offset; the content offset inside.
     assert!(text.contains("byte 4 of its content"), "{text}");
-    assert!(text.ends_with(&format!(" at byte {}", content_at + 4)), "{text}");
+    assert!(
+        text.ends_with(&format!(" at byte {}", content_at + 4)),
+        "{text}"
+    );
 }

@@ -8,7 +8,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use b2nd_meta::frame::{self, FrameError, ShapeChangeRefusal};
+use b2nd_meta::frame::{self, FrameError, FrameErrorKind, ShapeChangeRefusal};
 use common::data_path;
 use serde_json::Value;
 
@@ -100,15 +100,15 @@ fn remove(path: &Path) {
 
 /// The reason, in the words of cases.json, for one of our refusals.
 fn reason(err: &FrameError) -> &'static str {
-    match err {
-        FrameError::ShapeChange {
+    match err.kind() {
+        FrameErrorKind::ShapeChange {
             reason: ShapeChangeRefusal::ChunkGrid { .. },
         } => "grid",
-        FrameError::ShapeChange {
+        FrameErrorKind::ShapeChange {
             reason: ShapeChangeRefusal::Ndim { .. },
         } => "ndim",
-        FrameError::TruncatedFrame { .. } => "truncated",
-        FrameError::ShapeChange {
+        FrameErrorKind::TruncatedFrame { .. } => "truncated",
+        FrameErrorKind::ShapeChange {
             reason: ShapeChangeRefusal::Negative { .. } | ShapeChangeRefusal::Invalid(_),
         } => "invalid",
         _ => "other",

@@ -157,5 +157,6 @@ pub use header::{
 pub use parse::parse_header;
 pub use shape::ShapeChangeRefusal;
 pub use write::{
-    rewrite_metalayer, rewrite_metalayer_if, rewrite_metalayer_in_slice, set_shape, set_shape_in_slice,
+    rewrite_metalayer, rewrite_metalayer_if, rewrite_metalayer_in_slice, set_shape,
+    set_shape_in_slice,
 };
