@@ -63,14 +63,14 @@ pub struct FrameReport {
     pub truncated: bool,
     /// Bytes per item.
     pub typesize: u32,
-    /// Bytes per block.
-    pub blocksize: u32,
-    /// Bytes per chunk (0: variable).
-    pub chunksize: u32,
-    /// Uncompressed bytes.
-    pub nbytes: u64,
-    /// Compressed bytes.
-    pub cbytes: u64,
+    /// Bytes per block (as stored; C-Blosc2 does not check its sign).
+    pub blocksize: i32,
+    /// Bytes per chunk (0: variable; as stored, caterva writes -1 for an empty array).
+    pub chunksize: i32,
+    /// Uncompressed bytes (as stored).
+    pub nbytes: i64,
+    /// Compressed bytes (as stored).
+    pub cbytes: i64,
     /// The codec's name (`"zstd"`, ...).
     pub codec: String,
     /// The codec's code.

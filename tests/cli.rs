@@ -391,7 +391,8 @@ fn not_a_frame_is_one_error_line() {
     std::fs::write(&path, "hello, this is not a Blosc2 frame at all, but long enough to fill the 87-byte fixed header of one\n").unwrap();
     let out = run([OsStr::new("show"), path.as_os_str()]);
     std::fs::remove_file(&path).unwrap();
-    out.assert_one_error("byte 0");
+    // The magic is what C-Blosc2 checks: "b2frame\0" from byte 2.
+    out.assert_one_error("at byte 2");
     assert_eq!(out.stdout, "");
 }
 

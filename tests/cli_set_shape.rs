@@ -195,7 +195,7 @@ fn refusals_are_one_line_and_leave_the_file_untouched() {
     let no_array = Scratch::of("corpus/schunk_no_b2nd.b2frame", "no-array");
     let missing = scratch.0.with_extension("missing");
     for (path, needle) in [
-        (not_a_frame.0.clone(), "0x9e"),
+        (not_a_frame.0.clone(), "not a Blosc2 frame"),
         (missing, "cannot read or write"),
         (no_array.0.clone(), "no b2nd or caterva metalayer"),
     ] {

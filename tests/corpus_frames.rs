@@ -34,17 +34,17 @@ fn every_header_matches_the_manifest() {
             "{name}: typesize"
         );
         assert_eq!(
-            u64::from(info.blocksize),
+            info.blocksize as u64,
             u(&file["blocksize"]),
             "{name}: blocksize"
         );
         assert_eq!(
-            u64::from(info.chunksize),
+            info.chunksize as u64,
             u(&file["chunksize"]),
             "{name}: chunksize"
         );
-        assert_eq!(info.nbytes, u(&file["nbytes"]), "{name}: nbytes");
-        assert_eq!(info.cbytes, u(&file["cbytes"]), "{name}: cbytes");
+        assert_eq!(info.nbytes as u64, u(&file["nbytes"]), "{name}: nbytes");
+        assert_eq!(info.cbytes as u64, u(&file["cbytes"]), "{name}: cbytes");
         assert_eq!(
             u64::from(info.codec.code),
             u(&file["codec_code"]),

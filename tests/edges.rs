@@ -452,42 +452,64 @@ fn frame_len_above_i64_max_is_refused_and_i64_max_is_not() {
 }
 
 #[test]
-fn negative_sizes_in_the_fixed_part_are_refused() {
+fn negative_sizes_in_the_fixed_part_as_c_blosc2_judges_them() {
+    // The base has data (nbytes 40) and a fixed chunksize (20): C-Blosc2 refuses a
+    // negative cbytes or chunksize then, and never checks nbytes <= 0 or blocksize.
     let base = two().bytes;
-    for (at, field, value) in [
-        (30usize, "nbytes", -1i64),
-        (30, "nbytes", i64::MIN),
-        (39, "cbytes", -1),
-        (39, "cbytes", i64::MIN),
+    for (at, field, value, refused) in [
+        (30usize, "nbytes", -1i64, false),
+        (30, "nbytes", i64::MIN, false),
+        (39, "cbytes", -1, true),
+        (39, "cbytes", i64::MIN, true),
     ] {
         let mut b = base.clone();
         b[at..at + 8].copy_from_slice(&value.to_be_bytes());
-        assert_invalid_field(&frame_err(&b), at as u64, field);
+        if refused {
+            assert_invalid_field(&frame_err(&b), at as u64, field);
+        } else {
+            let info = frame_ok(&b).info;
+            assert_eq!(info.nbytes, value);
+            assert!(info.notes.iter().any(|n| n.offset == at as u64), "{field}");
+        }
     }
-    for (at, field, value) in [
-        (48usize, "typesize", 0i32),
-        (48, "typesize", -1),
-        (48, "typesize", i32::MIN),
-        (53, "blocksize", -1),
-        (53, "blocksize", i32::MIN),
-        (58, "chunksize", -1),
-        (58, "chunksize", i32::MIN),
+    for (at, field, value, refused) in [
+        (48usize, "typesize", 0i32, true),
+        (48, "typesize", -1, true),
+        (48, "typesize", i32::MIN, true),
+        (53, "blocksize", -1, false),
+        (53, "blocksize", i32::MIN, false),
+        (58, "chunksize", -1, true),
+        (58, "chunksize", i32::MIN, true),
     ] {
         let mut b = base.clone();
         set_i32(&mut b, at, value);
-        assert_invalid_field(&frame_err(&b), at as u64, field);
+        if refused {
+            assert_invalid_field(&frame_err(&b), at as u64, field);
+        } else {
+            let info = frame_ok(&b).info;
+            assert_eq!(info.blocksize, value);
+            assert!(info.notes.iter().any(|n| n.offset == at as u64), "{field}");
+        }
     }
-    // The limits themselves are fine.
+    // The limits themselves are fine: the most data C-Blosc2 can index (i32::MAX / 8
+    // chunks of i32::MAX bytes; one byte more is a chunk too many).
+    let max = (i64::from(i32::MAX) / 8) * i64::from(i32::MAX);
     let mut b = base.clone();
-    b[30..38].copy_from_slice(&i64::MAX.to_be_bytes());
+    b[30..38].copy_from_slice(&max.to_be_bytes());
     set_i32(&mut b, 48, i32::MAX);
     set_i32(&mut b, 53, 0);
     set_i32(&mut b, 58, i32::MAX);
     let info = frame_ok(&b).info;
     assert_eq!(
         (info.nbytes, info.typesize, info.blocksize, info.chunksize),
-        (i64::MAX as u64, i32::MAX as u32, 0, i32::MAX as u32)
+        (max, i32::MAX as u32, 0, i32::MAX)
     );
+    b[30..38].copy_from_slice(&(max + 1).to_be_bytes());
+    assert_invalid_field(&frame_err(&b), 30, "nbytes");
+    // Without data, nothing about the sizes is checked.
+    b[30..38].copy_from_slice(&0i64.to_be_bytes());
+    set_i32(&mut b, 58, -1);
+    assert_eq!(frame_ok(&b).info.chunksize, -1);
 }
 
 // ---------------------------------------------------------------------------

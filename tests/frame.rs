@@ -477,11 +477,13 @@ fn every_truncation_of_every_fixture_header_is_an_error() {
     fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Offsets in the fixed part of the msgpack markers, the magic and header_len
-/// (which must match the end of the metalayer section exactly).
-const FIXED_STRUCTURAL: [usize; 26] = [
-    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 24, 29, 38, 47, 52, 57, 62, 65, 68, 69,
-];
+/// Offsets in the fixed part of the magic and header_len (which must match the end of
+/// the metalayer section exactly): any change is refused.
+const FIXED_STRUCTURAL: [usize; 12] = [2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14];
+
+/// Offsets in the fixed part of the msgpack markers (and the has_vlmetalayers bool):
+/// C-Blosc2 never reads them, so a change is read and noted at that byte, not refused.
+const FIXED_MARKERS: [usize; 14] = [0, 1, 10, 15, 24, 29, 38, 47, 52, 57, 62, 65, 68, 69];
 
 #[test]
 fn corrupting_any_header_byte_never_panics() {
@@ -532,6 +534,13 @@ fn corrupting_any_header_byte_never_panics() {
                 if structural {
                     assert!(parsed.is_err(), "{name}: byte {at} = {v:#04x} accepted");
                 }
+                if FIXED_MARKERS.contains(&at) && !(at == 68 && (v == 0xc2 || v == 0xc3)) {
+                    let h = parsed.as_ref().unwrap();
+                    assert!(
+                        h.info.notes.iter().any(|n| n.offset == at as u64),
+                        "{name}: byte {at} = {v:#04x} not noted"
+                    );
+                }
                 if content[at] {
                     // A content byte: parses, and only that content changes.
                     let h = parsed.as_ref().unwrap();
@@ -564,31 +573,37 @@ fn corrupting_any_header_byte_never_panics() {
 
 #[test]
 fn errors_name_offset_expected_and_found() {
+    // A marker C-Blosc2 never reads: read, and noted with offset, expected and found.
     let mut b = fixture("contiguous.b2nd");
     b[47] = 0xd3;
-    let err = parse_header(&b).unwrap_err();
-    assert!(
-        matches!(err.kind(),
-            FrameErrorKind::BadMarker {
-                found: 0xd3,
-                ..
-            } if err.offset() == Some(47)),
-        "{err}"
-    );
-    let msg = err.to_string();
+    let notes = parse_header(&b).unwrap().info.notes;
+    assert_eq!(notes.len(), 1);
+    let msg = notes[0].to_string();
     assert!(
         msg.contains("byte 47") && msg.contains("0xd2") && msg.contains("typesize"),
         "{msg}"
     );
     assert!(msg.contains("found 0xd3"), "{msg}");
 
+    // A field C refuses: an error with offset, expected and found.
+    let mut b = fixture("contiguous.b2nd");
+    b[48..52].copy_from_slice(&0i32.to_be_bytes());
+    let err = parse_header(&b).unwrap_err();
+    assert_eq!(err.offset(), Some(48));
+    let msg = err.to_string();
+    assert!(
+        msg.ends_with("at byte 48") && msg.contains("typesize 0"),
+        "{msg}"
+    );
+
+    // Not a frame: C checks the magic (byte 2 on), not the markers before it.
     let err = parse_header(b"hello, world, this is no frame").unwrap_err();
     assert!(
         matches!(err.kind(),
-            FrameErrorKind::BadMarker {
-                found: b'h',
+            FrameErrorKind::BadMagic {
+                found: b'l',
                 ..
-            } if err.offset() == Some(0)),
+            } if err.offset() == Some(2)),
         "{err}"
     );
 
@@ -613,22 +628,45 @@ fn errors_name_offset_expected_and_found() {
 // ---------------------------------------------------------------------------
 // Fixed-part field checks
 
+/// What a fixed-part value does: refused at an offset as C-Blosc2 refuses it, or read
+/// and noted at an offset (C does not check it), or simply read.
+#[derive(Debug, PartialEq)]
+enum Verdict {
+    Refused(u64),
+    Noted(u64),
+    Read,
+}
+
 #[test]
-fn fixed_part_values_are_checked() {
+fn fixed_part_values_are_checked_as_c_blosc2_checks_them() {
+    use Verdict::*;
+    // The fixture has nbytes 40, chunksize 20: data, so C checks chunksize and cbytes.
     let base = fixture("contiguous.b2nd");
-    let check = |at: usize, bytes: &[u8], pred: &dyn Fn(&FrameError) -> bool| {
+    #[rustfmt::skip]
+    let cases: &[(usize, &[u8], Verdict)] = &[
+        (25, &[0x10], Noted(25)),              // version 0: C only refuses > 3
+        (25, &[0x14], Refused(25)),            // version 4
+        (25, &[0x1f], Refused(25)),            // version 15
+        (25, &[0x11], Read), (25, &[0x13], Read), (25, &[0x53], Read), (25, &[0x93], Read),
+        (26, &[2], Refused(26)),               // frame type
+        (30, &(-1i64).to_be_bytes(), Noted(30)), // nbytes -1: C reads "no data"
+        (39, &i64::MIN.to_be_bytes(), Refused(39)), // cbytes < 0 with data
+        (48, &0i32.to_be_bytes(), Refused(48)),  // typesize 0
+        (48, &(-1i32).to_be_bytes(), Refused(48)), // typesize -1
+        (53, &(-8i32).to_be_bytes(), Noted(53)), // blocksize: C does not check
+        (58, &(-1i32).to_be_bytes(), Refused(58)), // chunksize < 0 with data
+        (68, &[0xc4], Noted(68)),              // has_vlmetalayers: C does not check
+        (70, &[7], Refused(70)),               // 7 filters
+    ];
+    for (at, bytes, verdict) in cases {
         let mut b = base.clone();
-        b[at..at + bytes.len()].copy_from_slice(bytes);
-        let err = parse_header(&b).unwrap_err();
-        assert!(pred(&err), "byte {at}: {err}");
-    };
-    // Frame format versions 0 and 4..15 are refused; 1..3 accepted.
-    for v in [0x10u8, 0x14, 0x1f] {
-        check(
-            25,
-            &[v],
-            &|e| matches!(e.kind(), FrameErrorKind::UnsupportedVersion { .. } if e.offset() == Some(25)),
-        );
+        b[*at..at + bytes.len()].copy_from_slice(bytes);
+        let got = match parse_header(&b) {
+            Err(e) => Refused(e.offset().unwrap()),
+            Ok(h) if h.info.notes.is_empty() => Read,
+            Ok(h) => Noted(h.info.notes[0].offset),
+        };
+        assert_eq!(&got, verdict, "byte {at} = {bytes:02x?}");
     }
     for v in [0x11u8, 0x13, 0x53, 0x93] {
         let mut b = base.clone();
@@ -638,56 +676,12 @@ fn fixed_part_values_are_checked() {
         assert_eq!(h.info.variable_chunks, v & 0x40 != 0);
         assert_eq!(h.info.vl_blocks, v & 0x80 != 0);
     }
-    check(
-        26,
-        &[2],
-        &|e| matches!(e.kind(), FrameErrorKind::InvalidField { .. } if e.offset() == Some(26)),
-    );
-    check(30, &(-1i64).to_be_bytes(), &|e| {
-        matches!(e.kind(),
-            FrameErrorKind::InvalidField {
-                field: "nbytes",
-                ..
-            } if e.offset() == Some(30))
-    });
-    check(39, &i64::MIN.to_be_bytes(), &|e| {
-        matches!(e.kind(),
-            FrameErrorKind::InvalidField {
-                field: "cbytes",
-                ..
-            } if e.offset() == Some(39))
-    });
-    check(48, &0i32.to_be_bytes(), &|e| {
-        matches!(e.kind(),
-            FrameErrorKind::InvalidField {
-                field: "typesize",
-                ..
-            } if e.offset() == Some(48))
-    });
-    check(53, &(-8i32).to_be_bytes(), &|e| {
-        matches!(e.kind(),
-            FrameErrorKind::InvalidField {
-                field: "blocksize",
-                ..
-            } if e.offset() == Some(53))
-    });
-    check(58, &(-1i32).to_be_bytes(), &|e| {
-        matches!(e.kind(),
-            FrameErrorKind::InvalidField {
-                field: "chunksize",
-                ..
-            } if e.offset() == Some(58))
-    });
-    check(
-        68,
-        &[0xc4],
-        &|e| matches!(e.kind(), FrameErrorKind::BadMarker { .. } if e.offset() == Some(68)),
-    );
-    check(
-        70,
-        &[7],
-        &|e| matches!(e.kind(), FrameErrorKind::InvalidField { .. } if e.offset() == Some(70)),
-    );
+    // Without data (nbytes 0) C checks neither chunksize nor cbytes: caterva 0.7.3
+    // writes chunksize -1 for an empty array.
+    let mut b = base.clone();
+    b[30..38].copy_from_slice(&0i64.to_be_bytes());
+    b[58..62].copy_from_slice(&(-1i32).to_be_bytes());
+    assert_eq!(parse_header(&b).unwrap().info.chunksize, -1);
 
     // A bool of 0xc3 and use_dict are decoded.
     let mut b = base.clone();

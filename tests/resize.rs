@@ -116,13 +116,6 @@ fn reason(err: &FrameError) -> &'static str {
     }
 }
 
-/// Files our header parser still refuses though C-Blosc2 opens them, with the issue
-/// that fixes it: their cases must fail that way until then (and this list be emptied).
-const PENDING: &[(&str, &str)] = &[(
-    "producers/caterva-0.7.3/empty_axis.cat",
-    "issue 10.1: chunksize -1 is refused even when nbytes is 0",
-)];
-
 #[test]
 fn set_shape_agrees_with_the_python_verified_resizes() {
     let cases = cases();
@@ -131,22 +124,6 @@ fn set_shape_agrees_with_the_python_verified_resizes() {
         let (path, hashed) = copy(&case.file, n);
         let before = std::fs::read(&hashed).unwrap();
         let result = frame::set_shape(&path, &case.new_shape);
-        if let Some((_, why)) = PENDING.iter().find(|(f, _)| *f == case.file) {
-            let err = result.expect_err("a PENDING case now passes: remove it from PENDING");
-            assert!(
-                matches!(
-                    err.kind(),
-                    FrameErrorKind::InvalidField {
-                        field: "chunksize",
-                        ..
-                    }
-                ),
-                "{}: {why}: {err}",
-                case.file
-            );
-            remove(&path);
-            continue;
-        }
         let after = std::fs::read(&hashed).unwrap();
         remove(&path);
         let what = format!("{} -> {:?}", case.file, case.new_shape);

@@ -102,8 +102,8 @@ impl fmt::Display for Codec {
 
 /// The facts stored in the fixed 87-byte part of a frame header.
 ///
-/// On disk most sizes are signed msgpack integers; the parser rejects negative
-/// values, so they are exposed unsigned.
+/// Values are kept as C-Blosc2 reads them (sizes signed); what C refuses is refused,
+/// what C does not check is read and, when unusual, listed in [`FrameInfo::notes`].
 ///
 /// ```
 /// let bytes = include_bytes!(concat!(
@@ -125,7 +125,8 @@ pub struct FrameInfo {
     pub frame_len: u64,
     /// Raw general flags (byte 25).
     pub general_flags: u8,
-    /// Frame format version (low nibble of the general flags), 1 to 3.
+    /// Frame format version (low nibble of the general flags), 0 to 3 (C-Blosc2
+    /// writes 1 to 3; it refuses above 3 and does not check 0).
     pub version: u8,
     /// Chunk offsets are 64-bit (bit 4 of the general flags; C always sets it).
     pub offsets_64bit: bool,
@@ -152,16 +153,18 @@ pub struct FrameInfo {
     pub other_flags2: u8,
     /// Whether chunks were compressed with a dictionary (bit 0 of byte 85).
     pub use_dict: bool,
-    /// Uncompressed size of the data (byte 30).
-    pub nbytes: u64,
-    /// Compressed size of the data (byte 39).
-    pub cbytes: u64,
+    /// Uncompressed size of the data (byte 30). C-Blosc2 checks it only when positive.
+    pub nbytes: i64,
+    /// Compressed size of the data (byte 39); refused when negative with data and a
+    /// fixed chunksize, as C-Blosc2 refuses it.
+    pub cbytes: i64,
     /// Size of an item in bytes (byte 48), at least 1.
     pub typesize: u32,
-    /// Block size in bytes (byte 53); 0 when it varies.
-    pub blocksize: u32,
-    /// Chunk size in bytes (byte 58); 0 when chunks vary in size.
-    pub chunksize: u32,
+    /// Block size in bytes (byte 53); 0 when it varies. Not checked by C-Blosc2.
+    pub blocksize: i32,
+    /// Chunk size in bytes (byte 58); 0 when chunks vary in size. Negative only
+    /// without data (caterva 0.7.3 writes -1 for an empty array).
+    pub chunksize: i32,
     /// Number of compression threads recorded (byte 63).
     pub nthreads_comp: i16,
     /// Number of decompression threads recorded (byte 66).
@@ -174,6 +177,39 @@ pub struct FrameInfo {
     pub filters: [u8; MAX_FILTERS],
     /// Filter metas (bytes 79..85).
     pub filters_meta: [u8; MAX_FILTERS],
+    /// What the header holds that C-Blosc2 would not write but does not check either
+    /// (a wrong marker byte, version 0, a negative size, ...), in header order: read and
+    /// reported, never refused.
+    pub notes: Vec<HeaderNote>,
+}
+
+/// Something in a header that C-Blosc2 does not check but would not write: the header
+/// is read as C reads it, and this says what is unusual, and where.
+///
+/// ```
+/// let mut bytes = include_bytes!(concat!(
+///     env!("CARGO_MANIFEST_DIR"),
+///     "/tests/data/frame/contiguous.b2nd"
+/// ))
+/// .to_vec();
+/// bytes[25] &= 0xf0; // frame format version 0
+/// let info = b2nd_meta::frame::parse_header(&bytes)?.info;
+/// assert_eq!(info.version, 0);
+/// assert_eq!(info.notes[0].offset, 25);
+/// # Ok::<(), b2nd_meta::frame::FrameError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct HeaderNote {
+    /// Where, from the start of the frame.
+    pub offset: u64,
+    /// What, in words.
+    pub note: String,
+}
+
+impl fmt::Display for HeaderNote {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at byte {}", self.note, self.offset)
+    }
 }
 
 /// One fixed-length metalayer, as stored in the frame header.

@@ -151,7 +151,7 @@ pub use array::{reshaped_meta, ARRAY_METALAYERS};
 pub use error::{FrameError, FrameErrorKind};
 pub use file::{open, read_header, FrameFile};
 pub use header::{
-    Codec, FrameHeader, FrameInfo, FrameKind, Metalayer, FIXED_HEADER_LEN, MAX_FILTERS,
+    Codec, FrameHeader, FrameInfo, FrameKind, HeaderNote, Metalayer, FIXED_HEADER_LEN, MAX_FILTERS,
     MAX_FRAME_FORMAT_VERSION, MAX_METALAYERS, METALAYER_NAME_MAXLEN, SPARSE_HEADER_FILE,
 };
 pub use parse::parse_header;

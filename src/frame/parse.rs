@@ -4,11 +4,16 @@
 
 use super::error::{FrameError, FrameErrorKind};
 use super::fields::{invalid, Bound, Fields};
+use std::format;
+use std::string::String;
+use std::vec::Vec;
+
 use super::header::{
-    Codec, FrameHeader, FrameInfo, FrameKind, FIXED_HEADER_LEN, MAX_FILTERS,
+    Codec, FrameHeader, FrameInfo, FrameKind, HeaderNote, FIXED_HEADER_LEN, MAX_FILTERS,
     MAX_FRAME_FORMAT_VERSION,
 };
 use super::index::parse_metalayers;
+use crate::error::Found;
 use crate::marker::{FALSE, FIXARRAY, FIXEXT16, FIXSTR, INT16, INT32, INT64, TRUE, UINT64};
 use crate::read::Reader;
 
@@ -21,6 +26,11 @@ pub(crate) const OFF_FRAME_LEN: usize = 16;
 pub(crate) const OFF_FLAGS: usize = 25;
 pub(crate) const OFF_FRAME_TYPE: usize = 26;
 pub(crate) const OFF_FILTER_PIPELINE: usize = 70;
+const OFF_NBYTES: usize = 30;
+const OFF_CBYTES: usize = 39;
+const OFF_TYPESIZE: usize = 48;
+const OFF_BLOCKSIZE: usize = 53;
+const OFF_CHUNKSIZE: usize = 58;
 
 const GENERAL_FLAG_VERSION_MASK: u8 = 0x0f;
 const GENERAL_FLAG_OFFSETS_64BIT: u8 = 0x10;
@@ -36,62 +46,80 @@ const MAGIC_STR: u8 = FIXSTR + 8;
 /// The four flag bytes are a fixstr of 4 bytes.
 const FLAGS_STR: u8 = FIXSTR + 4;
 
-/// A marker, then an int32 of at least `min`.
-fn int32_at_least(
-    c: &mut Fields<'_>,
-    marker_desc: &'static str,
-    field: &'static str,
-    min: i32,
-    reason: &'static str,
-) -> Result<u32, FrameError> {
-    c.marker(INT32, marker_desc)?;
-    let at = c.pos();
-    let v = c.read(Reader::be_i32, field)?;
-    if v < min {
-        return Err(invalid(at, field, v, reason));
+/// What the parser saw that C-Blosc2 does not check, kept for [`FrameInfo::notes`].
+struct Notes(Vec<HeaderNote>);
+
+impl Notes {
+    /// Reads a marker byte; a wrong one is noted, not refused (C never reads it).
+    fn marker(
+        &mut self,
+        c: &mut Fields<'_>,
+        marker: u8,
+        what: &'static str,
+    ) -> Result<(), FrameError> {
+        let at = c.pos();
+        let found = c.byte(what)?;
+        if found != marker {
+            self.0.push(HeaderNote {
+                offset: at as u64,
+                note: format!("expected {what}, found {}", Found(found)),
+            });
+        }
+        Ok(())
     }
-    u32::try_from(v).map_err(|_| invalid(at, field, v, reason))
+
+    fn push(&mut self, offset: usize, note: String) {
+        self.0.push(HeaderNote {
+            offset: offset as u64,
+            note,
+        });
+    }
 }
 
-/// A marker, then a non-negative int64.
-fn non_negative_i64(
-    c: &mut Fields<'_>,
-    marker_desc: &'static str,
-    field: &'static str,
-) -> Result<u64, FrameError> {
-    c.marker(INT64, marker_desc)?;
-    let at = c.pos();
-    let v = c.read(Reader::be_i64, field)?;
-    u64::try_from(v).map_err(|_| invalid(at, field, v, "negative"))
-}
-
-/// Parse the fixed 87-byte part. Reads are bounded by `buf`.
+/// Parse the fixed 87-byte part, refusing what C-Blosc2's `blosc2_schunk_from_buffer`
+/// and `get_header_info` refuse, and noting what C does not check. Reads are bounded
+/// by `buf`.
 pub(crate) fn parse_fixed(buf: &[u8]) -> Result<FrameInfo, FrameError> {
+    // The magic first (C: memcmp of 8 bytes at byte 2), over the bytes there are, so
+    // that a short file that is no frame says so.
+    for (i, &expected) in MAGIC.iter().enumerate() {
+        match buf.get(OFF_MAGIC + i) {
+            Some(&found) if found != expected => {
+                return Err(FrameError::at(
+                    (OFF_MAGIC + i) as u64,
+                    FrameErrorKind::BadMagic { expected, found },
+                ))
+            }
+            _ => {}
+        }
+    }
     let mut c = Fields {
         r: Reader::new(buf),
         bound: Bound::Input,
     };
-    c.marker(
+    // C refuses a buffer shorter than the fixed part before reading anything.
+    c.read(
+        |r, e| r.bytes(FIXED_HEADER_LEN, e),
+        "the 87-byte fixed part of the header",
+    )?;
+    c.r = Reader::new(buf);
+    let mut notes = Notes(Vec::new());
+    notes.marker(
+        &mut c,
         HEADER_ARRAY,
         "0x9e (msgpack fixarray of 14) at the start of a frame",
     )?;
-    c.marker(
+    notes.marker(
+        &mut c,
         MAGIC_STR,
         "0xa8 (msgpack fixstr of 8) before the magic \"b2frame\\0\"",
     )?;
-    for (i, &expected) in MAGIC.iter().enumerate() {
-        let found = c.byte("the magic \"b2frame\\0\"")?;
-        if found != expected {
-            return Err(FrameError::at(
-                (OFF_MAGIC + i) as u64,
-                FrameErrorKind::BadMagic { expected, found },
-            ));
-        }
-    }
+    c.read(|r, e| r.bytes(MAGIC.len(), e), "the magic")?;
 
-    c.marker(INT32, "0xd2 (msgpack int32) before header_len")?;
+    notes.marker(&mut c, INT32, "0xd2 (msgpack int32) before header_len")?;
     let header_len = c.read(Reader::be_i32, "header_len")?;
-    c.marker(UINT64, "0xcf (msgpack uint64) before frame_len")?;
+    notes.marker(&mut c, UINT64, "0xcf (msgpack uint64) before frame_len")?;
+    // C reads frame_len as an int64_t: above i64::MAX it is negative, below header_len.
     let frame_len = c.read(Reader::be_u64, "frame_len")?;
     let header_len = match u32::try_from(header_len) {
         Ok(h) if h as usize >= FIXED_HEADER_LEN => h,
@@ -121,14 +149,24 @@ pub(crate) fn parse_fixed(buf: &[u8]) -> Result<FrameInfo, FrameError> {
         ));
     }
 
-    c.marker(FLAGS_STR, "0xa4 (msgpack fixstr of 4) before the flags")?;
+    notes.marker(
+        &mut c,
+        FLAGS_STR,
+        "0xa4 (msgpack fixstr of 4) before the flags",
+    )?;
     let general_flags = c.byte("general flags")?;
     let version = general_flags & GENERAL_FLAG_VERSION_MASK;
-    if version == 0 || version > MAX_FRAME_FORMAT_VERSION {
+    if version > MAX_FRAME_FORMAT_VERSION {
         return Err(FrameError::at(
             OFF_FLAGS as u64,
             FrameErrorKind::UnsupportedVersion { version },
         ));
+    }
+    if version == 0 {
+        notes.push(
+            OFF_FLAGS,
+            "frame format version 0 (C-Blosc2 writes 1 to 3; it does not check)".into(),
+        );
     }
     let frame_type = c.byte("frame type")?;
     let kind = match frame_type {
@@ -146,52 +184,65 @@ pub(crate) fn parse_fixed(buf: &[u8]) -> Result<FrameInfo, FrameError> {
     let codec_flags = c.byte("codec flags")?;
     let other_flags = c.byte("other flags")?;
 
-    let nbytes = non_negative_i64(&mut c, "0xd3 (msgpack int64) before nbytes", "nbytes")?;
-    let cbytes = non_negative_i64(&mut c, "0xd3 (msgpack int64) before cbytes", "cbytes")?;
-    let typesize = int32_at_least(
+    notes.marker(&mut c, INT64, "0xd3 (msgpack int64) before nbytes")?;
+    let nbytes = c.read(Reader::be_i64, "nbytes")?;
+    notes.marker(&mut c, INT64, "0xd3 (msgpack int64) before cbytes")?;
+    let cbytes = c.read(Reader::be_i64, "cbytes")?;
+    notes.marker(&mut c, INT32, "0xd2 (msgpack int32) before typesize")?;
+    let typesize = c.read(Reader::be_i32, "typesize")?;
+    let typesize = match u32::try_from(typesize) {
+        Ok(t) if t >= 1 => t,
+        _ => {
+            return Err(invalid(
+                OFF_TYPESIZE,
+                "typesize",
+                typesize,
+                "must be at least 1",
+            ))
+        }
+    };
+    notes.marker(&mut c, INT32, "0xd2 (msgpack int32) before blocksize")?;
+    let blocksize = c.read(Reader::be_i32, "blocksize")?;
+    notes.marker(&mut c, INT32, "0xd2 (msgpack int32) before chunksize")?;
+    let chunksize = c.read(Reader::be_i32, "chunksize")?;
+    check_sizes(nbytes, cbytes, chunksize)?;
+    for (value, offset, field) in [
+        (nbytes, OFF_NBYTES, "nbytes"),
+        (cbytes, OFF_CBYTES, "cbytes"),
+        (i64::from(blocksize), OFF_BLOCKSIZE, "blocksize"),
+        (i64::from(chunksize), OFF_CHUNKSIZE, "chunksize"),
+    ] {
+        if value < 0 {
+            notes.push(offset, format!("negative {field} {value}"));
+        }
+    }
+    notes.marker(
         &mut c,
-        "0xd2 (msgpack int32) before typesize",
-        "typesize",
-        1,
-        "must be at least 1",
+        INT16,
+        "0xd1 (msgpack int16) before the compression threads",
     )?;
-    let blocksize = int32_at_least(
-        &mut c,
-        "0xd2 (msgpack int32) before blocksize",
-        "blocksize",
-        0,
-        "negative",
-    )?;
-    let chunksize = int32_at_least(
-        &mut c,
-        "0xd2 (msgpack int32) before chunksize",
-        "chunksize",
-        0,
-        "negative",
-    )?;
-    c.marker(INT16, "0xd1 (msgpack int16) before the compression threads")?;
     let nthreads_comp = c.read(Reader::be_i16, "compression threads")?;
-    c.marker(
+    notes.marker(
+        &mut c,
         INT16,
         "0xd1 (msgpack int16) before the decompression threads",
     )?;
     let nthreads_decomp = c.read(Reader::be_i16, "decompression threads")?;
 
     let at = c.pos();
-    let has_vlmetalayers = match c.byte("has_vlmetalayers")? {
-        FALSE => false,
-        TRUE => true,
-        found => {
-            return Err(FrameError::at(
-                at as u64,
-                FrameErrorKind::BadMarker {
-                    expected: "0xc2 or 0xc3 (msgpack bool) for has_vlmetalayers",
-                    found,
-                },
-            ))
-        }
-    };
-    c.marker(
+    let vl_byte = c.byte("has_vlmetalayers")?;
+    let has_vlmetalayers = vl_byte == TRUE;
+    if vl_byte != TRUE && vl_byte != FALSE {
+        notes.push(
+            at,
+            format!(
+                "expected 0xc2 or 0xc3 (msgpack bool) for has_vlmetalayers, found {}",
+                Found(vl_byte)
+            ),
+        );
+    }
+    notes.marker(
+        &mut c,
         FIXEXT16,
         "0xd8 (msgpack fixext 16) before the filter pipeline",
     )?;
@@ -246,7 +297,50 @@ pub(crate) fn parse_fixed(buf: &[u8]) -> Result<FrameInfo, FrameError> {
         nfilters,
         filters,
         filters_meta,
+        notes: notes.0,
     })
+}
+
+/// C's checks of the sizes (`get_header_info`): with data (`nbytes > 0`), a negative
+/// chunksize is refused, and with a fixed chunksize a negative cbytes or a chunk count
+/// that does not cover nbytes or does not fit the offsets chunk. Without data nothing
+/// is checked (caterva 0.7.3 writes chunksize -1 for an empty array).
+fn check_sizes(nbytes: i64, cbytes: i64, chunksize: i32) -> Result<(), FrameError> {
+    if nbytes <= 0 {
+        return Ok(());
+    }
+    if chunksize < 0 {
+        return Err(invalid(
+            OFF_CHUNKSIZE,
+            "chunksize",
+            chunksize,
+            "negative while nbytes > 0",
+        ));
+    }
+    if chunksize == 0 {
+        // C sizes the chunk count from the offsets chunk, past the header.
+        return Ok(());
+    }
+    if cbytes < 0 {
+        return Err(invalid(
+            OFF_CBYTES,
+            "cbytes",
+            cbytes,
+            "negative while nbytes > 0",
+        ));
+    }
+    let chunksize = i64::from(chunksize);
+    let nchunks = nbytes / chunksize + i64::from(nbytes % chunksize != 0);
+    // blosc2_nchunks_to_offsets_nbytes: nchunks * 8 must fit an int32.
+    if nchunks > i64::from(i32::MAX) / 8 {
+        return Err(invalid(
+            OFF_NBYTES,
+            "nbytes",
+            nbytes,
+            "more chunks of chunksize than an offsets chunk can index",
+        ));
+    }
+    Ok(())
 }
 
 /// Parse a frame header from a buffer holding at least the whole header (it
