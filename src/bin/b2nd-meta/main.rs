@@ -42,8 +42,8 @@ enum Command {
         /// Print a compact summary for a terminal instead of JSON
         #[arg(long, short = 'H')]
         human: bool,
-        /// Print every byte of each raw metalayer content as hex (streamed from the
-        /// file), instead of the first 4096 bytes and "raw_len"
+        /// In JSON, print every byte of each raw metalayer content as hex (streamed
+        /// from the file), instead of the first 4096 bytes and "raw_len"
         #[arg(long)]
         full_hex: bool,
         /// A contiguous frame file or a sparse frame's directory
