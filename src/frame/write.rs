@@ -167,6 +167,54 @@ pub fn rewrite_metalayer_if(
     })
 }
 
+/// Changes the shape of the array in the frame at `path` in place, as C-Blosc2 does
+/// when it resizes an array: only the shape entries of the `b2nd` (or `caterva`)
+/// metalayer change, nothing else in the file. The decision and the write are one
+/// locked operation on one open file (see [`rewrite_metalayer`]).
+///
+/// Refused, leaving the file untouched: another number of dimensions, a negative
+/// length, a shape with another number of chunks along any axis (the chunks and
+/// their offsets are not rewritten), a shape C-Blosc2 would refuse, and a frame whose
+/// data is cut short. Returns the new metadata.
+///
+/// ```
+/// use b2nd_meta::frame::{open, set_shape};
+///
+/// let src = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpus/rewrite_2d_before.b2nd");
+/// let path = std::env::temp_dir().join(format!("b2nd-meta-set-shape-{}.b2nd", std::process::id()));
+/// std::fs::copy(src, &path)?;
+///
+/// // (10, 7) in chunks of (4, 4): 3 x 2 chunks, like (12, 8).
+/// set_shape(&path, &[12, 8])?;
+/// assert_eq!(open(&path)?.header.array_meta()?.shape(), [12, 8]);
+/// // (13, 8) would need a fourth row of chunks.
+/// assert!(set_shape(&path, &[13, 8]).is_err());
+/// std::fs::remove_file(&path)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn set_shape(path: impl AsRef<Path>, new_shape: &[i64]) -> Result<Meta, FrameError> {
+    update(path.as_ref(), |header| {
+        let (name, meta, bytes) = reshaped(header, new_shape)?;
+        Ok((name, bytes, meta))
+    })
+}
+
+/// [`set_shape`] on a frame held in memory.
+///
+/// ```
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpus/rewrite_2d_before.b2nd");
+/// let mut bytes = std::fs::read(path)?;
+/// let meta = b2nd_meta::frame::set_shape_in_slice(&mut bytes, &[9, 5])?;
+/// assert_eq!(meta.shape(), [9, 5]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn set_shape_in_slice(buf: &mut [u8], new_shape: &[i64]) -> Result<Meta, FrameError> {
+    let header = parse_header(buf)?;
+    let (name, meta, bytes) = reshaped(&header, new_shape)?;
+    rewrite_metalayer_in_slice(buf, &name, &bytes)?;
+    Ok(meta)
+}
+
 /// The one locked read-decide-check-write operation. `decide` sees the header read
 /// under the lock and returns the metalayer to rewrite, its new content and a result.
 pub(super) fn update<T>(
@@ -243,54 +291,6 @@ fn read_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
 #[cfg(unix)]
 fn write_at(file: &File, buf: &[u8], offset: u64) -> std::io::Result<()> {
     std::os::unix::fs::FileExt::write_all_at(file, buf, offset)
-}
-
-/// Changes the shape of the array in the frame at `path` in place, as C-Blosc2 does
-/// when it resizes an array: only the shape entries of the `b2nd` (or `caterva`)
-/// metalayer change, nothing else in the file. The decision and the write are one
-/// locked operation on one open file (see [`rewrite_metalayer`]).
-///
-/// Refused, leaving the file untouched: another number of dimensions, a negative
-/// length, a shape with another number of chunks along any axis (the chunks and
-/// their offsets are not rewritten), a shape C-Blosc2 would refuse, and a frame whose
-/// data is cut short. Returns the new metadata.
-///
-/// ```
-/// use b2nd_meta::frame::{open, set_shape};
-///
-/// let src = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpus/rewrite_2d_before.b2nd");
-/// let path = std::env::temp_dir().join(format!("b2nd-meta-set-shape-{}.b2nd", std::process::id()));
-/// std::fs::copy(src, &path)?;
-///
-/// // (10, 7) in chunks of (4, 4): 3 x 2 chunks, like (12, 8).
-/// set_shape(&path, &[12, 8])?;
-/// assert_eq!(open(&path)?.header.array_meta()?.shape(), [12, 8]);
-/// // (13, 8) would need a fourth row of chunks.
-/// assert!(set_shape(&path, &[13, 8]).is_err());
-/// std::fs::remove_file(&path)?;
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn set_shape(path: impl AsRef<Path>, new_shape: &[i64]) -> Result<Meta, FrameError> {
-    update(path.as_ref(), |header| {
-        let (name, meta, bytes) = reshaped(header, new_shape)?;
-        Ok((name, bytes, meta))
-    })
-}
-
-/// [`set_shape`] on a frame held in memory.
-///
-/// ```
-/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpus/rewrite_2d_before.b2nd");
-/// let mut bytes = std::fs::read(path)?;
-/// let meta = b2nd_meta::frame::set_shape_in_slice(&mut bytes, &[9, 5])?;
-/// assert_eq!(meta.shape(), [9, 5]);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn set_shape_in_slice(buf: &mut [u8], new_shape: &[i64]) -> Result<Meta, FrameError> {
-    let header = parse_header(buf)?;
-    let (name, meta, bytes) = reshaped(&header, new_shape)?;
-    rewrite_metalayer_in_slice(buf, &name, &bytes)?;
-    Ok(meta)
 }
 
 #[cfg(not(unix))]
