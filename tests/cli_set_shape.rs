@@ -294,3 +294,55 @@ fn help_has_an_example_and_readme_lists_the_command() {
         out.stderr
     );
 }
+
+#[test]
+#[clippy::msrv = "1.89"]
+fn two_writer_processes_and_a_reader_never_see_a_broken_header() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+
+    const SHAPES: [&str; 4] = ["10,7", "12,8", "9,5", "11,6"];
+    const PER_WRITER: usize = 150;
+    let scratch = Scratch::of("corpus/rewrite_2d_before.b2nd", "processes");
+    let path = Arc::new(scratch.0.clone());
+    let before = std::fs::read(&scratch.0).unwrap();
+    let done = Arc::new(AtomicBool::new(false));
+    let writers: Vec<_> = (0..2)
+        .map(|w| {
+            let path = Arc::clone(&path);
+            std::thread::spawn(move || {
+                for i in 0..PER_WRITER {
+                    let out = set_shape(&path, SHAPES[(i + w) % SHAPES.len()], false);
+                    assert_eq!(out.code, Some(0), "{}", out.stderr);
+                }
+            })
+        })
+        .collect();
+    let reader = {
+        let path = Arc::clone(&path);
+        let done = Arc::clone(&done);
+        std::thread::spawn(move || {
+            let mut reads = 0;
+            while !done.load(Ordering::Relaxed) || reads == 0 {
+                let file = std::fs::File::open(&*path).unwrap();
+                file.lock_shared().unwrap();
+                let bytes = std::fs::read(&*path).unwrap();
+                drop(file);
+                assert_eq!(bytes.len(), before.len());
+                let meta = b2nd_meta::frame::parse_header(&bytes)
+                    .unwrap()
+                    .array_meta()
+                    .unwrap();
+                let shape = format!("{},{}", meta.shape()[0], meta.shape()[1]);
+                assert!(SHAPES.contains(&shape.as_str()), "{shape}");
+                reads += 1;
+            }
+            reads
+        })
+    };
+    for w in writers {
+        w.join().unwrap();
+    }
+    done.store(true, Ordering::Relaxed);
+    assert!(reader.join().unwrap() > 0);
+}
