@@ -396,17 +396,18 @@ fn header_len_bounds() {
         matches!(err.kind(), FrameErrorKind::InvalidField { .. } if err.offset() == Some(16)),
         "{err}"
     );
-    // header_len one byte short of / past the metalayer section.
+    // header_len one byte short of the metalayer section: the last content is cut
+    // (refused, as C refuses it); one byte past: read, as C reads it, and noted.
     for hl in [145, 147] {
         let mut b = base.clone();
         set_i32(&mut b, 11, hl);
-        let err = parse_header(&b).unwrap_err();
+        let parsed = parse_header(&b);
         assert!(
-            matches!(
-                err.kind(),
-                FrameErrorKind::HeaderLenMismatch { .. } | FrameErrorKind::OutOfHeader { .. }
-            ),
-            "{hl}: {err}"
+            match &parsed {
+                Err(err) => hl == 145 && matches!(err.kind(), FrameErrorKind::OutOfHeader { .. }),
+                Ok(h) => hl == 147 && h.info.notes.iter().any(|n| n.offset == 146),
+            },
+            "{hl}: {parsed:?}"
         );
     }
 }
@@ -477,9 +478,11 @@ fn every_truncation_of_every_fixture_header_is_an_error() {
     fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Offsets in the fixed part of the magic and header_len (which must match the end of
-/// the metalayer section exactly): any change is refused.
-const FIXED_STRUCTURAL: [usize; 12] = [2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14];
+/// Offsets in the fixed part of the magic: any change is refused.
+const FIXED_STRUCTURAL: [usize; 8] = [2, 3, 4, 5, 6, 7, 8, 9];
+
+/// The one byte of the fixed part nobody reads (reserved): a change goes unseen.
+const UNREAD: usize = 86;
 
 /// Offsets in the fixed part of the msgpack markers (and the has_vlmetalayers bool):
 /// C-Blosc2 never reads them, so a change is read and noted at that byte, not refused.
@@ -525,14 +528,16 @@ fn corrupting_any_header_byte_never_panics() {
                     streamed.as_ref().map_err(|e| e.to_string()),
                     "{name} byte {at} = {v:#04x}"
                 );
-                let structural = if at < FIXED_HEADER_LEN {
-                    // (byte 68 is a msgpack bool: 0xc2 and 0xc3 are both fine)
-                    FIXED_STRUCTURAL.contains(&at) && !(at == 68 && (v == 0xc2 || v == 0xc3))
-                } else {
-                    !content[at] && !name_byte[at]
-                };
-                if structural {
+                if FIXED_STRUCTURAL.contains(&at) {
                     assert!(parsed.is_err(), "{name}: byte {at} = {v:#04x} accepted");
+                }
+                // Any other change C lets through is seen: a refusal, a note, or a
+                // different header.
+                if let Ok(h) = &parsed {
+                    assert!(
+                        at == UNREAD || !h.info.notes.is_empty() || *h != good,
+                        "{name}: byte {at} = {v:#04x} unseen"
+                    );
                 }
                 if FIXED_MARKERS.contains(&at) && !(at == 68 && (v == 0xc2 || v == 0xc3)) {
                     let h = parsed.as_ref().unwrap();
@@ -754,29 +759,30 @@ fn name_of_31_bytes_ok_32_bytes_error() {
 }
 
 #[test]
-fn names_must_be_utf8_without_nul_and_unique() {
-    let err = parse_header(&build(&[(fixstr(&[0xff, 0xfe]), vec![])])).unwrap_err();
-    assert!(
-        matches!(err.kind(), FrameErrorKind::InvalidName { .. } if err.offset() == Some(95)),
-        "{err}"
-    );
-    let err = parse_header(&build(&[(fixstr(b"a\0b"), vec![])])).unwrap_err();
-    assert!(
-        matches!(err.kind(), FrameErrorKind::InvalidName { .. }),
-        "{err}"
-    );
-    let err = parse_header(&simple(&["b2nd", "x", "b2nd"])).unwrap_err();
-    assert!(
-        matches!(err.kind(), FrameErrorKind::DuplicateName { .. }),
-        "{err}"
-    );
+fn names_are_read_as_c_blosc2_reads_them_and_noted() {
+    // Not UTF-8: read (C holds bytes), shown with U+FFFD, noted where the bytes are.
+    let h = parse_header(&build(&[(fixstr(&[0xff, 0xfe]), vec![])])).unwrap();
+    assert_eq!(h.metalayers[0].name, "\u{fffd}\u{fffd}");
+    assert_eq!(h.info.notes[0].offset, 95);
+    // A NUL: C's name ends there.
+    let h = parse_header(&build(&[(fixstr(b"a\0b"), vec![])])).unwrap();
+    assert_eq!(h.metalayers[0].name, "a");
+    assert_eq!(h.info.notes[0].offset, 96);
+    // Twice the same name: both kept, the first found (as blosc2_meta_get finds it).
+    let h = parse_header(&simple(&["b2nd", "x", "b2nd"])).unwrap();
+    assert_eq!(h.names().collect::<Vec<_>>(), ["b2nd", "x", "b2nd"]);
+    assert_eq!(h.metalayer("b2nd").unwrap().content, [0]);
+    assert!(h.info.notes[0]
+        .note
+        .contains("second metalayer named \"b2nd\""));
     // Non-ASCII UTF-8 is fine.
     let h = parse_header(&build(&[(fixstr("métá".as_bytes()), vec![1])])).unwrap();
     assert_eq!(h.metalayers[0].name, "métá");
+    assert!(h.info.notes.is_empty());
 }
 
 #[test]
-fn metalayer_counts_are_checked() {
+fn metalayer_counts_are_checked_or_noted() {
     // 17 in both places.
     let names: Vec<String> = (0..17).map(|i| format!("m{i}")).collect();
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
@@ -794,18 +800,13 @@ fn metalayer_counts_are_checked() {
     let dc = FIXED_HEADER_LEN + 7 + 2 * 7;
     assert_eq!(h[dc], 0xdc);
     h[dc + 2] = 1;
-    let err = parse_header(&h).unwrap_err();
-    assert!(
-        matches!(
-            err.kind(),
-            FrameErrorKind::MetalayerCountMismatch {
-                index: 2,
-                contents: 1,
-                ..
-            }
-        ),
-        "{err}"
-    );
+    // C never reads it: read, and noted.
+    let notes = parse_header(&h).unwrap().info.notes;
+    assert_eq!(notes.len(), 1);
+    assert_eq!(notes[0].offset, dc as u64 + 1);
+    assert!(notes[0]
+        .note
+        .contains("holds 1 metalayers, but the index holds 2"));
 
     // A huge count in the index with a small header.
     let mut h = simple(&["a"]);
@@ -821,15 +822,13 @@ fn metalayer_counts_are_checked() {
     // Index size that does not match the index.
     let mut h = simple(&["a"]);
     h[89..91].copy_from_slice(&13u16.to_be_bytes());
-    let err = parse_header(&h).unwrap_err();
-    assert!(
-        matches!(err.kind(),
-            FrameErrorKind::IndexSizeMismatch {
-                declared: 13,
-                actual: 14
-            } if err.offset() == Some(89)),
-        "{err}"
-    );
+    // C never reads it: read, and noted.
+    let notes = parse_header(&h).unwrap().info.notes;
+    assert_eq!(notes.len(), 1);
+    assert_eq!(notes[0].offset, 89);
+    assert!(notes[0]
+        .note
+        .contains("index size is 13, but the index spans 14 bytes"));
 }
 
 #[test]
@@ -850,18 +849,34 @@ fn offsets_and_lengths_never_point_outside_the_header() {
     // at some other 0xc6 or into the fixed part).
     let first = i32::from_be_bytes(base[97..101].try_into().unwrap());
     let second = i32::from_be_bytes(base[104..108].try_into().unwrap());
-    for bad in [0, 50, first + 1, second] {
+    // C checks that an offset points at a bin32 (0xc6) content inside the header,
+    // nothing more: elsewhere it is refused at the byte pointed at, at the other
+    // content it is read (and noted).
+    for bad in [0, 50, first + 1] {
         let mut h = base.clone();
         set_i32(&mut h, 97, bad);
         let err = parse_header(&h).unwrap_err();
         assert!(
-            matches!(err.kind(), FrameErrorKind::OffsetMismatch { value, .. } if *value == bad && err.offset() == Some(97)),
+            matches!(err.kind(), FrameErrorKind::BadMarker { .. } if err.offset() == Some(bad as u64)),
             "{bad}: {err}"
         );
     }
+    let mut h = base.clone();
+    set_i32(&mut h, 97, second);
+    let header = parse_header(&h).unwrap();
+    assert_eq!(header.metalayers[0].content, header.metalayers[1].content);
+    assert!(header.info.notes.iter().any(|n| n.offset == second as u64));
     // Content lengths: negative, past the header, overflowing.
     let c0 = first as usize;
-    for bad in [-1, i32::MIN, 2, 1000, i32::MAX] {
+    // One byte longer runs into the next content's marker: inside the header, C reads
+    // it so (and the next content from its own offset); noted.
+    let mut h = base.clone();
+    set_i32(&mut h, c0 + 1, 2);
+    let header = parse_header(&h).unwrap();
+    assert_eq!(header.metalayers[0].content, [0, 0xc6]);
+    assert_eq!(header.metalayers[1].content, [1, 1]);
+    assert!(!header.info.notes.is_empty());
+    for bad in [-1, i32::MIN, 1000, i32::MAX] {
         let mut h = base.clone();
         set_i32(&mut h, c0 + 1, bad);
         let err = parse_header(&h).unwrap_err();
@@ -987,7 +1002,7 @@ fn rewrite_refusals_leave_files_byte_identical() {
         ("cut.b2nd", original[..120].to_vec()),
         ("badmarker.b2nd", {
             let mut b = original.clone();
-            b[87] = 0x94;
+            b[91] = 0xdf; // the map16 marker C-Blosc2 checks
             b
         }),
         ("badoffset.b2nd", {

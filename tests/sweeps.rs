@@ -228,7 +228,8 @@ fn check_header(header: &FrameHeader, buf: &[u8], decode: bool, what: &dyn Fn() 
     );
     for m in &header.metalayers {
         assert!(
-            m.name.len() <= frame::METALAYER_NAME_MAXLEN && !m.name.contains('\0'),
+            // At most 31 bytes on disk: as many chars, each byte that is not UTF-8 one U+FFFD.
+            m.name.chars().count() <= frame::METALAYER_NAME_MAXLEN && !m.name.contains('\0'),
             "bad name {:?}: {}",
             m.name,
             what()

@@ -20,10 +20,11 @@ use crate::error::Found;
 /// ```
 /// use b2nd_meta::frame::{parse_header, FrameErrorKind};
 ///
+/// // The magic "b2frame\0" starts at byte 2.
 /// let err = parse_header(b"not a frame").unwrap_err();
-/// assert_eq!(err.offset(), Some(0));
-/// assert!(matches!(err.kind(), FrameErrorKind::BadMarker { found: b'n', .. }));
-/// assert!(err.to_string().ends_with(" at byte 0"), "{err}");
+/// assert_eq!(err.offset(), Some(2));
+/// assert!(matches!(err.kind(), FrameErrorKind::BadMagic { found: b't', .. }));
+/// assert!(err.to_string().ends_with(" at byte 2"), "{err}");
 /// ```
 pub struct FrameError {
     inner: Box<Inner>,
@@ -375,7 +376,7 @@ impl FrameError {
     ///
     /// ```
     /// let err = b2nd_meta::frame::parse_header(b"not a frame").unwrap_err();
-    /// assert_eq!(err.offset(), Some(0));
+    /// assert_eq!(err.offset(), Some(2));
     /// ```
     pub fn offset(&self) -> Option<u64> {
         self.inner.offset

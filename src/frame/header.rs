@@ -142,6 +142,9 @@ pub struct FrameInfo {
     pub codec: Codec,
     /// Default compression level (high nibble of byte 27).
     pub clevel: u8,
+    /// Raw byte 77: the codec code C writes for a user or plugin codec (read when the
+    /// low nibble of byte 27 is 6).
+    pub udcodec: u8,
     /// Codec meta (byte 78).
     pub codec_meta: u8,
     /// Raw other flags (byte 28).

@@ -280,6 +280,7 @@ pub(crate) fn parse_fixed(buf: &[u8]) -> Result<FrameInfo, FrameError> {
         kind,
         codec_flags,
         codec: Codec { code },
+        udcodec,
         clevel: codec_flags >> 4,
         codec_meta,
         other_flags,
@@ -365,7 +366,7 @@ fn check_sizes(nbytes: i64, cbytes: i64, chunksize: i32) -> Result<(), FrameErro
 /// # Ok::<(), b2nd_meta::frame::FrameError>(())
 /// ```
 pub fn parse_header(buf: &[u8]) -> Result<FrameHeader, FrameError> {
-    let info = parse_fixed(buf)?;
+    let mut info = parse_fixed(buf)?;
     let header = buf.get(..info.header_len as usize).ok_or_else(|| {
         FrameError::at(
             0,
@@ -376,6 +377,7 @@ pub fn parse_header(buf: &[u8]) -> Result<FrameHeader, FrameError> {
             },
         )
     })?;
-    let metalayers = parse_metalayers(header, info.header_len)?;
+    let (metalayers, notes) = parse_metalayers(header, info.header_len)?;
+    info.notes.extend(notes);
     Ok(FrameHeader { info, metalayers })
 }
