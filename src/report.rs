@@ -79,6 +79,10 @@ pub struct FrameReport {
     pub clevel: u8,
     /// The metalayer names, in header order.
     pub metalayer_names: Vec<String>,
+    /// What the header holds that C-Blosc2 does not check but would not write
+    /// ([`frame::FrameInfo::notes`]), as `"<what> at byte N"`; absent when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 /// One metalayer: decoded when it is `b2nd` or `caterva`, otherwise its raw bytes.
@@ -366,6 +370,7 @@ impl Report {
                 codec_code: info.codec.code,
                 clevel: info.clevel,
                 metalayer_names: file.header.names().map(ToOwned::to_owned).collect(),
+                notes: info.notes.iter().map(ToString::to_string).collect(),
             },
             metalayers: Metalayers(metalayers),
             array,

@@ -196,3 +196,49 @@ fn show_full_hex_streams_all_of_a_256_mib_metalayer_within_64_mb() {
     );
     assert!(tail.ends_with("00\"}}\n"), "{tail:?}");
 }
+
+#[test]
+fn header_notes_are_shown_only_when_there_are_some() {
+    // A negative blocksize: C-Blosc2 does not check it (python-blosc2 4.14.1 opens the
+    // file, tests/data/mutations/cases.json), so show reads it and notes it.
+    let mut bytes = std::fs::read(common::data_path("corpus/ndim2_i4.b2nd")).unwrap();
+    bytes[53..57].copy_from_slice(&(-1i32).to_be_bytes());
+    let path = temp("negative-blocksize.b2nd");
+    std::fs::write(&path, &bytes).unwrap();
+    let out = Command::new(BIN).arg("show").arg(&path).output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["frame"]["blocksize"], -1);
+    let notes = doc["frame"]["notes"].as_array().unwrap();
+    assert!(!notes.is_empty());
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.as_str().unwrap().ends_with(" at byte 53")),
+        "{notes:?}"
+    );
+    let human = Command::new(BIN)
+        .args(["show", "--human"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(human.stdout).unwrap();
+    assert!(
+        text.contains("\n  note: ") && text.contains(" at byte 53"),
+        "{text}"
+    );
+    std::fs::remove_file(&path).unwrap();
+
+    let plain = Command::new(BIN)
+        .arg("show")
+        .arg(common::data_path("corpus/ndim2_i4.b2nd"))
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&plain.stdout).unwrap();
+    assert!(doc["frame"].get("notes").is_none());
+}

@@ -26,8 +26,9 @@ Print what the header of each Blosc2 frame holds, one JSON document per line:
 
 \"frame\" has the header's facts (kind, header_len, frame_len, file_len, truncated,
 typesize, blocksize, chunksize, nbytes, cbytes, codec, codec_code, clevel,
-metalayer_names). \"metalayers\" has one entry per metalayer, in header order: the
-b2nd and caterva metalayers decoded (the schema `decode` prints), any other as
+metalayer_names, and \"notes\" when the header holds what C-Blosc2 does not check but
+would not write, each \"<what> at byte N\"). \"metalayers\" has one entry per
+metalayer, in header order: the b2nd and caterva metalayers decoded (the schema `decode` prints), any other as
 {\"raw_hex\": ...}; one that fails to decode as {\"raw_hex\": ..., \"error\": ...}.
 \"raw_hex\" holds at most the first 4096 bytes of a content; a longer one gets
 \"raw_len\" (its length in bytes) after it. With --full-hex, \"raw_hex\" holds every

@@ -70,6 +70,9 @@ pub fn render(report: &Report) -> String {
             frame.frame_len.saturating_sub(frame.file_len)
         );
     }
+    for note in &frame.notes {
+        let _ = write!(s, "\n  note: {}", printable(note));
+    }
     let array = report.array.as_ref();
     for (name, layer) in &report.metalayers.0 {
         let shown = printable(name);
