@@ -27,7 +27,7 @@ use serde::Serialize;
 mod hex;
 pub use hex::Hex;
 
-use crate::frame::{self, FrameError, FrameFile, ARRAY_METALAYERS};
+use crate::frame::{self, check_array, FrameError, FrameFile};
 use crate::Meta;
 
 /// Everything `show` prints about one frame. Serialized, the keys come in this order:
@@ -86,13 +86,14 @@ pub struct FrameReport {
     pub notes: Vec<String>,
 }
 
-/// One metalayer: decoded when it is `b2nd` or `caterva`, otherwise its raw bytes.
+/// One metalayer: decoded when it is the array's (`b2nd`, else `caterva`), otherwise
+/// its raw bytes.
 #[derive(Debug, Clone, Serialize)]
 #[serde(untagged)]
 pub enum MetalayerReport {
-    /// A `b2nd`/`caterva` metalayer that decodes (serialized as `decode` prints it).
+    /// The array's metalayer, decoded (serialized as `decode` prints it).
     Decoded(Meta),
-    /// Any other metalayer, or one that does not decode.
+    /// Any other metalayer (user data), or the array's when it does not decode.
     Raw(RawContent),
 }
 
@@ -105,7 +106,7 @@ pub struct RawContent {
     /// The content's full length, present only when `raw_hex` holds a prefix.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub raw_len: Option<u64>,
-    /// Why a `b2nd`/`caterva` metalayer does not decode.
+    /// Why the array's metalayer does not decode.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
@@ -163,7 +164,8 @@ pub struct ArrayReport {
     pub metalayer: String,
     /// Its dtype.
     pub dtype: DtypeReport,
-    /// C-Blosc2's validation problems, with the frame's typesize.
+    /// C-Blosc2's validation problems, with the frame's typesize, then where the
+    /// metalayer and the frame header disagree ([`frame::check_array`]).
     pub problems: Vec<String>,
     /// python-blosc2's stricter rule: blocks must fit in chunks.
     pub blocks_within_chunks: Vec<String>,
@@ -224,18 +226,21 @@ impl Report {
     pub fn of_frame_with(path: &Path, file: &FrameFile, options: Options) -> Report {
         let info = &file.header.info;
         let raw = |m: &frame::Metalayer, error: Option<String>| {
-            let len = m.content.len();
+            // `open` keeps at most CONTENT_CAP bytes of a content: the rest stays in
+            // the file, and is streamed from there when all of it is asked for.
+            let len = u64::from(m.content_len);
+            let held = m.content.len() as u64 == len;
             let (raw_hex, raw_len) = match options.hex_limit {
-                Some(limit) if len > limit => (
-                    Hex::Bytes(m.content.get(..limit).unwrap_or_default().to_vec()),
-                    Some(len as u64),
+                Some(limit) if len > limit as u64 => (
+                    Hex::Bytes(m.content.get(..limit).unwrap_or(&m.content).to_vec()),
+                    Some(len),
                 ),
-                _ if !options.from_file => (Hex::Bytes(m.content.clone()), None),
+                _ if held && !options.from_file => (Hex::Bytes(m.content.clone()), None),
                 _ => (
                     Hex::File {
                         path: file.header_path.clone(),
                         offset: m.content_offset(),
-                        len: len as u64,
+                        len,
                     },
                     None,
                 ),
@@ -246,14 +251,28 @@ impl Report {
                 error,
             })
         };
+        // The array's metalayer, as C-Blosc2 and python-blosc2 choose it; every other
+        // metalayer (a `caterva` beside a `b2nd` included) is user data, shown raw.
+        let array_at = file.header.array_metalayer().map(|m| m.offset);
+        let mut array = None;
         let metalayers = file
             .header
             .metalayers
             .iter()
             .map(|m| {
-                let layer = if ARRAY_METALAYERS.contains(&m.name.as_str()) {
+                let layer = if Some(m.offset) == array_at && array.is_none() {
                     match crate::take_from_slice::<Meta>(&m.content) {
-                        Ok((meta, _)) => MetalayerReport::Decoded(meta),
+                        Ok((meta, rest)) => {
+                            let used = m.content.len() - rest.len();
+                            let trailing = (m.content_len as usize).saturating_sub(used);
+                            let mut report =
+                                ArrayReport::of(&m.name, &meta, trailing, info.typesize);
+                            report
+                                .problems
+                                .extend(check_array(info, &meta).iter().map(ToString::to_string));
+                            array = Some(report);
+                            MetalayerReport::Decoded(meta)
+                        }
                         Err(e) => raw(m, Some(e.to_string())),
                     }
                 } else {
@@ -262,15 +281,6 @@ impl Report {
                 (m.name.clone(), layer)
             })
             .collect();
-        let array = file.header.array_metalayer().and_then(|layer| {
-            let (meta, rest) = crate::take_from_slice::<Meta>(&layer.content).ok()?;
-            Some(ArrayReport::of(
-                &layer.name,
-                &meta,
-                rest.len(),
-                info.typesize,
-            ))
-        });
         Report {
             path: path.to_string_lossy().into_owned(),
             path_bytes_hex: path_bytes_hex(path),

@@ -212,7 +212,8 @@ fn read_header_memory_follows_the_bytes_read_not_header_len() {
         peak <= 2 * supplied,
         "peak {peak} for {supplied} bytes read"
     );
-    assert!(peak >= 1 << 20, "the reader's bytes were read: peak {peak}");
+    // The rest of the claimed header is read and dropped (8 KiB at a time), not kept.
+    assert!(peak <= 16 << 10, "peak {peak}: the dropped bytes were kept");
 }
 
 #[test]

@@ -1077,3 +1077,197 @@ fn constants_match_c_blosc2() {
     assert_eq!(frame::MAX_FILTERS, 6);
     assert_eq!(frame::SPARSE_HEADER_FILE, "chunks.b2frame");
 }
+
+// ---------------------------------------------------------------------------
+// Special files: refused at once, before anything is opened (a FIFO never blocks)
+
+#[test]
+fn special_files_are_refused_at_once() {
+    let dir = scratch("special");
+    let fifo = dir.join("fifo.b2nd");
+    let status = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let sock = dir.join("socket.b2nd");
+    let _listener = std::os::unix::net::UnixListener::bind(&sock).unwrap();
+    // A directory whose chunks.b2frame is a FIFO.
+    let sparse = dir.join("sparse_fifo.b2nd");
+    fs::create_dir(&sparse).unwrap();
+    let status = std::process::Command::new("mkfifo")
+        .arg(sparse.join("chunks.b2frame"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    for (path, what) in [
+        (fifo.as_path(), "a FIFO"),
+        (sock.as_path(), "a socket"),
+        (Path::new("/dev/null"), "a character device"),
+        (sparse.as_path(), "a FIFO"),
+    ] {
+        let err = open(path).unwrap_err();
+        assert!(
+            matches!(err.kind(), FrameErrorKind::NotAFile { file_type } if *file_type == what),
+            "{}: {err}",
+            path.display()
+        );
+        assert!(err.path().is_some(), "{err}");
+        assert!(rewrite_metalayer(path, "b2nd", &[]).is_err());
+    }
+    // A directory that is not a sparse frame: an I/O error naming chunks.b2frame.
+    let empty = dir.join("empty_dir");
+    fs::create_dir(&empty).unwrap();
+    let err = open(&empty).unwrap_err();
+    assert!(matches!(err.kind(), FrameErrorKind::Io(_)), "{err}");
+    assert!(err.path().unwrap().ends_with("chunks.b2frame"), "{err}");
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+// ---------------------------------------------------------------------------
+// Which metalayer is the array's
+
+#[test]
+fn a_caterva_user_metalayer_beside_b2nd_is_user_data() {
+    // blosc2.zeros(..., meta={"caterva": [0, 1, 2]}): b2nd is the array's, as C-Blosc2
+    // and python-blosc2 choose it; the caterva list is user data.
+    let b2nd = b2nd_meta::to_vec(&b2nd_meta::MetaB2ndV1::new(
+        vec![10],
+        vec![10],
+        vec![10],
+        "<f8",
+    ))
+    .unwrap();
+    for order in [["b2nd", "caterva"], ["caterva", "b2nd"]] {
+        let content = |name: &str| {
+            if name == "b2nd" {
+                b2nd.clone()
+            } else {
+                vec![0x93, 0, 1, 2]
+            }
+        };
+        let entries: Vec<_> = order
+            .iter()
+            .map(|n| (fixstr(n.as_bytes()), content(n)))
+            .collect();
+        let header = parse_header(&build(&entries)).unwrap();
+        assert_eq!(header.array_metalayer().unwrap().name, "b2nd");
+        assert_eq!(header.array_meta().unwrap().shape(), [10]);
+        let user: Vec<_> = header.user_metalayers().map(|m| m.name.as_str()).collect();
+        assert_eq!(user, ["caterva"]);
+    }
+    // Without b2nd, caterva is the array's.
+    let caterva = b2nd_meta::to_vec(&b2nd_meta::MetaV0Caterva {
+        shape: vec![4],
+        chunkshape: vec![2],
+        blockshape: vec![2],
+    })
+    .unwrap();
+    let header = parse_header(&build(&[(fixstr(b"caterva"), caterva)])).unwrap();
+    assert_eq!(header.array_metalayer().unwrap().name, "caterva");
+    assert_eq!(header.user_metalayers().count(), 0);
+}
+
+// ---------------------------------------------------------------------------
+// The array metalayer against the frame
+
+#[test]
+fn a_shape_resized_across_the_chunk_grid_is_flagged() {
+    let src =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus/rewrite_2d_before.b2nd");
+    let mut bytes = fs::read(src).unwrap();
+    let before = parse_header(&bytes).unwrap();
+    assert_eq!(
+        frame::check_array(&before.info, &before.array_meta().unwrap()),
+        []
+    );
+    // (10, 7) in chunks of (4, 4) -> (12, 8): same grid, nothing to flag.
+    frame::set_shape_in_slice(&mut bytes, &[12, 8]).unwrap();
+    let h = parse_header(&bytes).unwrap();
+    assert_eq!(frame::check_array(&h.info, &h.array_meta().unwrap()), []);
+    // (13, 8) without rewriting the chunks: the grid holds 4 x 2 chunks, nbytes 3 x 2.
+    // (set_shape refuses it; the metalayer is rewritten directly, as Regrid::Allow did.)
+    let mut across = parse_header(&bytes).unwrap().array_meta().unwrap();
+    if let b2nd_meta::Meta::B2ndV1(m) = &mut across {
+        m.shape = vec![13, 8];
+    }
+    let encoded = b2nd_meta::to_vec(&across).unwrap();
+    rewrite_metalayer_in_slice(&mut bytes, "b2nd", &encoded).unwrap();
+    let h = parse_header(&bytes).unwrap();
+    let m = frame::check_array(&h.info, &h.array_meta().unwrap());
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert_eq!(m[0].field, "nbytes");
+    assert_eq!(m[0].expected, 4 * 2 * i128::from(h.info.chunksize));
+    assert_eq!(m[0].found, i128::from(h.info.nbytes));
+}
+
+// ---------------------------------------------------------------------------
+// Bounded reads: the fixed part, then the index, then the contents
+
+#[test]
+fn a_bogus_header_len_costs_only_the_bytes_the_checks_need() {
+    // A 4 MB "file" whose header claims header_len 2^31 - 1 (and frame_len to match),
+    // with a bad byte at 87 and then a bad map16 marker: refused after a few KB.
+    let mut bytes = fixture("contiguous.b2nd");
+    bytes.resize(4 << 20, 0);
+    set_i32(&mut bytes, 11, i32::MAX);
+    set_u64(&mut bytes, 16, i32::MAX as u64);
+    bytes[87] = 0x00; // noted only: C never reads it
+    bytes[91] = 0x00; // the map16 marker C checks
+    let mut reader = Counting {
+        inner: &bytes[..],
+        count: 0,
+    };
+    let err = read_header(&mut reader).unwrap_err();
+    assert_eq!(err.offset(), Some(91), "{err}");
+    assert!(reader.count <= 4096, "{} bytes read", reader.count);
+    // The same through open: positioned reads, a few KB.
+    let dir = scratch("bogus-header-len");
+    let path = dir.join("bogus.b2nd");
+    fs::write(&path, &bytes).unwrap();
+    assert_eq!(open(&path).unwrap_err().offset(), Some(91));
+    // With a good index, the contents are read, then the claimed header's end is
+    // looked for (and found missing): the file's length, never 2 GiB, is read.
+    let mut bytes = fixture("contiguous.b2nd");
+    bytes.resize(4 << 20, 0);
+    set_i32(&mut bytes, 11, i32::MAX);
+    set_u64(&mut bytes, 16, i32::MAX as u64);
+    let mut reader = Counting {
+        inner: &bytes[..],
+        count: 0,
+    };
+    let err = read_header(&mut reader).unwrap_err();
+    assert!(
+        matches!(err.kind(), FrameErrorKind::Truncated { .. }),
+        "{err}"
+    );
+    assert_eq!(reader.count, bytes.len() as u64);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn open_keeps_at_most_content_cap_bytes_of_a_content() {
+    // A user metalayer of 3 MiB: open keeps 1 MiB of it, read_content gives the rest.
+    let big: Vec<u8> = (0..3u32 << 20).map(|i| (i % 251) as u8).collect();
+    let bytes = build(&[(fixstr(b"big"), big.clone()), (fixstr(b"m"), vec![7])]);
+    let dir = scratch("content-cap");
+    let path = dir.join("big.b2nd");
+    fs::write(&path, &bytes).unwrap();
+    let frame = open(&path).unwrap();
+    let m = frame.header.metalayer("big").unwrap();
+    assert_eq!(m.content_len as usize, big.len());
+    assert_eq!(m.content, big[..frame::CONTENT_CAP]);
+    assert_eq!(frame.header.metalayer("m").unwrap().content, [7]);
+    let tail = frame.read_content("big", (2 << 20)..u64::MAX).unwrap();
+    assert_eq!(tail, big[2 << 20..]);
+    // From a slice or a reader, contents are whole.
+    assert_eq!(
+        parse_header(&bytes)
+            .unwrap()
+            .metalayer("big")
+            .unwrap()
+            .content,
+        big
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}

@@ -156,6 +156,12 @@ pub enum FrameErrorKind {
         /// The kind the header declares.
         found: FrameKind,
     },
+    /// The path is neither a regular file nor a directory (a FIFO, a socket, a device):
+    /// refused before it is opened.
+    NotAFile {
+        /// What it is: `"a FIFO"`, `"a socket"`, `"a character device"`, ...
+        file_type: &'static str,
+    },
     /// No metalayer has this name.
     UnknownMetalayer {
         /// The name asked for.
@@ -285,6 +291,10 @@ impl fmt::Display for FrameErrorKind {
             WrongKind { expected, found } => write!(
                 f,
                 "the header's frame type (byte 26) says a {found} frame, expected a {expected} one"
+            ),
+            NotAFile { file_type } => write!(
+                f,
+                "{file_type}, not a frame file (a regular file, or a sparse frame's directory)"
             ),
             UnknownMetalayer { name } => write!(f, "no metalayer named {name:?}"),
             NoArrayMetalayer => f.write_str(

@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 use std::vec::Vec;
 
 use super::error::{FrameError, FrameErrorKind};
-use super::header::{FrameHeader, FrameKind, FIXED_HEADER_LEN, SPARSE_HEADER_FILE};
-use super::parse::{parse_fixed, parse_header, OFF_FRAME_TYPE};
+use super::header::{FrameHeader, FrameKind, CONTENT_CAP, SPARSE_HEADER_FILE};
+use super::parse::OFF_FRAME_TYPE;
+use super::source::{read_staged, Positional, Sequential};
 
 /// A header read from a file or a sparse-frame directory by [`open`].
 ///
@@ -45,6 +46,53 @@ impl FrameFile {
     /// ```
     pub fn is_truncated(&self) -> bool {
         self.file_len < self.header.info.frame_len
+    }
+
+    /// Bytes `range` of the content of metalayer `name` (the first so named), read from
+    /// `header_path`: what [`open`] did not keep of a content longer than
+    /// [`CONTENT_CAP`]. The range is clipped to the content.
+    ///
+    /// ```
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/usermeta.b2nd");
+    /// let frame = b2nd_meta::frame::open(path)?;
+    /// assert_eq!(frame.read_content("user", 1..7)?, b"\xa6answer"[..6]);
+    /// # Ok::<(), b2nd_meta::frame::FrameError>(())
+    /// ```
+    pub fn read_content(
+        &self,
+        name: &str,
+        range: std::ops::Range<u64>,
+    ) -> Result<Vec<u8>, FrameError> {
+        let m = self.header.metalayer(name).ok_or_else(|| {
+            FrameError::new(FrameErrorKind::UnknownMetalayer {
+                name: std::borrow::ToOwned::to_owned(name),
+            })
+        })?;
+        let len = u64::from(m.content_len);
+        let (start, end) = (range.start.min(len), range.end.min(len));
+        let want = usize::try_from(end.saturating_sub(start)).unwrap_or(usize::MAX);
+        let path = self.header_path.as_path();
+        let mut file = fs::File::open(path).map_err(FrameError::io(Some(path)))?;
+        let mut src = Positional {
+            file: &mut file,
+            len: self.file_len,
+        };
+        use super::source::Source;
+        let bytes = src
+            .read_at(m.content_offset() + start, want)
+            .map_err(FrameError::io(Some(path)))?;
+        if bytes.len() < want {
+            return Err(FrameError::at(
+                m.content_offset() + start,
+                FrameErrorKind::Truncated {
+                    what: "metalayer content",
+                    end: m.content_offset() + end,
+                    available: self.file_len,
+                },
+            )
+            .in_file(path));
+        }
+        Ok(bytes)
     }
 
     /// How many bytes are missing from `header_path` (0 when not truncated).
@@ -93,10 +141,12 @@ pub(crate) fn read_up_to<R: Read>(r: &mut R, mut n: usize, out: &mut Vec<u8>) ->
 
 /// Read a frame header from `reader`, positioned at the start of the frame.
 ///
-/// Reads the 87-byte fixed part, then exactly `header_len - 87` more bytes,
-/// and never more: the cost does not depend on the size of the data that
-/// follows. Memory grows only with the bytes actually received, so a bogus
-/// `header_len` on a short input is an error, not a large allocation.
+/// Reads in stages, each after the checks of the one before: the 87-byte fixed part,
+/// then the index (at most 689 bytes), then the contents as far as they go, then the
+/// rest of the header up to `header_len` (read and dropped, to check it is there), and
+/// never more: the cost does not depend on the size of the data that follows, and a
+/// bogus `header_len` is refused at the first field C checks that it breaks. Memory
+/// grows only with the bytes actually received.
 ///
 /// ```
 /// use std::io::Read;
@@ -113,22 +163,58 @@ pub(crate) fn read_up_to<R: Read>(r: &mut R, mut n: usize, out: &mut Vec<u8>) ->
 /// assert_eq!(header.metalayer("user").unwrap().content, b"\x81\xa6answer\x2a");
 /// # Ok::<(), b2nd_meta::frame::FrameError>(())
 /// ```
-pub fn read_header<R: Read>(mut reader: R) -> Result<FrameHeader, FrameError> {
-    let mut fixed = [0u8; FIXED_HEADER_LEN];
-    let got = read_fully(&mut reader, &mut fixed).map_err(FrameError::io(None))?;
-    let info = parse_fixed(fixed.get(..got).unwrap_or_default())?;
-    let rest = (info.header_len as usize).saturating_sub(FIXED_HEADER_LEN);
-    let mut buf = Vec::with_capacity(FIXED_HEADER_LEN);
-    buf.extend_from_slice(&fixed);
-    read_up_to(&mut reader, rest, &mut buf).map_err(FrameError::io(None))?;
-    parse_header(&buf)
+pub fn read_header<R: Read>(reader: R) -> Result<FrameHeader, FrameError> {
+    read_staged(&mut Sequential::new(reader), usize::MAX)
 }
 
-/// The file holding the header for `path`, and the frame kind it must hold.
+/// What a path is, when it is neither a regular file nor a directory.
+fn special(md: &fs::Metadata) -> Option<&'static str> {
+    let ft = md.file_type();
+    if ft.is_file() || ft.is_dir() {
+        return None;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_fifo() {
+            return Some("a FIFO");
+        }
+        if ft.is_socket() {
+            return Some("a socket");
+        }
+        if ft.is_char_device() {
+            return Some("a character device");
+        }
+        if ft.is_block_device() {
+            return Some("a block device");
+        }
+    }
+    Some("not a regular file")
+}
+
+/// Refuses, before anything is opened, a path that is not a regular file: a FIFO or a
+/// device would block or never end.
+fn regular(path: &Path) -> Result<(), FrameError> {
+    let md = fs::metadata(path).map_err(FrameError::io(Some(path)))?;
+    match special(&md) {
+        Some(file_type) => {
+            Err(FrameError::new(FrameErrorKind::NotAFile { file_type }).in_file(path))
+        }
+        None => Ok(()),
+    }
+}
+
+/// The file holding the header for `path`, and the frame kind it must hold. The path,
+/// and the header file of a directory, must be regular files (checked before anything
+/// is opened, so a FIFO never blocks).
 pub(crate) fn locate(path: &Path) -> Result<(PathBuf, FrameKind), FrameError> {
     let md = fs::metadata(path).map_err(FrameError::io(Some(path)))?;
     if md.is_dir() {
-        Ok((path.join(SPARSE_HEADER_FILE), FrameKind::Sparse))
+        let header = path.join(SPARSE_HEADER_FILE);
+        regular(&header)?;
+        Ok((header, FrameKind::Sparse))
+    } else if let Some(file_type) = special(&md) {
+        Err(FrameError::new(FrameErrorKind::NotAFile { file_type }).in_file(path))
     } else {
         Ok((path.to_path_buf(), FrameKind::Contiguous))
     }
@@ -160,8 +246,11 @@ pub(crate) fn with_path(e: FrameError, path: &Path) -> FrameError {
 }
 
 /// Read the header of the frame at `path`: a contiguous-frame file, or a
-/// sparse-frame directory (its `chunks.b2frame` is read). Only the header is
-/// read; the file length comes from its metadata.
+/// sparse-frame directory (its `chunks.b2frame` is read). Only the bytes of the header
+/// the checks need are read, with positioned reads: the fixed part, the index, and at
+/// most [`CONTENT_CAP`] bytes of each content (the rest with
+/// [`FrameFile::read_content`]), so memory stays small whatever the file holds; the
+/// file length comes from its metadata.
 ///
 /// The frame type in the header must match: a file must hold a contiguous
 /// frame, a directory's `chunks.b2frame` a sparse one (as C-Blosc2 checks).
@@ -185,7 +274,11 @@ pub fn open(path: impl AsRef<Path>) -> Result<FrameFile, FrameError> {
         .metadata()
         .map_err(FrameError::io(Some(&header_path)))?
         .len();
-    let header = read_header(&mut file).map_err(|e| with_path(e, &header_path))?;
+    let mut src = Positional {
+        file: &mut file,
+        len: file_len,
+    };
+    let header = read_staged(&mut src, CONTENT_CAP).map_err(|e| with_path(e, &header_path))?;
     check_kind(&header_path, kind, &header)?;
     Ok(FrameFile {
         header_path,

@@ -25,6 +25,10 @@ pub const MAX_FRAME_FORMAT_VERSION: u8 = 3;
 /// Name of the file holding the header inside a sparse-frame directory.
 pub const SPARSE_HEADER_FILE: &str = "chunks.b2frame";
 
+/// The most bytes of a content [`open`](super::open) keeps in memory (1 MiB): 16
+/// metalayers stay under 17 MiB whatever their lengths.
+pub const CONTENT_CAP: usize = 1 << 20;
+
 /// Bytes between a metalayer's offset (its bin32 marker) and its content.
 pub(crate) const CONTENT_PREFIX_LEN: u64 = 5;
 
@@ -234,7 +238,14 @@ pub struct Metalayer {
     /// Offset from the start of the frame of its bin32 marker; the content
     /// starts 5 bytes later (see [`Metalayer::content_offset`]).
     pub offset: u64,
-    /// Its content bytes (usually msgpack).
+    /// The length of its content, in bytes.
+    pub content_len: u32,
+    /// Its content bytes (usually msgpack): all of them, except from [`open`], which
+    /// keeps at most [`CONTENT_CAP`] bytes of each content (see
+    /// [`FrameFile::read_content`] for the rest).
+    ///
+    /// [`open`]: super::open
+    /// [`FrameFile::read_content`]: super::FrameFile::read_content
     pub content: Vec<u8>,
 }
 
@@ -242,7 +253,12 @@ impl Metalayer {
     /// Offset from the start of the frame of the first content byte.
     ///
     /// ```
-    /// let m = b2nd_meta::frame::Metalayer { name: "m".into(), offset: 104, content: vec![1] };
+    /// let m = b2nd_meta::frame::Metalayer {
+    ///     name: "m".into(),
+    ///     offset: 104,
+    ///     content_len: 1,
+    ///     content: vec![1],
+    /// };
     /// assert_eq!(m.content_offset(), 109);
     /// ```
     pub fn content_offset(&self) -> u64 {

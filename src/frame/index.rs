@@ -11,7 +11,7 @@ use std::vec::Vec;
 
 use super::error::{FrameError, FrameErrorKind};
 use super::fields::{invalid, Bound, Fields};
-use super::header::{HeaderNote, Metalayer, FIXED_HEADER_LEN, MAX_METALAYERS};
+use super::header::{HeaderNote, FIXED_HEADER_LEN, MAX_METALAYERS};
 use super::header::{CONTENT_PREFIX_LEN, METALAYER_NAME_MAXLEN};
 use crate::error::Found;
 use crate::marker::{
@@ -38,12 +38,25 @@ fn byte_at(header: &[u8], at: usize) -> Option<u8> {
     header.get(at).copied()
 }
 
-/// Parse the metalayer section of `header` (exactly `header_len` bytes); returns the
-/// metalayers in index order and what was noted.
-pub(crate) fn parse_metalayers(
-    header: &[u8],
+/// One entry of the index: a name and the offset of its content's bin32 marker.
+pub(crate) struct Entry {
+    pub(crate) name: String,
+    pub(crate) offset: u32,
+}
+
+/// The most bytes the metalayer section can take up to the end of the contents
+/// array's header: 7 bytes of section header, 16 entries of at most 1 + 31 + 5 bytes,
+/// 3 bytes of array16 header.
+pub(crate) const INDEX_MAX_END: usize = FIXED_HEADER_LEN + 7 + MAX_METALAYERS * 37 + 3;
+
+/// Parse the index from `prefix` (the header's first bytes: at least
+/// `min(header_len, INDEX_MAX_END)`); returns the entries, where the index ends, and
+/// what was noted.
+pub(crate) fn parse_index(
+    prefix: &[u8],
     header_len: u32,
-) -> Result<(Vec<Metalayer>, Vec<HeaderNote>), FrameError> {
+) -> Result<(Vec<Entry>, usize, Vec<HeaderNote>), FrameError> {
+    let header = prefix.get(..header_len as usize).unwrap_or(prefix);
     let mut notes = Vec::new();
     let mut c = Fields {
         r: Reader::new(header),
@@ -85,8 +98,7 @@ pub(crate) fn parse_metalayers(
         ));
     }
 
-    let mut metalayers: Vec<Metalayer> = Vec::with_capacity(usize::from(n));
-    let mut offsets = Vec::with_capacity(usize::from(n));
+    let mut entries: Vec<Entry> = Vec::with_capacity(usize::from(n));
     for _ in 0..n {
         let marker_at = c.pos();
         let marker = c.byte("metalayer name marker")?;
@@ -117,7 +129,7 @@ pub(crate) fn parse_metalayers(
         let name_at = c.pos();
         let raw = c.bytes(name_len, "metalayer name")?;
         let name = c_name(raw, name_at, &mut notes);
-        if metalayers.iter().any(|m| m.name == name) {
+        if entries.iter().any(|e| e.name == name) {
             note(
                 &mut notes,
                 marker_at,
@@ -130,29 +142,23 @@ pub(crate) fn parse_metalayers(
         let offset_at = c.pos();
         let offset = c.read(Reader::be_i32, "metalayer offset")?;
         let offset = match u32::try_from(offset) {
-            Ok(o) if o < header_len => o as usize,
+            Ok(o) if o < header_len => o,
             _ => {
                 return Err(FrameError::at(
                     offset_at as u64,
                     FrameErrorKind::OffsetOutsideHeader {
-                        name: name.to_owned(),
+                        name,
                         value: offset,
                         header_len,
                     },
                 ))
             }
         };
-        let content = content_at(header, header_len, offset)?;
-        offsets.push(offset);
-        metalayers.push(Metalayer {
-            name,
-            offset: offset as u64,
-            content: content.to_vec(),
-        });
+        entries.push(Entry { name, offset });
     }
     let index_end = c.pos();
 
-    // Not read by C: the index size, the contents array and the layout C writes.
+    // Not read by C: the index size and the contents array's header.
     let span = index_end - FIXED_HEADER_LEN;
     if usize::from(idx_size) != span {
         note(
@@ -189,44 +195,98 @@ pub(crate) fn parse_metalayers(
             format!("the contents array holds {count} metalayers, but the index holds {n}"),
         );
     }
-    let mut expected = index_end + 3;
-    for (m, &offset) in metalayers.iter().zip(&offsets) {
-        if offset != expected {
-            note(
-                &mut notes,
-                offset,
-                format!(
-                    "the content of metalayer {:?} is at byte {offset}, C-Blosc2 writes it at byte {expected}",
-                    m.name
-                ),
-            );
-        }
-        expected = offset + CONTENT_PREFIX_LEN as usize + m.content.len();
-    }
-    if expected != header_len as usize {
-        note(
-            &mut notes,
-            expected,
-            format!("header_len (byte 11) is {header_len}, but the metalayer section ends at byte {expected}"),
-        );
-    }
-    Ok((metalayers, notes))
+    Ok((entries, index_end, notes))
 }
 
-/// The content whose bin32 marker is at `offset`, as C reads it: the marker, a
-/// non-negative int32 length, and that many bytes, all inside the header.
-fn content_at(header: &[u8], header_len: u32, offset: usize) -> Result<&[u8], FrameError> {
-    let mut c = Fields {
-        r: Reader::new(header),
-        bound: Bound::Header(header_len),
+/// The length of the content whose bin32 marker is at `offset`, checked as C checks
+/// it (the marker, a non-negative int32, the content inside the header), from `head`:
+/// the bytes of the input from `offset`, up to 5. `Ok(None)`: the input ends first.
+pub(crate) fn content_len(
+    head: &[u8],
+    offset: u32,
+    header_len: u32,
+) -> Result<Option<u32>, FrameError> {
+    let at = u64::from(offset);
+    let Some(&marker) = head.first() else {
+        return Ok(None);
     };
-    c.r.advance(offset);
-    c.marker(BIN32, "0xc6 (msgpack bin32) before a metalayer content")?;
-    let len_at = c.pos();
-    let len = c.read(Reader::be_i32, "metalayer content length")?;
-    let len = usize::try_from(len)
-        .map_err(|_| invalid(len_at, "metalayer content length", len, "negative"))?;
-    c.bytes(len, "metalayer content")
+    if marker != BIN32 {
+        return Err(FrameError::at(
+            at,
+            FrameErrorKind::BadMarker {
+                expected: "0xc6 (msgpack bin32) before a metalayer content",
+                found: marker,
+            },
+        ));
+    }
+    if at + CONTENT_PREFIX_LEN > u64::from(header_len) {
+        return Err(FrameError::at(
+            at + 1,
+            FrameErrorKind::OutOfHeader {
+                what: "metalayer content length",
+                end: at + CONTENT_PREFIX_LEN,
+                header_len,
+            },
+        ));
+    }
+    let Some(&[_, a, b, c, d]) = head.get(..5) else {
+        return Ok(None);
+    };
+    let len = i32::from_be_bytes([a, b, c, d]);
+    let len = u32::try_from(len).map_err(|_| {
+        invalid(
+            (at + 1) as usize,
+            "metalayer content length",
+            len,
+            "negative",
+        )
+    })?;
+    let end = at + CONTENT_PREFIX_LEN + u64::from(len);
+    if end > u64::from(header_len) {
+        return Err(FrameError::at(
+            at + CONTENT_PREFIX_LEN,
+            FrameErrorKind::OutOfHeader {
+                what: "metalayer content",
+                end,
+                header_len,
+            },
+        ));
+    }
+    Ok(Some(len))
+}
+
+/// Notes on the layout of the contents C-Blosc2 writes (back to back in index order,
+/// ending at header_len), which C does not check: `laid` holds each content's offset
+/// and length, in index order.
+pub(crate) fn layout_notes(
+    entries: &[Entry],
+    lens: &[u32],
+    index_end: usize,
+    header_len: u32,
+    notes: &mut Vec<HeaderNote>,
+) {
+    let mut expected = index_end as u64 + 3;
+    for (e, &len) in entries.iter().zip(lens) {
+        let offset = u64::from(e.offset);
+        if offset != expected {
+            notes.push(HeaderNote {
+                offset,
+                note: format!(
+                    "the content of metalayer {:?} is at byte {offset}, C-Blosc2 writes it at byte {expected}",
+                    e.name
+                ),
+            });
+        }
+        expected = offset + CONTENT_PREFIX_LEN + u64::from(len);
+    }
+    if expected != u64::from(header_len) {
+        notes.push(HeaderNote {
+            offset: expected,
+            note: format!(
+                "header_len (byte 11) is {header_len}, but the metalayer section ends at byte {expected}"
+            ),
+        });
+    }
 }
 
 /// A name as C holds it: the bytes up to the first NUL (C keeps a C string); bytes that

@@ -138,6 +138,7 @@
 //! array metalayer.
 
 mod array;
+mod check;
 mod error;
 mod fields;
 mod file;
@@ -145,14 +146,17 @@ mod header;
 mod index;
 mod parse;
 mod shape;
+mod source;
 mod write;
 
 pub use array::{reshaped_meta, ARRAY_METALAYERS};
+pub use check::{check_array, Mismatch};
 pub use error::{FrameError, FrameErrorKind};
 pub use file::{open, read_header, FrameFile};
 pub use header::{
-    Codec, FrameHeader, FrameInfo, FrameKind, HeaderNote, Metalayer, FIXED_HEADER_LEN, MAX_FILTERS,
-    MAX_FRAME_FORMAT_VERSION, MAX_METALAYERS, METALAYER_NAME_MAXLEN, SPARSE_HEADER_FILE,
+    Codec, FrameHeader, FrameInfo, FrameKind, HeaderNote, Metalayer, CONTENT_CAP, FIXED_HEADER_LEN,
+    MAX_FILTERS, MAX_FRAME_FORMAT_VERSION, MAX_METALAYERS, METALAYER_NAME_MAXLEN,
+    SPARSE_HEADER_FILE,
 };
 pub use parse::parse_header;
 pub use shape::ShapeChangeRefusal;

@@ -12,7 +12,7 @@ use super::header::{
     Codec, FrameHeader, FrameInfo, FrameKind, HeaderNote, FIXED_HEADER_LEN, MAX_FILTERS,
     MAX_FRAME_FORMAT_VERSION,
 };
-use super::index::parse_metalayers;
+use super::source::{read_staged, SliceSource};
 use crate::error::Found;
 use crate::marker::{FALSE, FIXARRAY, FIXEXT16, FIXSTR, INT16, INT32, INT64, TRUE, UINT64};
 use crate::read::Reader;
@@ -366,18 +366,5 @@ fn check_sizes(nbytes: i64, cbytes: i64, chunksize: i32) -> Result<(), FrameErro
 /// # Ok::<(), b2nd_meta::frame::FrameError>(())
 /// ```
 pub fn parse_header(buf: &[u8]) -> Result<FrameHeader, FrameError> {
-    let mut info = parse_fixed(buf)?;
-    let header = buf.get(..info.header_len as usize).ok_or_else(|| {
-        FrameError::at(
-            0,
-            FrameErrorKind::Truncated {
-                what: "the header (header_len at byte 11)",
-                end: u64::from(info.header_len),
-                available: buf.len() as u64,
-            },
-        )
-    })?;
-    let (metalayers, notes) = parse_metalayers(header, info.header_len)?;
-    info.notes.extend(notes);
-    Ok(FrameHeader { info, metalayers })
+    read_staged(&mut SliceSource(buf), usize::MAX)
 }

@@ -1,9 +1,8 @@
 //! [`Hex`]: bytes, in memory or in a file, that serialize as lowercase hex.
 
-use std::fmt::{self, Write as _};
+use std::fmt;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::PathBuf;
-use std::string::String;
 use std::vec::Vec;
 
 use serde::{Serialize, Serializer};
@@ -57,13 +56,16 @@ impl Hex {
 }
 
 fn write_hex(f: &mut fmt::Formatter<'_>, bytes: &[u8]) -> fmt::Result {
-    let mut buf = String::with_capacity(128);
-    for piece in bytes.chunks(64) {
-        buf.clear();
-        for b in piece {
-            let _ = write!(buf, "{b:02x}");
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut buf = [0u8; 2 * 4096];
+    for piece in bytes.chunks(4096) {
+        for (pair, &b) in buf.chunks_exact_mut(2).zip(piece) {
+            let digit = |n: u8| DIGITS.get(usize::from(n)).copied().unwrap_or(b'0');
+            pair.copy_from_slice(&[digit(b >> 4), digit(b & 15)]);
         }
-        f.write_str(&buf)?;
+        let digits = buf.get(..2 * piece.len()).unwrap_or_default();
+        // Hex digits are ASCII.
+        f.write_str(std::str::from_utf8(digits).map_err(|_| fmt::Error)?)?;
     }
     Ok(())
 }
