@@ -246,3 +246,61 @@ fn header_notes_are_shown_only_when_there_are_some() {
     let doc: serde_json::Value = serde_json::from_slice(&plain.stdout).unwrap();
     assert!(doc["frame"].get("notes").is_none());
 }
+
+#[test]
+fn a_user_caterva_beside_b2nd_is_user_data_and_a_grid_mismatch_is_a_problem() {
+    // blosc2.zeros(..., meta={"caterva": [0, 1, 2]}): python-blosc2 reads the array
+    // through b2nd; the caterva metalayer is user data, shown raw, never an error.
+    let b2nd = std::fs::read(common::data_path("corpus/ndim2_i4.b2nd")).unwrap();
+    let header = b2nd_meta::frame::parse_header(&b2nd).unwrap();
+    let content = header.array_metalayer().unwrap().content.clone();
+    let bytes = common::frame::frame_with(
+        common::frame::Fixed::empty(4),
+        &[("b2nd", &content), ("caterva", b"\x93\x00\x01\x02")],
+    );
+    let path = temp("user-caterva.b2nd");
+    std::fs::write(&path, &bytes).unwrap();
+    let out = Command::new(BIN).arg("show").arg(&path).output().unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        doc["metalayers"]["caterva"],
+        serde_json::json!({"raw_hex": "93000102"})
+    );
+    assert_eq!(doc["array"]["metalayer"], "b2nd");
+
+    // (10, 7) in chunks of (4, 4) written as (13, 8) without new chunks: 4 x 2 chunks
+    // in the grid, 3 x 2 in nbytes.
+    let mut bytes = std::fs::read(common::data_path("corpus/rewrite_2d_before.b2nd")).unwrap();
+    let mut meta = b2nd_meta::frame::parse_header(&bytes)
+        .unwrap()
+        .array_meta()
+        .unwrap();
+    if let b2nd_meta::Meta::B2ndV1(m) = &mut meta {
+        m.shape = vec![13, 8];
+    }
+    let encoded = b2nd_meta::to_vec(&meta).unwrap();
+    b2nd_meta::frame::rewrite_metalayer_in_slice(&mut bytes, "b2nd", &encoded).unwrap();
+    let path = temp("across-grid.b2nd");
+    std::fs::write(&path, &bytes).unwrap();
+    let out = Command::new(BIN).arg("show").arg(&path).output().unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "problems are reported, not failures"
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let problems = doc["array"]["problems"].as_array().unwrap();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0]
+        .as_str()
+        .unwrap()
+        .starts_with("nbytes: the array metalayer implies"));
+}
