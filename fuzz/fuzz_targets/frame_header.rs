@@ -13,14 +13,22 @@ fn check(header: &FrameHeader, data: &[u8]) {
     assert!(header_len >= frame::FIXED_HEADER_LEN && header_len <= data.len());
     assert!(header.metalayers.len() <= frame::MAX_METALAYERS);
     for m in &header.metalayers {
-        assert!(m.name.len() <= frame::METALAYER_NAME_MAXLEN && !m.name.contains('\0'));
+        // At most 31 bytes on disk; a byte that is not UTF-8 is one U+FFFD.
+        assert!(m.name.chars().count() <= frame::METALAYER_NAME_MAXLEN);
+        assert!(!m.name.contains('\0'));
         let start = m.content_offset() as usize;
         let end = start + m.content.len();
-        assert!(m.offset as usize > frame::FIXED_HEADER_LEN && end <= header_len);
+        assert_eq!(m.content.len(), m.content_len as usize);
+        assert!(end <= header_len);
         assert_eq!(&data[start..end], &m.content[..]);
         let mut copy = data.to_vec();
-        frame::rewrite_metalayer_in_slice(&mut copy, &m.name, &m.content).unwrap();
+        let rewritten = frame::rewrite_metalayer_in_slice(&mut copy, &m.name, &m.content);
+        // Rewritten in place only where C-Blosc2 lays the contents out.
+        assert_eq!(rewritten.is_ok(), header.info.contents_as_c_writes);
         assert_eq!(copy, data);
+    }
+    if !header.info.contents_as_c_writes {
+        return;
     }
     if let Ok(meta) = header.array_meta() {
         let content = &header.array_metalayer().unwrap().content;

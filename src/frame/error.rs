@@ -93,34 +93,10 @@ pub enum FrameErrorKind {
         /// The count found.
         count: u16,
     },
-    /// The index size does not match the index.
-    IndexSizeMismatch {
-        /// The size found.
-        declared: u16,
-        /// The size of the index actually parsed.
-        actual: u64,
-    },
-    /// The index and the contents array disagree on the number of metalayers.
-    MetalayerCountMismatch {
-        /// Count in the index (map16).
-        index: u16,
-        /// Count in the contents (array16).
-        contents: u16,
-    },
     /// A metalayer name is longer than 31 bytes (stored as str8/16/32).
     NameTooLong {
         /// The declared length.
         len: u64,
-    },
-    /// A metalayer name is not valid (not UTF-8, or contains NUL).
-    InvalidName {
-        /// Why.
-        reason: &'static str,
-    },
-    /// Two metalayers have the same name.
-    DuplicateName {
-        /// The name.
-        name: String,
     },
     /// A metalayer offset is negative or does not point inside the header.
     OffsetOutsideHeader {
@@ -130,23 +106,6 @@ pub enum FrameErrorKind {
         value: i32,
         /// The declared header length.
         header_len: u32,
-    },
-    /// A metalayer offset does not point at its content in the contents array.
-    OffsetMismatch {
-        /// The metalayer.
-        name: String,
-        /// The offset found.
-        value: i32,
-        /// Where its content actually is.
-        actual: u64,
-    },
-    /// `header_len` does not match the end of the metalayer section (the error's
-    /// offset is where the section ends).
-    HeaderLenMismatch {
-        /// The declared header length.
-        header_len: u32,
-        /// Where the metalayer section ends.
-        section_end: u64,
     },
     /// The frame type does not match the path (a file must hold a contiguous
     /// frame; a directory's `chunks.b2frame` a sparse one).
@@ -162,6 +121,10 @@ pub enum FrameErrorKind {
         /// What it is: `"a FIFO"`, `"a socket"`, `"a character device"`, ...
         file_type: &'static str,
     },
+    /// The metalayer contents are not where C-Blosc2 writes them (see
+    /// [`FrameInfo::contents_as_c_writes`](super::FrameInfo::contents_as_c_writes)):
+    /// a rewrite in place could overwrite the index or another content.
+    UnusualLayout,
     /// No metalayer has this name.
     UnknownMetalayer {
         /// The name asked for.
@@ -251,20 +214,10 @@ impl fmt::Display for FrameErrorKind {
                 f,
                 "{count} metalayers declared, at most {MAX_METALAYERS} allowed"
             ),
-            IndexSizeMismatch { declared, actual } => write!(
-                f,
-                "metalayer index size is {declared}, but the index spans {actual} bytes from byte 87"
-            ),
-            MetalayerCountMismatch { index, contents } => write!(
-                f,
-                "the contents array holds {contents} metalayers, but the index holds {index}"
-            ),
             NameTooLong { len } => write!(
                 f,
                 "metalayer name of {len} bytes, at most {METALAYER_NAME_MAXLEN} allowed"
             ),
-            InvalidName { reason } => write!(f, "invalid metalayer name: {reason}"),
-            DuplicateName { name } => write!(f, "duplicate metalayer name {name:?}"),
             OffsetOutsideHeader {
                 name,
                 value,
@@ -273,21 +226,6 @@ impl fmt::Display for FrameErrorKind {
                 f,
                 "metalayer {name:?} has offset {value}, outside the header (header_len {header_len})"
             ),
-            OffsetMismatch {
-                name,
-                value,
-                actual,
-            } => write!(
-                f,
-                "metalayer {name:?} has offset {value}, but its content (0xc6) is at byte {actual}"
-            ),
-            HeaderLenMismatch {
-                header_len,
-                section_end,
-            } => write!(
-                f,
-                "header_len (byte 11) is {header_len}, but the metalayer section ends at byte {section_end}"
-            ),
             WrongKind { expected, found } => write!(
                 f,
                 "the header's frame type (byte 26) says a {found} frame, expected a {expected} one"
@@ -295,6 +233,9 @@ impl fmt::Display for FrameErrorKind {
             NotAFile { file_type } => write!(
                 f,
                 "{file_type}, not a frame file (a regular file, or a sparse frame's directory)"
+            ),
+            UnusualLayout => f.write_str(
+                "the metalayer contents are not where C-Blosc2 writes them; not rewritten in place",
             ),
             UnknownMetalayer { name } => write!(f, "no metalayer named {name:?}"),
             NoArrayMetalayer => f.write_str(

@@ -184,6 +184,10 @@ pub struct FrameInfo {
     pub filters: [u8; MAX_FILTERS],
     /// Filter metas (bytes 79..85).
     pub filters_meta: [u8; MAX_FILTERS],
+    /// Whether the metalayer contents sit where C-Blosc2 writes them: back to back after
+    /// the index, in index order, ending at `header_len`. Only then are they rewritten
+    /// in place (a content C reads elsewhere may overlap the index or another content).
+    pub contents_as_c_writes: bool,
     /// What the header holds that C-Blosc2 would not write but does not check either
     /// (a wrong marker byte, version 0, a negative size, ...), in header order: read and
     /// reported, never refused.

@@ -264,7 +264,8 @@ pub(crate) fn layout_notes(
     index_end: usize,
     header_len: u32,
     notes: &mut Vec<HeaderNote>,
-) {
+) -> bool {
+    let before = notes.len();
     let mut expected = index_end as u64 + 3;
     for (e, &len) in entries.iter().zip(lens) {
         let offset = u64::from(e.offset);
@@ -287,6 +288,7 @@ pub(crate) fn layout_notes(
             ),
         });
     }
+    notes.len() == before
 }
 
 /// A name as C holds it: the bytes up to the first NUL (C keeps a C string); bytes that

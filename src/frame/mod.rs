@@ -48,15 +48,14 @@
 //! its content; the content bytes start 5 bytes later. There are at most 16
 //! metalayers.
 //!
-//! Parsing is strict and total: every marker and every bound is checked, all
-//! arithmetic is checked, nothing is ever read outside the declared header, no
-//! allocation is sized from a length field beyond what the input actually
-//! holds, and every failure is a [`FrameError`] naming the byte offset, what
-//! was expected and what was found. Beyond C-Blosc2's own checks this module
-//! also requires that the index size, both metalayer counts, the offsets and
-//! `header_len` all agree with the byte layout C writes (contents stored in
-//! index order, back to back, ending exactly at `header_len`), that names are
-//! unique UTF-8 without NUL bytes, and that sizes are not negative.
+//! Parsing follows C-Blosc2's own reader (`get_header_info`, `get_meta_from_header`;
+//! the table is in SPEC.md, "Which frame headers we read"): what C refuses is a
+//! [`FrameError`] naming the byte offset, what was expected and what was found; what C
+//! does not check is read as C reads it and, when it is not what C writes (a marker
+//! byte, version 0, a negative size, an index size or a layout of the contents other
+//! than C's), listed in [`FrameInfo::notes`]. Parsing is total: all arithmetic is
+//! checked, nothing is read outside the declared header, and reads go in stages (the
+//! fixed part, the index, the contents), each only as far as the checks so far allow.
 //!
 //! # Writing in place, and what a crash can leave
 //!

@@ -298,6 +298,7 @@ pub(crate) fn parse_fixed(buf: &[u8]) -> Result<FrameInfo, FrameError> {
         nfilters,
         filters,
         filters_meta,
+        contents_as_c_writes: true,
         notes: notes.0,
     })
 }

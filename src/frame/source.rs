@@ -166,6 +166,7 @@ pub(crate) fn read_staged<S: Source>(src: &mut S, cap: usize) -> Result<FrameHea
         return Err(truncated(src));
     }
     info.notes.extend(notes);
-    layout_notes(&entries, &lens, index_end, header_len, &mut info.notes);
+    info.contents_as_c_writes =
+        layout_notes(&entries, &lens, index_end, header_len, &mut info.notes);
     Ok(FrameHeader { info, metalayers })
 }

@@ -28,6 +28,9 @@ pub(super) fn target<'h>(
     name: &str,
     new_len: usize,
 ) -> Result<&'h Metalayer, FrameError> {
+    if !header.info.contents_as_c_writes {
+        return Err(FrameError::new(FrameErrorKind::UnusualLayout));
+    }
     let m = header.metalayer(name).ok_or_else(|| {
         FrameError::new(FrameErrorKind::UnknownMetalayer {
             name: name.to_string(),
