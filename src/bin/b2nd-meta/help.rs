@@ -28,14 +28,16 @@ Print what the header of each Blosc2 frame holds, one JSON document per line:
 typesize, blocksize, chunksize, nbytes, cbytes, codec, codec_code, clevel,
 metalayer_names, and \"notes\" when the header holds what C-Blosc2 does not check but
 would not write, each \"<what> at byte N\"). \"metalayers\" has one entry per
-metalayer, in header order: the b2nd and caterva metalayers decoded (the schema `decode` prints), any other as
-{\"raw_hex\": ...}; one that fails to decode as {\"raw_hex\": ..., \"error\": ...}.
+metalayer, in header order: the array's (b2nd, else caterva) decoded (the schema
+`decode` prints), any other as {\"raw_hex\": ...}, the array's as {\"raw_hex\": ...,
+\"error\": ...} when it does not decode.
 \"raw_hex\" holds at most the first 4096 bytes of a content; a longer one gets
 \"raw_len\" (its length in bytes) after it. With --full-hex, \"raw_hex\" holds every
 byte, streamed from the file as it is printed, and \"raw_len\" never appears.
 \"array\" (when the b2nd, else caterva, metalayer decodes) has the parsed dtype with its
-itemsize, C-Blosc2's validation problems, and python-blosc2's stricter
-blocks-within-chunks rule.
+itemsize, C-Blosc2's validation problems and where the metalayer and the frame header
+disagree (\"problems\"), and python-blosc2's stricter blocks-within-chunks rule. A
+caterva metalayer beside a b2nd one is user data, shown raw.
 
 A PATH is a contiguous frame (.b2nd, .b2frame) or a sparse frame's directory (its
 chunks.b2frame is read). \"path\" is the path as given; bytes of it that are not UTF-8
