@@ -1157,11 +1157,17 @@ fn a_shape_resized_across_the_chunk_grid_is_flagged() {
         []
     );
     // (10, 7) in chunks of (4, 4) -> (12, 8): same grid, nothing to flag.
-    frame::set_shape_in_slice(&mut bytes, &[12, 8], frame::Regrid::Refuse).unwrap();
+    frame::set_shape_in_slice(&mut bytes, &[12, 8]).unwrap();
     let h = parse_header(&bytes).unwrap();
     assert_eq!(frame::check_array(&h.info, &h.array_meta().unwrap()), []);
     // (13, 8) without rewriting the chunks: the grid holds 4 x 2 chunks, nbytes 3 x 2.
-    frame::set_shape_in_slice(&mut bytes, &[13, 8], frame::Regrid::Allow).unwrap();
+    // (set_shape refuses it; the metalayer is rewritten directly, as Regrid::Allow did.)
+    let mut across = parse_header(&bytes).unwrap().array_meta().unwrap();
+    if let b2nd_meta::Meta::B2ndV1(m) = &mut across {
+        m.shape = vec![13, 8];
+    }
+    let encoded = b2nd_meta::to_vec(&across).unwrap();
+    rewrite_metalayer_in_slice(&mut bytes, "b2nd", &encoded).unwrap();
     let h = parse_header(&bytes).unwrap();
     let m = frame::check_array(&h.info, &h.array_meta().unwrap());
     assert_eq!(m.len(), 1, "{m:?}");
