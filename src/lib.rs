@@ -54,6 +54,7 @@ mod meta;
 mod read;
 pub mod ser;
 pub mod validate;
+pub mod value;
 mod view;
 pub mod wire;
 
