@@ -592,7 +592,9 @@ pub enum FrameError {
 }
 
 mod array;
+mod user;
 pub use array::{set_shape, set_shape_in_buffer, Regrid, ShapeChangeRefusal, ARRAY_METALAYERS};
+pub use user::{set_user_meta, set_user_meta_in_slice, user_meta_bytes};
 
 impl FrameError {
     /// The byte offset in the frame where the problem is, when it is at one place:
