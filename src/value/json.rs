@@ -4,7 +4,7 @@
 use alloc::string::String;
 use core::fmt::{self, Write};
 
-use super::{NdArray, NdData, NdDtype, Value};
+use super::{NdArray, NdData, Value};
 
 /// Bytes as lowercase hex, written without an intermediate string.
 pub(super) struct Hex<'a>(pub &'a [u8]);
@@ -68,11 +68,7 @@ fn write_seq(items: &[Value], out: &mut String) -> fmt::Result {
 
 fn write_ndarray(a: &NdArray, out: &mut String) -> fmt::Result {
     out.push_str("{\"$ndarray\":{\"dtype\":");
-    match &a.dtype {
-        NdDtype::Str(s) => write_str(s, out)?,
-        NdDtype::Descr(d) => write_seq(d, out)?,
-        NdDtype::Object => write_str("|O", out)?,
-    }
+    write_str(&a.dtype_str(), out)?;
     out.push_str(",\"shape\":[");
     for (i, d) in a.shape.iter().enumerate() {
         if i > 0 {

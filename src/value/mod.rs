@@ -30,8 +30,9 @@
 //! | ext 46 (NumPy array) | `{"$ndarray": {"dtype": "<f8", "shape": [..], "data_hex": ".."}}` |
 //! | any other ext | `{"$ext": {"type": code, "data_hex": ".."}}` |
 //!
-//! An ext 46 with a structured dtype gives `"dtype"` as the JSON of NumPy's `descr` list;
-//! an object array gives `"dtype": "|O"` and `"values": [..]` instead of `"data_hex"`.
+//! An ext 46 with a structured dtype gives NumPy's `dtype.str` of it (`"|V12"`; the
+//! `descr` list stays in [`NdDtype::Descr`]); an object array gives `"dtype": "|O"` and
+//! `"values": [..]` instead of `"data_hex"`.
 //!
 //! Into a binary format (rmp-serde) it gives the msgpack value itself, ext types
 //! through rmp-serde's `_ExtStruct`, so `rmp_serde::to_vec(&value)` equals
@@ -198,5 +199,87 @@ impl Value {
             Value::Str(s) => Some(s),
             _ => None,
         }
+    }
+}
+
+impl NdArray {
+    /// NumPy's `dtype.str` of the array: the stored one, `"|O"` for an object array,
+    /// and `"|V<itemsize>"` for a structured dtype (as NumPy names it), the item size
+    /// summed from the `descr` fields (or, failing that, from the data and the shape).
+    ///
+    /// ```
+    /// use b2nd_meta::value::{NdArray, NdData, NdDtype, Value};
+    ///
+    /// let field = |n: &str, t: &str| Value::Tuple(vec![Value::Str(n.into()), Value::Str(t.into())]);
+    /// let a = NdArray {
+    ///     dtype: NdDtype::Descr(vec![field("a", "<i4"), field("b", "<f8")]),
+    ///     shape: vec![1],
+    ///     data: NdData::Bytes(vec![0; 12]),
+    /// };
+    /// assert_eq!(a.dtype_str(), "|V12");
+    /// ```
+    pub fn dtype_str(&self) -> String {
+        match &self.dtype {
+            NdDtype::Str(s) => s.clone(),
+            NdDtype::Object => String::from("|O"),
+            NdDtype::Descr(fields) => {
+                let from_data = || {
+                    let count = self.shape.iter().try_fold(1u64, |a, &d| a.checked_mul(d))?;
+                    match &self.data {
+                        NdData::Bytes(b) if count > 0 => Some(b.len() as u64 / count),
+                        _ => None,
+                    }
+                };
+                let size = descr_itemsize(fields, 0).or_else(from_data).unwrap_or(0);
+                alloc::format!("|V{size}")
+            }
+        }
+    }
+}
+
+/// The item size of a NumPy `descr` list: `[name, typestr]`, `[name, typestr, shape]`
+/// or `[name, [sub-descr]]` per field.
+fn descr_itemsize(fields: &[Value], depth: usize) -> Option<u64> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    fields.iter().try_fold(0u64, |sum, field| {
+        let (Value::Array(f) | Value::Tuple(f)) = field else {
+            return None;
+        };
+        let size = match f.get(1)? {
+            Value::Str(t) => typestr_itemsize(t)?,
+            Value::Array(sub) | Value::Tuple(sub) => descr_itemsize(sub, depth + 1)?,
+            _ => return None,
+        };
+        let count = match f.get(2) {
+            None => 1,
+            Some(Value::Array(dims) | Value::Tuple(dims)) => {
+                dims.iter().try_fold(1u64, |a, d| match d {
+                    Value::Int(n) => a.checked_mul(u64::try_from(*n).ok()?),
+                    _ => None,
+                })?
+            }
+            Some(_) => return None,
+        };
+        sum.checked_add(size.checked_mul(count)?)
+    })
+}
+
+/// `"<i4"` -> 4, `"<U3"` -> 12, `"<M8[ns]"` -> 8, `"|V12"` -> 12.
+fn typestr_itemsize(t: &str) -> Option<u64> {
+    let mut chars = t.chars();
+    let first = chars.next()?;
+    let kind = if matches!(first, '<' | '>' | '|' | '=') {
+        chars.next()?
+    } else {
+        first
+    };
+    let digits: String = chars.take_while(char::is_ascii_digit).collect();
+    let n: u64 = digits.parse().ok()?;
+    if kind == 'U' {
+        n.checked_mul(4)
+    } else {
+        Some(n)
     }
 }

@@ -5,7 +5,7 @@ use serde::ser::{Error as _, SerializeMap, SerializeSeq, SerializeTuple};
 use serde::{Serialize, Serializer};
 
 use super::json::{text, Hex};
-use super::{NdArray, NdData, NdDtype, Value};
+use super::{NdArray, NdData, Value};
 
 /// rmp-serde's name for a newtype struct holding `(ext type, payload bytes)`.
 const EXT_STRUCT: &str = "_ExtStruct";
@@ -75,11 +75,7 @@ impl Serialize for NdArray {
     /// The body of `{"$ndarray": ...}`.
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut m = s.serialize_map(Some(3))?;
-        match &self.dtype {
-            NdDtype::Str(d) => m.serialize_entry("dtype", d)?,
-            NdDtype::Descr(d) => m.serialize_entry("dtype", &Seq(None, d))?,
-            NdDtype::Object => m.serialize_entry("dtype", "|O")?,
-        }
+        m.serialize_entry("dtype", &self.dtype_str())?;
         m.serialize_entry("shape", &Shape(&self.shape))?;
         match &self.data {
             NdData::Bytes(b) => m.serialize_entry("data_hex", &HexStr(b))?,
