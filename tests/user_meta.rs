@@ -62,6 +62,13 @@ fn every_user_metalayer_decodes_to_pythons_json() {
                 entry["json"],
                 "{path} {name}"
             );
+            // The JSON reads back into a value with the same JSON.
+            let back: Value = serde_json::from_value(entry["json"].clone()).unwrap();
+            assert_eq!(
+                serde_json::to_value(&back).unwrap(),
+                entry["json"],
+                "{path} {name}"
+            );
             // What python wrote is what the value writes back.
             assert_eq!(value.to_msgpack().unwrap(), m.content, "{path} {name}");
             checked += 1;

@@ -190,3 +190,52 @@ fn every_truncation_of_a_valid_value_is_an_eof_error() {
         }
     }
 }
+
+/// (JSON of the mapping, in python's key order; python's bytes for the python value
+/// it stands for, from `msgpack_packb`)
+const FROM_JSON: &[(&str, &str)] = &[
+    (
+        r#"{"units":"s","scale":20}"#,
+        "82a5756e697473a173a57363616c6514",
+    ),
+    (
+        r#"{"b":{"$bin":"00ff"},"c":{"$complex":[1.5,0.0]}}"#,
+        "82a162c40200ffa163d82c3ff80000000000000000000000000000",
+    ),
+    (r#"{"$set":[1,3]}"#, "c7032d920103"),
+    (
+        r#"{"$ndarray":{"dtype":"<u2","shape":[2],"data_hex":"00000100"}}"#,
+        "c7232e83a5647479706581a3737472a33c7532a573686170659102a464617461c40400000100",
+    ),
+    (
+        r#"[null,true,-5,18446744073709551615]"#,
+        "94c0c3fbcfffffffffffffffff",
+    ),
+];
+
+#[test]
+fn the_json_mapping_reads_back_into_pythons_bytes() {
+    for &(json, h) in FROM_JSON {
+        let v: Value = serde_json::from_str(json).unwrap();
+        assert_eq!(v.to_msgpack().unwrap(), hex(h), "{json}");
+        assert_eq!(serde_json::to_string(&v).unwrap(), json);
+    }
+    for bad in [
+        r#"{"$bin":"0"}"#,
+        r#"{"$complex":[1]}"#,
+        r#"{"$ext":{"type":300,"data_hex":""}}"#,
+        r#"{"$ndarray":{"dtype":"<u2"}}"#,
+    ] {
+        assert!(serde_json::from_str::<Value>(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn rmp_serde_reads_values_with_ext_types() {
+    for &(src, h, _) in CASES {
+        let v: Value = rmp_serde::from_slice(&hex(h)).unwrap_or_else(|e| panic!("{src}: {e}"));
+        let want = Value::from_msgpack(&hex(h)).unwrap();
+        // NaN != NaN: compare the bytes.
+        assert_eq!(v.to_msgpack().unwrap(), want.to_msgpack().unwrap(), "{src}");
+    }
+}

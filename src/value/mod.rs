@@ -55,6 +55,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 mod decode;
+mod deserialize;
 mod encode;
 mod json;
 mod serialize;
