@@ -101,14 +101,36 @@ fn non_string_keys_become_their_json_text() {
         serde_json::json!({"[1,2]": 0, "true": 1, "1.5": 2, "{\"$bin\":\"6b\"}": 3, "q\"\n": 4});
     assert_eq!(serde_json::to_value(&v).unwrap(), want);
     // The key text is serde_json's own text of the key's JSON.
-    for (k, _) in [(
+    let keys = [
         Value::Array(vec![
-            Value::Str("a\u{1}".into()),
+            Value::Str("a\u{1}\u{7f}é".into()),
             Value::Nil,
             Value::F64(-0.25),
         ]),
-        0,
-    )] {
+        Value::F64(1e20),
+        Value::F64(1e16),
+        Value::F64(1e15),
+        Value::F64(1e-5),
+        Value::F64(1e-7),
+        Value::F64(123456.0),
+        Value::F64(1.5e16),
+        Value::F64(1.2345678901234568e17),
+        Value::F64(1.25e-7),
+        Value::F64(0.001),
+        Value::F64(5e-324),
+        Value::F64(f64::MAX),
+        Value::F64(0.0),
+        Value::F64(-0.0),
+        Value::F32(0.1),
+        Value::Int(-3),
+        Value::UInt(u64::MAX),
+        Value::Complex {
+            re: f64::NAN,
+            im: 0.5,
+        },
+        Value::Set(vec![Value::Tuple(vec![])]),
+    ];
+    for k in keys {
         let text = serde_json::to_string(&k).unwrap();
         let m = Value::Map(vec![(k, Value::Nil)]);
         assert_eq!(

@@ -49,9 +49,46 @@ fn write_f64(f: f64, out: &mut String) -> fmt::Result {
     } else if f.is_infinite() {
         write_str(if f > 0.0 { "Infinity" } else { "-Infinity" }, out)
     } else {
-        // Shortest round-trip digits, with ".0" on integral values, as serde_json.
-        write!(out, "{f:?}")
+        write_finite(f, out)
     }
+}
+
+/// A finite float exactly as serde_json writes it (ryu's layout: `1.0`, `0.00001`,
+/// `1e-7`, `1e+20`), from the shortest round-trip digits Rust gives.
+fn write_finite(f: f64, out: &mut String) -> fmt::Result {
+    if f.is_sign_negative() {
+        out.push('-');
+    }
+    let sci = alloc::format!("{:e}", f.abs());
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let len = digits.len() as i64;
+    // The decimal point sits after `kk` digits; `k` zeros follow the digits.
+    let kk = exp.parse::<i64>().unwrap_or(0) + 1;
+    let k = kk - len;
+    if (0..=16).contains(&kk) && k >= 0 {
+        out.push_str(&digits);
+        (0..k).for_each(|_| out.push('0'));
+        out.push_str(".0");
+    } else if 0 < kk && kk <= 16 {
+        let (int, frac) = digits
+            .split_at_checked(kk as usize)
+            .unwrap_or((&digits, ""));
+        write!(out, "{int}.{frac}")?;
+    } else if -5 < kk && kk <= 0 {
+        out.push_str("0.");
+        (0..-kk).for_each(|_| out.push('0'));
+        out.push_str(&digits);
+    } else {
+        let (first, rest) = digits.split_at_checked(1).unwrap_or(("0", ""));
+        out.push_str(first);
+        if !rest.is_empty() {
+            write!(out, ".{rest}")?;
+        }
+        let e = kk - 1;
+        write!(out, "e{}{e}", if e > 0 { "+" } else { "" })?;
+    }
+    Ok(())
 }
 
 fn write_seq(items: &[Value], out: &mut String) -> fmt::Result {
