@@ -261,3 +261,29 @@ fn rmp_serde_reads_values_with_ext_types() {
         assert_eq!(v.to_msgpack().unwrap(), want.to_msgpack().unwrap(), "{src}");
     }
 }
+
+proptest::proptest! {
+    /// Any bytes: an error or a value, never a panic; a value writes back to bytes
+    /// that decode to the same value (bytes compared, as NaN != NaN).
+    #[test]
+    fn any_bytes_decode_totally(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..64)) {
+        if let Ok(v) = Value::from_msgpack(&bytes) {
+            let again = v.to_msgpack().unwrap();
+            let back = Value::from_msgpack(&again).unwrap();
+            proptest::prop_assert_eq!(back.to_msgpack().unwrap(), again);
+            let _ = serde_json::to_string(&v).unwrap();
+        }
+    }
+
+    /// One byte of a python value changed: still total.
+    #[test]
+    fn mutated_python_values_decode_totally(case in 0..CASES.len(), at in 0usize..200, byte in proptest::num::u8::ANY) {
+        let mut bytes = hex(CASES[case].1);
+        let at = at % bytes.len();
+        bytes[at] = byte;
+        if let Ok(v) = Value::from_msgpack(&bytes) {
+            let _ = serde_json::to_string(&v).unwrap();
+            Value::from_msgpack(&v.to_msgpack().unwrap()).unwrap();
+        }
+    }
+}
