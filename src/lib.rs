@@ -53,6 +53,8 @@ mod layout;
 pub mod marker;
 mod meta;
 mod read;
+#[cfg(feature = "std")]
+pub mod report;
 pub mod ser;
 pub mod validate;
 pub mod value;

@@ -6,7 +6,7 @@
 //! decoded ([`FrameHeader::user_meta_value`]); rewrite one from any `T: Serialize`
 //! ([`set_user_meta`], [`set_user_meta_in_slice`]) in place, when the new encoding has
 //! exactly the old length (C-Blosc2's `blosc2_meta_update` rule): another length is
-//! refused with [`FrameError::ContentLengthMismatch`], which holds both lengths.
+//! refused with [`FrameErrorKind::ContentLengthMismatch`], which holds both lengths.
 //!
 //! Values are encoded with `rmp_serde::to_vec_named` (structs as maps, as python's
 //! dicts); a [`Value`] encodes as python-blosc2 writes it.
@@ -17,7 +17,10 @@ use std::borrow::ToOwned;
 use std::path::Path;
 use std::vec::Vec;
 
-use super::{rewrite_metalayer, rewrite_metalayer_in_buffer, FrameError, FrameHeader, Metalayer};
+use super::{
+    rewrite_metalayer, rewrite_metalayer_in_slice, FrameError, FrameErrorKind, FrameHeader,
+    Metalayer,
+};
 use crate::value::Value;
 
 impl FrameHeader {
@@ -75,18 +78,29 @@ impl FrameHeader {
     }
 
     fn user_metalayer(&self, name: &str) -> Result<&Metalayer, FrameError> {
-        self.metalayer(name)
-            .ok_or_else(|| FrameError::UnknownMetalayer {
+        self.metalayer(name).ok_or_else(|| {
+            FrameError::new(FrameErrorKind::UnknownMetalayer {
                 name: name.to_owned(),
             })
+        })
     }
 }
 
+/// The metalayer `m` does not decode because of `source`: the error's offset is the
+/// frame offset of the offending byte.
 fn decode_error(m: &Metalayer, source: crate::Error) -> FrameError {
-    FrameError::Metalayer {
+    let content_offset = m.content_offset();
+    let at = source
+        .offset()
+        .map(|o| content_offset.saturating_add(o as u64));
+    let kind = FrameErrorKind::Metalayer {
         name: m.name.clone(),
-        content_offset: m.content_offset(),
+        content_offset,
         source,
+    };
+    match at {
+        Some(at) => FrameError::at(at, kind),
+        None => FrameError::new(kind),
     }
 }
 
@@ -104,22 +118,22 @@ pub fn user_meta_bytes<T: ?Sized + Serialize>(value: &T) -> crate::Result<Vec<u8
 }
 
 fn encode_error(name: &str, source: crate::Error) -> FrameError {
-    FrameError::Metalayer {
+    FrameError::new(FrameErrorKind::Metalayer {
         name: name.to_owned(),
         content_offset: 0,
         source,
-    }
+    })
 }
 
 /// Rewrites the user metalayer `name` of the frame at `path` (a contiguous file or a
 /// sparse-frame directory) with the msgpack of `value`, in place, through
 /// [`rewrite_metalayer`]: only when the new bytes have exactly the old length.
 ///
-/// An encoding error is a [`FrameError::Metalayer`] whose content offset is 0.
+/// An encoding error is a [`FrameErrorKind::Metalayer`] whose content offset is 0.
 ///
 /// ```
 /// use std::collections::BTreeMap;
-/// use b2nd_meta::frame::{open, set_user_meta, FrameError};
+/// use b2nd_meta::frame::{open, set_user_meta, FrameError, FrameErrorKind};
 ///
 /// let src = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/usermeta.b2nd");
 /// let path = std::env::temp_dir().join(format!("b2nd-meta-user-doc-{}.b2nd", std::process::id()));
@@ -131,7 +145,10 @@ fn encode_error(name: &str, source: crate::Error) -> FrameError {
 ///
 /// // 300 needs a uint16: two bytes longer, refused with both lengths.
 /// let err = set_user_meta(&path, "user", &BTreeMap::from([("answer", 300)])).unwrap_err();
-/// assert!(matches!(err, FrameError::ContentLengthMismatch { expected: 9, found: 11, .. }));
+/// assert!(matches!(
+///     err.kind(),
+///     FrameErrorKind::ContentLengthMismatch { expected: 9, found: 11, .. }
+/// ));
 /// std::fs::remove_file(&path).unwrap();
 /// # Ok::<(), FrameError>(())
 /// ```
@@ -163,5 +180,5 @@ pub fn set_user_meta_in_slice<T: ?Sized + Serialize>(
     value: &T,
 ) -> Result<(), FrameError> {
     let bytes = user_meta_bytes(value).map_err(|e| encode_error(name, e))?;
-    rewrite_metalayer_in_buffer(buf, name, &bytes)
+    rewrite_metalayer_in_slice(buf, name, &bytes)
 }
