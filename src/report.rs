@@ -92,8 +92,15 @@ pub enum MetalayerReport {
 }
 
 /// A metalayer's raw content, with why it did not decode when it should have.
+///
+/// A user metalayer (any but `b2nd`/`caterva`) also gets its msgpack `value`, in the
+/// JSON mapping of [`crate::value`] (python-blosc2's tuples, complex, sets and NumPy
+/// arrays decoded), or an `error` when its content is not one msgpack value.
 #[derive(Debug, Clone, Serialize)]
 pub struct RawContent {
+    /// The content as a msgpack value (user metalayers that decode).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<crate::value::Value>,
     /// The content, serialized as lowercase hex: all of it, or its first
     /// [`Options::hex_limit`] bytes.
     pub raw_hex: Hex,
@@ -300,29 +307,31 @@ impl Report {
     /// ```
     pub fn of_frame_with(path: &Path, file: &FrameFile, options: Options) -> Report {
         let info = &file.header.info;
-        let raw = |m: &frame::Metalayer, error: Option<String>| {
-            let len = m.content.len();
-            let (raw_hex, raw_len) = match options.hex_limit {
-                Some(limit) if len > limit => (
-                    Hex::Bytes(m.content.get(..limit).unwrap_or_default().to_vec()),
-                    Some(len as u64),
-                ),
-                _ if !options.from_file => (Hex::Bytes(m.content.clone()), None),
-                _ => (
-                    Hex::File {
-                        path: file.header_path.clone(),
-                        offset: m.content_offset(),
-                        len: len as u64,
-                    },
-                    None,
-                ),
+        let raw =
+            |m: &frame::Metalayer, value: Option<crate::value::Value>, error: Option<String>| {
+                let len = m.content.len();
+                let (raw_hex, raw_len) = match options.hex_limit {
+                    Some(limit) if len > limit => (
+                        Hex::Bytes(m.content.get(..limit).unwrap_or_default().to_vec()),
+                        Some(len as u64),
+                    ),
+                    _ if !options.from_file => (Hex::Bytes(m.content.clone()), None),
+                    _ => (
+                        Hex::File {
+                            path: file.header_path.clone(),
+                            offset: m.content_offset(),
+                            len: len as u64,
+                        },
+                        None,
+                    ),
+                };
+                MetalayerReport::Raw(RawContent {
+                    value,
+                    raw_hex,
+                    raw_len,
+                    error,
+                })
             };
-            MetalayerReport::Raw(RawContent {
-                raw_hex,
-                raw_len,
-                error,
-            })
-        };
         let metalayers = file
             .header
             .metalayers
@@ -331,10 +340,13 @@ impl Report {
                 let layer = if ARRAY_METALAYERS.contains(&m.name.as_str()) {
                     match crate::take_from_slice::<Meta>(&m.content) {
                         Ok((meta, _)) => MetalayerReport::Decoded(meta),
-                        Err(e) => raw(m, Some(e.to_string())),
+                        Err(e) => raw(m, None, Some(e.to_string())),
                     }
                 } else {
-                    raw(m, None)
+                    match crate::value::Value::from_msgpack(&m.content) {
+                        Ok(value) => raw(m, Some(value), None),
+                        Err(e) => raw(m, None, Some(std::format!("not one msgpack value: {e}"))),
+                    }
                 };
                 (m.name.clone(), layer)
             })

@@ -232,7 +232,7 @@ fn f64_be(b: &[u8]) -> f64 {
 /// The length after a bin/str/ext/array/map marker of the 8-, 16- or 32-bit kind:
 /// `m - base` is 0, 1 or 2.
 fn len(r: &mut Reader<'_>, m: u8, base: u8) -> Result<usize> {
-    let e = Expected::Described("a length");
+    let e = Expected::Described("length");
     let n = match m.wrapping_sub(base) {
         0 => u32::from(r.byte(e)?),
         1 => u32::from(r.be_u16(e)?),

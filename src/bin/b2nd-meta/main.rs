@@ -284,7 +284,11 @@ fn show_one(
 
     let mut ok = true;
     for (name, layer) in &facts.metalayers.0 {
-        if let MetalayerReport::Raw(RawContent { error: Some(e), .. }) = layer {
+        // A user metalayer need not be msgpack: its "error" is information, not a failure.
+        let array_layer = frame::ARRAY_METALAYERS.contains(&name.as_str());
+        if let (MetalayerReport::Raw(RawContent { error: Some(e), .. }), true) =
+            (layer, array_layer)
+        {
             report(
                 &context,
                 &format!("metalayer {name:?} does not decode: {e}"),
