@@ -14,8 +14,8 @@ Examples:
   # JSON (as decode prints it) back to the metalayer's bytes, as hex
   b2nd-meta encode '{\"layout\":\"b2nd-v1\",\"version\":0,\"ndim\":0,\"shape\":[],\"chunkshape\":[],\"blockshape\":[],\"dtype_format\":0,\"dtype\":\"<i4\"}'
 
-Resizing an array in place: b2nd-meta set-shape --help. Rewriting a user metalayer:
-b2nd-meta set-meta --help.
+Resizing an array in place: b2nd-meta set-shape --help. Rewriting a user
+metalayer in place: b2nd-meta set-meta --help.
 
 Exit status: 0 on success, 1 when an input cannot be read or decoded (or a frame is
 truncated), or set-shape or set-meta refuses, 2 on a usage error. Validation problems are reported, not failures.";
