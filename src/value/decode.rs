@@ -14,6 +14,9 @@ use crate::read::Reader;
 /// error, so decoding, dropping and serializing cannot overflow the stack).
 pub const MAX_DEPTH: usize = 128;
 
+/// The most elements an array or map reserves before they are read.
+const RESERVE_MAX: usize = 1024;
+
 const ANY: Expected = Expected::Described("a msgpack value");
 /// The same, read as "... byte(s) short of the msgpack value".
 const VALUE: Expected = Expected::Described("msgpack value");
@@ -137,8 +140,9 @@ impl<'a> Decoder<'a> {
     }
 
     fn array(&self, r: &mut Reader<'a>, n: usize, depth: usize) -> Result<Value> {
-        // Every element takes at least one byte: never reserve more than that.
-        let mut items = Vec::with_capacity(n.min(r.remaining().len()));
+        // Every element takes at least one byte: never reserve more than that (nor
+        // more than a few pages up front; real elements grow it).
+        let mut items = Vec::with_capacity(n.min(r.remaining().len()).min(RESERVE_MAX));
         for _ in 0..n {
             items.push(self.value(r, depth)?);
         }
@@ -151,7 +155,7 @@ impl<'a> Decoder<'a> {
     }
 
     fn map(&self, r: &mut Reader<'a>, n: usize, depth: usize) -> Result<Value> {
-        let mut pairs = Vec::with_capacity(n.min(r.remaining().len() / 2));
+        let mut pairs = Vec::with_capacity(n.min(r.remaining().len() / 2).min(RESERVE_MAX));
         for _ in 0..n {
             let k = self.value(r, depth)?;
             let v = self.value(r, depth)?;
