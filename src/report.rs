@@ -98,8 +98,15 @@ pub enum MetalayerReport {
 }
 
 /// A metalayer's raw content, with why it did not decode when it should have.
+///
+/// A user metalayer (any but `b2nd`/`caterva`) also gets its msgpack `value`, in the
+/// JSON mapping of [`crate::value`] (python-blosc2's tuples, complex, sets and NumPy
+/// arrays decoded), or an `error` when its content is not one msgpack value.
 #[derive(Debug, Clone, Serialize)]
 pub struct RawContent {
+    /// The content as a msgpack value (user metalayers that decode).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<crate::value::Value>,
     /// The content, serialized as lowercase hex: all of it, or its first
     /// [`Options::hex_limit`] bytes.
     pub raw_hex: Hex,
@@ -225,34 +232,36 @@ impl Report {
     /// ```
     pub fn of_frame_with(path: &Path, file: &FrameFile, options: Options) -> Report {
         let info = &file.header.info;
-        let raw = |m: &frame::Metalayer, error: Option<String>| {
-            // `open` keeps at most CONTENT_CAP bytes of a content: the rest stays in
-            // the file, and is streamed from there when all of it is asked for.
-            let len = u64::from(m.content_len);
-            let held = m.content.len() as u64 == len;
-            let (raw_hex, raw_len) = match options.hex_limit {
-                Some(limit) if len > limit as u64 => (
-                    Hex::Bytes(m.content.get(..limit).unwrap_or(&m.content).to_vec()),
-                    Some(len),
-                ),
-                _ if held && !options.from_file => (Hex::Bytes(m.content.clone()), None),
-                _ => (
-                    Hex::File {
-                        path: file.header_path.clone(),
-                        offset: m.content_offset(),
-                        len,
-                    },
-                    None,
-                ),
+        let raw =
+            |m: &frame::Metalayer, value: Option<crate::value::Value>, error: Option<String>| {
+                // `open` keeps at most CONTENT_CAP bytes of a content: the rest stays in
+                // the file, and is streamed from there when all of it is asked for.
+                let len = u64::from(m.content_len);
+                let held = m.content.len() as u64 == len;
+                let (raw_hex, raw_len) = match options.hex_limit {
+                    Some(limit) if len > limit as u64 => (
+                        Hex::Bytes(m.content.get(..limit).unwrap_or(&m.content).to_vec()),
+                        Some(len),
+                    ),
+                    _ if held && !options.from_file => (Hex::Bytes(m.content.clone()), None),
+                    _ => (
+                        Hex::File {
+                            path: file.header_path.clone(),
+                            offset: m.content_offset(),
+                            len,
+                        },
+                        None,
+                    ),
+                };
+                MetalayerReport::Raw(RawContent {
+                    value,
+                    raw_hex,
+                    raw_len,
+                    error,
+                })
             };
-            MetalayerReport::Raw(RawContent {
-                raw_hex,
-                raw_len,
-                error,
-            })
-        };
         // The array's metalayer, as C-Blosc2 and python-blosc2 choose it; every other
-        // metalayer (a `caterva` beside a `b2nd` included) is user data, shown raw.
+        // metalayer (a `caterva` beside a `b2nd` included) is user data.
         let array_at = file.header.array_metalayer().map(|m| m.offset);
         let mut array = None;
         let metalayers = file
@@ -273,10 +282,23 @@ impl Report {
                             array = Some(report);
                             MetalayerReport::Decoded(meta)
                         }
-                        Err(e) => raw(m, Some(e.to_string())),
+                        Err(e) => raw(m, None, Some(e.to_string())),
                     }
                 } else {
-                    raw(m, None)
+                    if m.content.len() < m.content_len as usize {
+                        // Only CONTENT_CAP bytes were read: a value that large is not
+                        // decoded, so memory stays bounded whatever the file holds.
+                        let note = std::format!(
+                            "not decoded: {} bytes, more than the {} read into memory",
+                            m.content_len,
+                            m.content.len()
+                        );
+                        return (m.name.clone(), raw(m, None, Some(note)));
+                    }
+                    match crate::value::Value::from_msgpack(&m.content) {
+                        Ok(value) => raw(m, Some(value), None),
+                        Err(e) => raw(m, None, Some(std::format!("not one msgpack value: {e}"))),
+                    }
                 };
                 (m.name.clone(), layer)
             })

@@ -146,6 +146,7 @@ mod index;
 mod parse;
 mod shape;
 mod source;
+mod user;
 mod write;
 
 pub use array::{reshaped_meta, ARRAY_METALAYERS};
@@ -159,6 +160,7 @@ pub use header::{
 };
 pub use parse::parse_header;
 pub use shape::ShapeChangeRefusal;
+pub use user::{set_user_meta, set_user_meta_in_slice, user_meta_bytes};
 pub use write::{
     rewrite_metalayer, rewrite_metalayer_if, rewrite_metalayer_in_slice, set_shape,
     set_shape_in_slice,

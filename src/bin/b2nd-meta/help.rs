@@ -14,10 +14,11 @@ Examples:
   # JSON (as decode prints it) back to the metalayer's bytes, as hex
   b2nd-meta encode '{\"layout\":\"b2nd-v1\",\"version\":0,\"ndim\":0,\"shape\":[],\"chunkshape\":[],\"blockshape\":[],\"dtype_format\":0,\"dtype\":\"<i4\"}'
 
-Resizing an array in place: b2nd-meta set-shape --help.
+Resizing an array in place: b2nd-meta set-shape --help. Rewriting a user
+metalayer in place: b2nd-meta set-meta --help.
 
 Exit status: 0 on success, 1 when an input cannot be read or decoded (or a frame is
-truncated), or set-shape refuses, 2 on a usage error. Validation problems are reported, not failures.";
+truncated), or set-shape or set-meta refuses, 2 on a usage error. Validation problems are reported, not failures.";
 
 pub const SHOW_LONG: &str = "\
 Print what the header of each Blosc2 frame holds, one JSON document per line:
@@ -29,8 +30,11 @@ typesize, blocksize, chunksize, nbytes, cbytes, codec, codec_code, clevel,
 metalayer_names, and \"notes\" when the header holds what C-Blosc2 does not check but
 would not write, each \"<what> at byte N\"). \"metalayers\" has one entry per
 metalayer, in header order: the array's (b2nd, else caterva) decoded (the schema
-`decode` prints), any other as {\"raw_hex\": ...}, the array's as {\"raw_hex\": ...,
-\"error\": ...} when it does not decode.
+`decode` prints); the array's as {\"raw_hex\": ..., \"error\": ...} when it does not
+decode; any other (a user metalayer, a caterva one beside b2nd included) as
+{\"value\": <its msgpack value as JSON>, \"raw_hex\": ...}, or {\"raw_hex\": ...,
+\"error\": ...} when it is not one msgpack value (not a failure: C-Blosc2 does not
+require msgpack there).
 \"raw_hex\" holds at most the first 4096 bytes of a content; a longer one gets
 \"raw_len\" (its length in bytes) after it. With --full-hex, \"raw_hex\" holds every
 byte, streamed from the file as it is printed, and \"raw_len\" never appears.
@@ -44,7 +48,17 @@ chunks.b2frame is read). \"path\" is the path as given; bytes of it that are not
 are printed as U+FFFD, and then \"path_bytes_hex\" follows with the path's exact bytes
 as lowercase hex (absent for UTF-8 paths); error lines print the path the same lossy
 way. Only the header is read. A file shorter than the frame its header declares is
-reported as truncated, after printing what could be read.";
+reported as truncated, after printing what could be read.
+
+\"value\" maps msgpack, with python-blosc2's conventions decoded, to JSON: nil, bool,
+int, str, array and map as themselves (map keys in stored order); a tuple (stored as
+[\"__tuple__\", ...]) as an array; a float NaN, inf, -inf as \"NaN\", \"Infinity\",
+\"-Infinity\"; bin as {\"$bin\": \"<hex>\"}; ext 44 (complex) as {\"$complex\": [re, im]};
+ext 45 (set) as {\"$set\": [...]}; ext 46 (NumPy array) as {\"$ndarray\": {\"dtype\":
+\"<f8\", \"shape\": [...], \"data_hex\": \"<C-order bytes>\"}} (\"values\" instead of
+\"data_hex\" for object arrays); any other ext (42, a nested frame, and 43, a reference,
+included) as {\"$ext\": {\"type\": <code>, \"data_hex\": ...}}. A map key that is not a
+string becomes its JSON text: 1 -> \"1\", [1,2] -> \"[1,2]\", null -> \"null\".";
 
 pub const SHOW_EXAMPLES: &str = "\
 Examples:
@@ -100,3 +114,22 @@ Examples:
   b2nd-meta set-shape --dry-run tests/data/corpus/rewrite_2d_before.b2nd 12,8
   b2nd-meta set-shape array.b2nd 12,8
   b2nd-meta set-shape sparse_array.b2nd/ 100,100";
+
+pub const SET_META_LONG: &str = "\
+Rewrite the user metalayer NAME of a Blosc2 frame in place with a new value given as
+JSON, in the mapping `show` prints ({\"$bin\": ...}, {\"$complex\": ...}, {\"$set\": ...},
+{\"$ndarray\": ...}, {\"$ext\": ...} read back; object keys in the order given). The
+value is written as python-blosc2 writes it (msgpack, most compact widths), so that
+python-blosc2 reads it back.
+
+As C-Blosc2's blosc2_meta_update, only a value whose encoding has exactly the length
+of the current content can be written: another length is refused with exit status 1
+and one line on stderr naming both lengths, the file untouched. The file is locked
+while it is read, checked and written. The b2nd and caterva metalayers are refused
+here (use set-shape). - reads the JSON from stdin.";
+
+pub const SET_META_EXAMPLES: &str = "\
+Examples:
+  # python: blosc2.zeros(..., meta={\"units\": {\"t\": \"s\"}}); 's' -> 'h' keeps the length
+  b2nd-meta set-meta array.b2nd units '{\"t\": \"h\"}'
+  echo '[4, 5, 6]' | b2nd-meta set-meta array.b2nd mylist -";

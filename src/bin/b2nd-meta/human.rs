@@ -102,15 +102,31 @@ pub fn render(report: &Report) -> String {
             MetalayerReport::Raw(raw) => {
                 let len = raw.raw_len.unwrap_or(raw.raw_hex.len());
                 let head = raw.raw_hex.bytes().unwrap_or_default();
-                if let Some(e) = &raw.error {
+                // A user metalayer that is not msgpack is shown as its bytes (the JSON
+                // says why in "error"); an array metalayer that does not decode is loud.
+                let array_layer = ARRAY_METALAYERS.contains(&name.as_str());
+                if let (Some(e), true) = (&raw.error, array_layer) {
                     let _ = write!(s, "\n  {shown}: DOES NOT DECODE: {e}");
                 }
-                let _ = write!(
-                    s,
-                    "\n  {shown}: {}: {}",
-                    plural(len, "byte"),
-                    short_hex(head, len)
-                );
+                match &raw.value {
+                    // A user metalayer's value, as compact JSON (long ones cut short).
+                    Some(value) => {
+                        let _ = write!(
+                            s,
+                            "\n  {shown}: {} ({})",
+                            short_json(value),
+                            plural(len, "byte")
+                        );
+                    }
+                    None => {
+                        let _ = write!(
+                            s,
+                            "\n  {shown}: {}: {}",
+                            plural(len, "byte"),
+                            short_hex(head, len)
+                        );
+                    }
+                }
             }
         }
     }
@@ -157,5 +173,15 @@ fn dtype(dtype: &DtypeReport) -> String {
             "{shown} (not understood: {})",
             error.as_deref().unwrap_or("no dtype")
         ),
+    }
+}
+
+/// A value as compact JSON, its control characters escaped, at most 200 characters.
+fn short_json(value: &b2nd_meta::value::Value) -> String {
+    const MAX: usize = 200;
+    let text = serde_json::to_string(value).unwrap_or_default();
+    match text.char_indices().nth(MAX) {
+        Some((at, _)) => format!("{}...", &text[..at]),
+        None => text,
     }
 }

@@ -17,6 +17,7 @@ use clap::{Parser, Subcommand};
 
 mod help;
 mod human;
+mod set_meta;
 mod set_shape;
 
 use help::*;
@@ -69,6 +70,19 @@ enum Command {
         /// The new shape: DIM[,DIM...] (an empty string for ndim 0)
         #[arg(value_name = "SHAPE", allow_hyphen_values = true, value_parser = set_shape::parse_shape)]
         shape: set_shape::Shape,
+    },
+    /// Rewrite a user metalayer from JSON, in place, when its length does not change
+    #[command(long_about = SET_META_LONG, after_help = SET_META_EXAMPLES)]
+    SetMeta {
+        /// A contiguous frame file or a sparse frame's directory
+        #[arg(value_name = "PATH")]
+        path: PathBuf,
+        /// The user metalayer's name
+        #[arg(value_name = "NAME")]
+        name: String,
+        /// The new value as JSON (the mapping show prints), or - for stdin
+        #[arg(value_name = "JSON", allow_hyphen_values = true)]
+        json: String,
     },
     /// Encode a metalayer given as JSON (the schema decode prints) to hex
     #[command(long_about = ENCODE_LONG, after_help = ENCODE_EXAMPLES)]
@@ -143,6 +157,7 @@ fn main() -> ExitCode {
             path,
             shape,
         } => set_shape::run(&mut out, &path, &shape.0, dry_run),
+        Command::SetMeta { path, name, json } => set_meta::run(&path, &name, &json),
     };
     match result {
         Ok(true) | Err(Fatal::BrokenPipe) => ExitCode::SUCCESS,
@@ -284,7 +299,11 @@ fn show_one(
 
     let mut ok = true;
     for (name, layer) in &facts.metalayers.0 {
-        if let MetalayerReport::Raw(RawContent { error: Some(e), .. }) = layer {
+        // A user metalayer need not be msgpack: its "error" is information, not a failure.
+        let array_layer = frame::ARRAY_METALAYERS.contains(&name.as_str());
+        if let (MetalayerReport::Raw(RawContent { error: Some(e), .. }), true) =
+            (layer, array_layer)
+        {
             report(
                 &context,
                 &format!("metalayer {name:?} does not decode: {e}"),
