@@ -42,6 +42,7 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod chunk;
 pub mod de;
 mod dispatch;
 pub mod dtype;
