@@ -22,6 +22,8 @@ pub const TRUE: u8 = 0xc3;
 pub const BIN32: u8 = 0xc6;
 /// `0xcd`: uint16, followed by 2 bytes big-endian.
 pub const UINT16: u8 = 0xcd;
+/// `0xce`: uint32, followed by 4 bytes big-endian.
+pub const UINT32: u8 = 0xce;
 /// `0xcf`: uint64, followed by 8 bytes big-endian.
 pub const UINT64: u8 = 0xcf;
 /// `0xd1`: int16, followed by 2 bytes big-endian.

@@ -144,6 +144,7 @@ impl ChunkError {
     }
 
     /// An error not at one place.
+    #[allow(dead_code)] // the convention's constructor; every chunk error has a place so far
     pub(crate) fn new(kind: ChunkErrorKind) -> Self {
         ChunkError {
             inner: Box::new(Inner { offset: None, kind }),
@@ -169,12 +170,6 @@ impl ChunkError {
     /// ```
     pub fn kind(&self) -> &ChunkErrorKind {
         &self.inner.kind
-    }
-
-    /// The same error `by` bytes further on (for a chunk inside a larger input).
-    pub(crate) fn shifted(mut self, by: u64) -> Self {
-        self.inner.offset = self.inner.offset.map(|o| o.saturating_add(by));
-        self
     }
 }
 

@@ -573,6 +573,31 @@ pub enum FrameError {
         /// Why it does not decode.
         source: crate::Error,
     },
+    /// A vlmetalayer whose chunk does not decode. The source's offset counts from the
+    /// start of the chunk, which starts at `content_offset` in the frame.
+    #[error("vlmetalayer {name:?}, whose chunk starts at frame byte {content_offset}: {source} of the chunk")]
+    VlmetaChunk {
+        /// The vlmetalayer.
+        name: String,
+        /// Where its chunk starts, from the start of the frame.
+        content_offset: u64,
+        /// Why it does not decode.
+        source: crate::chunk::ChunkError,
+    },
+    /// A vlmetalayer whose msgpack value does not deserialize into the type asked for.
+    #[error("vlmetalayer {name:?}: {message}")]
+    VlmetaValue {
+        /// The vlmetalayer.
+        name: String,
+        /// The deserializer's message.
+        message: String,
+    },
+    /// No vlmetalayer has this name.
+    #[error("no vlmetalayer named {name:?}")]
+    UnknownVlmetalayer {
+        /// The name asked for.
+        name: String,
+    },
     /// A shape change that cannot be written in place.
     #[error("cannot set the shape in place: {reason}")]
     ShapeChange {
@@ -590,6 +615,11 @@ pub enum FrameError {
         found: usize,
     },
 }
+
+mod trailer;
+pub use trailer::{
+    parse_trailer, read_trailer, Trailer, VlMetalayer, MAX_VLMETALAYERS, TRAILER_MIN_LEN,
+};
 
 mod array;
 pub use array::{set_shape, set_shape_in_buffer, Regrid, ShapeChangeRefusal, ARRAY_METALAYERS};
@@ -627,7 +657,14 @@ impl FrameError {
             } => source
                 .offset()
                 .map(|o| content_offset.saturating_add(o as u64)),
+            VlmetaChunk {
+                content_offset,
+                source,
+                ..
+            } => source.offset().map(|o| content_offset.saturating_add(o)),
             Io { .. }
+            | VlmetaValue { .. }
+            | UnknownVlmetalayer { .. }
             | WrongKind { .. }
             | UnknownMetalayer { .. }
             | NoArrayMetalayer
