@@ -34,6 +34,10 @@ pub const INT32: u8 = 0xd2;
 pub const INT64: u8 = 0xd3;
 /// `0xd8`: fixext 16, followed by a type byte and 16 bytes.
 pub const FIXEXT16: u8 = 0xd8;
+/// `0xd9`: str8, followed by a 1-byte length and the bytes.
+pub const STR8: u8 = 0xd9;
+/// `0xda`: str16, followed by a 2-byte big-endian length and the bytes.
+pub const STR16: u8 = 0xda;
 /// `0xdb`: str32, followed by a 4-byte big-endian length and the bytes.
 pub const STR32: u8 = 0xdb;
 /// `0xdc`: array16, followed by a 2-byte big-endian count.

@@ -89,7 +89,6 @@ impl<'de> Reader<'de> {
 
     /// One byte.
     #[inline]
-    #[allow(dead_code)] // for the frame parser, which moves onto this reader
     pub fn byte(&mut self, expected: Expected) -> Result<u8, Error> {
         let start = self.pos;
         Ok(self.take(1, start, expected)?[0])
@@ -97,7 +96,6 @@ impl<'de> Reader<'de> {
 
     /// `n` bytes, borrowed from the input (nothing is allocated, whatever `n` is).
     #[inline]
-    #[allow(dead_code)]
     pub fn bytes(&mut self, n: usize, expected: Expected) -> Result<&'de [u8], Error> {
         let start = self.pos;
         self.take(n, start, expected)
@@ -105,7 +103,6 @@ impl<'de> Reader<'de> {
 
     /// `N` bytes, copied.
     #[inline]
-    #[allow(dead_code)]
     pub fn array<const N: usize>(&mut self, expected: Expected) -> Result<[u8; N], Error> {
         let start = self.pos;
         let mut out = [0u8; N];
@@ -115,42 +112,36 @@ impl<'de> Reader<'de> {
 
     /// A big-endian `u16` (no marker).
     #[inline]
-    #[allow(dead_code)]
     pub fn be_u16(&mut self, expected: Expected) -> Result<u16, Error> {
         self.array(expected).map(u16::from_be_bytes)
     }
 
     /// A big-endian `i16` (no marker).
     #[inline]
-    #[allow(dead_code)]
     pub fn be_i16(&mut self, expected: Expected) -> Result<i16, Error> {
         self.array(expected).map(i16::from_be_bytes)
     }
 
     /// A big-endian `u32` (no marker).
     #[inline]
-    #[allow(dead_code)]
     pub fn be_u32(&mut self, expected: Expected) -> Result<u32, Error> {
         self.array(expected).map(u32::from_be_bytes)
     }
 
     /// A big-endian `i32` (no marker).
     #[inline]
-    #[allow(dead_code)]
     pub fn be_i32(&mut self, expected: Expected) -> Result<i32, Error> {
         self.array(expected).map(i32::from_be_bytes)
     }
 
     /// A big-endian `u64` (no marker).
     #[inline]
-    #[allow(dead_code)]
     pub fn be_u64(&mut self, expected: Expected) -> Result<u64, Error> {
         self.array(expected).map(u64::from_be_bytes)
     }
 
     /// A big-endian `i64` (no marker).
     #[inline]
-    #[allow(dead_code)]
     pub fn be_i64(&mut self, expected: Expected) -> Result<i64, Error> {
         self.array(expected).map(i64::from_be_bytes)
     }

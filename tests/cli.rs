@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use b2nd_meta::Meta;
+use common::frame::Fixed;
 use common::{data_path, hex, manifest, unhex};
 use serde_json::Value;
 
@@ -390,7 +391,8 @@ fn not_a_frame_is_one_error_line() {
     std::fs::write(&path, "hello, this is not a Blosc2 frame at all, but long enough to fill the 87-byte fixed header of one\n").unwrap();
     let out = run([OsStr::new("show"), path.as_os_str()]);
     std::fs::remove_file(&path).unwrap();
-    out.assert_one_error("byte 0");
+    // The magic is what C-Blosc2 checks: "b2frame\0" from byte 2.
+    out.assert_one_error("at byte 2");
     assert_eq!(out.stdout, "");
 }
 
@@ -506,58 +508,10 @@ fn validation_problems_are_reported_but_do_not_fail() {
 // show: a caterva metalayer, in a frame built by hand
 // ---------------------------------------------------------------------------
 
-/// A contiguous frame holding only a header (zstd, clevel 1, the given typesize) with
-/// the given metalayers, as C-Blosc2's `new_header_frame` lays it out.
+/// A contiguous frame holding only a header (zstd, clevel 1, the given typesize, no
+/// data) with the given metalayers.
 fn frame_with(typesize: i32, metalayers: &[(&str, &[u8])]) -> Vec<u8> {
-    let n = u16::try_from(metalayers.len()).unwrap();
-    let index_len: usize = metalayers.iter().map(|(name, _)| 1 + name.len() + 5).sum();
-    // 0x93, index size (cd + u16), map16 header, the index, array16 header.
-    let contents_start = 87 + 1 + 3 + 3 + index_len + 3;
-    let contents_len: usize = metalayers.iter().map(|(_, c)| 5 + c.len()).sum();
-    let header_len = contents_start + contents_len;
-
-    let mut h: Vec<u8> = vec![0x9e, 0xa8];
-    h.extend_from_slice(b"b2frame\0");
-    h.push(0xd2);
-    h.extend_from_slice(&i32::try_from(header_len).unwrap().to_be_bytes());
-    h.push(0xcf);
-    h.extend_from_slice(&(header_len as u64).to_be_bytes()); // frame_len: header only
-    h.extend_from_slice(&[0xa4, 0x12, 0x00, 0x15, 0x03]);
-    for _ in 0..2 {
-        h.push(0xd3);
-        h.extend_from_slice(&0i64.to_be_bytes()); // nbytes, cbytes
-    }
-    for v in [typesize, 0, 0] {
-        h.push(0xd2);
-        h.extend_from_slice(&v.to_be_bytes()); // typesize, blocksize, chunksize
-    }
-    h.extend_from_slice(&[0xd1, 0, 1, 0xd1, 0, 1, 0xc2]);
-    h.extend_from_slice(&[0xd8, 6, 0, 0, 0, 0, 0, 1, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
-    assert_eq!(h.len(), 87);
-    h.push(0x93);
-    h.push(0xcd);
-    // From byte 87 to the end of the index.
-    h.extend_from_slice(&u16::try_from(1 + 3 + 3 + index_len).unwrap().to_be_bytes());
-    h.push(0xde);
-    h.extend_from_slice(&n.to_be_bytes());
-    let mut offset = contents_start;
-    for (name, content) in metalayers {
-        h.push(0xa0 + u8::try_from(name.len()).unwrap());
-        h.extend_from_slice(name.as_bytes());
-        h.push(0xd2);
-        h.extend_from_slice(&i32::try_from(offset).unwrap().to_be_bytes());
-        offset += 5 + content.len();
-    }
-    h.push(0xdc);
-    h.extend_from_slice(&n.to_be_bytes());
-    assert_eq!(h.len(), contents_start);
-    for (_, content) in metalayers {
-        h.push(0xc6);
-        h.extend_from_slice(&i32::try_from(content.len()).unwrap().to_be_bytes());
-        h.extend_from_slice(content);
-    }
-    assert_eq!(h.len(), header_len);
-    h
+    common::frame::frame_with(Fixed::empty(typesize), metalayers)
 }
 
 #[test]

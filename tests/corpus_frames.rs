@@ -3,7 +3,7 @@
 
 mod common;
 
-use b2nd_meta::frame::{self, FrameError, FrameKind, Regrid, ShapeChangeRefusal};
+use b2nd_meta::frame::{self, FrameError, FrameErrorKind, FrameKind, Regrid, ShapeChangeRefusal};
 use b2nd_meta::Meta;
 use common::{data_path, manifest, unhex};
 use serde_json::Value;
@@ -34,17 +34,17 @@ fn every_header_matches_the_manifest() {
             "{name}: typesize"
         );
         assert_eq!(
-            u64::from(info.blocksize),
+            info.blocksize as u64,
             u(&file["blocksize"]),
             "{name}: blocksize"
         );
         assert_eq!(
-            u64::from(info.chunksize),
+            info.chunksize as u64,
             u(&file["chunksize"]),
             "{name}: chunksize"
         );
-        assert_eq!(info.nbytes, u(&file["nbytes"]), "{name}: nbytes");
-        assert_eq!(info.cbytes, u(&file["cbytes"]), "{name}: cbytes");
+        assert_eq!(info.nbytes as u64, u(&file["nbytes"]), "{name}: nbytes");
+        assert_eq!(info.cbytes as u64, u(&file["cbytes"]), "{name}: cbytes");
         assert_eq!(
             u64::from(info.codec.code),
             u(&file["codec_code"]),
@@ -93,7 +93,9 @@ fn every_header_matches_the_manifest() {
                     .collect();
                 assert_eq!(meta.shape(), shape, "{name}");
             }
-            Err(FrameError::NoArrayMetalayer) => assert_eq!(file["is_ndarray"], false, "{name}"),
+            Err(e) if matches!(e.kind(), FrameErrorKind::NoArrayMetalayer) => {
+                assert_eq!(file["is_ndarray"], false, "{name}")
+            }
             Err(e) => panic!("{name}: {e}"),
         }
     }
@@ -171,8 +173,10 @@ fn set_shape_reproduces_python_blosc2_resize_byte_for_byte() {
 fn set_shape_refuses_without_touching_the_file() {
     let scratch = Scratch::of("corpus/rewrite_2d_before.b2nd", "refuse");
     let before = std::fs::read(&scratch.0).unwrap();
-    let refusal = |shape: &[i64]| match frame::set_shape(&scratch.0, shape, Regrid::Refuse) {
-        Err(FrameError::ShapeChange { reason }) => reason,
+    let refusal = |shape: &[i64]| match frame::set_shape(&scratch.0, shape, Regrid::Refuse)
+        .map_err(FrameError::into_kind)
+    {
+        Err(FrameErrorKind::ShapeChange { reason }) => reason,
         other => panic!("{shape:?}: {other:?}"),
     };
     // (10, 7) in (4, 4) chunks is 3 x 2 chunks; 13 rows would need a fourth.
@@ -214,8 +218,10 @@ fn set_shape_refuses_without_touching_the_file() {
     // With the override the grid may change, but the shape must still be valid.
     let meta = frame::set_shape(&scratch.0, &[13, 7], Regrid::Allow).unwrap();
     assert_eq!(meta.shape(), [13, 7]);
-    let reason = match frame::set_shape(&scratch.0, &[-1, 7], Regrid::Allow) {
-        Err(FrameError::ShapeChange { reason }) => reason,
+    let reason = match frame::set_shape(&scratch.0, &[-1, 7], Regrid::Allow)
+        .map_err(FrameError::into_kind)
+    {
+        Err(FrameErrorKind::ShapeChange { reason }) => reason,
         other => panic!("{other:?}"),
     };
     assert!(
@@ -293,8 +299,133 @@ fn a_bad_byte_in_the_array_metalayer_is_reported_at_its_frame_offset() {
         .array_meta()
         .unwrap_err();
     assert_eq!(err.offset(), Some(content_at as u64 + 4), "{err}");
-    assert!(matches!(err, FrameError::Metalayer { .. }), "{err}");
+    assert!(
+        matches!(err.kind(), FrameErrorKind::Metalayer { .. }),
+        "{err}"
+    );
     let text = err.to_string();
     assert!(text.contains(&format!("frame byte {content_at}")), "{text}");
-    assert!(text.ends_with("at byte 4 of the content"), "{text}");
+    // The convention's form: the message, then the frame offset; the content offset inside.
+    assert!(text.contains("byte 4 of its content"), "{text}");
+    assert!(
+        text.ends_with(&format!(" at byte {}", content_at + 4)),
+        "{text}"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Producer fixtures: tests/data/producers (python-blosc2 2.7.1, 3.0.0, 3.12.2, 4.14.1
+// and caterva 0.7.3), with the facts their producer and C-Blosc2 report.
+
+fn producers() -> Vec<Value> {
+    let text = std::fs::read_to_string(data_path("producers/manifest.json")).unwrap();
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    doc["files"].as_array().unwrap().clone()
+}
+
+fn ints<T: TryFrom<i64>>(v: &Value) -> Vec<T>
+where
+    T::Error: std::fmt::Debug,
+{
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| T::try_from(x.as_i64().unwrap()).unwrap())
+        .collect()
+}
+
+#[test]
+fn every_producer_fixture_is_read_with_its_metalayers_and_facts() {
+    let files = producers();
+    assert!(files.len() >= 50);
+    for f in &files {
+        let rel = f["path"].as_str().unwrap();
+        let frame = frame::open(data_path(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
+        let info = &frame.header.info;
+        let kind = match f["kind"].as_str().unwrap() {
+            "sparse" => FrameKind::Sparse,
+            _ => FrameKind::Contiguous,
+        };
+        assert_eq!(info.kind, kind, "{rel}");
+        assert_eq!(
+            i64::from(info.typesize),
+            f["typesize"].as_i64().unwrap(),
+            "{rel}"
+        );
+        assert_eq!(info.nbytes, f["nbytes"].as_i64().unwrap(), "{rel}");
+        assert_eq!(
+            i64::from(info.chunksize),
+            f["chunksize"].as_i64().unwrap(),
+            "{rel}"
+        );
+        assert_eq!(
+            i64::from(info.blocksize),
+            f["blocksize"].as_i64().unwrap(),
+            "{rel}"
+        );
+        // Only caterva 0.7.3's empty arrays hold something C-Blosc2 would not write.
+        let notes: Vec<String> = info.notes.iter().map(ToString::to_string).collect();
+        if rel.starts_with("producers/caterva-0.7.3/") && info.nbytes == 0 {
+            assert_eq!(notes, ["negative chunksize -1 at byte 58"], "{rel}");
+        } else {
+            assert!(notes.is_empty(), "{rel}: {notes:?}");
+        }
+        // The metalayers C-Blosc2 returns, by name, in full.
+        let expected = f["metalayers"].as_object().unwrap();
+        assert_eq!(frame.header.metalayers.len(), expected.len(), "{rel}");
+        for (name, hex) in expected {
+            let m = frame.header.metalayer(name).unwrap();
+            assert_eq!(m.content, unhex(hex.as_str().unwrap()), "{rel}: {name}");
+        }
+        // The array, through the metalayer C and python choose.
+        let array = &f["array"];
+        if array.is_null() {
+            assert!(frame.header.array_metalayer().is_none(), "{rel}");
+            continue;
+        }
+        let chosen = frame.header.array_metalayer().unwrap();
+        assert_eq!(chosen.name, array["metalayer"].as_str().unwrap(), "{rel}");
+        let meta = frame
+            .header
+            .array_meta()
+            .unwrap_or_else(|e| panic!("{rel}: {e}"));
+        assert_eq!(meta.shape(), ints::<i64>(&array["shape"]), "{rel}");
+        assert_eq!(
+            meta.chunkshape(),
+            ints::<i32>(&array["chunkshape"]),
+            "{rel}"
+        );
+        assert_eq!(
+            meta.blockshape(),
+            ints::<i32>(&array["blockshape"]),
+            "{rel}"
+        );
+        assert_eq!(meta.dtype(), array["dtype"].as_str(), "{rel}");
+    }
+}
+
+/// The relations of `frame::check_array` on every producer fixture: each file, and the
+/// relations that do not hold on it (empty for every file but these exceptions).
+#[test]
+fn metalayer_and_frame_agree_on_every_producer_fixture() {
+    let mut exceptions = Vec::new();
+    for f in producers() {
+        let rel = f["path"].as_str().unwrap().to_owned();
+        let header = frame::open(data_path(&rel)).unwrap().header;
+        let Ok(meta) = header.array_meta() else {
+            continue;
+        };
+        for m in frame::check_array(&header.info, &meta) {
+            exceptions.push(format!("{rel}: {m}"));
+        }
+    }
+    // The one exception: caterva 0.7.3 writes an empty array with chunksize -1.
+    assert_eq!(
+        exceptions,
+        [
+            "producers/caterva-0.7.3/empty_axis.cat: chunksize: the array metalayer implies 32 \
+          (prod(ceil(chunkshape_i / blockshape_i) x blockshape_i) x typesize), the frame header \
+          says -1"
+        ]
+    );
 }

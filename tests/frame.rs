@@ -14,9 +14,13 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+mod common;
+
+use common::frame::{build_with, fixstr, set_i32, set_u64, Fixed};
+
 use b2nd_meta::frame::{
-    self, open, parse_header, read_header, rewrite_metalayer, rewrite_metalayer_in_buffer,
-    FrameError, FrameHeader, FrameKind, FIXED_HEADER_LEN,
+    self, open, parse_header, read_header, rewrite_metalayer, rewrite_metalayer_in_slice,
+    FrameError, FrameErrorKind, FrameHeader, FrameKind, FIXED_HEADER_LEN,
 };
 
 // ---------------------------------------------------------------------------
@@ -126,71 +130,10 @@ impl<R: Read> Read for Counting<R> {
     }
 }
 
-/// The 87-byte fixed part of a contiguous frame header (version 2, zstd
-/// clevel 1, typesize 8).
-fn fixed_part(header_len: i32, frame_len: u64) -> Vec<u8> {
-    let mut h = vec![0x9e, 0xa8];
-    h.extend_from_slice(b"b2frame\0");
-    h.push(0xd2);
-    h.extend_from_slice(&header_len.to_be_bytes());
-    h.push(0xcf);
-    h.extend_from_slice(&frame_len.to_be_bytes());
-    h.extend_from_slice(&[0xa4, 0x12, 0x00, 0x15, 0x03]);
-    h.push(0xd3);
-    h.extend_from_slice(&80i64.to_be_bytes());
-    h.push(0xd3);
-    h.extend_from_slice(&120i64.to_be_bytes());
-    for v in [8i32, 40, 80] {
-        h.push(0xd2);
-        h.extend_from_slice(&v.to_be_bytes());
-    }
-    h.extend_from_slice(&[0xd1, 0, 2, 0xd1, 0, 3, 0xc2, 0xd8, 6]);
-    h.extend_from_slice(&[0, 0, 0, 0, 0, 1, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
-    assert_eq!(h.len(), FIXED_HEADER_LEN);
-    h
-}
-
-/// fixstr encoding of a name (must be at most 31 bytes).
-fn fixstr(name: &[u8]) -> Vec<u8> {
-    assert!(name.len() <= 31);
-    let mut v = vec![0xa0 | name.len() as u8];
-    v.extend_from_slice(name);
-    v
-}
-
-/// A well-formed header whose index holds the given already-encoded names,
-/// laid out exactly as C-Blosc2 writes it.
+/// A well-formed header (on the synthetic fixed part: version 2, zstd clevel 1,
+/// typesize 8) whose index holds the given already-encoded names.
 fn build(entries: &[(Vec<u8>, Vec<u8>)]) -> Vec<u8> {
-    let n = entries.len() as u16;
-    let idx_size: usize = 7 + entries.iter().map(|(n, _)| n.len() + 5).sum::<usize>();
-    let contents_start = FIXED_HEADER_LEN + idx_size + 3;
-    let mut offsets = Vec::new();
-    let mut pos = contents_start;
-    for (_, c) in entries {
-        offsets.push(pos as i32);
-        pos += 5 + c.len();
-    }
-    let header_len = pos;
-    let mut h = fixed_part(header_len as i32, header_len as u64);
-    h.extend_from_slice(&[0x93, 0xcd]);
-    h.extend_from_slice(&(idx_size as u16).to_be_bytes());
-    h.push(0xde);
-    h.extend_from_slice(&n.to_be_bytes());
-    for ((name, _), off) in entries.iter().zip(&offsets) {
-        h.extend_from_slice(name);
-        h.push(0xd2);
-        h.extend_from_slice(&off.to_be_bytes());
-    }
-    assert_eq!(h.len(), FIXED_HEADER_LEN + idx_size);
-    h.push(0xdc);
-    h.extend_from_slice(&n.to_be_bytes());
-    for (_, c) in entries {
-        h.push(0xc6);
-        h.extend_from_slice(&(c.len() as i32).to_be_bytes());
-        h.extend_from_slice(c);
-    }
-    assert_eq!(h.len(), header_len);
-    h
+    build_with(&Fixed::default().bytes(), entries).bytes
 }
 
 fn simple(names: &[&str]) -> Vec<u8> {
@@ -200,14 +143,6 @@ fn simple(names: &[&str]) -> Vec<u8> {
         .map(|(i, n)| (fixstr(n.as_bytes()), vec![i as u8; i + 1]))
         .collect();
     build(&entries)
-}
-
-fn set_i32(h: &mut [u8], at: usize, v: i32) {
-    h[at..at + 4].copy_from_slice(&v.to_be_bytes());
-}
-
-fn set_u64(h: &mut [u8], at: usize, v: u64) {
-    h[at..at + 8].copy_from_slice(&v.to_be_bytes());
 }
 
 fn meta_hex(h: &FrameHeader, name: &str) -> Vec<u8> {
@@ -229,7 +164,7 @@ fn contiguous_fixture_matches_python_blosc2() {
     // The three entry points agree.
     assert_eq!(parse_header(&bytes).unwrap(), file.header);
     assert_eq!(read_header(&bytes[..]).unwrap(), file.header);
-    assert_eq!(FrameHeader::parse(&bytes).unwrap(), file.header);
+    assert_eq!(parse_header(&bytes).unwrap(), file.header);
 
     let i = &file.header.info;
     assert_eq!(i.kind, FrameKind::Contiguous);
@@ -293,8 +228,8 @@ fn sparse_fixture_matches_python_blosc2() {
     let err = open(dir.join("chunks.b2frame")).unwrap_err();
     assert!(
         matches!(
-            err,
-            FrameError::WrongKind {
+            err.kind(),
+            FrameErrorKind::WrongKind {
                 expected: FrameKind::Contiguous,
                 found: FrameKind::Sparse,
                 ..
@@ -396,24 +331,33 @@ fn header_len_i32_max_in_tiny_input_errors_without_allocating() {
 
     let err = parse_header(&b).unwrap_err();
     assert!(
-        matches!(err, FrameError::Truncated { end, available: 100, .. } if end == i32::MAX as u64),
+        matches!(err.kind(), FrameErrorKind::Truncated { end, available: 100, .. } if *end == i32::MAX as u64),
         "{err}"
     );
     let err = read_header(&b[..]).unwrap_err();
     assert!(
-        matches!(err, FrameError::Truncated { available: 100, .. }),
+        matches!(err.kind(), FrameErrorKind::Truncated { available: 100, .. }),
         "{err}"
     );
-    let err = rewrite_metalayer_in_buffer(&mut b, "b2nd", &[0u8; 4]).unwrap_err();
-    assert!(matches!(err, FrameError::Truncated { .. }), "{err}");
+    let err = rewrite_metalayer_in_slice(&mut b, "b2nd", &[0u8; 4]).unwrap_err();
+    assert!(
+        matches!(err.kind(), FrameErrorKind::Truncated { .. }),
+        "{err}"
+    );
 
     let dir = scratch("i32max");
     let path = dir.join("tiny.b2nd");
     fs::write(&path, &b).unwrap();
     let err = open(&path).unwrap_err();
-    assert!(matches!(err, FrameError::Truncated { .. }), "{err}");
+    assert!(
+        matches!(err.kind(), FrameErrorKind::Truncated { .. }),
+        "{err}"
+    );
     let err = rewrite_metalayer(&path, "b2nd", &[0; 34]).unwrap_err();
-    assert!(matches!(err, FrameError::Truncated { .. }), "{err}");
+    assert!(
+        matches!(err.kind(), FrameErrorKind::Truncated { .. }),
+        "{err}"
+    );
     assert_eq!(fs::read(&path).unwrap(), b);
     fs::remove_dir_all(&dir).unwrap();
 
@@ -428,14 +372,11 @@ fn header_len_bounds() {
         set_i32(&mut b, 11, bad);
         let err = parse_header(&b).unwrap_err();
         assert!(
-            matches!(
-                err,
-                FrameError::InvalidField {
-                    offset: 11,
+            matches!(err.kind(),
+                FrameErrorKind::InvalidField {
                     field: "header_len",
                     ..
-                }
-            ),
+                } if err.offset() == Some(11)),
             "{bad}: {err}"
         );
     }
@@ -444,7 +385,7 @@ fn header_len_bounds() {
     set_u64(&mut b, 16, 145);
     let err = parse_header(&b).unwrap_err();
     assert!(
-        matches!(err, FrameError::InvalidField { offset: 11, .. }),
+        matches!(err.kind(), FrameErrorKind::InvalidField { .. } if err.offset() == Some(11)),
         "{err}"
     );
     // frame_len beyond i64::MAX (C reads it as int64_t).
@@ -452,20 +393,21 @@ fn header_len_bounds() {
     set_u64(&mut b, 16, u64::MAX);
     let err = parse_header(&b).unwrap_err();
     assert!(
-        matches!(err, FrameError::InvalidField { offset: 16, .. }),
+        matches!(err.kind(), FrameErrorKind::InvalidField { .. } if err.offset() == Some(16)),
         "{err}"
     );
-    // header_len one byte short of / past the metalayer section.
+    // header_len one byte short of the metalayer section: the last content is cut
+    // (refused, as C refuses it); one byte past: read, as C reads it, and noted.
     for hl in [145, 147] {
         let mut b = base.clone();
         set_i32(&mut b, 11, hl);
-        let err = parse_header(&b).unwrap_err();
+        let parsed = parse_header(&b);
         assert!(
-            matches!(
-                err,
-                FrameError::HeaderLenMismatch { .. } | FrameError::OutOfHeader { .. }
-            ),
-            "{hl}: {err}"
+            match &parsed {
+                Err(err) => hl == 145 && matches!(err.kind(), FrameErrorKind::OutOfHeader { .. }),
+                Ok(h) => hl == 147 && h.info.notes.iter().any(|n| n.offset == 146),
+            },
+            "{hl}: {parsed:?}"
         );
     }
 }
@@ -483,16 +425,16 @@ fn every_truncation_of_every_fixture_header_is_an_error() {
             let cut = &bytes[..len];
             let e1 = parse_header(cut).unwrap_err();
             assert!(
-                matches!(e1, FrameError::Truncated { .. }),
+                matches!(e1.kind(), FrameErrorKind::Truncated { .. }),
                 "{name}[..{len}]: {e1}"
             );
             let e2 = read_header(cut).unwrap_err();
             assert!(
-                matches!(e2, FrameError::Truncated { .. }),
+                matches!(e2.kind(), FrameErrorKind::Truncated { .. }),
                 "{name}[..{len}]: {e2}"
             );
             let mut copy = cut.to_vec();
-            assert!(rewrite_metalayer_in_buffer(&mut copy, "b2nd", &[]).is_err());
+            assert!(rewrite_metalayer_in_slice(&mut copy, "b2nd", &[]).is_err());
             assert_eq!(copy, cut);
         }
         // Cutting the data (after the header) is reported, not an error.
@@ -509,13 +451,13 @@ fn every_truncation_of_every_fixture_header_is_an_error() {
                     assert!(f.is_truncated());
                     assert_eq!(f.missing_bytes(), (bytes.len() - len) as u64);
                 }
-                Err(FrameError::WrongKind { .. }) => {
+                Err(e) if matches!(e.kind(), FrameErrorKind::WrongKind { .. }) => {
                     assert_eq!(header.info.kind, FrameKind::Sparse);
                     assert!(len >= header_len);
                 }
                 Err(e) => {
                     assert!(len < header_len, "{name}[..{len}]: {e}");
-                    assert!(matches!(e, FrameError::Truncated { .. }), "{e}");
+                    assert!(matches!(e.kind(), FrameErrorKind::Truncated { .. }), "{e}");
                 }
             }
         }
@@ -529,15 +471,22 @@ fn every_truncation_of_every_fixture_header_is_an_error() {
     assert!(f.is_truncated());
     assert_eq!(f.missing_bytes(), 48);
     fs::write(sparse.join("chunks.b2frame"), &full[..100]).unwrap();
-    assert!(matches!(open(&sparse), Err(FrameError::Truncated { .. })));
+    assert!(matches!(
+        open(&sparse).map_err(FrameError::into_kind),
+        Err(FrameErrorKind::Truncated { .. })
+    ));
     fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Offsets in the fixed part of the msgpack markers, the magic and header_len
-/// (which must match the end of the metalayer section exactly).
-const FIXED_STRUCTURAL: [usize; 26] = [
-    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 24, 29, 38, 47, 52, 57, 62, 65, 68, 69,
-];
+/// Offsets in the fixed part of the magic: any change is refused.
+const FIXED_STRUCTURAL: [usize; 8] = [2, 3, 4, 5, 6, 7, 8, 9];
+
+/// The one byte of the fixed part nobody reads (reserved): a change goes unseen.
+const UNREAD: usize = 86;
+
+/// Offsets in the fixed part of the msgpack markers (and the has_vlmetalayers bool):
+/// C-Blosc2 never reads them, so a change is read and noted at that byte, not refused.
+const FIXED_MARKERS: [usize; 14] = [0, 1, 10, 15, 24, 29, 38, 47, 52, 57, 62, 65, 68, 69];
 
 #[test]
 fn corrupting_any_header_byte_never_panics() {
@@ -579,14 +528,23 @@ fn corrupting_any_header_byte_never_panics() {
                     streamed.as_ref().map_err(|e| e.to_string()),
                     "{name} byte {at} = {v:#04x}"
                 );
-                let structural = if at < FIXED_HEADER_LEN {
-                    // (byte 68 is a msgpack bool: 0xc2 and 0xc3 are both fine)
-                    FIXED_STRUCTURAL.contains(&at) && !(at == 68 && (v == 0xc2 || v == 0xc3))
-                } else {
-                    !content[at] && !name_byte[at]
-                };
-                if structural {
+                if FIXED_STRUCTURAL.contains(&at) {
                     assert!(parsed.is_err(), "{name}: byte {at} = {v:#04x} accepted");
+                }
+                // Any other change C lets through is seen: a refusal, a note, or a
+                // different header.
+                if let Ok(h) = &parsed {
+                    assert!(
+                        at == UNREAD || !h.info.notes.is_empty() || *h != good,
+                        "{name}: byte {at} = {v:#04x} unseen"
+                    );
+                }
+                if FIXED_MARKERS.contains(&at) && !(at == 68 && (v == 0xc2 || v == 0xc3)) {
+                    let h = parsed.as_ref().unwrap();
+                    assert!(
+                        h.info.notes.iter().any(|n| n.offset == at as u64),
+                        "{name}: byte {at} = {v:#04x} not noted"
+                    );
                 }
                 if content[at] {
                     // A content byte: parses, and only that content changes.
@@ -611,7 +569,7 @@ fn corrupting_any_header_byte_never_panics() {
                     }
                 }
                 let mut copy = b.clone();
-                let _ = rewrite_metalayer_in_buffer(&mut copy, "b2nd", &[0; 3]);
+                let _ = rewrite_metalayer_in_slice(&mut copy, "b2nd", &[0; 3]);
                 assert_eq!(copy, b);
             }
         }
@@ -620,37 +578,37 @@ fn corrupting_any_header_byte_never_panics() {
 
 #[test]
 fn errors_name_offset_expected_and_found() {
+    // A marker C-Blosc2 never reads: read, and noted with offset, expected and found.
     let mut b = fixture("contiguous.b2nd");
     b[47] = 0xd3;
-    let err = parse_header(&b).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            FrameError::BadMarker {
-                offset: 47,
-                found: 0xd3,
-                ..
-            }
-        ),
-        "{err}"
-    );
-    let msg = err.to_string();
+    let notes = parse_header(&b).unwrap().info.notes;
+    assert_eq!(notes.len(), 1);
+    let msg = notes[0].to_string();
     assert!(
         msg.contains("byte 47") && msg.contains("0xd2") && msg.contains("typesize"),
         "{msg}"
     );
     assert!(msg.contains("found 0xd3"), "{msg}");
 
+    // A field C refuses: an error with offset, expected and found.
+    let mut b = fixture("contiguous.b2nd");
+    b[48..52].copy_from_slice(&0i32.to_be_bytes());
+    let err = parse_header(&b).unwrap_err();
+    assert_eq!(err.offset(), Some(48));
+    let msg = err.to_string();
+    assert!(
+        msg.ends_with("at byte 48") && msg.contains("typesize 0"),
+        "{msg}"
+    );
+
+    // Not a frame: C checks the magic (byte 2 on), not the markers before it.
     let err = parse_header(b"hello, world, this is no frame").unwrap_err();
     assert!(
-        matches!(
-            err,
-            FrameError::BadMarker {
-                offset: 0,
-                found: b'h',
+        matches!(err.kind(),
+            FrameErrorKind::BadMagic {
+                found: b'l',
                 ..
-            }
-        ),
+            } if err.offset() == Some(2)),
         "{err}"
     );
 
@@ -658,14 +616,11 @@ fn errors_name_offset_expected_and_found() {
     b[5] = b'X';
     let err = parse_header(&b).unwrap_err();
     assert!(
-        matches!(
-            err,
-            FrameError::BadMagic {
-                offset: 5,
+        matches!(err.kind(),
+            FrameErrorKind::BadMagic {
                 expected: b'r',
                 found: b'X'
-            }
-        ),
+            } if err.offset() == Some(5)),
         "{err}"
     );
     assert!(err.to_string().contains("not a Blosc2 frame"));
@@ -678,20 +633,45 @@ fn errors_name_offset_expected_and_found() {
 // ---------------------------------------------------------------------------
 // Fixed-part field checks
 
+/// What a fixed-part value does: refused at an offset as C-Blosc2 refuses it, or read
+/// and noted at an offset (C does not check it), or simply read.
+#[derive(Debug, PartialEq)]
+enum Verdict {
+    Refused(u64),
+    Noted(u64),
+    Read,
+}
+
 #[test]
-fn fixed_part_values_are_checked() {
+fn fixed_part_values_are_checked_as_c_blosc2_checks_them() {
+    use Verdict::*;
+    // The fixture has nbytes 40, chunksize 20: data, so C checks chunksize and cbytes.
     let base = fixture("contiguous.b2nd");
-    let check = |at: usize, bytes: &[u8], pred: &dyn Fn(&FrameError) -> bool| {
+    #[rustfmt::skip]
+    let cases: &[(usize, &[u8], Verdict)] = &[
+        (25, &[0x10], Noted(25)),              // version 0: C only refuses > 3
+        (25, &[0x14], Refused(25)),            // version 4
+        (25, &[0x1f], Refused(25)),            // version 15
+        (25, &[0x11], Read), (25, &[0x13], Read), (25, &[0x53], Read), (25, &[0x93], Read),
+        (26, &[2], Refused(26)),               // frame type
+        (30, &(-1i64).to_be_bytes(), Noted(30)), // nbytes -1: C reads "no data"
+        (39, &i64::MIN.to_be_bytes(), Refused(39)), // cbytes < 0 with data
+        (48, &0i32.to_be_bytes(), Refused(48)),  // typesize 0
+        (48, &(-1i32).to_be_bytes(), Refused(48)), // typesize -1
+        (53, &(-8i32).to_be_bytes(), Noted(53)), // blocksize: C does not check
+        (58, &(-1i32).to_be_bytes(), Refused(58)), // chunksize < 0 with data
+        (68, &[0xc4], Noted(68)),              // has_vlmetalayers: C does not check
+        (70, &[7], Refused(70)),               // 7 filters
+    ];
+    for (at, bytes, verdict) in cases {
         let mut b = base.clone();
-        b[at..at + bytes.len()].copy_from_slice(bytes);
-        let err = parse_header(&b).unwrap_err();
-        assert!(pred(&err), "byte {at}: {err}");
-    };
-    // Frame format versions 0 and 4..15 are refused; 1..3 accepted.
-    for v in [0x10u8, 0x14, 0x1f] {
-        check(25, &[v], &|e| {
-            matches!(e, FrameError::UnsupportedVersion { offset: 25, .. })
-        });
+        b[*at..at + bytes.len()].copy_from_slice(bytes);
+        let got = match parse_header(&b) {
+            Err(e) => Refused(e.offset().unwrap()),
+            Ok(h) if h.info.notes.is_empty() => Read,
+            Ok(h) => Noted(h.info.notes[0].offset),
+        };
+        assert_eq!(&got, verdict, "byte {at} = {bytes:02x?}");
     }
     for v in [0x11u8, 0x13, 0x53, 0x93] {
         let mut b = base.clone();
@@ -701,65 +681,12 @@ fn fixed_part_values_are_checked() {
         assert_eq!(h.info.variable_chunks, v & 0x40 != 0);
         assert_eq!(h.info.vl_blocks, v & 0x80 != 0);
     }
-    check(26, &[2], &|e| {
-        matches!(e, FrameError::InvalidField { offset: 26, .. })
-    });
-    check(30, &(-1i64).to_be_bytes(), &|e| {
-        matches!(
-            e,
-            FrameError::InvalidField {
-                offset: 30,
-                field: "nbytes",
-                ..
-            }
-        )
-    });
-    check(39, &i64::MIN.to_be_bytes(), &|e| {
-        matches!(
-            e,
-            FrameError::InvalidField {
-                offset: 39,
-                field: "cbytes",
-                ..
-            }
-        )
-    });
-    check(48, &0i32.to_be_bytes(), &|e| {
-        matches!(
-            e,
-            FrameError::InvalidField {
-                offset: 48,
-                field: "typesize",
-                ..
-            }
-        )
-    });
-    check(53, &(-8i32).to_be_bytes(), &|e| {
-        matches!(
-            e,
-            FrameError::InvalidField {
-                offset: 53,
-                field: "blocksize",
-                ..
-            }
-        )
-    });
-    check(58, &(-1i32).to_be_bytes(), &|e| {
-        matches!(
-            e,
-            FrameError::InvalidField {
-                offset: 58,
-                field: "chunksize",
-                ..
-            }
-        )
-    });
-    check(68, &[0xc4], &|e| {
-        matches!(e, FrameError::BadMarker { offset: 68, .. })
-    });
-    check(70, &[7], &|e| {
-        matches!(e, FrameError::InvalidField { offset: 70, .. })
-    });
+    // Without data (nbytes 0) C checks neither chunksize nor cbytes: caterva 0.7.3
+    // writes chunksize -1 for an empty array.
+    let mut b = base.clone();
+    b[30..38].copy_from_slice(&0i64.to_be_bytes());
+    b[58..62].copy_from_slice(&(-1i32).to_be_bytes());
+    assert_eq!(parse_header(&b).unwrap().info.chunksize, -1);
 
     // A bool of 0xc3 and use_dict are decoded.
     let mut b = base.clone();
@@ -804,13 +731,10 @@ fn name_of_31_bytes_ok_32_bytes_error() {
     str8.extend_from_slice(&[b'x'; 32]);
     let err = parse_header(&build(&[(str8, vec![7])])).unwrap_err();
     assert!(
-        matches!(
-            err,
-            FrameError::NameTooLong {
-                offset: 94,
+        matches!(err.kind(),
+            FrameErrorKind::NameTooLong {
                 len: 32
-            }
-        ),
+            } if err.offset() == Some(94)),
         "{err}"
     );
 
@@ -818,55 +742,56 @@ fn name_of_31_bytes_ok_32_bytes_error() {
     str16.extend_from_slice(&[b'x'; 40]);
     let err = parse_header(&build(&[(str16, vec![])])).unwrap_err();
     assert!(
-        matches!(err, FrameError::NameTooLong { len: 40, .. }),
+        matches!(err.kind(), FrameErrorKind::NameTooLong { len: 40, .. }),
         "{err}"
     );
 
     // Other markers are not names at all.
     let err = parse_header(&build(&[(vec![0xc4, 1, b'x'], vec![])])).unwrap_err();
     assert!(
-        matches!(
-            err,
-            FrameError::BadMarker {
-                offset: 94,
+        matches!(err.kind(),
+            FrameErrorKind::BadMarker {
                 found: 0xc4,
                 ..
-            }
-        ),
+            } if err.offset() == Some(94)),
         "{err}"
     );
 }
 
 #[test]
-fn names_must_be_utf8_without_nul_and_unique() {
-    let err = parse_header(&build(&[(fixstr(&[0xff, 0xfe]), vec![])])).unwrap_err();
-    assert!(
-        matches!(err, FrameError::InvalidName { offset: 95, .. }),
-        "{err}"
-    );
-    let err = parse_header(&build(&[(fixstr(b"a\0b"), vec![])])).unwrap_err();
-    assert!(matches!(err, FrameError::InvalidName { .. }), "{err}");
-    let err = parse_header(&simple(&["b2nd", "x", "b2nd"])).unwrap_err();
-    assert!(matches!(err, FrameError::DuplicateName { .. }), "{err}");
+fn names_are_read_as_c_blosc2_reads_them_and_noted() {
+    // Not UTF-8: read (C holds bytes), shown with U+FFFD, noted where the bytes are.
+    let h = parse_header(&build(&[(fixstr(&[0xff, 0xfe]), vec![])])).unwrap();
+    assert_eq!(h.metalayers[0].name, "\u{fffd}\u{fffd}");
+    assert_eq!(h.info.notes[0].offset, 95);
+    // A NUL: C's name ends there.
+    let h = parse_header(&build(&[(fixstr(b"a\0b"), vec![])])).unwrap();
+    assert_eq!(h.metalayers[0].name, "a");
+    assert_eq!(h.info.notes[0].offset, 96);
+    // Twice the same name: both kept, the first found (as blosc2_meta_get finds it).
+    let h = parse_header(&simple(&["b2nd", "x", "b2nd"])).unwrap();
+    assert_eq!(h.names().collect::<Vec<_>>(), ["b2nd", "x", "b2nd"]);
+    assert_eq!(h.metalayer("b2nd").unwrap().content, [0]);
+    assert!(h.info.notes[0]
+        .note
+        .contains("second metalayer named \"b2nd\""));
     // Non-ASCII UTF-8 is fine.
     let h = parse_header(&build(&[(fixstr("métá".as_bytes()), vec![1])])).unwrap();
     assert_eq!(h.metalayers[0].name, "métá");
+    assert!(h.info.notes.is_empty());
 }
 
 #[test]
-fn metalayer_counts_are_checked() {
+fn metalayer_counts_are_checked_or_noted() {
     // 17 in both places.
     let names: Vec<String> = (0..17).map(|i| format!("m{i}")).collect();
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
     let err = parse_header(&simple(&refs)).unwrap_err();
     assert!(
-        matches!(
-            err,
-            FrameError::TooManyMetalayers {
-                offset: 92,
+        matches!(err.kind(),
+            FrameErrorKind::TooManyMetalayers {
                 count: 17
-            }
-        ),
+            } if err.offset() == Some(92)),
         "{err}"
     );
 
@@ -875,25 +800,20 @@ fn metalayer_counts_are_checked() {
     let dc = FIXED_HEADER_LEN + 7 + 2 * 7;
     assert_eq!(h[dc], 0xdc);
     h[dc + 2] = 1;
-    let err = parse_header(&h).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            FrameError::MetalayerCountMismatch {
-                index: 2,
-                contents: 1,
-                ..
-            }
-        ),
-        "{err}"
-    );
+    // C never reads it: read, and noted.
+    let notes = parse_header(&h).unwrap().info.notes;
+    assert_eq!(notes.len(), 1);
+    assert_eq!(notes[0].offset, dc as u64 + 1);
+    assert!(notes[0]
+        .note
+        .contains("holds 1 metalayers, but the index holds 2"));
 
     // A huge count in the index with a small header.
     let mut h = simple(&["a"]);
     h[92..94].copy_from_slice(&u16::MAX.to_be_bytes());
     assert!(matches!(
-        parse_header(&h).unwrap_err(),
-        FrameError::TooManyMetalayers {
+        parse_header(&h).unwrap_err().kind(),
+        FrameErrorKind::TooManyMetalayers {
             count: u16::MAX,
             ..
         }
@@ -902,18 +822,13 @@ fn metalayer_counts_are_checked() {
     // Index size that does not match the index.
     let mut h = simple(&["a"]);
     h[89..91].copy_from_slice(&13u16.to_be_bytes());
-    let err = parse_header(&h).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            FrameError::IndexSizeMismatch {
-                offset: 89,
-                declared: 13,
-                actual: 14
-            }
-        ),
-        "{err}"
-    );
+    // C never reads it: read, and noted.
+    let notes = parse_header(&h).unwrap().info.notes;
+    assert_eq!(notes.len(), 1);
+    assert_eq!(notes[0].offset, 89);
+    assert!(notes[0]
+        .note
+        .contains("index size is 13, but the index spans 14 bytes"));
 }
 
 #[test]
@@ -926,7 +841,7 @@ fn offsets_and_lengths_never_point_outside_the_header() {
         set_i32(&mut h, 97, bad);
         let err = parse_header(&h).unwrap_err();
         assert!(
-            matches!(err, FrameError::OffsetOutsideHeader { offset: 97, value, .. } if value == bad),
+            matches!(err.kind(), FrameErrorKind::OffsetOutsideHeader { value, .. } if *value == bad && err.offset() == Some(97)),
             "{bad}: {err}"
         );
     }
@@ -934,44 +849,59 @@ fn offsets_and_lengths_never_point_outside_the_header() {
     // at some other 0xc6 or into the fixed part).
     let first = i32::from_be_bytes(base[97..101].try_into().unwrap());
     let second = i32::from_be_bytes(base[104..108].try_into().unwrap());
-    for bad in [0, 50, first + 1, second] {
+    // C checks that an offset points at a bin32 (0xc6) content inside the header,
+    // nothing more: elsewhere it is refused at the byte pointed at, at the other
+    // content it is read (and noted).
+    for bad in [0, 50, first + 1] {
         let mut h = base.clone();
         set_i32(&mut h, 97, bad);
         let err = parse_header(&h).unwrap_err();
         assert!(
-            matches!(err, FrameError::OffsetMismatch { offset: 97, value, .. } if value == bad),
+            matches!(err.kind(), FrameErrorKind::BadMarker { .. } if err.offset() == Some(bad as u64)),
             "{bad}: {err}"
         );
     }
+    let mut h = base.clone();
+    set_i32(&mut h, 97, second);
+    let header = parse_header(&h).unwrap();
+    assert_eq!(header.metalayers[0].content, header.metalayers[1].content);
+    assert!(header.info.notes.iter().any(|n| n.offset == second as u64));
     // Content lengths: negative, past the header, overflowing.
     let c0 = first as usize;
-    for bad in [-1, i32::MIN, 2, 1000, i32::MAX] {
+    // One byte longer runs into the next content's marker: inside the header, C reads
+    // it so (and the next content from its own offset); noted.
+    let mut h = base.clone();
+    set_i32(&mut h, c0 + 1, 2);
+    let header = parse_header(&h).unwrap();
+    assert_eq!(header.metalayers[0].content, [0, 0xc6]);
+    assert_eq!(header.metalayers[1].content, [1, 1]);
+    assert!(!header.info.notes.is_empty());
+    for bad in [-1, i32::MIN, 1000, i32::MAX] {
         let mut h = base.clone();
         set_i32(&mut h, c0 + 1, bad);
         let err = parse_header(&h).unwrap_err();
         assert!(
             matches!(
-                err,
-                FrameError::InvalidField { .. }
-                    | FrameError::OutOfHeader { .. }
-                    | FrameError::BadMarker { .. }
-                    | FrameError::OffsetMismatch { .. }
+                err.kind(),
+                FrameErrorKind::InvalidField { .. }
+                    | FrameErrorKind::OutOfHeader { .. }
+                    | FrameErrorKind::BadMarker { .. }
+                    | FrameErrorKind::OffsetMismatch { .. }
             ),
             "{bad}: {err}"
         );
     }
     let mut h = base.clone();
     set_i32(&mut h, c0 + 1, i32::MAX);
-    assert!(matches!(
-        parse_header(&h).unwrap_err(),
-        FrameError::OutOfHeader { end, .. } if end == (c0 + 5) as u64 + i32::MAX as u64
+    assert!(matches!(parse_header(&h).unwrap_err().kind(),
+        FrameErrorKind::OutOfHeader { end, .. } if *end == (c0 + 5) as u64 + i32::MAX as u64
     ));
     // A wrong content marker.
     let mut h = base.clone();
     h[c0] = 0xc5;
     assert!(matches!(
-        parse_header(&h).unwrap_err(),
-        FrameError::BadMarker { found: 0xc5, .. }
+        parse_header(&h).unwrap_err().kind(),
+        FrameErrorKind::BadMarker { found: 0xc5, .. }
     ));
     assert!(PEAK_ALLOC.load(Ordering::Relaxed) < ALLOC_LIMIT);
 }
@@ -1001,7 +931,7 @@ fn rewrite_changes_exactly_the_content_bytes_contiguous() {
             assert_eq!(reread.metalayer(&m.name).unwrap().content, new);
             // The buffer variant does the same thing.
             let mut buf = before.clone();
-            rewrite_metalayer_in_buffer(&mut buf, &m.name, &new).unwrap();
+            rewrite_metalayer_in_slice(&mut buf, &m.name, &new).unwrap();
             assert_eq!(buf, after);
         }
     }
@@ -1047,7 +977,7 @@ fn rewrite_refusals_leave_files_byte_identical() {
     for wrong in [0, len - 1, len + 1, 4 * len] {
         let err = rewrite_metalayer(&path, "b2nd", &vec![0u8; wrong]).unwrap_err();
         assert!(
-            matches!(&err, FrameError::ContentLengthMismatch { expected, found, .. }
+            matches!(err.kind(), FrameErrorKind::ContentLengthMismatch { expected, found, .. }
                 if *expected == len && *found == wrong),
             "{err}"
         );
@@ -1055,7 +985,10 @@ fn rewrite_refusals_leave_files_byte_identical() {
     }
     for unknown in ["caterva", "B2ND", "b2n", ""] {
         let err = rewrite_metalayer(&path, unknown, &vec![0u8; len]).unwrap_err();
-        assert!(matches!(err, FrameError::UnknownMetalayer { .. }), "{err}");
+        assert!(
+            matches!(err.kind(), FrameErrorKind::UnknownMetalayer { .. }),
+            "{err}"
+        );
         assert_eq!(fs::read(&path).unwrap(), original);
     }
 
@@ -1069,7 +1002,7 @@ fn rewrite_refusals_leave_files_byte_identical() {
         ("cut.b2nd", original[..120].to_vec()),
         ("badmarker.b2nd", {
             let mut b = original.clone();
-            b[87] = 0x94;
+            b[91] = 0xdf; // the map16 marker C-Blosc2 checks
             b
         }),
         ("badoffset.b2nd", {
@@ -1082,10 +1015,13 @@ fn rewrite_refusals_leave_files_byte_identical() {
         let p = dir.join(name);
         fs::write(&p, &bytes).unwrap();
         let err = rewrite_metalayer(&p, "b2nd", &vec![0u8; len]).unwrap_err();
-        assert!(!matches!(err, FrameError::Io { .. }), "{name}: {err}");
+        assert!(
+            !matches!(err.kind(), FrameErrorKind::Io { .. }),
+            "{name}: {err}"
+        );
         assert_eq!(fs::read(&p).unwrap(), bytes, "{name}");
         let mut buf = bytes.clone();
-        assert!(rewrite_metalayer_in_buffer(&mut buf, "b2nd", &vec![0u8; len]).is_err());
+        assert!(rewrite_metalayer_in_slice(&mut buf, "b2nd", &vec![0u8; len]).is_err());
         assert_eq!(buf, bytes, "{name}");
     }
 
@@ -1096,13 +1032,19 @@ fn rewrite_refusals_leave_files_byte_identical() {
     let before = fs::read(&hdr).unwrap();
     let slen = parse_header(&before).unwrap().metalayers[0].content.len();
     let err = rewrite_metalayer(&hdr, "b2nd", &vec![0u8; slen]).unwrap_err();
-    assert!(matches!(err, FrameError::WrongKind { .. }), "{err}");
+    assert!(
+        matches!(err.kind(), FrameErrorKind::WrongKind { .. }),
+        "{err}"
+    );
     assert_eq!(fs::read(&hdr).unwrap(), before);
 
     // A contiguous frame posing as a sparse directory's header.
     fs::write(&hdr, &original).unwrap();
     let err = rewrite_metalayer(&sparse, "b2nd", &vec![0u8; len]).unwrap_err();
-    assert!(matches!(err, FrameError::WrongKind { .. }), "{err}");
+    assert!(
+        matches!(err.kind(), FrameErrorKind::WrongKind { .. }),
+        "{err}"
+    );
     assert_eq!(fs::read(&hdr).unwrap(), original);
 
     // Missing paths and directories without chunks.b2frame.
@@ -1110,9 +1052,19 @@ fn rewrite_refusals_leave_files_byte_identical() {
     fs::create_dir(&empty_dir).unwrap();
     for p in [dir.join("missing.b2nd"), empty_dir] {
         let err = rewrite_metalayer(&p, "b2nd", &[]).unwrap_err();
-        assert!(matches!(err, FrameError::Io { path: Some(_), .. }), "{err}");
-        assert!(err.to_string().contains("I/O error on"), "{err}");
-        assert!(matches!(open(&p), Err(FrameError::Io { .. })));
+        assert!(
+            matches!(err.kind(), FrameErrorKind::Io(_)) && err.path().is_some(),
+            "{err}"
+        );
+        assert!(
+            err.to_string()
+                .starts_with(&format!("{}: I/O error", err.path().unwrap().display())),
+            "{err}"
+        );
+        assert!(matches!(
+            open(&p).map_err(FrameError::into_kind),
+            Err(FrameErrorKind::Io(_))
+        ));
     }
     fs::remove_dir_all(&dir).unwrap();
 }
@@ -1124,4 +1076,121 @@ fn constants_match_c_blosc2() {
     assert_eq!(frame::METALAYER_NAME_MAXLEN, 31);
     assert_eq!(frame::MAX_FILTERS, 6);
     assert_eq!(frame::SPARSE_HEADER_FILE, "chunks.b2frame");
+}
+
+// ---------------------------------------------------------------------------
+// Special files: refused at once, before anything is opened (a FIFO never blocks)
+
+#[test]
+fn special_files_are_refused_at_once() {
+    let dir = scratch("special");
+    let fifo = dir.join("fifo.b2nd");
+    let status = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let sock = dir.join("socket.b2nd");
+    let _listener = std::os::unix::net::UnixListener::bind(&sock).unwrap();
+    // A directory whose chunks.b2frame is a FIFO.
+    let sparse = dir.join("sparse_fifo.b2nd");
+    fs::create_dir(&sparse).unwrap();
+    let status = std::process::Command::new("mkfifo")
+        .arg(sparse.join("chunks.b2frame"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    for (path, what) in [
+        (fifo.as_path(), "a FIFO"),
+        (sock.as_path(), "a socket"),
+        (Path::new("/dev/null"), "a character device"),
+        (sparse.as_path(), "a FIFO"),
+    ] {
+        let err = open(path).unwrap_err();
+        assert!(
+            matches!(err.kind(), FrameErrorKind::NotAFile { file_type } if *file_type == what),
+            "{}: {err}",
+            path.display()
+        );
+        assert!(err.path().is_some(), "{err}");
+        assert!(rewrite_metalayer(path, "b2nd", &[]).is_err());
+    }
+    // A directory that is not a sparse frame: an I/O error naming chunks.b2frame.
+    let empty = dir.join("empty_dir");
+    fs::create_dir(&empty).unwrap();
+    let err = open(&empty).unwrap_err();
+    assert!(matches!(err.kind(), FrameErrorKind::Io(_)), "{err}");
+    assert!(err.path().unwrap().ends_with("chunks.b2frame"), "{err}");
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+// ---------------------------------------------------------------------------
+// Which metalayer is the array's
+
+#[test]
+fn a_caterva_user_metalayer_beside_b2nd_is_user_data() {
+    // blosc2.zeros(..., meta={"caterva": [0, 1, 2]}): b2nd is the array's, as C-Blosc2
+    // and python-blosc2 choose it; the caterva list is user data.
+    let b2nd = b2nd_meta::to_vec(&b2nd_meta::MetaB2ndV1::new(
+        vec![10],
+        vec![10],
+        vec![10],
+        "<f8",
+    ))
+    .unwrap();
+    for order in [["b2nd", "caterva"], ["caterva", "b2nd"]] {
+        let content = |name: &str| {
+            if name == "b2nd" {
+                b2nd.clone()
+            } else {
+                vec![0x93, 0, 1, 2]
+            }
+        };
+        let entries: Vec<_> = order
+            .iter()
+            .map(|n| (fixstr(n.as_bytes()), content(n)))
+            .collect();
+        let header = parse_header(&build(&entries)).unwrap();
+        assert_eq!(header.array_metalayer().unwrap().name, "b2nd");
+        assert_eq!(header.array_meta().unwrap().shape(), [10]);
+        let user: Vec<_> = header.user_metalayers().map(|m| m.name.as_str()).collect();
+        assert_eq!(user, ["caterva"]);
+    }
+    // Without b2nd, caterva is the array's.
+    let caterva = b2nd_meta::to_vec(&b2nd_meta::MetaV0Caterva {
+        shape: vec![4],
+        chunkshape: vec![2],
+        blockshape: vec![2],
+    })
+    .unwrap();
+    let header = parse_header(&build(&[(fixstr(b"caterva"), caterva)])).unwrap();
+    assert_eq!(header.array_metalayer().unwrap().name, "caterva");
+    assert_eq!(header.user_metalayers().count(), 0);
+}
+
+// ---------------------------------------------------------------------------
+// The array metalayer against the frame
+
+#[test]
+fn a_shape_resized_across_the_chunk_grid_is_flagged() {
+    let src =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus/rewrite_2d_before.b2nd");
+    let mut bytes = fs::read(src).unwrap();
+    let before = parse_header(&bytes).unwrap();
+    assert_eq!(
+        frame::check_array(&before.info, &before.array_meta().unwrap()),
+        []
+    );
+    // (10, 7) in chunks of (4, 4) -> (12, 8): same grid, nothing to flag.
+    frame::set_shape_in_slice(&mut bytes, &[12, 8], frame::Regrid::Refuse).unwrap();
+    let h = parse_header(&bytes).unwrap();
+    assert_eq!(frame::check_array(&h.info, &h.array_meta().unwrap()), []);
+    // (13, 8) without rewriting the chunks: the grid holds 4 x 2 chunks, nbytes 3 x 2.
+    frame::set_shape_in_slice(&mut bytes, &[13, 8], frame::Regrid::Allow).unwrap();
+    let h = parse_header(&bytes).unwrap();
+    let m = frame::check_array(&h.info, &h.array_meta().unwrap());
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert_eq!(m[0].field, "nbytes");
+    assert_eq!(m[0].expected, 4 * 2 * i128::from(h.info.chunksize));
+    assert_eq!(m[0].found, i128::from(h.info.nbytes));
 }

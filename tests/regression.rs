@@ -1,20 +1,10 @@
 //! One test per bug found by fuzzing (fuzz/README.md) or by the sweeps and edge tests,
 //! with the input bytes inline and named after what broke, so that it stays fixed.
 
-use b2nd_meta::frame::{self, FrameError};
+mod common;
 
-/// The first 87 bytes of tests/data/frame/contiguous.b2nd (python-blosc2 4.14.1), with
-/// header_len and frame_len set for the section that follows.
-fn fixed_part(header_len: i32) -> Vec<u8> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/frame/contiguous.b2nd"
-    );
-    let mut b = std::fs::read(path).unwrap()[..87].to_vec();
-    b[11..15].copy_from_slice(&header_len.to_be_bytes());
-    b[16..24].copy_from_slice(&(header_len as u64).to_be_bytes());
-    b
-}
+use b2nd_meta::frame::{self, FrameErrorKind};
+use common::frame::{build_with, real_fixed_part};
 
 /// Found by tests/edges.rs while writing the name tests: a metalayer name stored as a
 /// str8/str16/str32 of at most 31 bytes was reported as `NameTooLong`, whose message
@@ -23,13 +13,17 @@ fn fixed_part(header_len: i32) -> Vec<u8> {
 /// long name.
 #[test]
 fn a_short_name_in_a_str8_is_not_reported_as_too_long() {
-    // One metalayer "b2nd" (as str8: d9 04) holding 1 byte.
-    let mut h = fixed_part(114);
-    h.extend_from_slice(&[0x93, 0xcd, 0x00, 0x12, 0xde, 0x00, 0x01]);
-    h.extend_from_slice(&[
-        0xd9, 0x04, b'b', b'2', b'n', b'd', 0xd2, 0x00, 0x00, 0x00, 0x6c,
-    ]);
-    h.extend_from_slice(&[0xdc, 0x00, 0x01, 0xc6, 0x00, 0x00, 0x00, 0x01, 0x2a]);
+    // One metalayer "b2nd" (as str8: d9 04) holding 1 byte, on the fixed part of
+    // tests/data/frame/contiguous.b2nd (python-blosc2 4.14.1).
+    let name = vec![0xd9, 0x04, b'b', b'2', b'n', b'd'];
+    let h = build_with(&real_fixed_part(), &[(name, vec![0x2a])]).bytes;
+    assert_eq!(
+        h[87..],
+        [
+            0x93, 0xcd, 0x00, 0x12, 0xde, 0x00, 0x01, 0xd9, 0x04, b'b', b'2', b'n', b'd', 0xd2,
+            0x00, 0x00, 0x00, 0x6c, 0xdc, 0x00, 0x01, 0xc6, 0x00, 0x00, 0x00, 0x01, 0x2a
+        ]
+    );
     assert_eq!(h.len(), 114);
     // With the fixstr a4 "b2nd" in its place (one byte shorter, and the offsets and
     // sizes one less), the same header is accepted: only the marker is wrong.
@@ -52,7 +46,7 @@ fn a_short_name_in_a_str8_is_not_reported_as_too_long() {
         b.splice(94..96, marker_and_len.iter().copied());
         let err = frame::parse_header(&b).expect_err("only fixstr names are C's");
         assert!(
-            !matches!(err, FrameError::NameTooLong { len, .. } if len <= 31),
+            !matches!(err.kind(), FrameErrorKind::NameTooLong { len, .. } if *len <= 31),
             "a {name_len}-byte name: {err}"
         );
         assert!(

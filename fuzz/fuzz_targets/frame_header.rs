@@ -19,7 +19,7 @@ fn check(header: &FrameHeader, data: &[u8]) {
         assert!(m.offset as usize > frame::FIXED_HEADER_LEN && end <= header_len);
         assert_eq!(&data[start..end], &m.content[..]);
         let mut copy = data.to_vec();
-        frame::rewrite_metalayer_in_buffer(&mut copy, &m.name, &m.content).unwrap();
+        frame::rewrite_metalayer_in_slice(&mut copy, &m.name, &m.content).unwrap();
         assert_eq!(copy, data);
     }
     if let Ok(meta) = header.array_meta() {
@@ -27,7 +27,7 @@ fn check(header: &FrameHeader, data: &[u8]) {
         assert_eq!(&b2nd_meta::to_vec(&meta).unwrap(), content);
         let _ = meta.validate_with_typesize(header.info.typesize.into());
         let mut copy = data.to_vec();
-        if let Ok(again) = frame::set_shape_in_buffer(&mut copy, meta.shape(), Regrid::Refuse) {
+        if let Ok(again) = frame::set_shape_in_slice(&mut copy, meta.shape(), Regrid::Refuse) {
             assert_eq!(again, meta);
             assert_eq!(copy, data);
         }
@@ -38,7 +38,7 @@ fn check(header: &FrameHeader, data: &[u8]) {
         let new_shape: Vec<i64> = meta.shape().iter().map(|&s| s.wrapping_add(1)).collect();
         for regrid in [Regrid::Refuse, Regrid::Allow] {
             let mut copy = data.to_vec();
-            if frame::set_shape_in_buffer(&mut copy, &new_shape, regrid).is_ok() {
+            if frame::set_shape_in_slice(&mut copy, &new_shape, regrid).is_ok() {
                 assert_eq!(copy[..start], data[..start]);
                 assert_eq!(copy[start + end..], data[start + end..]);
                 let reread = frame::parse_header(&copy).unwrap().array_meta().unwrap();

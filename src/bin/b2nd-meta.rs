@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use b2nd_meta::dtype::Dtype;
-use b2nd_meta::frame::{self, FrameError, FrameFile, FrameKind, Metalayer};
+use b2nd_meta::frame::{self, FrameError, FrameErrorKind, FrameFile, FrameKind, Metalayer};
 use b2nd_meta::Meta;
 use clap::{Parser, Subcommand};
 
@@ -331,16 +331,10 @@ fn show_one(out: &mut impl Write, path: &Path, human: bool) -> Result<bool, Fata
 
 /// The message for a frame that cannot be opened, without repeating the path.
 fn open_error(path: &Path, e: &FrameError) -> String {
-    match e {
-        FrameError::Io {
-            path: Some(p),
-            source,
-        } if p == path => format!("cannot read: {source}"),
-        FrameError::Io {
-            path: Some(p),
-            source,
-        } => format!("cannot read {}: {source}", p.display()),
-        other => format!("not a readable Blosc2 frame: {other}"),
+    match (e.kind(), e.path()) {
+        (FrameErrorKind::Io(source), Some(p)) if p == path => format!("cannot read: {source}"),
+        (FrameErrorKind::Io(source), Some(p)) => format!("cannot read {}: {source}", p.display()),
+        _ => format!("not a readable Blosc2 frame: {e}"),
     }
 }
 
@@ -476,7 +470,7 @@ impl JsonObject {
         self.raw(key, &json_str(value))
     }
 
-    fn num(&mut self, key: &str, value: impl Into<u64>) -> &mut Self {
+    fn num(&mut self, key: &str, value: impl Into<i128>) -> &mut Self {
         self.raw(key, &value.into().to_string())
     }
 

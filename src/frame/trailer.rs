@@ -24,7 +24,7 @@ use std::io::{self, Read, Seek, SeekFrom};
 use std::string::{String, ToString};
 use std::vec::Vec;
 
-use super::{FrameError, FrameHeader, FrameInfo, FIXED_HEADER_LEN};
+use super::{FrameError, FrameErrorKind, FrameFile, FrameHeader, FrameInfo, FIXED_HEADER_LEN};
 use crate::chunk;
 use crate::error::{ErrorKind, Expected};
 use crate::marker::{
@@ -77,10 +77,18 @@ impl VlMetalayer {
     /// # Ok::<(), b2nd_meta::frame::FrameError>(())
     /// ```
     pub fn decode(&self) -> Result<Vec<u8>, FrameError> {
-        chunk::decode(&self.content).map_err(|source| FrameError::VlmetaChunk {
-            name: self.name.clone(),
-            content_offset: self.content_offset(),
-            source,
+        chunk::decode(&self.content).map_err(|source| {
+            let content_offset = self.content_offset();
+            let at = source.offset().map(|o| content_offset.saturating_add(o));
+            let kind = FrameErrorKind::VlmetaChunk {
+                name: self.name.clone(),
+                content_offset,
+                source,
+            };
+            match at {
+                Some(at) => FrameError::at(at, kind),
+                None => FrameError::new(kind),
+            }
         })
     }
 }
@@ -131,12 +139,14 @@ fn locate(info: &FrameInfo, last: &[u8]) -> Result<(u64, u32), FrameError> {
     let len_at = last_at + TAIL_IN_LAST as u64 + 1;
     let max = frame_len.saturating_sub(FIXED_HEADER_LEN as u64);
     if len < TRAILER_MIN_LEN || i32::try_from(len).is_err() || u64::from(len) > max {
-        return Err(FrameError::InvalidField {
-            offset: len_at,
-            field: "trailer length",
-            value: i128::from(len),
-            reason: "expected from 25 to frame_len - 87",
-        });
+        return Err(FrameError::at(
+            len_at,
+            FrameErrorKind::InvalidField {
+                field: "trailer length",
+                value: i128::from(len),
+                reason: "expected from 25 to frame_len - 87",
+            },
+        ));
     }
     let offset = if info.nbytes > 0 {
         frame_len - u64::from(len)
@@ -144,12 +154,14 @@ fn locate(info: &FrameInfo, last: &[u8]) -> Result<(u64, u32), FrameError> {
         u64::from(info.header_len)
     };
     if offset < MIN_TRAILER_OFFSET || offset + u64::from(len) > frame_len {
-        return Err(FrameError::InvalidField {
-            offset: len_at,
-            field: "trailer length",
-            value: i128::from(len),
-            reason: "the trailer would not fit between the header and frame_len",
-        });
+        return Err(FrameError::at(
+            len_at,
+            FrameErrorKind::InvalidField {
+                field: "trailer length",
+                value: i128::from(len),
+                reason: "the trailer would not fit between the header and frame_len",
+            },
+        ));
     }
     Ok((offset, len))
 }
@@ -218,12 +230,14 @@ fn slice<'a>(
         .ok()
         .zip(usize::try_from(end).ok())
         .and_then(|(a, e)| frame.get(a..e))
-        .ok_or(FrameError::Truncated {
-            what,
-            offset: at,
-            end,
-            available: frame.len() as u64,
-        })
+        .ok_or(FrameError::at(
+            at,
+            FrameErrorKind::Truncated {
+                what,
+                end,
+                available: frame.len() as u64,
+            },
+        ))
 }
 
 fn read_at<R: Read + Seek>(
@@ -232,7 +246,7 @@ fn read_at<R: Read + Seek>(
     len: u32,
     what: &'static str,
 ) -> Result<Vec<u8>, FrameError> {
-    let io_err = |source: io::Error| FrameError::Io { path: None, source };
+    let io_err = |source: io::Error| FrameError::io(None)(source);
     reader.seek(SeekFrom::Start(at)).map_err(io_err)?;
     // Grows only as bytes arrive: a trailer length the file does not hold costs nothing.
     let mut out = Vec::new();
@@ -242,12 +256,14 @@ fn read_at<R: Read + Seek>(
         .read_to_end(&mut out)
         .map_err(io_err)?;
     if out.len() < len as usize {
-        return Err(FrameError::Truncated {
-            what,
-            offset: at,
-            end: at + u64::from(len),
-            available: at + out.len() as u64,
-        });
+        return Err(FrameError::at(
+            at,
+            FrameErrorKind::Truncated {
+                what,
+                end: at + u64::from(len),
+                available: at + out.len() as u64,
+            },
+        ));
     }
     Ok(out)
 }
@@ -260,21 +276,26 @@ fn reader_error(e: crate::Error, base: u64) -> FrameError {
             expected,
             input_len,
             needed,
-        } => FrameError::Truncated {
-            what: match expected {
-                Expected::Described(what) => what,
-                _ => "the trailer",
+        } => FrameError::at(
+            at,
+            FrameErrorKind::Truncated {
+                what: match expected {
+                    Expected::Described(what) => what,
+                    _ => "the trailer",
+                },
+
+                end: base + (*input_len + *needed) as u64,
+                available: base + *input_len as u64,
             },
-            offset: at,
-            end: base + (*input_len + *needed) as u64,
-            available: base + *input_len as u64,
-        },
-        _ => FrameError::InvalidField {
-            offset: at,
-            field: "trailer",
-            value: 0,
-            reason: "unexpected value",
-        },
+        ),
+        _ => FrameError::at(
+            at,
+            FrameErrorKind::InvalidField {
+                field: "trailer",
+                value: 0,
+                reason: "unexpected value",
+            },
+        ),
     }
 }
 
@@ -290,11 +311,10 @@ fn expect(
         .byte(Expected::Described(expected))
         .map_err(|e| reader_error(e, base))?;
     if found != marker {
-        return Err(FrameError::BadMarker {
-            offset: base + at as u64,
-            expected,
-            found,
-        });
+        return Err(FrameError::at(
+            base + at as u64,
+            FrameErrorKind::BadMarker { expected, found },
+        ));
     }
     Ok(())
 }
@@ -316,11 +336,13 @@ fn parse_trailer_bytes(bytes: &[u8], base: u64) -> Result<Trailer, FrameError> {
         .byte(Expected::Described("the trailer version"))
         .map_err(re)?;
     if version > PFIX_MAX {
-        return Err(FrameError::BadMarker {
-            offset: at(version_at),
-            expected: "positive fixint (the trailer version)",
-            found: version,
-        });
+        return Err(FrameError::at(
+            at(version_at),
+            FrameErrorKind::BadMarker {
+                expected: "positive fixint (the trailer version)",
+                found: version,
+            },
+        ));
     }
     expect(
         &mut r,
@@ -349,12 +371,14 @@ fn parse_trailer_bytes(bytes: &[u8], base: u64) -> Result<Trailer, FrameError> {
         .be_u16(Expected::Described("the number of vlmetalayers"))
         .map_err(re)?;
     if count > MAX_VLMETALAYERS {
-        return Err(FrameError::InvalidField {
-            offset: at(count_at),
-            field: "number of vlmetalayers",
-            value: i128::from(count),
-            reason: "expected at most 8192",
-        });
+        return Err(FrameError::at(
+            at(count_at),
+            FrameErrorKind::InvalidField {
+                field: "number of vlmetalayers",
+                value: i128::from(count),
+                reason: "expected at most 8192",
+            },
+        ));
     }
     // Each index entry takes at least 6 bytes: nothing is reserved beyond what is there.
     let mut index: Vec<(String, usize, i32)> =
@@ -365,11 +389,13 @@ fn parse_trailer_bytes(bytes: &[u8], base: u64) -> Result<Trailer, FrameError> {
             .byte(Expected::Described("a vlmetalayer name (fixstr)"))
             .map_err(re)?;
         if m & 0xe0 != FIXSTR {
-            return Err(FrameError::BadMarker {
-                offset: at(name_at),
-                expected: "fixstr (0xa0..=0xbf) for a vlmetalayer name",
-                found: m,
-            });
+            return Err(FrameError::at(
+                at(name_at),
+                FrameErrorKind::BadMarker {
+                    expected: "fixstr (0xa0..=0xbf) for a vlmetalayer name",
+                    found: m,
+                },
+            ));
         }
         let raw = r
             .bytes(
@@ -377,21 +403,29 @@ fn parse_trailer_bytes(bytes: &[u8], base: u64) -> Result<Trailer, FrameError> {
                 Expected::Described("a vlmetalayer name"),
             )
             .map_err(re)?;
-        let name = core::str::from_utf8(raw).map_err(|_| FrameError::InvalidName {
-            offset: at(name_at + 1),
-            reason: "not UTF-8",
+        let name = core::str::from_utf8(raw).map_err(|_| {
+            FrameError::at(
+                at(name_at + 1),
+                FrameErrorKind::InvalidName {
+                    reason: "not UTF-8",
+                },
+            )
         })?;
         if name.contains('\0') {
-            return Err(FrameError::InvalidName {
-                offset: at(name_at + 1),
-                reason: "contains NUL",
-            });
+            return Err(FrameError::at(
+                at(name_at + 1),
+                FrameErrorKind::InvalidName {
+                    reason: "contains NUL",
+                },
+            ));
         }
         if index.iter().any(|(n, _, _)| n == name) {
-            return Err(FrameError::DuplicateName {
-                offset: at(name_at),
-                name: name.to_string(),
-            });
+            return Err(FrameError::at(
+                at(name_at),
+                FrameErrorKind::DuplicateName {
+                    name: name.to_string(),
+                },
+            ));
         }
         expect(
             &mut r,
@@ -407,12 +441,14 @@ fn parse_trailer_bytes(bytes: &[u8], base: u64) -> Result<Trailer, FrameError> {
     }
     let idx_end = r.position();
     if usize::from(idx_size) != idx_end - IDX_START {
-        return Err(FrameError::InvalidField {
-            offset: at(idx_size_at),
-            field: "vlmetalayer index size",
-            value: i128::from(idx_size),
-            reason: "expected the bytes from the 0xcd to the end of the index",
-        });
+        return Err(FrameError::at(
+            at(idx_size_at),
+            FrameErrorKind::InvalidField {
+                field: "vlmetalayer index size",
+                value: i128::from(idx_size),
+                reason: "expected the bytes from the 0xcd to the end of the index",
+            },
+        ));
     }
     expect(
         &mut r,
@@ -425,22 +461,26 @@ fn parse_trailer_bytes(bytes: &[u8], base: u64) -> Result<Trailer, FrameError> {
         .be_u16(Expected::Described("the number of vlmetalayer contents"))
         .map_err(re)?;
     if contents != count {
-        return Err(FrameError::MetalayerCountMismatch {
-            offset: at(contents_at),
-            index: count,
-            contents,
-        });
+        return Err(FrameError::at(
+            at(contents_at),
+            FrameErrorKind::MetalayerCountMismatch {
+                index: count,
+                contents,
+            },
+        ));
     }
     let mut vlmetalayers = Vec::with_capacity(index.len());
     for (name, off_at, off) in index {
         let here = r.position();
         if off < 0 || off as usize != here {
-            return Err(FrameError::OffsetMismatch {
-                offset: at(off_at),
-                name,
-                value: off,
-                actual: at(here),
-            });
+            return Err(FrameError::at(
+                at(off_at),
+                FrameErrorKind::OffsetMismatch {
+                    name,
+                    value: off,
+                    actual: at(here),
+                },
+            ));
         }
         expect(
             &mut r,
@@ -452,11 +492,15 @@ fn parse_trailer_bytes(bytes: &[u8], base: u64) -> Result<Trailer, FrameError> {
         let content_len = r
             .be_i32(Expected::Described("a vlmetalayer content length"))
             .map_err(re)?;
-        let content_len = usize::try_from(content_len).map_err(|_| FrameError::InvalidField {
-            offset: at(content_len_at),
-            field: "vlmetalayer content length",
-            value: i128::from(content_len),
-            reason: "expected at least 0",
+        let content_len = usize::try_from(content_len).map_err(|_| {
+            FrameError::at(
+                at(content_len_at),
+                FrameErrorKind::InvalidField {
+                    field: "vlmetalayer content length",
+                    value: i128::from(content_len),
+                    reason: "expected at least 0",
+                },
+            )
         })?;
         let content = r
             .bytes(content_len, Expected::Described("a vlmetalayer content"))
@@ -470,12 +514,15 @@ fn parse_trailer_bytes(bytes: &[u8], base: u64) -> Result<Trailer, FrameError> {
     }
     let tail_at = r.position();
     if tail_at as u64 + u64::from(TAIL_LEN) != u64::from(len) {
-        return Err(FrameError::InvalidField {
-            offset: at(tail_at),
-            field: "trailer length",
-            value: i128::from(len),
-            reason: "expected the vlmetalayer contents to end 23 bytes before the trailer's end",
-        });
+        return Err(FrameError::at(
+            at(tail_at),
+            FrameErrorKind::InvalidField {
+                field: "trailer length",
+                value: i128::from(len),
+                reason:
+                    "expected the vlmetalayer contents to end 23 bytes before the trailer's end",
+            },
+        ));
     }
     expect(
         &mut r,
@@ -488,12 +535,14 @@ fn parse_trailer_bytes(bytes: &[u8], base: u64) -> Result<Trailer, FrameError> {
         .be_u32(Expected::Described("the trailer length"))
         .map_err(re)?;
     if stored != len {
-        return Err(FrameError::InvalidField {
-            offset: at(len_at),
-            field: "trailer length",
-            value: i128::from(stored),
-            reason: "expected the length read from the frame's end",
-        });
+        return Err(FrameError::at(
+            at(len_at),
+            FrameErrorKind::InvalidField {
+                field: "trailer length",
+                value: i128::from(stored),
+                reason: "expected the length read from the frame's end",
+            },
+        ));
     }
     expect(
         &mut r,
@@ -516,7 +565,7 @@ fn parse_trailer_bytes(bytes: &[u8], base: u64) -> Result<Trailer, FrameError> {
     })
 }
 
-impl super::FrameFile {
+impl FrameFile {
     /// Reads the trailer of this frame from its file (two small reads at its end).
     ///
     /// ```
@@ -527,17 +576,8 @@ impl super::FrameFile {
     /// ```
     pub fn trailer(&self) -> Result<Trailer, FrameError> {
         let path = &self.header_path;
-        let file = std::fs::File::open(path).map_err(|source| FrameError::Io {
-            path: Some(path.clone()),
-            source,
-        })?;
-        read_trailer(file, &self.header).map_err(|e| match e {
-            FrameError::Io { path: None, source } => FrameError::Io {
-                path: Some(path.clone()),
-                source,
-            },
-            other => other,
-        })
+        let file = std::fs::File::open(path).map_err(FrameError::io(Some(path)))?;
+        read_trailer(file, &self.header).map_err(|e| e.in_file(path))
     }
 
     /// The names of the frame's vlmetalayers, in index order.
@@ -556,8 +596,10 @@ impl super::FrameFile {
     pub fn vlmeta_bytes(&self, name: &str) -> Result<Vec<u8>, FrameError> {
         self.trailer()?
             .vlmetalayer(name)
-            .ok_or_else(|| FrameError::UnknownVlmetalayer {
-                name: name.to_string(),
+            .ok_or_else(|| {
+                FrameError::new(FrameErrorKind::UnknownVlmetalayer {
+                    name: name.to_string(),
+                })
             })?
             .decode()
     }

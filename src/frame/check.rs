@@ -1,0 +1,157 @@
+//! The array metalayer against the frame header: the relations python-blosc2 relies on
+//! when it reads data ([`check_array`]), and which metalayers are user data.
+
+use std::fmt;
+use std::vec::Vec;
+
+use super::array::ARRAY_METALAYERS;
+use super::header::{FrameHeader, FrameInfo, Metalayer};
+use crate::Meta;
+
+impl FrameHeader {
+    /// The metalayers other than the array's (see
+    /// [`array_metalayer`](Self::array_metalayer)): user data, never decoded as array
+    /// metadata. A `caterva` metalayer beside a `b2nd` one is user data, as C-Blosc2
+    /// and python-blosc2 read the array through `b2nd`.
+    ///
+    /// ```
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/usermeta.b2nd");
+    /// let header = b2nd_meta::frame::open(path)?.header;
+    /// let names: Vec<_> = header.user_metalayers().map(|m| m.name.as_str()).collect();
+    /// assert_eq!(names, ["user", &"m".repeat(31)]);
+    /// # Ok::<(), b2nd_meta::frame::FrameError>(())
+    /// ```
+    pub fn user_metalayers(&self) -> impl Iterator<Item = &Metalayer> {
+        let array = self.array_metalayer().map(|m| m.offset);
+        // The array's is the first so named; a second one of that name is user data.
+        let mut skipped = false;
+        self.metalayers.iter().filter(move |m| {
+            let is_array =
+                !skipped && Some(m.offset) == array && ARRAY_METALAYERS.contains(&m.name.as_str());
+            skipped |= is_array;
+            !is_array
+        })
+    }
+}
+
+/// One relation between the array metalayer and the frame header that does not hold
+/// (see [`check_array`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The header field: `"blocksize"`, `"chunksize"`, `"nbytes"` or `"typesize"`.
+    pub field: &'static str,
+    /// What the metalayer implies.
+    pub expected: i128,
+    /// How the value follows from the metalayer.
+    pub rule: &'static str,
+    /// What the header says.
+    pub found: i128,
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: the array metalayer implies {} ({}), the frame header says {}",
+            self.field, self.expected, self.rule, self.found
+        )
+    }
+}
+
+/// Ceiling division of non-negative numbers; `None` for a zero or negative divisor.
+fn ceil_div(a: i128, b: i128) -> Option<i128> {
+    if b <= 0 || a < 0 {
+        return None;
+    }
+    Some(a / b + i128::from(a % b != 0))
+}
+
+/// The relations between the array metalayer `meta` and the header facts `info` that
+/// held on every file python-blosc2 2.7, 3.0 and 4.14 wrote, and that python-blosc2
+/// relies on when it reads data:
+///
+/// - blocksize = prod(blockshape) x typesize;
+/// - chunksize = prod(ceil(chunkshape_i / blockshape_i) x blockshape_i) x typesize;
+/// - nbytes = (chunks in the grid, prod(ceil(shape_i / chunkshape_i))) x chunksize;
+/// - the dtype's itemsize = typesize (b2nd only: caterva has no dtype).
+///
+/// Returns those that do not hold; a relation that cannot be computed (a zero or
+/// negative chunk or block dimension, a dtype that does not parse) is skipped, as
+/// [`Meta::validate_with_typesize`] reports those. Known exception: caterva 0.7.3 writes
+/// empty arrays with chunksize -1 and blocksize 0, which this reports.
+///
+/// ```
+/// use b2nd_meta::frame::{check_array, open};
+///
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpus/rewrite_2d_before.b2nd");
+/// let header = open(path)?.header;
+/// assert_eq!(check_array(&header.info, &header.array_meta()?), []);
+///
+/// // A shape resized across the chunk grid without rewriting the chunks.
+/// let mut meta = header.array_meta()?;
+/// if let b2nd_meta::Meta::B2ndV1(m) = &mut meta { m.shape[0] = 13; }
+/// let mismatches = check_array(&header.info, &meta);
+/// assert_eq!(mismatches[0].field, "nbytes");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn check_array(info: &FrameInfo, meta: &Meta) -> Vec<Mismatch> {
+    let mut out = Vec::new();
+    let typesize = i128::from(info.typesize);
+    let mut push = |field, expected: Option<i128>, rule, found: i128| {
+        if let Some(expected) = expected.filter(|&e| e != found) {
+            out.push(Mismatch {
+                field,
+                expected,
+                rule,
+                found,
+            });
+        }
+    };
+    let blocks: Option<i128> = meta
+        .blockshape()
+        .iter()
+        .try_fold(1i128, |p, &b| (b > 0).then(|| p * i128::from(b)));
+    push(
+        "blocksize",
+        blocks.map(|b| b * typesize),
+        "prod(blockshape) x typesize",
+        info.blocksize.into(),
+    );
+    let chunk: Option<i128> = meta
+        .chunkshape()
+        .iter()
+        .zip(meta.blockshape())
+        .try_fold(1i128, |p, (&c, &b)| {
+            let padded = ceil_div(c.into(), b.into())? * i128::from(b);
+            (c > 0).then(|| p * padded)
+        })
+        .map(|c| c * typesize);
+    push(
+        "chunksize",
+        chunk,
+        "prod(ceil(chunkshape_i / blockshape_i) x blockshape_i) x typesize",
+        info.chunksize.into(),
+    );
+    let grid: Option<i128> = meta
+        .shape()
+        .iter()
+        .zip(meta.chunkshape())
+        .try_fold(1i128, |p, (&s, &c)| {
+            Some(p.saturating_mul(ceil_div(s.into(), c.into())?))
+        });
+    push(
+        "nbytes",
+        grid.zip(chunk).map(|(g, c)| g.saturating_mul(c)),
+        "chunks in the grid, prod(ceil(shape_i / chunkshape_i)), x chunksize",
+        info.nbytes.into(),
+    );
+    if let Some(Ok(dtype)) = meta.parsed_dtype() {
+        push(
+            "typesize",
+            Some(i128::from(dtype.itemsize())),
+            "the dtype's itemsize",
+            typesize,
+        );
+    }
+    out
+}

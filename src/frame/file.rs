@@ -1,0 +1,238 @@
+//! Reading a frame header from a reader or from the file system: bounded,
+//! incremental reads, and [`open`].
+
+use std::fs;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+use std::vec::Vec;
+
+use super::error::{FrameError, FrameErrorKind};
+use super::header::{FrameHeader, FrameKind, FIXED_HEADER_LEN, SPARSE_HEADER_FILE};
+use super::parse::{parse_fixed, parse_header, OFF_FRAME_TYPE};
+
+/// A header read from a file or a sparse-frame directory by [`open`].
+///
+/// ```
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/contiguous.b2nd");
+/// let frame = b2nd_meta::frame::open(path)?;
+/// assert_eq!(frame.file_len, frame.header.info.frame_len);
+/// # Ok::<(), b2nd_meta::frame::FrameError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FrameFile {
+    /// The file the header was read from (the frame file itself, or the
+    /// `chunks.b2frame` inside a sparse-frame directory).
+    pub header_path: PathBuf,
+    /// The parsed header.
+    pub header: FrameHeader,
+    /// Length of `header_path` on disk.
+    pub file_len: u64,
+}
+
+impl FrameFile {
+    /// Whether `header_path` is shorter than the declared `frame_len`, i.e. the
+    /// data, the chunk-offsets index or the trailer is cut off.
+    ///
+    /// For a sparse frame `frame_len` covers `chunks.b2frame` only (C-Blosc2
+    /// reads the trailer at `frame_len - 25` inside that file), so this compares
+    /// that file; missing or short `.chunk` files are not detected, as that
+    /// would need the chunk-offsets index, i.e. reading past the header.
+    ///
+    /// ```
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/contiguous.b2nd");
+    /// assert!(!b2nd_meta::frame::open(path)?.is_truncated());
+    /// # Ok::<(), b2nd_meta::frame::FrameError>(())
+    /// ```
+    pub fn is_truncated(&self) -> bool {
+        self.file_len < self.header.info.frame_len
+    }
+
+    /// How many bytes are missing from `header_path` (0 when not truncated).
+    ///
+    /// ```
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/contiguous.b2nd");
+    /// assert_eq!(b2nd_meta::frame::open(path)?.missing_bytes(), 0);
+    /// # Ok::<(), b2nd_meta::frame::FrameError>(())
+    /// ```
+    pub fn missing_bytes(&self) -> u64 {
+        self.header.info.frame_len.saturating_sub(self.file_len)
+    }
+}
+
+/// Read up to `buf.len()` bytes, stopping early only at end of input.
+pub(crate) fn read_fully<R: Read>(r: &mut R, buf: &mut [u8]) -> io::Result<usize> {
+    let mut got = 0;
+    while got < buf.len() {
+        let dst = buf.get_mut(got..).unwrap_or_default();
+        match r.read(dst) {
+            Ok(0) => break,
+            Ok(k) if k <= dst.len() => got += k,
+            Ok(_) => return Err(io::Error::other("reader returned more bytes than asked")),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(got)
+}
+
+/// Append up to `n` more bytes from `r` to `out`, growing `out` only as data
+/// arrives (a bogus huge `n` costs nothing if the input is short).
+pub(crate) fn read_up_to<R: Read>(r: &mut R, mut n: usize, out: &mut Vec<u8>) -> io::Result<()> {
+    let mut chunk = [0u8; 8192];
+    while n > 0 {
+        let want = n.min(chunk.len());
+        let got = read_fully(r, chunk.get_mut(..want).unwrap_or_default())?;
+        out.extend_from_slice(chunk.get(..got).unwrap_or_default());
+        n -= got;
+        if got < want {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// Read a frame header from `reader`, positioned at the start of the frame.
+///
+/// Reads the 87-byte fixed part, then exactly `header_len - 87` more bytes,
+/// and never more: the cost does not depend on the size of the data that
+/// follows. Memory grows only with the bytes actually received, so a bogus
+/// `header_len` on a short input is an error, not a large allocation.
+///
+/// ```
+/// use std::io::Read;
+/// use b2nd_meta::frame::read_header;
+///
+/// let bytes = include_bytes!(concat!(
+///     env!("CARGO_MANIFEST_DIR"),
+///     "/tests/data/frame/usermeta.b2nd"
+/// ));
+/// // A reader whose data goes on for a terabyte: only the header is read.
+/// let mut reader = (&bytes[..]).chain(std::io::repeat(0).take(1 << 40));
+/// let header = read_header(&mut reader)?;
+/// assert_eq!(header.names().collect::<Vec<_>>(), ["b2nd", "user", &"m".repeat(31)]);
+/// assert_eq!(header.metalayer("user").unwrap().content, b"\x81\xa6answer\x2a");
+/// # Ok::<(), b2nd_meta::frame::FrameError>(())
+/// ```
+pub fn read_header<R: Read>(mut reader: R) -> Result<FrameHeader, FrameError> {
+    let mut fixed = [0u8; FIXED_HEADER_LEN];
+    let got = read_fully(&mut reader, &mut fixed).map_err(FrameError::io(None))?;
+    let info = parse_fixed(fixed.get(..got).unwrap_or_default())?;
+    let rest = (info.header_len as usize).saturating_sub(FIXED_HEADER_LEN);
+    let mut buf = Vec::with_capacity(FIXED_HEADER_LEN);
+    buf.extend_from_slice(&fixed);
+    read_up_to(&mut reader, rest, &mut buf).map_err(FrameError::io(None))?;
+    parse_header(&buf)
+}
+
+/// What a path is, when it is neither a regular file nor a directory.
+fn special(md: &fs::Metadata) -> Option<&'static str> {
+    let ft = md.file_type();
+    if ft.is_file() || ft.is_dir() {
+        return None;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_fifo() {
+            return Some("a FIFO");
+        }
+        if ft.is_socket() {
+            return Some("a socket");
+        }
+        if ft.is_char_device() {
+            return Some("a character device");
+        }
+        if ft.is_block_device() {
+            return Some("a block device");
+        }
+    }
+    Some("not a regular file")
+}
+
+/// Refuses, before anything is opened, a path that is not a regular file: a FIFO or a
+/// device would block or never end.
+fn regular(path: &Path) -> Result<(), FrameError> {
+    let md = fs::metadata(path).map_err(FrameError::io(Some(path)))?;
+    match special(&md) {
+        Some(file_type) => {
+            Err(FrameError::new(FrameErrorKind::NotAFile { file_type }).in_file(path))
+        }
+        None => Ok(()),
+    }
+}
+
+/// The file holding the header for `path`, and the frame kind it must hold. The path,
+/// and the header file of a directory, must be regular files (checked before anything
+/// is opened, so a FIFO never blocks).
+pub(crate) fn locate(path: &Path) -> Result<(PathBuf, FrameKind), FrameError> {
+    let md = fs::metadata(path).map_err(FrameError::io(Some(path)))?;
+    if md.is_dir() {
+        let header = path.join(SPARSE_HEADER_FILE);
+        regular(&header)?;
+        Ok((header, FrameKind::Sparse))
+    } else if let Some(file_type) = special(&md) {
+        Err(FrameError::new(FrameErrorKind::NotAFile { file_type }).in_file(path))
+    } else {
+        Ok((path.to_path_buf(), FrameKind::Contiguous))
+    }
+}
+
+/// The header's frame type must be the one its path implies.
+pub(crate) fn check_kind(
+    path: &Path,
+    expected: FrameKind,
+    header: &FrameHeader,
+) -> Result<(), FrameError> {
+    if header.info.kind == expected {
+        Ok(())
+    } else {
+        let kind = FrameErrorKind::WrongKind {
+            expected,
+            found: header.info.kind,
+        };
+        Err(FrameError::at(OFF_FRAME_TYPE as u64, kind).in_file(path))
+    }
+}
+
+/// An I/O error without a path gets `path`; other errors stay as they are.
+pub(crate) fn with_path(e: FrameError, path: &Path) -> FrameError {
+    match e.kind() {
+        FrameErrorKind::Io(_) => e.in_file(path),
+        _ => e,
+    }
+}
+
+/// Read the header of the frame at `path`: a contiguous-frame file, or a
+/// sparse-frame directory (its `chunks.b2frame` is read). Only the header is
+/// read; the file length comes from its metadata.
+///
+/// The frame type in the header must match: a file must hold a contiguous
+/// frame, a directory's `chunks.b2frame` a sparse one (as C-Blosc2 checks).
+///
+/// ```
+/// use b2nd_meta::frame::{open, FrameKind};
+///
+/// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/sparse.b2nd");
+/// let frame = open(dir)?;
+/// assert_eq!(frame.header.info.kind, FrameKind::Sparse);
+/// assert!(frame.header_path.ends_with("chunks.b2frame"));
+/// assert_eq!(frame.header.info.codec.name(), "zstd");
+/// assert!(!frame.is_truncated());
+/// # Ok::<(), b2nd_meta::frame::FrameError>(())
+/// ```
+pub fn open(path: impl AsRef<Path>) -> Result<FrameFile, FrameError> {
+    let (header_path, kind) = locate(path.as_ref())?;
+    let io_err = FrameError::io(Some(&header_path));
+    let mut file = fs::File::open(&header_path).map_err(io_err)?;
+    let file_len = file
+        .metadata()
+        .map_err(FrameError::io(Some(&header_path)))?
+        .len();
+    let header = read_header(&mut file).map_err(|e| with_path(e, &header_path))?;
+    check_kind(&header_path, kind, &header)?;
+    Ok(FrameFile {
+        header_path,
+        header,
+        file_len,
+    })
+}

@@ -1,0 +1,68 @@
+//! What a shape change may do ([`Regrid`]) and why one is refused
+//! ([`ShapeChangeRefusal`]).
+
+use std::fmt;
+
+use crate::validate::Invalid;
+
+/// What to do when a new shape changes the chunk grid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Regrid {
+    /// Refuse: the chunks on disk would no longer match the metadata.
+    Refuse,
+    /// Write the shape anyway; the caller takes care of the chunks.
+    Allow,
+}
+
+/// Why [`set_shape`](super::set_shape) refused a new shape.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ShapeChangeRefusal {
+    /// The number of dimensions would change, and with it the metalayer's length.
+    Ndim {
+        /// Dimensions now.
+        from: usize,
+        /// Dimensions asked for.
+        to: usize,
+    },
+    /// The number of chunks along an axis would change; the chunks on disk are not
+    /// touched, so they would no longer match (see [`Regrid::Allow`]).
+    ChunkGrid {
+        /// The axis.
+        axis: usize,
+        /// Chunks along it now.
+        from: i64,
+        /// Chunks along it with the new shape.
+        to: i64,
+    },
+    /// The new shape breaks C-Blosc2's rules.
+    Invalid(Invalid),
+}
+
+impl std::error::Error for ShapeChangeRefusal {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ShapeChangeRefusal::Invalid(invalid) => Some(invalid),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for ShapeChangeRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ShapeChangeRefusal::Ndim { from, to } => write!(
+                f,
+                "the array has {from} dimensions, the new shape {to}; \
+                 that would change the metalayer's length"
+            ),
+            ShapeChangeRefusal::ChunkGrid { axis, from, to } => write!(
+                f,
+                "axis {axis} would go from {from} to {to} chunks, but the chunks on disk are \
+                 not rewritten; only changes within the same chunk grid are safe \
+                 (override with Regrid::Allow)"
+            ),
+            ShapeChangeRefusal::Invalid(invalid) => write!(f, "invalid new shape: {invalid}"),
+        }
+    }
+}
