@@ -29,8 +29,9 @@
 //!
 //! # Features
 //! - `std` (default): the `std::io` entry points [`to_writer`] and [`from_reader`], and
-//!   the `frame` module. Without it the codec, `dtype` and `validate` need only `core`
-//!   and `alloc`.
+//!   the `frame` module, whose user metalayers read and write any serde type through
+//!   rmp-serde. Without it the codec, `dtype`, `validate`, [`value`] and [`bytes`] need
+//!   only `core` and `alloc`.
 //! - `cli`: the `b2nd-meta` command-line tool (clap and serde_json, which the library
 //!   alone never pulls in).
 
@@ -42,6 +43,7 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod bytes;
 pub mod chunk;
 pub mod de;
 mod dispatch;
@@ -53,8 +55,11 @@ mod layout;
 pub mod marker;
 mod meta;
 mod read;
+#[cfg(feature = "std")]
+pub mod report;
 pub mod ser;
 pub mod validate;
+pub mod value;
 mod view;
 pub mod wire;
 

@@ -22,6 +22,18 @@ impl<'de> Reader<'de> {
         Reader { input, pos: 0 }
     }
 
+    /// A reader over `input` whose cursor starts at `pos` (clamped to the input), so
+    /// that a value nested inside another (a msgpack ext payload) is read with offsets
+    /// counted from the start of the whole content: pass the content cut at the end of
+    /// the payload and the payload's start.
+    #[inline]
+    pub fn new_at(input: &'de [u8], pos: usize) -> Self {
+        Reader {
+            input,
+            pos: pos.min(input.len()),
+        }
+    }
+
     /// Offset of the next byte to read.
     #[inline]
     pub fn position(&self) -> usize {

@@ -224,7 +224,14 @@ fn check_against_manifest(doc: &Value, file: &Value) {
             assert_eq!(shown["dtype"], file["dtype_stored"], "{name}");
         } else {
             assert_eq!(shown["raw_hex"], raw_hex, "{name}: {mname}");
-            assert_eq!(shown.as_object().unwrap().len(), 1, "{name}: {mname}");
+            // A user metalayer: its raw bytes and their msgpack value.
+            let value = b2nd_meta::value::Value::from_msgpack(&unhex(raw_hex)).unwrap();
+            assert_eq!(
+                shown["value"],
+                serde_json::to_value(&value).unwrap(),
+                "{name}: {mname}"
+            );
+            assert_eq!(shown.as_object().unwrap().len(), 2, "{name}: {mname}");
         }
     }
 
@@ -309,7 +316,7 @@ fn show_keeps_the_documented_key_order() {
         r#""nbytes":"#,
         r#""codec":"zstd","codec_code":5,"clevel":5,"metalayer_names":["b2nd","mine","other"]},"#,
         r#""metalayers":{"b2nd":{"layout":"b2nd-v1","#,
-        r#""mine":{"raw_hex":"82a6616e737765722aa3746167a178"},"other":{"raw_hex":"93010203"}},"#,
+        r#""mine":{"value":{"answer":42,"tag":"x"},"raw_hex":"82a6616e737765722aa3746167a178"},"other":{"value":[1,2,3],"raw_hex":"93010203"}},"#,
         r#""array":{"metalayer":"b2nd","dtype":{"str":"<i2","kind":"int","itemsize":2},"problems":[],"blocks_within_chunks":[],"trailing_bytes":0}}"#,
     ];
     let mut at = 0;
@@ -329,7 +336,7 @@ fn show_on_a_frame_without_an_array() {
     let doc = &out.json_lines()[0];
     assert_eq!(
         doc["metalayers"],
-        serde_json::json!({"mine": {"raw_hex": "a3616263"}})
+        serde_json::json!({"mine": {"value": "abc", "raw_hex": "a3616263"}})
     );
     assert!(doc.get("array").is_none());
 }
@@ -534,7 +541,7 @@ fn a_caterva_frame_gets_the_assumed_dtype() {
         serde_json::json!({
             "caterva": {"layout": "caterva-v0", "version": 0, "ndim": 1, "shape": [10],
                         "chunkshape": [5], "blockshape": [5]},
-            "x": {"raw_hex": "01"}
+            "x": {"value": 1, "raw_hex": "01"}
         })
     );
     assert_eq!(doc["frame"]["codec"], "zstd");
@@ -579,7 +586,7 @@ fn stale_bytes_after_the_metalayer_are_ignored_as_c_blosc2_does() {
     // The library reads it, and a resize keeps the stale bytes where they were.
     let header = b2nd_meta::frame::open(&path).unwrap().header;
     assert_eq!(header.array_meta().unwrap().shape(), [10]);
-    b2nd_meta::frame::set_shape(&path, &[12], b2nd_meta::frame::Regrid::Refuse).unwrap();
+    b2nd_meta::frame::set_shape(&path, &[12]).unwrap();
     let after = std::fs::read(&path).unwrap();
     std::fs::remove_file(&path).unwrap();
     let changed: Vec<usize> = (0..frame.len()).filter(|&i| frame[i] != after[i]).collect();
@@ -640,13 +647,17 @@ fn human_view_is_compact_and_readable() {
         "{text}"
     );
     assert!(text.contains("shape (), chunks (), blocks ()"), "{text}");
+    // User metalayers print their msgpack value (issue 14), as compact JSON.
     assert!(
-        text.contains("  mine: 15 bytes: 82a6616e737765722aa3746167a178\n"),
+        text.contains("  mine: {\"answer\":42,\"tag\":\"x\"} (15 bytes)\n"),
         "{text}"
     );
-    assert!(text.contains("  other: 4 bytes: 93010203\n"), "{text}");
+    assert!(text.contains("  other: [1,2,3] (4 bytes)\n"), "{text}");
     assert!(text.contains("sparse_2d.b2nd: sparse frame"), "{text}");
-    assert!(!text.contains('{'), "no JSON in the human view: {text}");
+    assert!(
+        !text.contains("\"layout\""),
+        "no report JSON in the human view: {text}"
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -939,7 +950,7 @@ fn odd_metalayer_names_stay_on_their_line() {
     let doc = &out.json_lines()[0];
     assert_eq!(
         doc["metalayers"]["a\nb \"q\""],
-        serde_json::json!({"raw_hex": "0102"})
+        serde_json::json!({"raw_hex": "0102", "error": "not one msgpack value: expected the end of the input, found 1 more byte(s) at byte 1"})
     );
     assert_eq!(
         doc["frame"]["metalayer_names"],

@@ -3,7 +3,7 @@
 
 mod common;
 
-use b2nd_meta::frame::{self, FrameError, FrameErrorKind, FrameKind, Regrid, ShapeChangeRefusal};
+use b2nd_meta::frame::{self, FrameError, FrameErrorKind, FrameKind, ShapeChangeRefusal};
 use b2nd_meta::Meta;
 use common::{data_path, manifest, unhex};
 use serde_json::Value;
@@ -158,7 +158,7 @@ fn set_shape_reproduces_python_blosc2_resize_byte_for_byte() {
             .iter()
             .map(|v| v.as_i64().unwrap())
             .collect();
-        let meta = frame::set_shape(&scratch.0, &new_shape, Regrid::Refuse).unwrap();
+        let meta = frame::set_shape(&scratch.0, &new_shape).unwrap();
         assert_eq!(meta.shape(), new_shape);
         let after = std::fs::read(data_path(rewrite["after_path"].as_str().unwrap())).unwrap();
         assert_eq!(
@@ -173,12 +173,11 @@ fn set_shape_reproduces_python_blosc2_resize_byte_for_byte() {
 fn set_shape_refuses_without_touching_the_file() {
     let scratch = Scratch::of("corpus/rewrite_2d_before.b2nd", "refuse");
     let before = std::fs::read(&scratch.0).unwrap();
-    let refusal = |shape: &[i64]| match frame::set_shape(&scratch.0, shape, Regrid::Refuse)
-        .map_err(FrameError::into_kind)
-    {
-        Err(FrameErrorKind::ShapeChange { reason }) => reason,
-        other => panic!("{shape:?}: {other:?}"),
-    };
+    let refusal =
+        |shape: &[i64]| match frame::set_shape(&scratch.0, shape).map_err(FrameError::into_kind) {
+            Err(FrameErrorKind::ShapeChange { reason }) => reason,
+            other => panic!("{shape:?}: {other:?}"),
+        };
     // (10, 7) in (4, 4) chunks is 3 x 2 chunks; 13 rows would need a fourth.
     assert_eq!(
         refusal(&[13, 7]),
@@ -200,34 +199,30 @@ fn set_shape_refuses_without_touching_the_file() {
         refusal(&[10, 7, 1]),
         ShapeChangeRefusal::Ndim { from: 2, to: 3 }
     );
-    assert!(matches!(
+    // The shape itself is checked first (issue 11.4).
+    assert_eq!(
         refusal(&[-1, 7]),
-        ShapeChangeRefusal::ChunkGrid { .. } | ShapeChangeRefusal::Invalid(_)
-    ));
+        ShapeChangeRefusal::Negative { axis: 0, len: -1 }
+    );
     assert_eq!(
         std::fs::read(&scratch.0).unwrap(),
         before,
         "refusals leave the file as it was"
     );
     // The error says why, in words.
-    let err = frame::set_shape(&scratch.0, &[13, 7], Regrid::Refuse)
+    let err = frame::set_shape(&scratch.0, &[13, 7])
         .unwrap_err()
         .to_string();
     assert!(err.contains("axis 0 would go from 3 to 4 chunks"), "{err}");
 
-    // With the override the grid may change, but the shape must still be valid.
-    let meta = frame::set_shape(&scratch.0, &[13, 7], Regrid::Allow).unwrap();
-    assert_eq!(meta.shape(), [13, 7]);
-    let reason = match frame::set_shape(&scratch.0, &[-1, 7], Regrid::Allow)
-        .map_err(FrameError::into_kind)
-    {
-        Err(FrameErrorKind::ShapeChange { reason }) => reason,
-        other => panic!("{other:?}"),
-    };
-    assert!(
-        matches!(reason, ShapeChangeRefusal::Invalid(_)),
-        "{reason:?}"
-    );
+    let err = frame::set_shape(&scratch.0, &[-1, 7])
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("the new length of axis 0 is -1"), "{err}");
+
+    // Within the grid the shape changes, and only its bytes.
+    let meta = frame::set_shape(&scratch.0, &[12, 7]).unwrap();
+    assert_eq!(meta.shape(), [12, 7]);
     // Only the first shape entry's bytes changed.
     let after = std::fs::read(&scratch.0).unwrap();
     let changed: Vec<usize> = (0..before.len())
@@ -242,10 +237,10 @@ fn set_shape_refuses_without_touching_the_file() {
     assert_eq!(
         changed,
         [content + 4 + 8],
-        "only the low byte of shape[0] (10 -> 13)"
+        "only the low byte of shape[0] (10 -> 12)"
     );
     let reread: Meta = b2nd_meta::from_slice(&after[content..content + 53]).unwrap();
-    assert_eq!(reread.shape(), [13, 7]);
+    assert_eq!(reread.shape(), [12, 7]);
 }
 
 #[test]
@@ -272,7 +267,7 @@ fn set_shape_on_a_sparse_frame_rewrites_chunks_b2frame() {
         })
         .collect();
     assert_ne!(same_grid, meta.shape(), "the test must change something");
-    frame::set_shape(&dir, &same_grid, Regrid::Refuse).unwrap();
+    frame::set_shape(&dir, &same_grid).unwrap();
     assert_eq!(
         frame::open(&dir)
             .unwrap()

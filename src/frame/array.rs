@@ -6,7 +6,7 @@ use std::vec::Vec;
 
 use super::error::{FrameError, FrameErrorKind};
 use super::header::{FrameHeader, Metalayer};
-use super::shape::{Regrid, ShapeChangeRefusal};
+use super::shape::ShapeChangeRefusal;
 use crate::Meta;
 
 /// The names of the metalayer describing an array, in the order C-Blosc2's
@@ -80,31 +80,32 @@ fn chunks_along(len: i64, chunk: i32) -> i64 {
 pub(super) fn reshaped(
     header: &FrameHeader,
     new_shape: &[i64],
-    regrid: Regrid,
 ) -> Result<(String, Meta, Vec<u8>), FrameError> {
     let layer = header
         .array_metalayer()
         .ok_or_else(|| FrameError::new(FrameErrorKind::NoArrayMetalayer))?;
     let (mut meta, stale) = decode(layer)?;
     let refuse = |reason| Err(FrameError::new(FrameErrorKind::ShapeChange { reason }));
+    // The new shape itself first, then against the array.
     if new_shape.len() != meta.ndim() {
         return refuse(ShapeChangeRefusal::Ndim {
             from: meta.ndim(),
             to: new_shape.len(),
         });
     }
-    if regrid == Regrid::Refuse {
-        for (axis, ((&old, &new), &chunk)) in meta
-            .shape()
-            .iter()
-            .zip(new_shape)
-            .zip(meta.chunkshape())
-            .enumerate()
-        {
-            let (from, to) = (chunks_along(old, chunk), chunks_along(new, chunk));
-            if from != to {
-                return refuse(ShapeChangeRefusal::ChunkGrid { axis, from, to });
-            }
+    if let Some((axis, &len)) = new_shape.iter().enumerate().find(|(_, &len)| len < 0) {
+        return refuse(ShapeChangeRefusal::Negative { axis, len });
+    }
+    for (axis, ((&old, &new), &chunk)) in meta
+        .shape()
+        .iter()
+        .zip(new_shape)
+        .zip(meta.chunkshape())
+        .enumerate()
+    {
+        let (from, to) = (chunks_along(old, chunk), chunks_along(new, chunk));
+        if from != to {
+            return refuse(ShapeChangeRefusal::ChunkGrid { axis, from, to });
         }
     }
     match &mut meta {
@@ -119,4 +120,21 @@ pub(super) fn reshaped(
     // Same ndim and dtype, so the same length; stale bytes after it stay as they were.
     bytes.extend_from_slice(stale);
     Ok((layer.name.clone(), meta, bytes))
+}
+
+/// The array metadata of `header` with `new_shape`, checked as
+/// [`set_shape`](super::set_shape) checks it, without writing anything (what
+/// `b2nd-meta set-shape --dry-run` prints).
+///
+/// ```
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpus/rewrite_2d_before.b2nd");
+/// let header = b2nd_meta::frame::open(path)?.header;
+/// let meta = b2nd_meta::frame::reshaped_meta(&header, &[12, 8])?;
+/// assert_eq!(meta.shape(), [12, 8]);
+/// let err = b2nd_meta::frame::reshaped_meta(&header, &[-1, 7]).unwrap_err();
+/// assert!(err.to_string().contains("axis 0 is -1"));
+/// # Ok::<(), b2nd_meta::frame::FrameError>(())
+/// ```
+pub fn reshaped_meta(header: &FrameHeader, new_shape: &[i64]) -> Result<Meta, FrameError> {
+    reshaped(header, new_shape).map(|(_, meta, _)| meta)
 }

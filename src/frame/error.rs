@@ -217,6 +217,20 @@ pub enum FrameErrorKind {
         /// The new content's length.
         found: usize,
     },
+    /// A rewrite is refused because the frame's data is cut short: the file holding
+    /// the header (for a sparse frame, `chunks.b2frame`) is shorter than `frame_len`.
+    TruncatedFrame {
+        /// The frame length the header declares.
+        frame_len: u64,
+        /// The file's length.
+        file_len: u64,
+    },
+    /// The metalayer's content is not the one the new content was decided from: the
+    /// file changed in between (another writer, or a replaced file). Nothing written.
+    ContentChanged {
+        /// The metalayer.
+        name: String,
+    },
 }
 
 impl fmt::Display for FrameErrorKind {
@@ -349,6 +363,17 @@ impl fmt::Display for FrameErrorKind {
             } => write!(
                 f,
                 "metalayer {name:?} holds {expected} bytes; new content of {found} bytes refused (only same-length rewrites are possible in place)"
+            ),
+            TruncatedFrame {
+                frame_len,
+                file_len,
+            } => write!(
+                f,
+                "the header declares a frame of {frame_len} bytes, but the file has {file_len}: the frame is truncated, and is not rewritten"
+            ),
+            ContentChanged { name } => write!(
+                f,
+                "metalayer {name:?} changed between reading and writing (another writer?); nothing written"
             ),
         }
     }

@@ -58,6 +58,35 @@
 //! index order, back to back, ending exactly at `header_len`), that names are
 //! unique UTF-8 without NUL bytes, and that sizes are not negative.
 //!
+//! # Writing in place, and what a crash can leave
+//!
+//! [`rewrite_metalayer`], [`rewrite_metalayer_if`] and [`set_shape`] change a frame
+//! with one positioned write of one metalayer's content: as many bytes as the content
+//! already holds (53 for a 2-D `b2nd` metalayer with a `<i4` dtype, at most a few
+//! hundred for 16 dimensions), at the offset the header gives, followed by
+//! `sync_data`. The file is never truncated, extended or created, and no byte outside
+//! that content range is written: not the fixed header, not the index, not the chunks,
+//! not the offsets index or the trailer (a sparse frame's `.chunk` files are not even
+//! opened). Each call holds an exclusive advisory lock (`File::lock`) on the file with
+//! the header from its read to its write, so writers using this crate never
+//! interleave; the operating system releases the lock if the process dies.
+//!
+//! - A killed process (SIGKILL) leaves the old content or the new one when the
+//!   content lies within one 4 KiB page of the file, as it does in every header
+//!   without large user metalayers (Linux copies a write page by page and can stop
+//!   between pages, so a content straddling a page boundary can be left torn as
+//!   below).
+//! - A power loss or kernel crash before the sync completes can leave the old content,
+//!   the new one, or, if the storage tears the write (it may cross a sector or page
+//!   boundary), a mix: a prefix of the new bytes followed by the rest of the old ones.
+//!   For [`set_shape`], old and new differ only in the value bytes of the shape entries
+//!   (every marker, the chunk and block shapes and the dtype are the same), so a torn
+//!   write still decodes; an axis length can then be the old one, the new one, or a
+//!   mix of their bytes, which may lie outside the chunk grid (`b2nd-meta show` then
+//!   reports the array as inconsistent). For other contents, a torn write can leave
+//!   bytes that do not decode (`show` prints them as `raw_hex` with the error).
+//!   Rerunning the same call after the restart writes the intended content again.
+//!
 //! # Example
 //!
 //! Build a minimal contiguous-frame header by hand, with one metalayer `"m"`
@@ -118,9 +147,10 @@ mod index;
 mod parse;
 mod shape;
 mod trailer;
+mod user;
 mod write;
 
-pub use array::ARRAY_METALAYERS;
+pub use array::{reshaped_meta, ARRAY_METALAYERS};
 pub use check::{check_array, Mismatch};
 pub use error::{FrameError, FrameErrorKind};
 pub use file::{open, read_header, FrameFile};
@@ -129,8 +159,12 @@ pub use header::{
     MAX_FRAME_FORMAT_VERSION, MAX_METALAYERS, METALAYER_NAME_MAXLEN, SPARSE_HEADER_FILE,
 };
 pub use parse::parse_header;
-pub use shape::{Regrid, ShapeChangeRefusal};
+pub use shape::ShapeChangeRefusal;
 pub use trailer::{
     parse_trailer, read_trailer, Trailer, VlMetalayer, MAX_VLMETALAYERS, TRAILER_MIN_LEN,
 };
-pub use write::{rewrite_metalayer, rewrite_metalayer_in_slice, set_shape, set_shape_in_slice};
+pub use user::{set_user_meta, set_user_meta_in_slice, user_meta_bytes};
+pub use write::{
+    rewrite_metalayer, rewrite_metalayer_if, rewrite_metalayer_in_slice, set_shape,
+    set_shape_in_slice,
+};

@@ -1,18 +1,8 @@
-//! What a shape change may do ([`Regrid`]) and why one is refused
-//! ([`ShapeChangeRefusal`]).
+//! Why a shape change is refused ([`ShapeChangeRefusal`]).
 
 use std::fmt;
 
 use crate::validate::Invalid;
-
-/// What to do when a new shape changes the chunk grid.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Regrid {
-    /// Refuse: the chunks on disk would no longer match the metadata.
-    Refuse,
-    /// Write the shape anyway; the caller takes care of the chunks.
-    Allow,
-}
 
 /// Why [`set_shape`](super::set_shape) refused a new shape.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,8 +15,15 @@ pub enum ShapeChangeRefusal {
         /// Dimensions asked for.
         to: usize,
     },
-    /// The number of chunks along an axis would change; the chunks on disk are not
-    /// touched, so they would no longer match (see [`Regrid::Allow`]).
+    /// A length in the new shape is negative.
+    Negative {
+        /// The axis.
+        axis: usize,
+        /// The length asked for.
+        len: i64,
+    },
+    /// The number of chunks along an axis would change: the chunks and the chunk
+    /// offsets index would have to be rewritten, which this crate does not do.
     ChunkGrid {
         /// The axis.
         axis: usize,
@@ -59,8 +56,11 @@ impl fmt::Display for ShapeChangeRefusal {
             ShapeChangeRefusal::ChunkGrid { axis, from, to } => write!(
                 f,
                 "axis {axis} would go from {from} to {to} chunks, but the chunks on disk are \
-                 not rewritten; only changes within the same chunk grid are safe \
-                 (override with Regrid::Allow)"
+                 not rewritten; only changes within the same chunk grid are possible"
+            ),
+            ShapeChangeRefusal::Negative { axis, len } => write!(
+                f,
+                "the new length of axis {axis} is {len}; lengths cannot be negative"
             ),
             ShapeChangeRefusal::Invalid(invalid) => write!(f, "invalid new shape: {invalid}"),
         }

@@ -1,33 +1,41 @@
-//! Rewriting a metalayer content in place, in a slice or in a file, and the file and
-//! slice plumbing of [`set_shape`].
+//! Rewriting a metalayer's content in place: in a slice, or in a file as one locked,
+//! checked operation on one open handle.
+//!
+//! The file operation is: open read-write, take an exclusive advisory lock
+//! ([`std::fs::File::lock`]), read and check the header, refuse a frame whose data is
+//! cut short, decide the new content from what was read, read the bytes to be
+//! replaced again and check they are exactly the bytes the decision used, write the
+//! new content with one positioned write, sync, unlock. Writers using this crate never
+//! interleave; a writer that does not take the lock (C-Blosc2 takes none) and changes
+//! the metalayer between the read and the write is caught by the re-read, unless it
+//! writes in the microseconds between that re-read and the write.
 
-use std::borrow::ToOwned;
-use std::fs::OpenOptions;
-use std::io::{Seek, SeekFrom, Write};
+use std::fs::{File, OpenOptions};
 use std::path::Path;
+use std::string::{String, ToString};
+use std::vec::Vec;
 
 use super::array::reshaped;
 use super::error::{FrameError, FrameErrorKind};
 use super::file::{check_kind, locate, read_header, with_path};
-use super::header::{FrameHeader, Metalayer};
+use super::header::{FrameHeader, FrameKind, Metalayer};
 use super::parse::parse_header;
-use super::shape::Regrid;
 use crate::Meta;
 
 /// Find `name` in `header` and check `new_len` against it.
-fn target<'h>(
+pub(super) fn target<'h>(
     header: &'h FrameHeader,
     name: &str,
     new_len: usize,
 ) -> Result<&'h Metalayer, FrameError> {
     let m = header.metalayer(name).ok_or_else(|| {
         FrameError::new(FrameErrorKind::UnknownMetalayer {
-            name: name.to_owned(),
+            name: name.to_string(),
         })
     })?;
     if m.content.len() != new_len {
         return Err(FrameError::new(FrameErrorKind::ContentLengthMismatch {
-            name: name.to_owned(),
+            name: name.to_string(),
             expected: m.content.len(),
             found: new_len,
         }));
@@ -85,16 +93,15 @@ pub fn rewrite_metalayer_in_slice(
     }
 }
 
-/// Overwrite, in place, the content of metalayer `name` in the frame at
-/// `path` (a contiguous-frame file, or a sparse-frame directory whose
-/// `chunks.b2frame` is rewritten).
+/// Overwrite, in place, the content of metalayer `name` in the frame at `path` (a
+/// contiguous-frame file, or a sparse-frame directory whose `chunks.b2frame` is
+/// rewritten), as one locked operation (see the [module docs](super)).
 ///
-/// The file is opened for reading and writing (never created or truncated),
-/// its header parsed and validated; then exactly `new_content.len()` bytes are
-/// written at the content offset, and the file is synced. Nothing else
-/// changes. Refused, with the file left untouched: a path that does not hold a
-/// valid frame header of the right kind, an unknown name, or content of
-/// another length than the existing one.
+/// Nothing else changes. Refused, with the file left untouched: a path that does not
+/// hold a valid frame header of the right kind, a frame whose data is cut short
+/// ([`FrameErrorKind::TruncatedFrame`]), an unknown name, content of another length than
+/// the existing one, and a metalayer changed by someone else while this call held the
+/// lock ([`FrameErrorKind::ContentChanged`]).
 ///
 /// ```
 /// use b2nd_meta::frame::{open, rewrite_metalayer};
@@ -115,79 +122,231 @@ pub fn rewrite_metalayer(
     name: &str,
     new_content: &[u8],
 ) -> Result<(), FrameError> {
-    let (header_path, kind) = locate(path.as_ref())?;
+    update(path.as_ref(), |_| {
+        Ok((name.to_string(), new_content.to_vec(), ()))
+    })
+}
+
+/// Compare and write: overwrite the content of metalayer `name` with `new_content`
+/// only if it is exactly `expected_old`, as one locked operation (see
+/// [`rewrite_metalayer`]).
+///
+/// Use it when the new content was decided from an earlier read: a change of the file
+/// since then (another writer, or the file replaced by another one) is refused with
+/// [`FrameErrorKind::ContentChanged`], and the file is left as it is.
+///
+/// ```
+/// use b2nd_meta::frame::{open, rewrite_metalayer_if, FrameErrorKind};
+///
+/// let src = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/usermeta.b2nd");
+/// let path = std::env::temp_dir().join(format!("b2nd-meta-cas-{}.b2nd", std::process::id()));
+/// std::fs::copy(src, &path).unwrap();
+///
+/// let old = open(&path)?.header.metalayer("user").unwrap().content.clone();
+/// rewrite_metalayer_if(&path, "user", &old, b"\x81\xa6answer\x2b")?;
+/// // A second write decided from the same old content is refused.
+/// let err = rewrite_metalayer_if(&path, "user", &old, b"\x81\xa6answer\x2c").unwrap_err();
+/// assert!(matches!(err.kind(), FrameErrorKind::ContentChanged { .. }));
+/// std::fs::remove_file(&path).unwrap();
+/// # Ok::<(), b2nd_meta::frame::FrameError>(())
+/// ```
+pub fn rewrite_metalayer_if(
+    path: impl AsRef<Path>,
+    name: &str,
+    expected_old: &[u8],
+    new_content: &[u8],
+) -> Result<(), FrameError> {
+    update(path.as_ref(), |header| {
+        let m = target(header, name, new_content.len())?;
+        if m.content != expected_old {
+            return Err(FrameError::new(FrameErrorKind::ContentChanged {
+                name: name.to_string(),
+            }));
+        }
+        Ok((name.to_string(), new_content.to_vec(), ()))
+    })
+}
+
+/// The one locked read-decide-check-write operation. `decide` sees the header read
+/// under the lock and returns the metalayer to rewrite, its new content and a result.
+pub(super) fn update<T>(
+    path: &Path,
+    decide: impl FnOnce(&FrameHeader) -> Result<(String, Vec<u8>, T), FrameError>,
+) -> Result<T, FrameError> {
+    update_with_hook(path, decide, |_| {})
+}
+
+/// [`update`], with `between` called after the decision and before the re-read (tests
+/// change the file there).
+// `File::lock` is stable since Rust 1.89; the crate's rust-version follows it.
+#[clippy::msrv = "1.89"]
+pub(super) fn update_with_hook<T>(
+    path: &Path,
+    decide: impl FnOnce(&FrameHeader) -> Result<(String, Vec<u8>, T), FrameError>,
+    between: impl FnOnce(&Path),
+) -> Result<T, FrameError> {
+    let (header_path, kind) = locate(path)?;
     let p = header_path.as_path();
-    let mut file = OpenOptions::new()
+    let io = |e| FrameError::io(Some(p))(e);
+    let file = OpenOptions::new()
         .read(true)
         .write(true)
         .open(p)
-        .map_err(FrameError::io(Some(p)))?;
-    let header = read_header(&mut file).map_err(|e| with_path(e, p))?;
+        .map_err(io)?;
+    file.lock().map_err(io)?;
+    let result = locked(&file, p, kind, decide, between);
+    // Closing the file releases the lock too; unlock first so that an error here is
+    // reported rather than silently deferred.
+    let unlocked = file.unlock().map_err(io);
+    let value = result?;
+    unlocked?;
+    Ok(value)
+}
+
+fn locked<T>(
+    file: &File,
+    p: &Path,
+    kind: FrameKind,
+    decide: impl FnOnce(&FrameHeader) -> Result<(String, Vec<u8>, T), FrameError>,
+    between: impl FnOnce(&Path),
+) -> Result<T, FrameError> {
+    let io = |e| FrameError::io(Some(p))(e);
+    let file_len = file.metadata().map_err(io)?.len();
+    let mut reader = file;
+    let header = read_header(&mut reader).map_err(|e| with_path(e, p))?;
     check_kind(p, kind, &header)?;
-    let m = target(&header, name, new_content.len())?;
-    file.seek(SeekFrom::Start(m.content_offset()))
-        .map_err(FrameError::io(Some(p)))?;
-    file.write_all(new_content)
-        .map_err(FrameError::io(Some(p)))?;
-    file.flush().map_err(FrameError::io(Some(p)))?;
-    file.sync_data().map_err(FrameError::io(Some(p)))?;
-    Ok(())
+    if file_len < header.info.frame_len {
+        return Err(FrameError::new(FrameErrorKind::TruncatedFrame {
+            frame_len: header.info.frame_len,
+            file_len,
+        })
+        .in_file(p));
+    }
+    let (name, new_content, value) = decide(&header)?;
+    let m = target(&header, &name, new_content.len())?;
+    between(p);
+    let mut now = std::vec![0u8; m.content.len()];
+    read_at(file, &mut now, m.content_offset()).map_err(io)?;
+    if now != m.content {
+        return Err(FrameError::new(FrameErrorKind::ContentChanged { name }).in_file(p));
+    }
+    write_at(file, &new_content, m.content_offset()).map_err(io)?;
+    file.sync_data().map_err(io)?;
+    Ok(value)
+}
+
+#[cfg(unix)]
+fn read_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
+}
+
+#[cfg(unix)]
+fn write_at(file: &File, buf: &[u8], offset: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::write_all_at(file, buf, offset)
 }
 
 /// Changes the shape of the array in the frame at `path` in place, as C-Blosc2 does
 /// when it resizes an array: only the shape entries of the `b2nd` (or `caterva`)
-/// metalayer change, nothing else in the file.
+/// metalayer change, nothing else in the file. The decision and the write are one
+/// locked operation on one open file (see [`rewrite_metalayer`]).
 ///
-/// Refused, leaving the file untouched: another number of dimensions, a shape C-Blosc2
-/// would refuse, and, unless `regrid` is [`Regrid::Allow`], a shape with another
-/// number of chunks along any axis (the chunks themselves are not rewritten). Returns
-/// the new metadata.
+/// Refused, leaving the file untouched: another number of dimensions, a negative
+/// length, a shape with another number of chunks along any axis (the chunks and
+/// their offsets are not rewritten), a shape C-Blosc2 would refuse, and a frame whose
+/// data is cut short. Returns the new metadata.
 ///
 /// ```
-/// use b2nd_meta::frame::{open, set_shape, Regrid};
+/// use b2nd_meta::frame::{open, set_shape};
 ///
 /// let src = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpus/rewrite_2d_before.b2nd");
 /// let path = std::env::temp_dir().join(format!("b2nd-meta-set-shape-{}.b2nd", std::process::id()));
 /// std::fs::copy(src, &path)?;
 ///
 /// // (10, 7) in chunks of (4, 4): 3 x 2 chunks, like (12, 8).
-/// set_shape(&path, &[12, 8], Regrid::Refuse)?;
+/// set_shape(&path, &[12, 8])?;
 /// assert_eq!(open(&path)?.header.array_meta()?.shape(), [12, 8]);
 /// // (13, 8) would need a fourth row of chunks.
-/// assert!(set_shape(&path, &[13, 8], Regrid::Refuse).is_err());
+/// assert!(set_shape(&path, &[13, 8]).is_err());
 /// std::fs::remove_file(&path)?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn set_shape(
-    path: impl AsRef<Path>,
-    new_shape: &[i64],
-    regrid: Regrid,
-) -> Result<Meta, FrameError> {
-    let path = path.as_ref();
-    let frame = super::file::open(path)?;
-    let (name, meta, bytes) = reshaped(&frame.header, new_shape, regrid)?;
-    rewrite_metalayer(path, &name, &bytes)?;
-    Ok(meta)
+pub fn set_shape(path: impl AsRef<Path>, new_shape: &[i64]) -> Result<Meta, FrameError> {
+    update(path.as_ref(), |header| {
+        let (name, meta, bytes) = reshaped(header, new_shape)?;
+        Ok((name, bytes, meta))
+    })
 }
 
 /// [`set_shape`] on a frame held in memory.
 ///
 /// ```
-/// use b2nd_meta::frame::{parse_header, set_shape_in_slice, Regrid};
-///
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpus/rewrite_2d_before.b2nd");
 /// let mut bytes = std::fs::read(path)?;
-/// set_shape_in_slice(&mut bytes, &[12, 8], Regrid::Refuse)?;
-/// assert_eq!(parse_header(&bytes)?.array_meta()?.shape(), [12, 8]);
+/// let meta = b2nd_meta::frame::set_shape_in_slice(&mut bytes, &[9, 5])?;
+/// assert_eq!(meta.shape(), [9, 5]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn set_shape_in_slice(
-    buf: &mut [u8],
-    new_shape: &[i64],
-    regrid: Regrid,
-) -> Result<Meta, FrameError> {
+pub fn set_shape_in_slice(buf: &mut [u8], new_shape: &[i64]) -> Result<Meta, FrameError> {
     let header = parse_header(buf)?;
-    let (name, meta, bytes) = reshaped(&header, new_shape, regrid)?;
+    let (name, meta, bytes) = reshaped(&header, new_shape)?;
     rewrite_metalayer_in_slice(buf, &name, &bytes)?;
     Ok(meta)
+}
+
+#[cfg(not(unix))]
+fn read_at(mut file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    file.seek(SeekFrom::Start(offset))?;
+    file.read_exact(buf)
+}
+
+#[cfg(not(unix))]
+fn write_at(mut file: &File, buf: &[u8], offset: u64) -> std::io::Result<()> {
+    use std::io::{Seek, SeekFrom, Write};
+    file.seek(SeekFrom::Start(offset))?;
+    file.write_all(buf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let src = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/frame/usermeta.b2nd"
+        );
+        let path = std::env::temp_dir().join(std::format!(
+            "b2nd-meta-write-{}-{name}",
+            std::process::id()
+        ));
+        std::fs::copy(src, &path).unwrap();
+        path
+    }
+
+    #[test]
+    fn a_change_between_decide_and_write_is_refused() {
+        let path = scratch("between");
+        let before = std::fs::read(&path).unwrap();
+        let err = update_with_hook(
+            &path,
+            |_| Ok(("user".into(), b"\x81\xa6answer\x2b".to_vec(), ())),
+            // Another writer, taking no lock, changes the content meanwhile.
+            |p| {
+                let mut bytes = std::fs::read(p).unwrap();
+                rewrite_metalayer_in_slice(&mut bytes, "user", b"\x81\xa6answer\x2c").unwrap();
+                std::fs::write(p, bytes).unwrap();
+            },
+        )
+        .unwrap_err();
+        assert!(matches!(err.kind(), FrameErrorKind::ContentChanged { name } if name == "user"));
+        let after = std::fs::read(&path).unwrap();
+        // Only the other writer's byte differs: ours was not written.
+        let diff: Vec<usize> = (0..before.len())
+            .filter(|&i| before[i] != after[i])
+            .collect();
+        assert_eq!(diff.len(), 1);
+        assert_eq!(after[diff[0]], 0x2c);
+        std::fs::remove_file(&path).unwrap();
+    }
 }

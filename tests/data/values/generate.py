@@ -58,7 +58,8 @@ def find_python(version):
         if os.path.exists(py):
             return py
     venv = cands[-1]
-    subprocess.check_call([sys.executable, "-m", "venv", venv])
+    base = shutil.which("python3.11") or sys.executable  # the fixtures were made with 3.11
+    subprocess.check_call([base, "-m", "venv", venv])
     py = os.path.join(venv, "bin", "python")
     subprocess.check_call([py, "-m", "pip", "install", "--quiet", f"blosc2=={version}",
                            f"numpy=={PINS['numpy']}", f"msgpack=={PINS['msgpack']}"])
@@ -76,6 +77,9 @@ def layout(doc):
         out.append("  {")
         for k in ("path", "producer", "c_blosc2", "kind", "description"):
             out.append(f"   {c(k)}: {c(e[k])},")
+        for k in e:
+            if k.startswith("read_by_"):
+                out.append(f"   {c(k)}: {c(e[k])},")
         for k in ("metalayers", "vlmeta"):
             items = list(e[k].items())
             if not items:
@@ -110,6 +114,14 @@ def orchestrate():
         files += res["files"]
         rewrites += res["rewrites"]
         versions[v] = res["versions"]
+    # python-blosc2 4.14.1 reads the older versions' files too: record where it differs
+    tmp = os.path.join(tempfile.mkdtemp(), "files.json")
+    with open(tmp, "w") as f:
+        json.dump(files, f)
+    subprocess.check_call([find_python("4.14.1"), os.path.abspath(__file__), "--crossread",
+                           tmp], env=dict(os.environ, PYTHONHASHSEED="0"))
+    with open(tmp) as f:
+        files = json.load(f)
     doc = {
         "generator": "tests/data/values/generate.py",
         "versions": versions,
@@ -129,7 +141,7 @@ def orchestrate():
           f"{total} bytes under tests/data/values")
 
 
-if __name__ == "__main__" and "--worker" not in sys.argv:
+if __name__ == "__main__" and "--worker" not in sys.argv and "--crossread" not in sys.argv:
     orchestrate()
     sys.exit(0)
 
@@ -236,6 +248,7 @@ def chunk_info(chunk, content):
     info["memcpyed"] = memcpyed
     codec = CODECS.get(flags >> 5, f"code{flags >> 5}")
     info["codec"] = codec
+    info["codec_id"] = chunk[22]  # BLOSC_* codec code (LZ4HC is 2 with lz4 format bits)
     if memcpyed:
         assert chunk[32:] == content
         kind = "memcpyed"
@@ -272,7 +285,7 @@ def chunk_info(chunk, content):
                        blosc2.SplitMode.AUTO_SPLIT):
                 try:
                     c = blosc2.compress2(content, typesize=1, clevel=clevel, nthreads=1,
-                                         codec=blosc2.Codec[codec.upper()],
+                                         codec=blosc2.Codec(chunk[22]),
                                          filters=[blosc2.Filter(f) for f in info["filters"]],
                                          filters_meta=info["filters_meta"], splitmode=sm)
                 except Exception:  # noqa: BLE001
@@ -878,6 +891,32 @@ def worker(out_json):
                               "vlmeta ext 42 (NDArray cframe) and ext 43 (blosc2.Ref); "
                               "python reads them only with deserialize='full'"))
 
+    if V4:
+        # vlmeta compression follows blosc2.cparams_dflts (only typesize is forced to 1),
+        # so changing the defaults gives genuine vlmeta chunks with other codecs.
+        a = blosc2.asarray(np.arange(4, dtype="<i2"), urlpath=P("vlmeta_codecs.b2nd"),
+                           mode="w")
+        saved = dict(blosc2.cparams_dflts)
+        value = {"codec test": list(range(300)), "text": "vlmeta " * 40}
+        for label, kw in (("lz4", {"codec": blosc2.Codec.LZ4}),
+                          ("lz4hc", {"codec": blosc2.Codec.LZ4HC}),
+                          ("blosclz", {"codec": blosc2.Codec.BLOSCLZ}),
+                          ("zlib", {"codec": blosc2.Codec.ZLIB}),
+                          ("zstd_clevel9", {"clevel": 9}),
+                          ("clevel0", {"clevel": 0}),
+                          ("bitshuffle", {"filters": [blosc2.Filter.BITSHUFFLE]})):
+            blosc2.cparams_dflts.update(kw)
+            try:
+                a.vlmeta[label] = value
+            finally:
+                blosc2.cparams_dflts.clear()
+                blosc2.cparams_dflts.update(saved)
+        del a
+        files.append(describe(P("vlmeta_codecs.b2nd"),
+                              "the same 819-byte value as vlmeta chunks made with other "
+                              "blosc2.cparams_dflts: LZ4, LZ4HC, BLOSCLZ, ZLIB, ZSTD clevel 9, "
+                              "clevel 0 (memcpyed), BITSHUFFLE filter"))
+
     rewrites = []
     if V4:
         path, rewrites = do_rewrites()
@@ -891,5 +930,40 @@ def worker(out_json):
         json.dump(res, f, allow_nan=False)
 
 
+def crossread(path):
+    """Add to each older file what python-blosc2 4.x reads where it differs."""
+    with open(path) as f:
+        files = json.load(f)
+    for e in files:
+        if e["producer"] == f"python-blosc2 {VERSION}":
+            continue
+        obj = open_reader(os.path.join(DATA, e["path"]))
+        schunk = obj.schunk if hasattr(obj, "schunk") else obj
+        diffs = {}
+        for kind, getter in (("metalayers", lambda n: schunk.meta[n]),
+                             ("vlmeta", lambda n: schunk.vlmeta[n])):
+            for n, ent in e[kind].items():
+                try:
+                    v = getter(n)
+                    if ent["json"] is None and "decode_error" in ent:
+                        diffs[f"{kind}/{n}"] = "reads a value where msgpack fails"
+                        continue
+                    check_same(ent["json"], v)
+                    if "python_error" in ent:
+                        diffs[f"{kind}/{n}"] = "reads it (the producer's python-blosc2 fails)"
+                except AssertionError:
+                    diffs[f"{kind}/{n}"] = "reads a different value"
+                except Exception as ex:  # noqa: BLE001
+                    if "python_error" not in ent:
+                        diffs[f"{kind}/{n}"] = "fails: " + err_text(ex)
+        del obj
+        e[f"read_by_python_blosc2_{VERSION}"] = diffs or "same"
+    with open(path, "w") as f:
+        json.dump(files, f)
+
+
 if __name__ == "__main__":
-    worker(sys.argv[sys.argv.index("--worker") + 2])
+    if "--crossread" in sys.argv:
+        crossread(sys.argv[sys.argv.index("--crossread") + 1])
+    else:
+        worker(sys.argv[sys.argv.index("--worker") + 2])

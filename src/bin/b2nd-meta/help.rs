@@ -1,0 +1,131 @@
+//! The long help texts and examples of each command.
+
+pub const EXAMPLES: &str = "\
+Examples:
+  # Header facts, metalayers, dtype and validation of a frame, as one JSON line
+  b2nd-meta show tests/data/corpus/ndim2_i4.b2nd
+
+  # The same for several frames (a sparse frame is a directory), for a terminal
+  b2nd-meta show --human tests/data/corpus/ndim2_i4.b2nd tests/data/corpus/sparse_2d.b2nd
+
+  # The content of a b2nd metalayer (hex) as JSON
+  b2nd-meta decode 97000090909000db000000033c6934
+
+  # JSON (as decode prints it) back to the metalayer's bytes, as hex
+  b2nd-meta encode '{\"layout\":\"b2nd-v1\",\"version\":0,\"ndim\":0,\"shape\":[],\"chunkshape\":[],\"blockshape\":[],\"dtype_format\":0,\"dtype\":\"<i4\"}'
+
+Resizing an array in place: b2nd-meta set-shape --help. Rewriting a user
+metalayer in place: b2nd-meta set-meta --help.
+
+Exit status: 0 on success, 1 when an input cannot be read or decoded (or a frame is
+truncated), or set-shape or set-meta refuses, 2 on a usage error. Validation problems are reported, not failures.";
+
+pub const SHOW_LONG: &str = "\
+Print what the header of each Blosc2 frame holds, one JSON document per line:
+
+  {\"path\": ..., \"frame\": {...}, \"metalayers\": {...}, \"array\": {...}}
+
+\"frame\" has the header's facts (kind, header_len, frame_len, file_len, truncated,
+typesize, blocksize, chunksize, nbytes, cbytes, codec, codec_code, clevel,
+metalayer_names). \"metalayers\" has one entry per metalayer, in header order: the
+b2nd and caterva metalayers decoded (the schema `decode` prints), any other (a user
+metalayer) as {\"value\": <its msgpack value as JSON>, \"raw_hex\": ...}; one that fails
+to decode as {\"raw_hex\": ..., \"error\": ...} (for a user metalayer this is not a
+failure: C-Blosc2 does not require msgpack there).
+\"raw_hex\" holds at most the first 4096 bytes of a content; a longer one gets
+\"raw_len\" (its length in bytes) after it. With --full-hex, \"raw_hex\" holds every
+byte, streamed from the file as it is printed, and \"raw_len\" never appears.
+\"array\" (when the b2nd, else caterva, metalayer decodes) has the parsed dtype with its
+itemsize, C-Blosc2's validation problems, and python-blosc2's stricter
+blocks-within-chunks rule.
+
+A PATH is a contiguous frame (.b2nd, .b2frame) or a sparse frame's directory (its
+chunks.b2frame is read). \"path\" is the path as given; bytes of it that are not UTF-8
+are printed as U+FFFD, and then \"path_bytes_hex\" follows with the path's exact bytes
+as lowercase hex (absent for UTF-8 paths); error lines print the path the same lossy
+way. Only the header is read. A file shorter than the frame its header declares is
+reported as truncated, after printing what could be read.
+
+\"value\" maps msgpack, with python-blosc2's conventions decoded, to JSON: nil, bool,
+int, str, array and map as themselves (map keys in stored order); a tuple (stored as
+[\"__tuple__\", ...]) as an array; a float NaN, inf, -inf as \"NaN\", \"Infinity\",
+\"-Infinity\"; bin as {\"$bin\": \"<hex>\"}; ext 44 (complex) as {\"$complex\": [re, im]};
+ext 45 (set) as {\"$set\": [...]}; ext 46 (NumPy array) as {\"$ndarray\": {\"dtype\":
+\"<f8\", \"shape\": [...], \"data_hex\": \"<C-order bytes>\"}} (\"values\" instead of
+\"data_hex\" for object arrays); any other ext (42, a nested frame, and 43, a reference,
+included) as {\"$ext\": {\"type\": <code>, \"data_hex\": ...}}. A map key that is not a
+string becomes its JSON text: 1 -> \"1\", [1,2] -> \"[1,2]\", null -> \"null\".";
+
+pub const SHOW_EXAMPLES: &str = "\
+Examples:
+  b2nd-meta show tests/data/corpus/ndim2_i4.b2nd
+  b2nd-meta show --human tests/data/corpus/*.b2nd";
+
+pub const DECODE_LONG: &str = "\
+Decode the content of a b2nd (C-Blosc2, draft) or caterva metalayer, given as hex, and
+print it as one line of JSON: {\"layout\", \"version\", \"ndim\", \"shape\", \"chunkshape\",
+\"blockshape\"} and, where the layout has them, \"dtype_format\" and \"dtype\". The hex may
+contain whitespace and one leading 0x; several arguments are joined; - alone reads stdin.
+Decoding is strict: anything C-Blosc2 would not have written is an error naming its
+byte offset.";
+
+pub const DECODE_EXAMPLES: &str = "\
+Examples:
+  b2nd-meta decode 97000090909000db000000033c6934
+  b2nd-meta decode '95 00 01 91 d3 00 00 00 00 00 00 00 0a 91 d2 00 00 00 05 91 d2 00 00 00 05'";
+
+pub const ENCODE_LONG: &str = "\
+Encode a metalayer given as JSON (the schema `decode` prints) and print its bytes as
+lowercase hex. \"layout\" is \"b2nd-v1\" (what C-Blosc2 writes), \"b2nd\" (the draft) or
+\"caterva-v0\"; \"ndim\" may be left out. Refused: more than 16 dimensions, shapes of
+different lengths, a dtype_format above 127, a version other than 0, values out of
+range. - reads the JSON from stdin.";
+
+pub const ENCODE_EXAMPLES: &str = "\
+Examples:
+  b2nd-meta encode '{\"layout\":\"b2nd-v1\",\"shape\":[3,4],\"chunkshape\":[2,4],\"blockshape\":[1,2],\"dtype_format\":0,\"dtype\":\"<i4\"}'
+  b2nd-meta decode 950000909090 | b2nd-meta encode -";
+
+pub const SET_SHAPE_LONG: &str = "\
+Change the shape of the array in a Blosc2 frame in place, as C-Blosc2 does when it
+resizes an array: only the shape entries of its b2nd (or caterva) metalayer change,
+nothing else in the file. Only changes within the chunk grid are possible (the same
+number of chunks along every axis), because the chunks and their offsets are not
+rewritten; the elements past the old shape read as whatever the chunks hold there.
+
+PATH is a contiguous frame file or a sparse frame's directory (its chunks.b2frame is
+rewritten). SHAPE is the new length of each axis, separated by commas ('' for ndim 0).
+The file is locked (an advisory lock) while it is read, checked and written, and the
+metalayer is written with one positioned write, then synced.
+
+Refused with exit status 1 and one line on stderr, the file untouched: another number
+of dimensions, a negative length, another chunk grid, a shape C-Blosc2 would refuse, a
+frame cut short (the file shorter than its header says), a file changed meanwhile.
+With --dry-run nothing is written: two lines of JSON (as decode prints them), the
+metalayer now and the metalayer it would become.";
+
+pub const SET_SHAPE_EXAMPLES: &str = "\
+Examples:
+  # (10, 7) in chunks of (4, 4) is 3 x 2 chunks; so is (12, 8)
+  b2nd-meta set-shape --dry-run tests/data/corpus/rewrite_2d_before.b2nd 12,8
+  b2nd-meta set-shape array.b2nd 12,8
+  b2nd-meta set-shape sparse_array.b2nd/ 100,100";
+
+pub const SET_META_LONG: &str = "\
+Rewrite the user metalayer NAME of a Blosc2 frame in place with a new value given as
+JSON, in the mapping `show` prints ({\"$bin\": ...}, {\"$complex\": ...}, {\"$set\": ...},
+{\"$ndarray\": ...}, {\"$ext\": ...} read back; object keys in the order given). The
+value is written as python-blosc2 writes it (msgpack, most compact widths), so that
+python-blosc2 reads it back.
+
+As C-Blosc2's blosc2_meta_update, only a value whose encoding has exactly the length
+of the current content can be written: another length is refused with exit status 1
+and one line on stderr naming both lengths, the file untouched. The file is locked
+while it is read, checked and written. The b2nd and caterva metalayers are refused
+here (use set-shape). - reads the JSON from stdin.";
+
+pub const SET_META_EXAMPLES: &str = "\
+Examples:
+  # python: blosc2.zeros(..., meta={\"units\": {\"t\": \"s\"}}); 's' -> 'h' keeps the length
+  b2nd-meta set-meta array.b2nd units '{\"t\": \"h\"}'
+  echo '[4, 5, 6]' | b2nd-meta set-meta array.b2nd mylist -";

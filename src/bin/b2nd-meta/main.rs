@@ -1,0 +1,360 @@
+//! `b2nd-meta`: show the metadata of Blosc2 frames, and decode or encode b2nd/caterva
+//! metalayers, from the command line.
+//!
+//! Every failure is one line on stderr (`b2nd-meta: <context>: <message>`) and a
+//! non-zero exit status; nothing here panics on any input, and a closed stdout
+//! (`b2nd-meta show ... | head -1`) ends the program quietly.
+
+use std::fmt::Write as _;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use b2nd_meta::frame::{self, FrameError, FrameErrorKind};
+use b2nd_meta::report::{MetalayerReport, Options, RawContent, Report};
+use b2nd_meta::Meta;
+use clap::{Parser, Subcommand};
+
+mod help;
+mod human;
+mod set_meta;
+mod set_shape;
+
+use help::*;
+
+/// Read and write the metalayers in which Blosc2 stores n-dimensional array metadata.
+#[derive(Parser)]
+#[command(
+    name = "b2nd-meta",
+    version,
+    about = "Read and write the metalayers in which Blosc2 stores n-dimensional array metadata",
+    after_help = EXAMPLES
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print the header facts and metalayers of Blosc2 frames, one JSON document per path
+    #[command(long_about = SHOW_LONG, after_help = SHOW_EXAMPLES)]
+    Show {
+        /// Print a compact summary for a terminal instead of JSON
+        #[arg(long, short = 'H')]
+        human: bool,
+        /// Print every byte of each raw metalayer content as hex (streamed from the
+        /// file), instead of the first 4096 bytes and "raw_len"
+        #[arg(long)]
+        full_hex: bool,
+        /// A contiguous frame file or a sparse frame's directory
+        #[arg(value_name = "PATH", required = true)]
+        paths: Vec<PathBuf>,
+    },
+    /// Decode a metalayer's content, given as hex, to JSON
+    #[command(long_about = DECODE_LONG, after_help = DECODE_EXAMPLES)]
+    Decode {
+        /// The content as hex (whitespace and a 0x prefix allowed), or - for stdin
+        #[arg(value_name = "HEX", required = true)]
+        hex: Vec<String>,
+    },
+    /// Change an array's shape in place, within its chunk grid
+    #[command(long_about = SET_SHAPE_LONG, after_help = SET_SHAPE_EXAMPLES)]
+    SetShape {
+        /// Print the metalayer now and as it would become, as JSON, without writing
+        #[arg(long)]
+        dry_run: bool,
+        /// A contiguous frame file or a sparse frame's directory
+        #[arg(value_name = "PATH")]
+        path: PathBuf,
+        /// The new shape: DIM[,DIM...] (an empty string for ndim 0)
+        #[arg(value_name = "SHAPE", allow_hyphen_values = true, value_parser = set_shape::parse_shape)]
+        shape: set_shape::Shape,
+    },
+    /// Rewrite a user metalayer from JSON, in place, when its length does not change
+    #[command(long_about = SET_META_LONG, after_help = SET_META_EXAMPLES)]
+    SetMeta {
+        /// A contiguous frame file or a sparse frame's directory
+        #[arg(value_name = "PATH")]
+        path: PathBuf,
+        /// The user metalayer's name
+        #[arg(value_name = "NAME")]
+        name: String,
+        /// The new value as JSON (the mapping show prints), or - for stdin
+        #[arg(value_name = "JSON", allow_hyphen_values = true)]
+        json: String,
+    },
+    /// Encode a metalayer given as JSON (the schema decode prints) to hex
+    #[command(long_about = ENCODE_LONG, after_help = ENCODE_EXAMPLES)]
+    Encode {
+        /// The metalayer as JSON, or - for stdin
+        #[arg(value_name = "JSON")]
+        json: String,
+    },
+}
+
+/// Why a command stopped before its end.
+enum Fatal {
+    /// stdout was closed by its reader: stop quietly.
+    BrokenPipe,
+    /// A failure to report on stderr: context and message.
+    Error(String, String),
+}
+
+fn fatal(context: impl Into<String>, message: impl ToString) -> Fatal {
+    Fatal::Error(context.into(), message.to_string())
+}
+
+/// Writes one line to stderr, as `b2nd-meta: <context>: <message>`, on one line
+/// whatever the message holds. Errors writing to stderr are ignored: there is no
+/// one left to tell.
+fn report(context: &str, message: &str) {
+    let line = format!("b2nd-meta: {context}: {message}");
+    let line: String = line
+        .chars()
+        .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
+        .collect();
+    let _ = writeln!(io::stderr().lock(), "{line}");
+}
+
+/// Writes `text` and a newline to stdout.
+fn emit(out: &mut impl Write, text: &str) -> Result<(), Fatal> {
+    writeln!(out, "{text}")
+        .and_then(|()| out.flush())
+        .map_err(|e| match e.kind() {
+            io::ErrorKind::BrokenPipe => Fatal::BrokenPipe,
+            _ => fatal("stdout", e),
+        })
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help and version (exit 0) go to stdout, usage errors (exit 2) to stderr.
+            let _ = e.print();
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+        }
+    };
+    let mut out = io::stdout().lock();
+    let result = match cli.command {
+        Command::Show {
+            human,
+            full_hex,
+            paths,
+        } => {
+            let options = if full_hex && !human {
+                Options::FULL_HEX
+            } else {
+                Options::SHOW
+            };
+            show(&mut out, &paths, human, options)
+        }
+        Command::Decode { hex } => decode(&mut out, &hex).map(|()| true),
+        Command::Encode { json } => encode(&mut out, &json).map(|()| true),
+        Command::SetShape {
+            dry_run,
+            path,
+            shape,
+        } => set_shape::run(&mut out, &path, &shape.0, dry_run),
+        Command::SetMeta { path, name, json } => set_meta::run(&path, &name, &json),
+    };
+    match result {
+        Ok(true) | Err(Fatal::BrokenPipe) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(Fatal::Error(context, message)) => {
+            report(&context, &message);
+            ExitCode::FAILURE
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// decode and encode
+// ---------------------------------------------------------------------------
+
+/// The argument, or stdin when it is `-`.
+fn argument_or_stdin(arg: &str, context: &str) -> Result<String, Fatal> {
+    if arg != "-" {
+        return Ok(arg.to_owned());
+    }
+    let mut text = String::new();
+    io::stdin()
+        .lock()
+        .read_to_string(&mut text)
+        .map_err(|e| fatal(context, format!("cannot read stdin: {e}")))?;
+    Ok(text)
+}
+
+/// Bytes from hex: whitespace anywhere, an optional `0x` prefix.
+fn parse_hex(text: &str) -> Result<Vec<u8>, String> {
+    let trimmed = text.trim_start();
+    let skipped = text.len() - trimmed.len();
+    let (body, start) = match trimmed
+        .strip_prefix("0x")
+        .or_else(|| trimmed.strip_prefix("0X"))
+    {
+        Some(rest) => (rest, skipped + 2),
+        None => (trimmed, skipped),
+    };
+    let mut bytes = Vec::with_capacity(body.len() / 2);
+    let mut high: Option<u8> = None;
+    let mut digits = 0usize;
+    for (i, c) in body.char_indices() {
+        if c.is_whitespace() {
+            continue;
+        }
+        let Some(v) = c.to_digit(16) else {
+            return Err(format!(
+                "invalid hex digit {c:?} at position {}; expected 0-9 or a-f",
+                start + i
+            ));
+        };
+        digits += 1;
+        // A hex digit is < 16, so it fits a u8.
+        let v = v as u8;
+        match high.take() {
+            None => high = Some(v),
+            Some(h) => bytes.push(h << 4 | v),
+        }
+    }
+    if high.is_some() {
+        return Err(format!(
+            "odd number of hex digits ({digits}); each byte needs two"
+        ));
+    }
+    Ok(bytes)
+}
+
+fn decode(out: &mut impl Write, args: &[String]) -> Result<(), Fatal> {
+    let text = match args {
+        [one] => argument_or_stdin(one, "decode")?,
+        many => many.join(" "),
+    };
+    let bytes = parse_hex(&text).map_err(|e| fatal("decode", e))?;
+    let meta: Meta = b2nd_meta::from_slice(&bytes).map_err(|e| fatal("decode", e))?;
+    let json = serde_json::to_string(&meta).map_err(|e| fatal("decode", e))?;
+    emit(out, &json)
+}
+
+fn encode(out: &mut impl Write, arg: &str) -> Result<(), Fatal> {
+    let text = argument_or_stdin(arg, "encode")?;
+    let meta: Meta = serde_json::from_str(&text).map_err(|e| {
+        let what = match e.classify() {
+            serde_json::error::Category::Data => "invalid metalayer",
+            _ => "invalid JSON",
+        };
+        fatal("encode", format!("{what}: {e}"))
+    })?;
+    let bytes = b2nd_meta::to_vec(&meta).map_err(|e| fatal("encode", e))?;
+    emit(out, &to_hex(&bytes))
+}
+
+fn to_hex(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(s, "{b:02x}");
+    }
+    s
+}
+
+// ---------------------------------------------------------------------------
+// show
+// ---------------------------------------------------------------------------
+
+/// Shows every path; `Ok(false)` when any of them failed (reported on stderr).
+fn show(
+    out: &mut impl Write,
+    paths: &[PathBuf],
+    human: bool,
+    options: Options,
+) -> Result<bool, Fatal> {
+    let mut all_ok = true;
+    for path in paths {
+        all_ok &= show_one(out, path, human, options)?;
+    }
+    Ok(all_ok)
+}
+
+fn show_one(
+    out: &mut impl Write,
+    path: &Path,
+    human: bool,
+    options: Options,
+) -> Result<bool, Fatal> {
+    let context = path.to_string_lossy().into_owned();
+    let file = match frame::open(path) {
+        Ok(file) => file,
+        Err(e) => {
+            report(&context, &open_error(path, &e));
+            return Ok(false);
+        }
+    };
+    let facts = Report::of_frame_with(path, &file, options);
+    if human {
+        emit(out, &human::render(&facts))?;
+    } else {
+        emit_json(out, &facts)?;
+    }
+
+    let mut ok = true;
+    for (name, layer) in &facts.metalayers.0 {
+        // A user metalayer need not be msgpack: its "error" is information, not a failure.
+        let array_layer = frame::ARRAY_METALAYERS.contains(&name.as_str());
+        if let (MetalayerReport::Raw(RawContent { error: Some(e), .. }), true) =
+            (layer, array_layer)
+        {
+            report(
+                &context,
+                &format!("metalayer {name:?} does not decode: {e}"),
+            );
+            ok = false;
+        }
+    }
+    if file.is_truncated() {
+        let holder = if file.header_path == path {
+            "the file".to_owned()
+        } else {
+            file.header_path.to_string_lossy().into_owned()
+        };
+        report(
+            &context,
+            &format!(
+                "truncated: the header declares {} bytes, {holder} has {} ({} missing)",
+                file.header.info.frame_len,
+                file.file_len,
+                file.missing_bytes()
+            ),
+        );
+        ok = false;
+    }
+    Ok(ok)
+}
+
+/// Writes `value` as one line of JSON, streamed (a large metalayer's hex is never
+/// held in memory as a whole).
+fn emit_json(out: &mut impl Write, value: &impl serde::Serialize) -> Result<(), Fatal> {
+    let pipe = |e: io::Error| match e.kind() {
+        io::ErrorKind::BrokenPipe => Fatal::BrokenPipe,
+        _ => fatal("stdout", e),
+    };
+    {
+        let mut buffered = io::BufWriter::with_capacity(1 << 16, &mut *out);
+        serde_json::to_writer(&mut buffered, value).map_err(|e| match e.io_error_kind() {
+            Some(io::ErrorKind::BrokenPipe) => Fatal::BrokenPipe,
+            _ => fatal("stdout", e),
+        })?;
+        buffered.write_all(b"\n").map_err(pipe)?;
+        buffered.flush().map_err(pipe)?;
+    }
+    out.flush().map_err(pipe)
+}
+
+/// The message for a frame that cannot be opened, without repeating the path.
+fn open_error(path: &Path, e: &FrameError) -> String {
+    match (e.kind(), e.path()) {
+        (FrameErrorKind::Io(source), Some(p)) if p == path => format!("cannot read: {source}"),
+        (FrameErrorKind::Io(source), Some(p)) => format!("cannot read {}: {source}", p.display()),
+        _ => format!("not a readable Blosc2 frame: {e}"),
+    }
+}

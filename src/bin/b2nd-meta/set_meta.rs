@@ -1,0 +1,48 @@
+//! `set-meta`: rewrite a user metalayer from JSON, in place, same length only.
+
+use std::path::Path;
+
+use b2nd_meta::frame::{self, FrameErrorKind};
+use b2nd_meta::value::Value;
+
+use crate::{argument_or_stdin, report, Fatal};
+
+/// Rewrites metalayer `name` of the frame at `path` with the msgpack python-blosc2
+/// writes for `json` (the JSON mapping read back); `Ok(false)` when refused, after one
+/// line on stderr.
+pub fn run(path: &Path, name: &str, json: &str) -> Result<bool, Fatal> {
+    let context = path.to_string_lossy().into_owned();
+    let json = argument_or_stdin(json, &context)?;
+    let refuse = |line: String| {
+        report(&context, &line);
+        Ok(false)
+    };
+    if frame::ARRAY_METALAYERS.contains(&name) {
+        return refuse(format!(
+            "{name:?} is the array metalayer, not a user one: use set-shape to change it"
+        ));
+    }
+    let value: Value = match serde_json::from_str(&json) {
+        Ok(value) => value,
+        Err(e) => return refuse(format!("the new value is not JSON of the mapping: {e}")),
+    };
+    let bytes = match value.to_msgpack() {
+        Ok(bytes) => bytes,
+        Err(e) => return refuse(format!("cannot encode the new value: {e}")),
+    };
+    match frame::rewrite_metalayer(path, name, &bytes) {
+        Ok(()) => Ok(true),
+        Err(e) => refuse(match e.kind() {
+            FrameErrorKind::ContentLengthMismatch {
+                expected, found, ..
+            } => format!(
+                "metalayer {name:?} holds {expected} bytes, the new value encodes to {found}: \
+                 refused (a metalayer is rewritten in place, at its own length only)"
+            ),
+            kind => match e.offset() {
+                Some(at) => format!("{kind} at byte {at}"),
+                None => kind.to_string(),
+            },
+        }),
+    }
+}

@@ -1,0 +1,184 @@
+//! User metalayers as serde values: what python-blosc2 users attach with
+//! `blosc2.zeros(..., meta={"units": {"x": "m"}})`, one msgpack value per metalayer.
+//!
+//! Read one as any `T: DeserializeOwned` through rmp-serde
+//! ([`FrameHeader::user_meta`]), or as a [`Value`] with python-blosc2's conventions
+//! decoded ([`FrameHeader::user_meta_value`]); rewrite one from any `T: Serialize`
+//! ([`set_user_meta`], [`set_user_meta_in_slice`]) in place, when the new encoding has
+//! exactly the old length (C-Blosc2's `blosc2_meta_update` rule): another length is
+//! refused with [`FrameErrorKind::ContentLengthMismatch`], which holds both lengths.
+//!
+//! Values are encoded with `rmp_serde::to_vec_named` (structs as maps, as python's
+//! dicts); a [`Value`] encodes as python-blosc2 writes it.
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::borrow::ToOwned;
+use std::path::Path;
+use std::vec::Vec;
+
+use super::{
+    rewrite_metalayer, rewrite_metalayer_in_slice, FrameError, FrameErrorKind, FrameHeader,
+    Metalayer,
+};
+use crate::value::Value;
+
+impl FrameHeader {
+    /// The metalayer `name` decoded as a `T` through rmp-serde; all of its content must
+    /// be one msgpack value.
+    ///
+    /// ```
+    /// use std::collections::BTreeMap;
+    ///
+    /// let bytes = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/usermeta.b2nd"));
+    /// let header = b2nd_meta::frame::parse_header(bytes)?;
+    /// // python: blosc2.zeros(..., meta={"user": {"answer": 42}, ...})
+    /// let user: BTreeMap<String, i32> = header.user_meta("user")?;
+    /// assert_eq!(user["answer"], 42);
+    /// # Ok::<(), b2nd_meta::frame::FrameError>(())
+    /// ```
+    pub fn user_meta<T: DeserializeOwned>(&self, name: &str) -> Result<T, FrameError> {
+        let m = self.user_metalayer(name)?;
+        let mut de = rmp_serde::Deserializer::new(std::io::Cursor::new(m.content.as_slice()));
+        // rmp-serde allows 1024 levels; the value type's bound keeps the stack small.
+        de.set_max_depth(crate::value::MAX_DEPTH);
+        type De<'a> =
+            rmp_serde::Deserializer<rmp_serde::decode::ReadReader<std::io::Cursor<&'a [u8]>>>;
+        // How far rmp-serde read: where the error is, or where the value ends.
+        let at = |de: &De<'_>| usize::try_from(de.position()).unwrap_or(usize::MAX);
+        let value = T::deserialize(&mut de).map_err(|e| {
+            let err = <crate::Error as serde::de::Error>::custom(e).or_at(at(&de));
+            decode_error(m, err)
+        })?;
+        let end = at(&de);
+        match m.content.len().checked_sub(end) {
+            Some(0) | None => Ok(value),
+            Some(count) => Err(decode_error(
+                m,
+                crate::Error::at(end, crate::ErrorKind::TrailingBytes { count }),
+            )),
+        }
+    }
+
+    /// The metalayer `name` decoded as a [`Value`], python-blosc2's conventions
+    /// (tuples, complex, sets, NumPy arrays) included.
+    ///
+    /// ```
+    /// use b2nd_meta::value::Value;
+    ///
+    /// let bytes = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/usermeta.b2nd"));
+    /// let header = b2nd_meta::frame::parse_header(bytes)?;
+    /// let user = header.user_meta_value("user")?;
+    /// assert_eq!(user.get("answer"), Some(&Value::Int(42)));
+    /// # Ok::<(), b2nd_meta::frame::FrameError>(())
+    /// ```
+    pub fn user_meta_value(&self, name: &str) -> Result<Value, FrameError> {
+        let m = self.user_metalayer(name)?;
+        Value::from_msgpack(&m.content).map_err(|e| decode_error(m, e))
+    }
+
+    fn user_metalayer(&self, name: &str) -> Result<&Metalayer, FrameError> {
+        self.metalayer(name).ok_or_else(|| {
+            FrameError::new(FrameErrorKind::UnknownMetalayer {
+                name: name.to_owned(),
+            })
+        })
+    }
+}
+
+/// The metalayer `m` does not decode because of `source`: the error's offset is the
+/// frame offset of the offending byte.
+fn decode_error(m: &Metalayer, source: crate::Error) -> FrameError {
+    let content_offset = m.content_offset();
+    let at = source
+        .offset()
+        .map(|o| content_offset.saturating_add(o as u64));
+    let kind = FrameErrorKind::Metalayer {
+        name: m.name.clone(),
+        content_offset,
+        source,
+    };
+    match at {
+        Some(at) => FrameError::at(at, kind),
+        None => FrameError::new(kind),
+    }
+}
+
+/// The msgpack bytes [`set_user_meta`] writes for `value`: `rmp_serde::to_vec_named`.
+///
+/// ```
+/// use std::collections::BTreeMap;
+///
+/// let value = BTreeMap::from([("answer", 43)]);
+/// assert_eq!(b2nd_meta::frame::user_meta_bytes(&value)?, b"\x81\xa6answer\x2b");
+/// # Ok::<(), b2nd_meta::Error>(())
+/// ```
+pub fn user_meta_bytes<T: ?Sized + Serialize>(value: &T) -> crate::Result<Vec<u8>> {
+    rmp_serde::to_vec_named(value).map_err(<crate::Error as serde::ser::Error>::custom)
+}
+
+fn encode_error(name: &str, source: crate::Error) -> FrameError {
+    FrameError::new(FrameErrorKind::Metalayer {
+        name: name.to_owned(),
+        content_offset: 0,
+        source,
+    })
+}
+
+/// Rewrites the user metalayer `name` of the frame at `path` (a contiguous file or a
+/// sparse-frame directory) with the msgpack of `value`, in place, through
+/// [`rewrite_metalayer`]: only when the new bytes have exactly the old length.
+///
+/// An encoding error is a [`FrameErrorKind::Metalayer`] whose content offset is 0.
+///
+/// ```
+/// use std::collections::BTreeMap;
+/// use b2nd_meta::frame::{open, set_user_meta, FrameError, FrameErrorKind};
+///
+/// let src = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/usermeta.b2nd");
+/// let path = std::env::temp_dir().join(format!("b2nd-meta-user-doc-{}.b2nd", std::process::id()));
+/// std::fs::copy(src, &path).unwrap();
+///
+/// set_user_meta(&path, "user", &BTreeMap::from([("answer", 43)]))?;
+/// let got: BTreeMap<String, i32> = open(&path)?.header.user_meta("user")?;
+/// assert_eq!(got["answer"], 43);
+///
+/// // 300 needs a uint16: two bytes longer, refused with both lengths.
+/// let err = set_user_meta(&path, "user", &BTreeMap::from([("answer", 300)])).unwrap_err();
+/// assert!(matches!(
+///     err.kind(),
+///     FrameErrorKind::ContentLengthMismatch { expected: 9, found: 11, .. }
+/// ));
+/// std::fs::remove_file(&path).unwrap();
+/// # Ok::<(), FrameError>(())
+/// ```
+pub fn set_user_meta<T: ?Sized + Serialize>(
+    path: impl AsRef<Path>,
+    name: &str,
+    value: &T,
+) -> Result<(), FrameError> {
+    let bytes = user_meta_bytes(value).map_err(|e| encode_error(name, e))?;
+    rewrite_metalayer(path, name, &bytes)
+}
+
+/// [`set_user_meta`] on a frame held in memory; `buf` is untouched on any error.
+///
+/// ```
+/// use b2nd_meta::{frame, value::Value};
+///
+/// let mut bytes = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/usermeta.b2nd")).to_vec();
+/// let long = "m".repeat(31);
+/// // python wrote [1, 2, 3]; a tuple would be longer, a list of the same widths is not.
+/// frame::set_user_meta_in_slice(&mut bytes, &long, &[7, 8, 9])?;
+/// let got = frame::parse_header(&bytes)?.user_meta_value(&long)?;
+/// assert_eq!(got, Value::Array(vec![Value::Int(7), Value::Int(8), Value::Int(9)]));
+/// # Ok::<(), frame::FrameError>(())
+/// ```
+pub fn set_user_meta_in_slice<T: ?Sized + Serialize>(
+    buf: &mut [u8],
+    name: &str,
+    value: &T,
+) -> Result<(), FrameError> {
+    let bytes = user_meta_bytes(value).map_err(|e| encode_error(name, e))?;
+    rewrite_metalayer_in_slice(buf, name, &bytes)
+}

@@ -1,0 +1,452 @@
+//! What `b2nd-meta show` prints about a frame, as data: a [`Report`] is
+//! `#[derive(Serialize)]`, so library users get the same facts, in the same JSON shape
+//! (with `serde_json`), as the command line.
+//!
+//! ```
+//! use b2nd_meta::report::{MetalayerReport, Report};
+//!
+//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/usermeta.b2nd");
+//! let report = Report::of_path(path)?;
+//! assert_eq!(report.frame.kind, "contiguous");
+//! assert_eq!(report.frame.metalayer_names[..2], ["b2nd", "user"]);
+//! assert!(matches!(report.metalayers.get("b2nd"), Some(MetalayerReport::Decoded(_))));
+//! let array = report.array.as_ref().unwrap();
+//! assert_eq!(array.metalayer, "b2nd");
+//! assert!(array.problems.is_empty());
+//! # Ok::<(), b2nd_meta::frame::FrameError>(())
+//! ```
+
+use std::borrow::ToOwned;
+use std::fmt::{self, Write as _};
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::string::{String, ToString};
+use std::vec::Vec;
+
+use serde::ser::{SerializeMap, Serializer};
+use serde::Serialize;
+
+use crate::frame::{self, FrameError, FrameFile, ARRAY_METALAYERS};
+use crate::Meta;
+
+/// Everything `show` prints about one frame. Serialized, the keys come in this order:
+/// `path`, (`path_bytes_hex`), `frame`, `metalayers`, (`array`).
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    /// The path as given, as text; bytes that are not UTF-8 become U+FFFD.
+    pub path: String,
+    /// The path's bytes as lowercase hex, only when the path is not UTF-8 (Unix), so
+    /// that the exact name can be recovered; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path_bytes_hex: Option<String>,
+    /// The facts of the fixed header.
+    pub frame: FrameReport,
+    /// Every metalayer, in header order.
+    pub metalayers: Metalayers,
+    /// The array, when its metalayer (`b2nd`, else `caterva`) decodes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub array: Option<ArrayReport>,
+}
+
+/// The facts of a frame's fixed header, and of the file that holds it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FrameReport {
+    /// `"contiguous"` or `"sparse"`.
+    pub kind: String,
+    /// Bytes of the header.
+    pub header_len: u32,
+    /// Bytes of the frame (for a sparse frame, of `chunks.b2frame`) the header declares.
+    pub frame_len: u64,
+    /// Bytes of the file holding the header, on disk.
+    pub file_len: u64,
+    /// Whether that file is shorter than `frame_len`.
+    pub truncated: bool,
+    /// Bytes per item.
+    pub typesize: u32,
+    /// Bytes per block.
+    pub blocksize: i32,
+    /// Bytes per chunk (0: variable).
+    pub chunksize: i32,
+    /// Uncompressed bytes.
+    pub nbytes: i64,
+    /// Compressed bytes.
+    pub cbytes: i64,
+    /// The codec's name (`"zstd"`, ...).
+    pub codec: String,
+    /// The codec's code.
+    pub codec_code: u8,
+    /// The compression level.
+    pub clevel: u8,
+    /// The metalayer names, in header order.
+    pub metalayer_names: Vec<String>,
+}
+
+/// One metalayer: decoded when it is `b2nd` or `caterva`, otherwise its raw bytes.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum MetalayerReport {
+    /// A `b2nd`/`caterva` metalayer that decodes (serialized as `decode` prints it).
+    Decoded(Meta),
+    /// Any other metalayer, or one that does not decode.
+    Raw(RawContent),
+}
+
+/// A metalayer's raw content, with why it did not decode when it should have.
+///
+/// A user metalayer (any but `b2nd`/`caterva`) also gets its msgpack `value`, in the
+/// JSON mapping of [`crate::value`] (python-blosc2's tuples, complex, sets and NumPy
+/// arrays decoded), or an `error` when its content is not one msgpack value.
+#[derive(Debug, Clone, Serialize)]
+pub struct RawContent {
+    /// The content as a msgpack value (user metalayers that decode).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<crate::value::Value>,
+    /// The content, serialized as lowercase hex: all of it, or its first
+    /// [`Options::hex_limit`] bytes.
+    pub raw_hex: Hex,
+    /// The content's full length, present only when `raw_hex` holds a prefix.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub raw_len: Option<u64>,
+    /// Why a `b2nd`/`caterva` metalayer does not decode.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// Bytes that serialize as a lowercase hex string, written piece by piece, so that
+/// `serde_json::to_writer` never holds the whole string in memory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Hex {
+    /// Bytes in memory.
+    Bytes(Vec<u8>),
+    /// `len` bytes of the file at `path` from `offset`, read 64 KiB at a time when
+    /// serialized (an I/O error then is a serialization error).
+    File {
+        /// The file.
+        path: PathBuf,
+        /// Where the bytes start.
+        offset: u64,
+        /// How many.
+        len: u64,
+    },
+}
+
+impl Hex {
+    /// How many bytes (not hex digits).
+    pub fn len(&self) -> u64 {
+        match self {
+            Hex::Bytes(b) => b.len() as u64,
+            Hex::File { len, .. } => *len,
+        }
+    }
+
+    /// Whether there are no bytes.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The bytes when they are in memory.
+    pub fn bytes(&self) -> Option<&[u8]> {
+        match self {
+            Hex::Bytes(b) => Some(b),
+            Hex::File { .. } => None,
+        }
+    }
+}
+
+fn write_hex(f: &mut fmt::Formatter<'_>, bytes: &[u8]) -> fmt::Result {
+    let mut buf = String::with_capacity(128);
+    for piece in bytes.chunks(64) {
+        buf.clear();
+        for b in piece {
+            let _ = write!(buf, "{b:02x}");
+        }
+        f.write_str(&buf)?;
+    }
+    Ok(())
+}
+
+impl fmt::Display for Hex {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Hex::Bytes(b) => write_hex(f, b),
+            Hex::File { path, offset, len } => {
+                let mut file = std::fs::File::open(path).map_err(|_| fmt::Error)?;
+                file.seek(SeekFrom::Start(*offset))
+                    .map_err(|_| fmt::Error)?;
+                let mut chunk = std::vec![0u8; 1 << 16];
+                let mut left = *len;
+                while left > 0 {
+                    let want = usize::try_from(left.min(1 << 16)).unwrap_or(1 << 16);
+                    let piece = chunk.get_mut(..want).ok_or(fmt::Error)?;
+                    file.read_exact(piece).map_err(|_| fmt::Error)?;
+                    write_hex(f, piece)?;
+                    left -= want as u64;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl Serialize for Hex {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+/// How much of the raw contents a report holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Options {
+    /// At most this many bytes of each raw content go into `raw_hex` (with `raw_len`
+    /// giving the full length); `None`: all of it.
+    pub hex_limit: Option<usize>,
+    /// Whether a content that goes in whole is read again from the file when
+    /// serialized ([`Hex::File`]) rather than copied into the report.
+    pub from_file: bool,
+}
+
+impl Options {
+    /// What `b2nd-meta show` prints without `--full-hex`: the first 4096 bytes.
+    pub const SHOW: Options = Options {
+        hex_limit: Some(4096),
+        from_file: false,
+    };
+
+    /// What `b2nd-meta show --full-hex` prints: every byte, streamed from the file.
+    pub const FULL_HEX: Options = Options {
+        hex_limit: None,
+        from_file: true,
+    };
+}
+
+/// The metalayers by name, in header order (a JSON object whose keys keep that order).
+#[derive(Debug, Clone, Default)]
+pub struct Metalayers(pub Vec<(String, MetalayerReport)>);
+
+impl Metalayers {
+    /// The metalayer called `name`.
+    pub fn get(&self, name: &str) -> Option<&MetalayerReport> {
+        self.0.iter().find(|(n, _)| n == name).map(|(_, m)| m)
+    }
+}
+
+impl Serialize for Metalayers {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (name, layer) in &self.0 {
+            map.serialize_entry(name, layer)?;
+        }
+        map.end()
+    }
+}
+
+/// The array the frame holds, as its metalayer describes it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ArrayReport {
+    /// The metalayer describing it (`"b2nd"` or `"caterva"`).
+    pub metalayer: String,
+    /// Its dtype.
+    pub dtype: DtypeReport,
+    /// C-Blosc2's validation problems, with the frame's typesize.
+    pub problems: Vec<String>,
+    /// python-blosc2's stricter rule: blocks must fit in chunks.
+    pub blocks_within_chunks: Vec<String>,
+    /// Bytes after the metalayer in its content (ignored, as C-Blosc2 does).
+    pub trailing_bytes: u64,
+}
+
+/// The array's dtype: parsed (`str`, `kind`, `itemsize`, and `assumed` for caterva,
+/// which stores none) or not understood (`str`, `error`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DtypeReport {
+    /// The dtype as NumPy's `dtype.str` (parsed), or as stored (not understood).
+    pub str: String,
+    /// The kind's name, when parsed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// Bytes per item, when parsed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub itemsize: Option<u64>,
+    /// True when assumed from the typesize (a caterva metalayer has no dtype).
+    #[serde(skip_serializing_if = "is_false")]
+    pub assumed: bool,
+    /// Why the dtype is not understood.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+// serde's skip_serializing_if passes a reference.
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+impl Report {
+    /// Opens the frame at `path` (see [`frame::open`]) and reports on it.
+    pub fn of_path(path: impl AsRef<Path>) -> Result<Report, FrameError> {
+        let path = path.as_ref();
+        Ok(Report::of_frame(path, &frame::open(path)?))
+    }
+
+    /// Reports on a frame already opened from `path`, holding every raw content.
+    pub fn of_frame(path: &Path, file: &FrameFile) -> Report {
+        Report::of_frame_with(path, file, Options::default())
+    }
+
+    /// Reports on a frame already opened from `path`, raw contents as `options` says.
+    ///
+    /// ```
+    /// use b2nd_meta::report::{MetalayerReport, Options, Report};
+    ///
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/usermeta.b2nd");
+    /// let file = b2nd_meta::frame::open(path)?;
+    /// let report = Report::of_frame_with(path.as_ref(), &file, Options { hex_limit: Some(2), from_file: false });
+    /// let Some(MetalayerReport::Raw(user)) = report.metalayers.get("user") else { panic!() };
+    /// assert_eq!((user.raw_hex.to_string().as_str(), user.raw_len), ("81a6", Some(9)));
+    /// # Ok::<(), b2nd_meta::frame::FrameError>(())
+    /// ```
+    pub fn of_frame_with(path: &Path, file: &FrameFile, options: Options) -> Report {
+        let info = &file.header.info;
+        let raw =
+            |m: &frame::Metalayer, value: Option<crate::value::Value>, error: Option<String>| {
+                let len = m.content.len();
+                let (raw_hex, raw_len) = match options.hex_limit {
+                    Some(limit) if len > limit => (
+                        Hex::Bytes(m.content.get(..limit).unwrap_or_default().to_vec()),
+                        Some(len as u64),
+                    ),
+                    _ if !options.from_file => (Hex::Bytes(m.content.clone()), None),
+                    _ => (
+                        Hex::File {
+                            path: file.header_path.clone(),
+                            offset: m.content_offset(),
+                            len: len as u64,
+                        },
+                        None,
+                    ),
+                };
+                MetalayerReport::Raw(RawContent {
+                    value,
+                    raw_hex,
+                    raw_len,
+                    error,
+                })
+            };
+        let metalayers = file
+            .header
+            .metalayers
+            .iter()
+            .map(|m| {
+                let layer = if ARRAY_METALAYERS.contains(&m.name.as_str()) {
+                    match crate::take_from_slice::<Meta>(&m.content) {
+                        Ok((meta, _)) => MetalayerReport::Decoded(meta),
+                        Err(e) => raw(m, None, Some(e.to_string())),
+                    }
+                } else {
+                    match crate::value::Value::from_msgpack(&m.content) {
+                        Ok(value) => raw(m, Some(value), None),
+                        Err(e) => raw(m, None, Some(std::format!("not one msgpack value: {e}"))),
+                    }
+                };
+                (m.name.clone(), layer)
+            })
+            .collect();
+        let array = file.header.array_metalayer().and_then(|layer| {
+            let (meta, rest) = crate::take_from_slice::<Meta>(&layer.content).ok()?;
+            Some(ArrayReport::of(
+                &layer.name,
+                &meta,
+                rest.len(),
+                info.typesize,
+            ))
+        });
+        Report {
+            path: path.to_string_lossy().into_owned(),
+            path_bytes_hex: path_bytes_hex(path),
+            frame: FrameReport {
+                kind: info.kind.to_string(),
+                header_len: info.header_len,
+                frame_len: info.frame_len,
+                file_len: file.file_len,
+                truncated: file.is_truncated(),
+                typesize: info.typesize,
+                blocksize: info.blocksize,
+                chunksize: info.chunksize,
+                nbytes: info.nbytes,
+                cbytes: info.cbytes,
+                codec: info.codec.name().to_owned(),
+                codec_code: info.codec.code,
+                clevel: info.clevel,
+                metalayer_names: file.header.names().map(ToOwned::to_owned).collect(),
+            },
+            metalayers: Metalayers(metalayers),
+            array,
+        }
+    }
+}
+
+/// The path's bytes as hex when they are not UTF-8; `None` when they are.
+fn path_bytes_hex(path: &Path) -> Option<String> {
+    if path.to_str().is_some() {
+        return None;
+    }
+    let bytes = path.as_os_str().as_encoded_bytes();
+    Some(Hex::Bytes(bytes.to_vec()).to_string())
+}
+
+impl ArrayReport {
+    /// The report on the array `meta` describes, stored in metalayer `name` with
+    /// `trailing_bytes` after it, in a frame of `typesize`.
+    ///
+    /// ```
+    /// use b2nd_meta::{report::ArrayReport, Meta, MetaV0Caterva};
+    ///
+    /// let meta = Meta::from(MetaV0Caterva::default());
+    /// let array = ArrayReport::of("caterva", &meta, 0, 4);
+    /// assert_eq!((array.dtype.str.as_str(), array.dtype.assumed), ("|S4", true));
+    /// ```
+    pub fn of(name: &str, meta: &Meta, trailing_bytes: usize, typesize: u32) -> ArrayReport {
+        let stored = meta.dtype().unwrap_or_default().to_owned();
+        let dtype = match (meta.effective_dtype(typesize), meta.parsed_dtype()) {
+            (Some(d), _) => DtypeReport {
+                str: d.to_string(),
+                kind: Some(d.kind().name().to_owned()),
+                itemsize: Some(d.itemsize()),
+                assumed: matches!(meta, Meta::CatervaV0(_)),
+                error: None,
+            },
+            (None, Some(Err(e))) => DtypeReport::unparsed(stored, e.to_string()),
+            (None, _) => DtypeReport::unparsed(
+                stored,
+                std::format!(
+                    "dtype_format {} is not NumPy's (0); the dtype is not interpreted",
+                    meta.dtype_format().unwrap_or_default()
+                ),
+            ),
+        };
+        let strings = |r: Result<(), crate::validate::Invalid>| -> Vec<String> {
+            r.err()
+                .map(|invalid| invalid.problems().iter().map(ToString::to_string).collect())
+                .unwrap_or_default()
+        };
+        ArrayReport {
+            metalayer: name.to_owned(),
+            dtype,
+            problems: strings(meta.validate_with_typesize(u64::from(typesize))),
+            blocks_within_chunks: strings(meta.check_blocks_within_chunks()),
+            trailing_bytes: trailing_bytes as u64,
+        }
+    }
+}
+
+impl DtypeReport {
+    fn unparsed(str: String, error: String) -> DtypeReport {
+        DtypeReport {
+            str,
+            kind: None,
+            itemsize: None,
+            assumed: false,
+            error: Some(error),
+        }
+    }
+}
