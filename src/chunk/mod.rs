@@ -28,6 +28,7 @@
 mod decode;
 mod error;
 mod header;
+mod kinds;
 #[cfg(feature = "std")]
 mod zstd;
 

@@ -191,12 +191,13 @@ pub enum FrameErrorKind {
         /// Why it does not decode.
         source: crate::chunk::ChunkError,
     },
-    /// A vlmetalayer's msgpack value does not deserialize into the type asked for.
+    /// A vlmetalayer's uncompressed content is not one msgpack value of the type asked
+    /// for; the source's offset counts from the start of that uncompressed content.
     VlmetaValue {
         /// The vlmetalayer.
         name: String,
-        /// The deserializer's message.
-        message: String,
+        /// Why it does not decode.
+        source: crate::Error,
     },
     /// No vlmetalayer has this name.
     UnknownVlmetalayer {
@@ -353,7 +354,14 @@ impl fmt::Display for FrameErrorKind {
                     "vlmetalayer {name:?}, whose chunk starts at frame byte {content_offset}, does not decode: {source}"
                 ),
             },
-            VlmetaValue { name, message } => write!(f, "vlmetalayer {name:?}: {message}"),
+            VlmetaValue { name, source } => match source.offset() {
+                Some(at) => write!(
+                    f,
+                    "vlmetalayer {name:?} does not decode: {} (byte {at} of its uncompressed value)",
+                    source.kind()
+                ),
+                None => write!(f, "vlmetalayer {name:?} does not decode: {source}"),
+            },
             UnknownVlmetalayer { name } => write!(f, "no vlmetalayer named {name:?}"),
             ShapeChange { reason } => write!(f, "cannot set the shape in place: {reason}"),
             ContentLengthMismatch {
@@ -495,6 +503,7 @@ impl std::error::Error for FrameError {
             FrameErrorKind::Io(source) => Some(source),
             FrameErrorKind::Metalayer { source, .. } => Some(source),
             FrameErrorKind::VlmetaChunk { source, .. } => Some(source),
+            FrameErrorKind::VlmetaValue { source, .. } => Some(source),
             FrameErrorKind::ShapeChange { reason } => Some(reason),
             _ => None,
         }
