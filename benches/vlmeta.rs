@@ -17,8 +17,8 @@ const FIXTURE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/tests/data/values/blosc2-4.14.1/vlmeta_small.b2nd"
 );
-/// Offset of frame_len's 8 bytes (after its 0xcf marker at byte 16).
-const FRAME_LEN_AT: usize = 17;
+/// Offset of frame_len's 8 bytes, big-endian (after its 0xcf marker at byte 15).
+const FRAME_LEN_AT: usize = 16;
 
 /// The fixture's header and trailer, with `len - header - trailer` bytes of holes
 /// between them and frame_len set to `len`.
