@@ -44,6 +44,7 @@ extern crate alloc;
 extern crate std;
 
 pub mod bytes;
+pub mod chunk;
 pub mod de;
 mod dispatch;
 pub mod dtype;

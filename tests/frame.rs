@@ -1161,14 +1161,15 @@ fn a_shape_resized_across_the_chunk_grid_is_flagged() {
     let h = parse_header(&bytes).unwrap();
     assert_eq!(frame::check_array(&h.info, &h.array_meta().unwrap()), []);
     // (13, 8) without rewriting the chunks: the grid holds 4 x 2 chunks, nbytes 3 x 2.
-    // (set_shape refuses it; the metalayer is rewritten directly, as Regrid::Allow did.)
-    let mut across = parse_header(&bytes).unwrap().array_meta().unwrap();
-    if let b2nd_meta::Meta::B2ndV1(m) = &mut across {
-        m.shape = vec![13, 8];
-    }
-    let encoded = b2nd_meta::to_vec(&across).unwrap();
-    rewrite_metalayer_in_slice(&mut bytes, "b2nd", &encoded).unwrap();
+    // set_shape refuses a grid change (Regrid went with frame-write): patch shape[0], the
+    // first int64 (0xd3 + 8 bytes big-endian) after 0x97, version, ndim and 0x92.
+    let layer = h.array_metalayer().unwrap();
+    let mut content = layer.content.clone();
+    assert_eq!(content[..5], [0x97, 0x00, 0x02, 0x92, 0xd3]);
+    content[5..13].copy_from_slice(&13i64.to_be_bytes());
+    frame::rewrite_metalayer_in_slice(&mut bytes, &layer.name.clone(), &content).unwrap();
     let h = parse_header(&bytes).unwrap();
+    assert_eq!(h.array_meta().unwrap().shape(), [13, 8]);
     let m = frame::check_array(&h.info, &h.array_meta().unwrap());
     assert_eq!(m.len(), 1, "{m:?}");
     assert_eq!(m[0].field, "nbytes");

@@ -93,6 +93,33 @@ pub enum FrameErrorKind {
         /// The count found.
         count: u16,
     },
+    /// The trailer's index and its contents array disagree on the number of
+    /// variable-length metalayers.
+    MetalayerCountMismatch {
+        /// Count in the index (map16).
+        index: u16,
+        /// Count in the contents (array16).
+        contents: u16,
+    },
+    /// A variable-length metalayer name is not valid (not UTF-8, or contains NUL).
+    InvalidName {
+        /// Why.
+        reason: &'static str,
+    },
+    /// Two variable-length metalayers have the same name.
+    DuplicateName {
+        /// The name.
+        name: String,
+    },
+    /// A variable-length metalayer offset does not point at its content.
+    OffsetMismatch {
+        /// The metalayer.
+        name: String,
+        /// The offset found.
+        value: i32,
+        /// Where its content actually is.
+        actual: u64,
+    },
     /// A metalayer name is longer than 31 bytes (stored as str8/16/32).
     NameTooLong {
         /// The declared length.
@@ -142,6 +169,30 @@ pub enum FrameErrorKind {
         content_offset: u64,
         /// Why it does not decode.
         source: crate::Error,
+    },
+    /// A vlmetalayer's chunk does not decode. The source's offset counts from the start
+    /// of the chunk, which starts at `content_offset` in the frame; the error's offset
+    /// is the frame offset of the offending byte.
+    VlmetaChunk {
+        /// The vlmetalayer.
+        name: String,
+        /// Where its chunk starts, from the start of the frame.
+        content_offset: u64,
+        /// Why it does not decode.
+        source: crate::chunk::ChunkError,
+    },
+    /// A vlmetalayer's uncompressed content is not one msgpack value of the type asked
+    /// for; the source's offset counts from the start of that uncompressed content.
+    VlmetaValue {
+        /// The vlmetalayer.
+        name: String,
+        /// Why it does not decode.
+        source: crate::Error,
+    },
+    /// No vlmetalayer has this name.
+    UnknownVlmetalayer {
+        /// The name asked for.
+        name: String,
     },
     /// A shape change that cannot be written in place.
     ShapeChange {
@@ -214,6 +265,20 @@ impl fmt::Display for FrameErrorKind {
                 f,
                 "{count} metalayers declared, at most {MAX_METALAYERS} allowed"
             ),
+            MetalayerCountMismatch { index, contents } => write!(
+                f,
+                "the contents array holds {contents} metalayers, but the index holds {index}"
+            ),
+            InvalidName { reason } => write!(f, "invalid metalayer name: {reason}"),
+            DuplicateName { name } => write!(f, "duplicate metalayer name {name:?}"),
+            OffsetMismatch {
+                name,
+                value,
+                actual,
+            } => write!(
+                f,
+                "metalayer {name:?} has offset {value}, but its content is at byte {actual}"
+            ),
             NameTooLong { len } => write!(
                 f,
                 "metalayer name of {len} bytes, at most {METALAYER_NAME_MAXLEN} allowed"
@@ -256,6 +321,30 @@ impl fmt::Display for FrameErrorKind {
                     "metalayer {name:?}, whose content starts at frame byte {content_offset}, does not decode: {source}"
                 ),
             },
+            VlmetaChunk {
+                name,
+                content_offset,
+                source,
+            } => match source.offset() {
+                Some(at) => write!(
+                    f,
+                    "vlmetalayer {name:?} does not decode: {} (byte {at} of its chunk, which starts at frame byte {content_offset})",
+                    source.kind()
+                ),
+                None => write!(
+                    f,
+                    "vlmetalayer {name:?}, whose chunk starts at frame byte {content_offset}, does not decode: {source}"
+                ),
+            },
+            VlmetaValue { name, source } => match source.offset() {
+                Some(at) => write!(
+                    f,
+                    "vlmetalayer {name:?} does not decode: {} (byte {at} of its uncompressed value)",
+                    source.kind()
+                ),
+                None => write!(f, "vlmetalayer {name:?} does not decode: {source}"),
+            },
+            UnknownVlmetalayer { name } => write!(f, "no vlmetalayer named {name:?}"),
             ShapeChange { reason } => write!(f, "cannot set the shape in place: {reason}"),
             ContentLengthMismatch {
                 name,
@@ -395,6 +484,8 @@ impl std::error::Error for FrameError {
         match &self.inner.kind {
             FrameErrorKind::Io(source) => Some(source),
             FrameErrorKind::Metalayer { source, .. } => Some(source),
+            FrameErrorKind::VlmetaChunk { source, .. } => Some(source),
+            FrameErrorKind::VlmetaValue { source, .. } => Some(source),
             FrameErrorKind::ShapeChange { reason } => Some(reason),
             _ => None,
         }

@@ -146,6 +146,7 @@ mod index;
 mod parse;
 mod shape;
 mod source;
+mod trailer;
 mod user;
 mod write;
 
@@ -160,6 +161,9 @@ pub use header::{
 };
 pub use parse::parse_header;
 pub use shape::ShapeChangeRefusal;
+pub use trailer::{
+    parse_trailer, read_trailer, Trailer, VlMetalayer, MAX_VLMETALAYERS, TRAILER_MIN_LEN,
+};
 pub use user::{set_user_meta, set_user_meta_in_slice, user_meta_bytes};
 pub use write::{
     rewrite_metalayer, rewrite_metalayer_if, rewrite_metalayer_in_slice, set_shape,

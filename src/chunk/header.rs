@@ -1,0 +1,296 @@
+//! The chunk header: 16 bytes (Blosc1), or 32 with Blosc2's extension, little-endian,
+//! read as C-Blosc2's `read_chunk_header` (`blosc/blosc2.c`) reads it, and as strictly.
+
+use super::error::{ChunkError, ChunkErrorKind};
+pub use super::kinds::{ChunkCodec, Filter, Special};
+use crate::error::Expected;
+use crate::read::Reader;
+
+/// Length of the Blosc1 header (`BLOSC_MIN_HEADER_LENGTH`).
+pub const MIN_HEADER_LEN: usize = 16;
+/// Length of the Blosc2 extended header (`BLOSC_EXTENDED_HEADER_LENGTH`).
+pub const EXTENDED_HEADER_LEN: usize = 32;
+/// The newest chunk format version (`BLOSC2_VERSION_FORMAT`, variable-length blocks).
+pub const MAX_VERSION: u8 = 6;
+/// The largest block C-Blosc2 accepts (`BLOSC2_MAXBLOCKSIZE`).
+pub const MAX_BLOCKSIZE: i32 = 536_866_816;
+/// The largest buffer a chunk can hold (`BLOSC2_MAX_BUFFERSIZE`).
+pub const MAX_BUFFERSIZE: i32 = i32::MAX - EXTENDED_HEADER_LEN as i32;
+/// Number of filter slots in the extended header (`BLOSC2_MAX_FILTERS`).
+pub const MAX_FILTERS: usize = 6;
+
+/// `flags` bit 0: byte-shuffle (with bit 2: the header is extended).
+pub const FLAG_SHUFFLE: u8 = 0x01;
+/// `flags` bit 1: the blocks are stored as they are (`BLOSC_MEMCPYED`).
+pub const FLAG_MEMCPYED: u8 = 0x02;
+/// `flags` bit 2: bit-shuffle (with bit 0: the header is extended).
+pub const FLAG_BITSHUFFLE: u8 = 0x04;
+/// `flags` bit 3: delta filter (Blosc1 header).
+pub const FLAG_DELTA: u8 = 0x08;
+/// `flags` bit 4: each block is one stream, not split by byte of the type.
+pub const FLAG_DONT_SPLIT: u8 = 0x10;
+/// `flags` bits 5..7: the codec's format code.
+pub const CODEC_SHIFT: u8 = 5;
+/// `blosc2_flags` bit 0: a dictionary follows the bstarts (`BLOSC2_USEDICT`).
+pub const BLOSC2_USEDICT: u8 = 0x01;
+/// `blosc2_flags` bit 3: a lazy chunk (only meaningful inside a frame in memory).
+pub const BLOSC2_LAZY: u8 = 0x08;
+/// `blosc2_flags` bits 4..6: the special value of the whole chunk.
+pub const SPECIAL_SHIFT: u8 = 4;
+/// Mask of the special value after shifting (`BLOSC2_SPECIAL_MASK`).
+pub const SPECIAL_MASK: u8 = 0x07;
+/// `blosc2_flags2` bit 0: variable-length blocks (`BLOSC2_VL_BLOCKS`).
+pub const BLOSC2_VL_BLOCKS: u8 = 0x01;
+
+/// Byte offsets of the header fields (`BLOSC2_CHUNK_*` in `blosc2.h`).
+mod at {
+    pub const NBYTES: usize = 4;
+    pub const FILTERS: usize = 16;
+    pub const FLAGS2: usize = 30;
+    pub const BLOSC2_FLAGS: usize = 31;
+}
+
+/// The header of a Blosc2 chunk, as C-Blosc2 reads it.
+///
+/// ```
+/// // A memcpyed chunk of the 4 bytes 81 a1 61 01 (python-blosc2's {"a": 1}).
+/// let mut chunk = vec![5, 1, 7, 1, 4, 0, 0, 0, 4, 0, 0, 0, 36, 0, 0, 0];
+/// chunk.extend([0, 0, 0, 0, 0, 1, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+/// chunk.extend([0x81, 0xa1, 0x61, 0x01]);
+/// let header = b2nd_meta::chunk::ChunkHeader::parse(&chunk)?;
+/// assert_eq!((header.nbytes, header.cbytes, header.memcpyed()), (4, 36, true));
+/// # Ok::<(), b2nd_meta::chunk::ChunkError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChunkHeader {
+    /// Chunk format version (byte 0).
+    pub version: u8,
+    /// Version of the codec's format (byte 1).
+    pub versionlz: u8,
+    /// Flags and codec (byte 2).
+    pub flags: u8,
+    /// Size of the element type (byte 3), at least 1.
+    pub typesize: u8,
+    /// Uncompressed size (bytes 4..8).
+    pub nbytes: u32,
+    /// Block size (bytes 8..12), capped at `nbytes` as C does.
+    pub blocksize: u32,
+    /// Size of the chunk, header included (bytes 12..16).
+    pub cbytes: u32,
+    /// The filter pipeline and its meta bytes (all none for a Blosc1 header but the
+    /// filters its flags name).
+    pub filters: [(Filter, u8); MAX_FILTERS],
+    /// The codec.
+    pub codec: ChunkCodec,
+    /// `blosc2_flags` (byte 31 of an extended header; 0 otherwise).
+    pub blosc2_flags: u8,
+    /// `blosc2_flags2` (byte 30 of an extended header; 0 otherwise).
+    pub blosc2_flags2: u8,
+    /// Whether the header is the 32-byte extended one.
+    pub extended: bool,
+}
+
+impl ChunkHeader {
+    /// Reads and checks the header at the start of `chunk`.
+    ///
+    /// ```
+    /// let err = b2nd_meta::chunk::ChunkHeader::parse(&[0; 16]).unwrap_err();
+    /// assert_eq!(err.to_string(), "expected a chunk format version from 1 to 6, found 0 at byte 0");
+    /// ```
+    pub fn parse(chunk: &[u8]) -> Result<Self, ChunkError> {
+        let mut r = Reader::new(chunk);
+        let version = r.byte(Expected::Described("the chunk format version (byte 0)"))?;
+        if version == 0 || version > MAX_VERSION {
+            return Err(ChunkError::at(
+                0,
+                ChunkErrorKind::UnsupportedVersion {
+                    found: version,
+                    max: MAX_VERSION,
+                },
+            ));
+        }
+        let versionlz = r.byte(Expected::Described("versionlz (byte 1)"))?;
+        let flags = r.byte(Expected::Described("flags (byte 2)"))?;
+        let typesize = r.byte(Expected::Described("typesize (byte 3)"))?;
+        let nbytes = r.le_i32(Expected::Described("nbytes (int32, little-endian)"))?;
+        let blocksize = r.le_i32(Expected::Described("blocksize (int32, little-endian)"))?;
+        let cbytes_at = r.position();
+        let cbytes = r.le_i32(Expected::Described("cbytes (int32, little-endian)"))?;
+        let field = |offset, field, expected, found: i32| {
+            ChunkError::at(
+                offset,
+                ChunkErrorKind::InvalidField {
+                    field,
+                    expected,
+                    found: i64::from(found),
+                },
+            )
+        };
+        if typesize == 0 {
+            return Err(field(3, "typesize", "at least 1", 0));
+        }
+        if !(0..=MAX_BUFFERSIZE).contains(&nbytes) {
+            return Err(field(at::NBYTES, "nbytes", "from 0 to 2147483615", nbytes));
+        }
+        if !(1..=MAX_BLOCKSIZE).contains(&blocksize) {
+            return Err(field(8, "blocksize", "from 1 to 536866816", blocksize));
+        }
+        let extended = flags & (FLAG_SHUFFLE | FLAG_BITSHUFFLE) == FLAG_SHUFFLE | FLAG_BITSHUFFLE;
+        let header_len = if extended {
+            EXTENDED_HEADER_LEN
+        } else {
+            MIN_HEADER_LEN
+        };
+        if cbytes < header_len as i32 {
+            let expected = if extended {
+                "at least 32 (the extended header)"
+            } else {
+                "at least 16 (the header)"
+            };
+            return Err(field(cbytes_at, "cbytes", expected, cbytes));
+        }
+        let mut filters = [(Filter::None, 0u8); MAX_FILTERS];
+        let (mut blosc2_flags, mut blosc2_flags2, mut udcodec) = (0, 0, 0);
+        if extended {
+            let ids: [u8; MAX_FILTERS] =
+                r.array(Expected::Described("the filters (bytes 16..22)"))?;
+            udcodec = r.byte(Expected::Described("the user-defined codec (byte 22)"))?;
+            let _compcode_meta = r.byte(Expected::Described("compcode_meta (byte 23)"))?;
+            let metas: [u8; MAX_FILTERS] =
+                r.array(Expected::Described("the filters' meta (bytes 24..30)"))?;
+            blosc2_flags2 = r.byte(Expected::Described("blosc2_flags2 (byte 30)"))?;
+            blosc2_flags = r.byte(Expected::Described("blosc2_flags (byte 31)"))?;
+            for (slot, (id, meta)) in filters.iter_mut().zip(ids.iter().zip(metas)) {
+                *slot = (Filter::from_id(*id), meta);
+            }
+            // The alpha format left the sixth slot uninitialised.
+            if version == 3 {
+                filters[MAX_FILTERS - 1] = (Filter::None, 0);
+            }
+        } else {
+            if flags & FLAG_SHUFFLE != 0 {
+                filters[MAX_FILTERS - 1].0 = Filter::Shuffle;
+            }
+            if flags & FLAG_BITSHUFFLE != 0 {
+                filters[MAX_FILTERS - 1].0 = Filter::BitShuffle;
+            }
+            if flags & FLAG_DELTA != 0 {
+                filters[MAX_FILTERS - 2].0 = Filter::Delta;
+            }
+        }
+        let header = ChunkHeader {
+            version,
+            versionlz,
+            flags,
+            typesize,
+            nbytes: nbytes as u32,
+            blocksize: if nbytes > 0 && blocksize > nbytes {
+                nbytes as u32
+            } else {
+                blocksize as u32
+            },
+            cbytes: cbytes as u32,
+            filters,
+            codec: ChunkCodec::from_format(flags >> CODEC_SHIFT, udcodec),
+            blosc2_flags,
+            blosc2_flags2,
+            extended,
+        };
+        header.check_special()?;
+        if header.memcpyed() && nbytes + header_len as i32 != cbytes {
+            return Err(field(
+                cbytes_at,
+                "cbytes",
+                "nbytes + the header's length (a memcpyed chunk)",
+                cbytes,
+            ));
+        }
+        Ok(header)
+    }
+
+    fn check_special(&self) -> Result<(), ChunkError> {
+        let raw = (self.blosc2_flags >> SPECIAL_SHIFT) & SPECIAL_MASK;
+        let invalid = |expected, found: u32| {
+            Err(ChunkError::at(
+                at::NBYTES,
+                ChunkErrorKind::InvalidField {
+                    field: "nbytes",
+                    expected,
+                    found: i64::from(found),
+                },
+            ))
+        };
+        match raw {
+            0 => Ok(()),
+            5..=7 => Err(ChunkError::at(
+                at::BLOSC2_FLAGS,
+                ChunkErrorKind::InvalidField {
+                    field: "special value (blosc2_flags bits 4..6)",
+                    expected: "from 0 to 4",
+                    found: i64::from(raw),
+                },
+            )),
+            _ if self.blosc2_flags2 & BLOSC2_VL_BLOCKS != 0 => Err(ChunkError::at(
+                at::FLAGS2,
+                ChunkErrorKind::Unsupported {
+                    feature: "variable-length blocks with a special value",
+                },
+            )),
+            3 => {
+                // The repeated value follows the header; its length is the type's.
+                let typesize = self.cbytes - EXTENDED_HEADER_LEN as u32;
+                if typesize == 0 || typesize > self.nbytes || self.nbytes % typesize != 0 {
+                    return invalid("a multiple of the repeated value's length", self.nbytes);
+                }
+                Ok(())
+            }
+            1 => Ok(()),
+            _ if self.nbytes % u32::from(self.typesize) != 0 => {
+                invalid("a multiple of typesize", self.nbytes)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The header's length: 32 when extended, else 16.
+    pub fn len(&self) -> usize {
+        if self.extended {
+            EXTENDED_HEADER_LEN
+        } else {
+            MIN_HEADER_LEN
+        }
+    }
+
+    /// Always false: a header has 16 or 32 bytes.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// Whether the blocks are stored as they are.
+    pub fn memcpyed(&self) -> bool {
+        self.flags & FLAG_MEMCPYED != 0
+    }
+
+    /// The special value of the whole chunk, if any.
+    pub fn special(&self) -> Option<Special> {
+        if !self.extended {
+            return None;
+        }
+        match (self.blosc2_flags >> SPECIAL_SHIFT) & SPECIAL_MASK {
+            1 => Some(Special::Zero),
+            2 => Some(Special::Nan),
+            3 => Some(Special::Value),
+            4 => Some(Special::Uninit),
+            _ => None,
+        }
+    }
+
+    /// Offset of the filter slots, for errors about a filter.
+    pub(crate) fn filter_offset(&self, slot: usize) -> usize {
+        if self.extended {
+            at::FILTERS + slot
+        } else {
+            2
+        }
+    }
+}

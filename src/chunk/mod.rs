@@ -1,0 +1,40 @@
+//! Blosc2 chunks: the header, and decoding of the chunks python-blosc2 writes for
+//! variable-length metalayers (memcpyed, or zstd with byte-shuffle of 1-byte elements).
+//!
+//! The layout is C-Blosc2's `README_CHUNK_FORMAT.rst`; the checks are those of
+//! `read_chunk_header` and `blosc_d` in `blosc/blosc2.c`. All integers are little-endian.
+//!
+//! Decoded: special chunks (zeros, NaNs, a repeated value, uninitialised), memcpyed
+//! chunks, and blocks of streams that are zeros, runs of a byte, stored as they are, or
+//! compressed with zstd (pure Rust, with the `std` feature), with byte-shuffle undone.
+//! Other codecs and filters are reported by name
+//! ([`ChunkErrorKind::CodecNotDecoded`], [`ChunkErrorKind::FilterNotDecoded`]).
+//!
+//! Nothing is allocated beyond what the input holds until the header's `nbytes` has been
+//! checked against a limit ([`DEFAULT_MAX_NBYTES`], or the one given to
+//! [`decode_with_limit`]), and no stream produces more than its block.
+//!
+//! ```
+//! // python-blosc2 stores the 4-byte value {"a": 1} as a memcpyed chunk.
+//! let chunk = b2nd_meta::chunk::decode(&[
+//!     5, 1, 7, 1, 4, 0, 0, 0, 4, 0, 0, 0, 36, 0, 0, 0, // header: nbytes 4, cbytes 36
+//!     0, 0, 0, 0, 0, 1, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, // filters: shuffle; zstd
+//!     0x81, 0xa1, 0x61, 0x01,
+//! ])?;
+//! assert_eq!(chunk, [0x81, 0xa1, 0x61, 0x01]);
+//! # Ok::<(), b2nd_meta::chunk::ChunkError>(())
+//! ```
+
+mod decode;
+mod error;
+mod header;
+mod kinds;
+#[cfg(feature = "std")]
+mod zstd;
+
+pub use decode::{decode, decode_with_limit, DEFAULT_MAX_NBYTES};
+pub use error::{ChunkError, ChunkErrorKind};
+pub use header::{
+    ChunkCodec, ChunkHeader, Filter, Special, EXTENDED_HEADER_LEN, MAX_BLOCKSIZE, MAX_FILTERS,
+    MIN_HEADER_LEN,
+};

@@ -1,0 +1,308 @@
+//! The chunk decoder against C-Blosc2: chunks compressed by the C library (blosc2-src,
+//! zstd compiled in) decode to the bytes given to it; hand-made chunks from the format
+//! document decode or fail with their offset; truncations and byte changes never panic.
+
+use std::ffi::c_void;
+use std::sync::Once;
+
+use b2nd_meta::chunk::{self, ChunkCodec, ChunkErrorKind, Filter};
+use blosc2_src as c;
+
+const ZSTD: u8 = 5; // BLOSC_ZSTD
+const BLOSCLZ: u8 = 0; // BLOSC_BLOSCLZ
+const SHUFFLE: u8 = 1; // BLOSC_SHUFFLE
+const BITSHUFFLE: u8 = 2; // BLOSC_BITSHUFFLE
+const ALWAYS_SPLIT: i32 = 1; // BLOSC_ALWAYS_SPLIT
+const NEVER_SPLIT: i32 = 2; // BLOSC_NEVER_SPLIT
+
+/// Compresses `src` with C-Blosc2 as `blosc2_vlmeta_add` does with python's cparams.
+fn c_compress(
+    src: &[u8],
+    codec: u8,
+    clevel: u8,
+    typesize: i32,
+    filter: u8,
+    blocksize: i32,
+    split: i32,
+) -> Vec<u8> {
+    static INIT: Once = Once::new();
+    INIT.call_once(|| unsafe { c::blosc2_init() });
+    let cparams = c::blosc2_cparams {
+        compcode: codec,
+        compcode_meta: 0,
+        clevel,
+        use_dict: 0,
+        typesize,
+        nthreads: 1,
+        blocksize,
+        splitmode: split,
+        schunk: std::ptr::null_mut(),
+        filters: [0, 0, 0, 0, 0, filter],
+        filters_meta: [0; 6],
+        prefilter: None,
+        preparams: std::ptr::null_mut(),
+        tuner_params: std::ptr::null_mut(),
+        tuner_id: 0,
+        instr_codec: false,
+        codec_params: std::ptr::null_mut(),
+        filter_params: [std::ptr::null_mut(); 6],
+    };
+    let mut dest = vec![0u8; src.len() + 32];
+    unsafe {
+        let ctx = c::blosc2_create_cctx(cparams);
+        assert!(!ctx.is_null());
+        let n = c::blosc2_compress_ctx(
+            ctx,
+            src.as_ptr() as *const c_void,
+            src.len() as i32,
+            dest.as_mut_ptr() as *mut c_void,
+            dest.len() as i32,
+        );
+        c::blosc2_free_ctx(ctx);
+        assert!(n > 0, "C-Blosc2 compress returned {n}");
+        dest.truncate(n as usize);
+    }
+    dest
+}
+
+/// Bytes that compress somewhat: a msgpack-like ramp with repeats.
+fn sample(len: usize, seed: u32) -> Vec<u8> {
+    let mut x = seed.wrapping_mul(2_654_435_761).max(1);
+    (0..len)
+        .map(|i| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            if i % 7 < 4 {
+                (i / 3) as u8
+            } else {
+                (x % 16) as u8
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn c_blosc2_chunks_decode_to_their_input() {
+    // (len, codec, clevel, typesize, filter, blocksize, split)
+    let cases: &[(usize, u8, u8, i32, u8, i32, i32)] = &[
+        (0, ZSTD, 5, 1, SHUFFLE, 0, ALWAYS_SPLIT),
+        (4, ZSTD, 5, 1, SHUFFLE, 0, ALWAYS_SPLIT), // python's small values: memcpyed
+        (100, ZSTD, 5, 1, SHUFFLE, 0, ALWAYS_SPLIT),
+        (8619, ZSTD, 5, 1, SHUFFLE, 0, ALWAYS_SPLIT), // python's list(range(3000))
+        (300_000, ZSTD, 5, 1, SHUFFLE, 0, ALWAYS_SPLIT),
+        (300_000, ZSTD, 9, 1, SHUFFLE, 16384, NEVER_SPLIT),
+        (100_000, ZSTD, 5, 4, SHUFFLE, 8192, ALWAYS_SPLIT), // split into 4 streams, unshuffled
+        (100_003, ZSTD, 5, 4, SHUFFLE, 8192, NEVER_SPLIT),  // leftover block
+        (65_536, ZSTD, 1, 8, SHUFFLE, 0, ALWAYS_SPLIT),
+        (65_536, ZSTD, 5, 8, 0, 4096, NEVER_SPLIT),
+        (50_000, ZSTD, 0, 1, SHUFFLE, 0, ALWAYS_SPLIT), // clevel 0: memcpyed
+    ];
+    for (i, &(len, codec, clevel, typesize, filter, blocksize, split)) in cases.iter().enumerate() {
+        let src = sample(len, i as u32);
+        let chunk = c_compress(&src, codec, clevel, typesize, filter, blocksize, split);
+        let decoded = chunk::decode(&chunk).unwrap_or_else(|e| panic!("case {i}: {e}"));
+        assert_eq!(decoded, src, "case {i}");
+    }
+}
+
+#[test]
+fn zeros_and_runs_from_c_decode() {
+    // C stores a block of zeros or of one repeated byte as a zero or negative csize.
+    for (len, byte) in [(10_000usize, 0u8), (10_000, 7), (131_072, 0xff)] {
+        let src = vec![byte; len];
+        let chunk = c_compress(&src, ZSTD, 5, 1, SHUFFLE, 0, ALWAYS_SPLIT);
+        assert_eq!(chunk::decode(&chunk).unwrap(), src, "{len} x {byte}");
+    }
+}
+
+#[test]
+fn other_codecs_and_filters_are_named() {
+    let src: Vec<u8> = b"abcdefgh".repeat(10_000);
+    let blosclz = c_compress(&src, BLOSCLZ, 5, 1, SHUFFLE, 0, ALWAYS_SPLIT);
+    let err = chunk::decode(&blosclz).map(|v| v.len()).unwrap_err();
+    assert_eq!(
+        err.kind(),
+        &ChunkErrorKind::CodecNotDecoded {
+            codec: ChunkCodec::BloscLz
+        }
+    );
+    assert_eq!(err.offset(), Some(2));
+    let bitshuffle = c_compress(&src, ZSTD, 5, 4, BITSHUFFLE, 0, ALWAYS_SPLIT);
+    let err = chunk::decode(&bitshuffle).map(|v| v.len()).unwrap_err();
+    assert_eq!(
+        err.kind(),
+        &ChunkErrorKind::FilterNotDecoded {
+            filter: Filter::BitShuffle
+        }
+    );
+    assert_eq!(err.offset(), Some(21));
+}
+
+/// An extended header (bytes 0..32), from README_CHUNK_FORMAT.rst.
+fn header(
+    flags: u8,
+    typesize: u8,
+    nbytes: i32,
+    blocksize: i32,
+    cbytes: i32,
+    b2flags: u8,
+) -> Vec<u8> {
+    let mut h = vec![5, 1, flags, typesize];
+    h.extend(nbytes.to_le_bytes());
+    h.extend(blocksize.to_le_bytes());
+    h.extend(cbytes.to_le_bytes());
+    h.extend([0, 0, 0, 0, 0, SHUFFLE, 0, 0, 0, 0, 0, 0, 0, 0, 0, b2flags]);
+    h
+}
+
+#[test]
+fn hand_made_chunks() {
+    // Special chunks: zeros (1), NaN (2), a repeated value (3), uninit (4).
+    assert_eq!(
+        chunk::decode(&header(0x05, 1, 5, 5, 32, 0x10)).unwrap(),
+        [0; 5]
+    );
+    assert_eq!(
+        chunk::decode(&header(0x05, 4, 8, 8, 32, 0x20)).unwrap(),
+        [0, 0, 0xc0, 0x7f, 0, 0, 0xc0, 0x7f]
+    );
+    let mut value = header(0x05, 2, 6, 6, 34, 0x30);
+    value.extend([0xab, 0xcd]);
+    assert_eq!(
+        chunk::decode(&value).unwrap(),
+        [0xab, 0xcd, 0xab, 0xcd, 0xab, 0xcd]
+    );
+    assert_eq!(
+        chunk::decode(&header(0x05, 1, 3, 3, 32, 0x40)).unwrap(),
+        [0; 3]
+    );
+    // A stored stream (csize == block size) behind bstarts.
+    let mut stored = header(0x95, 1, 3, 3, 43, 0);
+    stored.extend(36i32.to_le_bytes());
+    stored.extend(3i32.to_le_bytes());
+    stored.extend([1, 2, 3]);
+    assert_eq!(chunk::decode(&stored).unwrap(), [1, 2, 3]);
+    // A run of a byte: csize -9, token 1.
+    let mut run = header(0x95, 1, 4, 4, 41, 0);
+    run.extend(36i32.to_le_bytes());
+    run.extend((-9i32).to_le_bytes());
+    run.push(1);
+    assert_eq!(chunk::decode(&run).unwrap(), [9; 4]);
+}
+
+#[test]
+fn hand_made_errors() {
+    // (chunk, offset, message)
+    let mut bad_start = header(0x95, 1, 3, 3, 40, 0);
+    bad_start.extend(40i32.to_le_bytes());
+    bad_start.extend([0; 4]);
+    let mut bad_token = header(0x95, 1, 4, 4, 41, 0);
+    bad_token.extend(36i32.to_le_bytes());
+    bad_token.extend((-9i32).to_le_bytes());
+    bad_token.push(2);
+    let cases: Vec<(Vec<u8>, u64, &str)> = vec![
+        (
+            vec![],
+            0,
+            "the chunk ends at byte 0, 1 byte(s) short of the chunk format version (byte 0)",
+        ),
+        (
+            vec![7, 1, 2, 1],
+            0,
+            "expected a chunk format version from 1 to 6, found 7",
+        ),
+        (
+            header(0x05, 0, 1, 1, 32, 0),
+            3,
+            "expected typesize at least 1, found 0",
+        ),
+        (
+            header(0x05, 1, -1, 1, 32, 0),
+            4,
+            "expected nbytes from 0 to 2147483615, found -1",
+        ),
+        (
+            header(0x05, 1, 1, 0, 32, 0),
+            8,
+            "expected blocksize from 1 to 536866816, found 0",
+        ),
+        (
+            header(0x05, 1, 1, 1, 31, 0),
+            12,
+            "expected cbytes at least 32 (the extended header), found 31",
+        ),
+        (
+            header(0x07, 1, 4, 4, 35, 0),
+            12,
+            "expected cbytes nbytes + the header's length (a memcpyed chunk), found 35",
+        ),
+        (
+            header(0x07, 1, 4, 4, 36, 0),
+            32,
+            "the chunk ends at byte 32, 4 byte(s) short of the cbytes the header declares",
+        ),
+        (
+            header(0x05, 1, 4, 4, 32, 0x50),
+            31,
+            "expected special value (blosc2_flags bits 4..6) from 0 to 4, found 5",
+        ),
+        (
+            header(0x05, 1, 4, 4, 32, 0x08),
+            31,
+            "the chunk uses a lazy chunk, which is not decoded",
+        ),
+        (
+            header(0x05, 1, 1 << 30, 4, 32, 0x10),
+            4,
+            "expected at most 67108864 decompressed bytes, found nbytes 1073741824",
+        ),
+        (
+            header(0x95, 1, 3, 3, 32, 0),
+            32,
+            "the chunk ends at byte 32, 4 byte(s) short of bstarts",
+        ),
+        (
+            bad_start,
+            32,
+            "expected block 0 to start inside the chunk (bytes 36..40), found 40",
+        ),
+        (
+            bad_token,
+            40,
+            "expected a run-length token (bit 0 set) after csize -9, found 0x02",
+        ),
+    ];
+    for (bytes, offset, message) in cases {
+        let err = chunk::decode(&bytes).unwrap_err();
+        assert_eq!(
+            (err.offset(), err.to_string()),
+            (Some(offset), format!("{message} at byte {offset}"))
+        );
+    }
+}
+
+#[test]
+fn every_truncation_and_byte_change_is_ok_or_err() {
+    let src = sample(20_000, 3);
+    let chunks = [
+        c_compress(&src, ZSTD, 5, 1, SHUFFLE, 0, ALWAYS_SPLIT),
+        c_compress(&src[..200], ZSTD, 5, 4, SHUFFLE, 64, ALWAYS_SPLIT),
+        c_compress(&src[..40], ZSTD, 5, 1, SHUFFLE, 0, ALWAYS_SPLIT),
+    ];
+    for chunk in &chunks {
+        for len in 0..chunk.len() {
+            assert!(chunk::decode(&chunk[..len]).is_err(), "truncated to {len}");
+        }
+        // Every byte value at every offset of the headers and the first stream bytes.
+        for at in 0..chunk.len().min(64) {
+            let mut changed = chunk.clone();
+            for value in 0..=255u8 {
+                changed[at] = value;
+                if let Ok(out) = chunk::decode(&changed) {
+                    assert!(out.len() <= chunk::DEFAULT_MAX_NBYTES as usize);
+                }
+            }
+        }
+    }
+}
