@@ -37,6 +37,7 @@ impl<'de> Reader<'de> {
 
     /// Skips `n` bytes already checked by the caller (at most the remaining length).
     #[inline]
+    #[allow(dead_code)] // for the frame parser
     pub fn advance(&mut self, n: usize) {
         self.pos = self.pos.saturating_add(n).min(self.input.len());
     }
@@ -230,6 +231,47 @@ impl<'de> Reader<'de> {
             Some(header) => self.marker(header, expected).map(drop),
             None => Err(Error::at(self.pos, ErrorKind::TooManyElements { len })),
         }
+    }
+
+    /// An array of exactly `n` int64s (the shape): its header, then the entries;
+    /// returns the entries' bytes, `n` times `0xd3` + 8 bytes, checked.
+    #[inline]
+    pub fn read_int64_array(&mut self, n: usize) -> Result<&'de [u8], Error> {
+        self.read_array_header_exact(n)?;
+        self.entries(n, INT64, INT64_LEN, Self::read_int64)
+    }
+
+    /// An array of exactly `n` int32s (chunkshape, blockshape); returns the entries'
+    /// bytes, `n` times `0xd2` + 4 bytes, checked.
+    #[inline]
+    pub fn read_int32_array(&mut self, n: usize) -> Result<&'de [u8], Error> {
+        self.read_array_header_exact(n)?;
+        self.entries(n, INT32, INT32_LEN, Self::read_int32)
+    }
+
+    /// `n` entries of `width` bytes each starting with `marker`: one bounds check and
+    /// one pass over the markers; when that fails, `one` entry at a time names the
+    /// first bad byte (the same error as reading them one by one).
+    #[inline]
+    fn entries<T>(
+        &mut self,
+        n: usize,
+        marker: u8,
+        width: usize,
+        one: fn(&mut Self) -> Result<T, Error>,
+    ) -> Result<&'de [u8], Error> {
+        let start = self.pos;
+        let rest = self.remaining();
+        if let Some(region) = rest.get(..n.saturating_mul(width)) {
+            if region.chunks_exact(width).all(|c| c.first() == Some(&marker)) {
+                self.pos += region.len();
+                return Ok(region);
+            }
+        }
+        for _ in 0..n {
+            one(self)?;
+        }
+        Ok(self.input.get(start..self.pos).unwrap_or(&[]))
     }
 
     /// A str32: `0xdb` + 4-byte big-endian length + that many bytes of UTF-8.

@@ -281,7 +281,7 @@ fn shape_entries_at_the_integer_limits_round_trip() {
         blockshape: vec![i32::MAX, 0, -1, i32::MIN],
     };
     let bytes = b2nd_meta::to_vec(&meta).unwrap();
-    assert_eq!(decode_ok(&bytes), Meta::CatervaV0(meta));
+    assert_eq!(decode_ok(&bytes), Meta::V0Caterva(meta));
 }
 
 // ---------------------------------------------------------------------------

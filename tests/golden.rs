@@ -185,6 +185,6 @@ fn encoded_len_formula_of_the_issue() {
     for ndim in 0..=16 {
         assert_eq!(Layout::B2ndV1.encoded_len(ndim, 3), 12 + 19 * ndim + 3);
         assert_eq!(Layout::B2nd.encoded_len(ndim, 3), 11 + 19 * ndim + 3);
-        assert_eq!(Layout::CatervaV0.encoded_len(ndim, 3), 6 + 19 * ndim);
+        assert_eq!(Layout::V0Caterva.encoded_len(ndim, 3), 6 + 19 * ndim);
     }
 }

@@ -19,7 +19,7 @@ fn dims(max_ndim: usize) -> impl Strategy<Value = (Vec<i64>, Vec<i32>, Vec<i32>)
 fn meta(max_ndim: usize) -> impl Strategy<Value = Meta> {
     (dims(max_ndim), 0u8..=127, any::<String>(), 0..3).prop_map(
         |((shape, chunkshape, blockshape), dtype_format, dtype, layout)| match layout {
-            0 => Meta::CatervaV0(MetaV0Caterva {
+            0 => Meta::V0Caterva(MetaV0Caterva {
                 shape,
                 chunkshape,
                 blockshape,

@@ -413,7 +413,7 @@ impl<'a> Analysis<'a> {
 
 fn array_view(name: &str, meta: &Meta, trailing_bytes: usize, typesize: u32) -> ArrayView {
     let dtype = match (meta, meta.parsed_dtype()) {
-        (Meta::CatervaV0(_), _) => DtypeView::Assumed(Dtype::for_typesize(typesize)),
+        (Meta::V0Caterva(_), _) => DtypeView::Assumed(Dtype::for_typesize(typesize)),
         (_, Some(Ok(dtype))) => DtypeView::Parsed(dtype),
         (_, Some(Err(e))) => DtypeView::Unparsed {
             raw: meta.dtype().unwrap_or_default().to_owned(),

@@ -157,9 +157,9 @@ fn reshaped(
         }
     }
     match &mut meta {
-        Meta::CatervaV0(m) => m.shape = new_shape.to_vec(),
-        Meta::B2nd(m) => m.shape = new_shape.to_vec(),
-        Meta::B2ndV1(m) => m.shape = new_shape.to_vec(),
+        Meta::V0Caterva(m) => m.shape = new_shape.into(),
+        Meta::B2nd(m) => m.shape = new_shape.into(),
+        Meta::B2ndV1(m) => m.shape = new_shape.into(),
     }
     if let Err(invalid) = meta.validate_with_typesize(header.info.typesize.into()) {
         return refuse(ShapeChangeRefusal::Invalid(invalid));

@@ -626,7 +626,7 @@ impl FrameError {
                 ..
             } => source
                 .offset()
-                .map(|o| content_offset.saturating_add(o as u64)),
+                .map(|o| content_offset.saturating_add(o)),
             Io { .. }
             | WrongKind { .. }
             | UnknownMetalayer { .. }

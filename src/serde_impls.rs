@@ -1,0 +1,404 @@
+//! The serde side of the metalayer types: in a binary serde format a metalayer is a
+//! tuple of its elements, each as the Rust type that fixes its width; in a
+//! human-readable one (JSON, TOML, ...) it is a struct whose first field names the
+//! layout. Bytes are never touched here: the `Serializer`/`Deserializer` of the format
+//! (or any other serde format) do that.
+
+use alloc::string::String;
+use core::fmt;
+use core::marker::PhantomData;
+
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Unexpected, Visitor};
+use serde::ser::{self, SerializeStruct, SerializeTuple, Serializer};
+use serde::{Deserialize, Serialize};
+
+use crate::codec::{
+    check_dtype_format, check_ndim, check_version, layout_of_count, Layout, Parts, PartsRef,
+    VERSION,
+};
+use crate::inline::{Dims, SmallString};
+
+const FIELDS: &[&str] = &[
+    "layout",
+    "version",
+    "ndim",
+    "shape",
+    "chunkshape",
+    "blockshape",
+    "dtype_format",
+    "dtype",
+];
+
+/// Serializes as a tuple (binary formats; `as_seq` makes it a length-prefixed
+/// sequence, which [`crate::Meta`] needs to recognise the layout) or as a struct
+/// (human-readable formats).
+pub(crate) fn serialize_parts<S: Serializer>(
+parts: &PartsRef<'_>,
+serializer: S,
+as_seq: bool,
+) -> Result<S::Ok, S::Error> {
+    if let Some(problem) = parts.encode_problem() {
+        return Err(ser::Error::custom(problem));
+    }
+    // Checked above: ndim <= 16.
+    let ndim = parts.shape.len() as u8;
+    if serializer.is_human_readable() {
+        let fields = 6 + match parts.layout {
+            Layout::V0Caterva => 0,
+            Layout::B2nd => 1,
+            Layout::B2ndV1 => 2,
+        };
+        let mut st = serializer.serialize_struct("Meta", fields)?;
+        st.serialize_field("layout", parts.layout.name())?;
+        st.serialize_field("version", &VERSION)?;
+        st.serialize_field("ndim", &ndim)?;
+        st.serialize_field("shape", parts.shape)?;
+        st.serialize_field("chunkshape", parts.chunkshape)?;
+        st.serialize_field("blockshape", parts.blockshape)?;
+        if parts.layout == Layout::B2ndV1 {
+            st.serialize_field("dtype_format", &parts.dtype_format)?;
+        }
+        if parts.layout != Layout::V0Caterva {
+            st.serialize_field("dtype", parts.dtype)?;
+        }
+        return st.end();
+    }
+    // The elements in order, each as the Rust type that fixes its width: `u8` a
+    // positive fixint, `Axes<i64>` int64s, `Axes<i32>` int32s, `str` a str32.
+    macro_rules! elements {
+        ($out:ident) => {{
+            $out.serialize_element(&VERSION)?;
+            $out.serialize_element(&ndim)?;
+            $out.serialize_element(&Axes(parts.shape))?;
+            $out.serialize_element(&Axes(parts.chunkshape))?;
+            $out.serialize_element(&Axes(parts.blockshape))?;
+            if parts.layout == Layout::B2ndV1 {
+                $out.serialize_element(&parts.dtype_format)?;
+            }
+            if parts.layout != Layout::V0Caterva {
+                $out.serialize_element(parts.dtype)?;
+            }
+            $out.end()
+        }};
+    }
+    let len = parts.layout.element_count();
+    if as_seq {
+        use ser::SerializeSeq;
+        let mut seq = serializer.serialize_seq(Some(len))?;
+        elements!(seq)
+    } else {
+        let mut tuple = serializer.serialize_tuple(len)?;
+        elements!(tuple)
+    }
+}
+
+/// One entry per axis, as a tuple whose length is ndim (the element before).
+struct Axes<'a, T>(&'a [T]);
+
+impl<T: Serialize> Serialize for Axes<'_, T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut tuple = serializer.serialize_tuple(self.0.len())?;
+        for v in self.0 {
+            tuple.serialize_element(v)?;
+        }
+        tuple.end()
+    }
+}
+
+/// Deserializes any layout, or exactly `expect` when given.
+pub(crate) fn deserialize_parts<'de, D: Deserializer<'de>>(
+    deserializer: D,
+    expect: Option<Layout>,
+) -> Result<Parts, D::Error> {
+    let visitor = PartsVisitor { expect };
+    if deserializer.is_human_readable() {
+        deserializer.deserialize_struct("Meta", FIELDS, visitor)
+    } else {
+        match expect {
+            Some(layout) => deserializer.deserialize_tuple(layout.element_count(), visitor),
+            // A sequence's exact length is known before its first element: that is the
+            // whole of layout detection.
+            None => deserializer.deserialize_seq(visitor),
+        }
+    }
+}
+
+struct PartsVisitor {
+    expect: Option<Layout>,
+}
+
+impl<'de> Visitor<'de> for PartsVisitor {
+    type Value = Parts;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.expect {
+            Some(layout) => write!(
+                f,
+                "a {layout} metalayer of {} elements",
+                layout.element_count()
+            ),
+            None => f.write_str("a metalayer of 5 (caterva-v0), 6 (b2nd) or 7 (b2nd-v1) elements"),
+        }
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Parts, A::Error> {
+        let layout = match self.expect {
+            Some(layout) => layout,
+            None => match seq.size_hint() {
+                Some(n) => layout_of_count(n)?,
+                None => {
+                    return Err(de::Error::custom(
+                        "a Meta needs a format that records sequence lengths; \
+                         decode one of the typed metalayers instead",
+                    ))
+                }
+            },
+        };
+        let missing = |index| de::Error::invalid_length(index, &self);
+        seq.next_element_seed(Fixint::Version)?
+            .ok_or_else(|| missing(0))?;
+        let ndim = seq
+            .next_element_seed(Fixint::Ndim)?
+            .ok_or_else(|| missing(1))?;
+        let ndim = usize::from(ndim);
+        let shape = seq
+            .next_element_seed(AxesSeed::new(ndim))?
+            .ok_or_else(|| missing(2))?;
+        let chunkshape = seq
+            .next_element_seed(AxesSeed::new(ndim))?
+            .ok_or_else(|| missing(3))?;
+        let blockshape = seq
+            .next_element_seed(AxesSeed::new(ndim))?
+            .ok_or_else(|| missing(4))?;
+        let dtype_format = match layout {
+            Layout::B2ndV1 => seq
+                .next_element_seed(Fixint::DtypeFormat)?
+                .ok_or_else(|| missing(5))?,
+            _ => 0,
+        };
+        let dtype = match layout {
+            Layout::V0Caterva => SmallString::new(),
+            _ => seq
+                .next_element()?
+                .ok_or_else(|| missing(layout.element_count() - 1))?,
+        };
+        let parts = Parts {
+            layout,
+            shape,
+            chunkshape,
+            blockshape,
+            dtype_format,
+            dtype,
+        };
+        Ok(parts)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Parts, A::Error> {
+        let mut layout: Option<Layout> = None;
+        let mut ndim: Option<u8> = None;
+        let mut shape: Option<Dims<i64>> = None;
+        let mut chunkshape: Option<Dims<i32>> = None;
+        let mut blockshape: Option<Dims<i32>> = None;
+        let mut dtype_format: Option<u8> = None;
+        let mut dtype: Option<SmallString> = None;
+        let mut seen_version = false;
+        while let Some(key) = map.next_key::<Field>()? {
+            fn set<T, E: de::Error>(
+                slot: &mut Option<T>,
+                name: &'static str,
+                v: T,
+            ) -> Result<(), E> {
+                match slot.replace(v) {
+                    Some(_) => Err(E::duplicate_field(name)),
+                    None => Ok(()),
+                }
+            }
+            match key {
+                Field::Layout => {
+                    let name: String = map.next_value()?;
+                    let value = Layout::from_name(&name).ok_or_else(|| {
+                        de::Error::unknown_variant(&name, &["caterva-v0", "b2nd", "b2nd-v1"])
+                    })?;
+                    set(&mut layout, "layout", value)?
+                }
+                Field::Version => {
+                    if core::mem::replace(&mut seen_version, true) {
+                        return Err(de::Error::duplicate_field("version"));
+                    }
+                    map.next_value_seed(Fixint::Version)?;
+                }
+                Field::Ndim => set(&mut ndim, "ndim", map.next_value_seed(Fixint::Ndim)?)?,
+                Field::Shape => set(&mut shape, "shape", map.next_value()?)?,
+                Field::Chunkshape => set(&mut chunkshape, "chunkshape", map.next_value()?)?,
+                Field::Blockshape => set(&mut blockshape, "blockshape", map.next_value()?)?,
+                Field::DtypeFormat => set(
+                    &mut dtype_format,
+                    "dtype_format",
+                    map.next_value_seed(Fixint::DtypeFormat)?,
+                )?,
+                Field::Dtype => set(&mut dtype, "dtype", map.next_value()?)?,
+            }
+        }
+        let shape = shape.ok_or_else(|| de::Error::missing_field("shape"))?;
+        let chunkshape = chunkshape.ok_or_else(|| de::Error::missing_field("chunkshape"))?;
+        let blockshape = blockshape.ok_or_else(|| de::Error::missing_field("blockshape"))?;
+        // Without a "layout", the fields say which: what C writes today when there is a dtype.
+        let inferred = match (&dtype, dtype_format) {
+            (None, None) => Layout::V0Caterva,
+            _ => Layout::B2ndV1,
+        };
+        let layout = match (layout, self.expect) {
+            (Some(named), Some(expected)) if named != expected => {
+                return Err(de::Error::invalid_value(
+                    Unexpected::Str(named.name()),
+                    &expected.name(),
+                ))
+            }
+            (Some(named), _) => named,
+            (None, Some(expected)) => expected,
+            (None, None) => inferred,
+        };
+        if layout != Layout::B2ndV1 && dtype_format.is_some() {
+            return Err(de::Error::custom(format_args!(
+                "the {layout} layout has no dtype_format"
+            )));
+        }
+        if layout == Layout::V0Caterva && dtype.is_some() {
+            return Err(de::Error::custom("the caterva-v0 layout has no dtype"));
+        }
+        let dtype = match (layout, dtype) {
+            (Layout::V0Caterva, _) => SmallString::new(),
+            (_, Some(dtype)) => dtype,
+            (_, None) => return Err(de::Error::missing_field("dtype")),
+        };
+        let parts = Parts {
+            layout,
+            shape,
+            chunkshape,
+            blockshape,
+            dtype_format: dtype_format.unwrap_or(0),
+            dtype,
+        };
+        if let Some(problem) = parts.as_ref().encode_problem() {
+            return Err(de::Error::custom(problem));
+        }
+        if let Some(ndim) = ndim {
+            if usize::from(ndim) != parts.shape.len() {
+                return Err(de::Error::custom(format_args!(
+                    "ndim is {ndim} but shape has {} entries",
+                    parts.shape.len()
+                )));
+            }
+        }
+        Ok(parts)
+    }
+}
+
+/// A key of the human-readable form.
+enum Field {
+    Layout,
+    Version,
+    Ndim,
+    Shape,
+    Chunkshape,
+    Blockshape,
+    DtypeFormat,
+    Dtype,
+}
+
+impl<'de> Deserialize<'de> for Field {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct FieldVisitor;
+
+        impl Visitor<'_> for FieldVisitor {
+            type Value = Field;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a metalayer field name")
+            }
+
+            fn visit_str<E: de::Error>(self, key: &str) -> Result<Field, E> {
+                Ok(match key {
+                    "layout" => Field::Layout,
+                    "version" => Field::Version,
+                    "ndim" => Field::Ndim,
+                    "shape" => Field::Shape,
+                    "chunkshape" => Field::Chunkshape,
+                    "blockshape" => Field::Blockshape,
+                    "dtype_format" => Field::DtypeFormat,
+                    "dtype" => Field::Dtype,
+                    other => return Err(E::unknown_field(other, FIELDS)),
+                })
+            }
+        }
+
+        deserializer.deserialize_identifier(FieldVisitor)
+    }
+}
+
+/// A `u8` element, read with the check of its place.
+#[derive(Clone, Copy)]
+enum Fixint {
+    Version,
+    Ndim,
+    DtypeFormat,
+}
+
+impl<'de> DeserializeSeed<'de> for Fixint {
+    type Value = u8;
+
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<u8, D::Error> {
+        let v = u8::deserialize(deserializer)?;
+        match self {
+            Fixint::Version => check_version(v),
+            Fixint::Ndim => check_ndim(v),
+            Fixint::DtypeFormat => check_dtype_format(v),
+        }
+    }
+}
+
+/// Exactly `ndim` entries of `T`, one per axis.
+struct AxesSeed<T> {
+    ndim: usize,
+    entry: PhantomData<T>,
+}
+
+impl<T> AxesSeed<T> {
+    fn new(ndim: usize) -> Self {
+        AxesSeed {
+            ndim,
+            entry: PhantomData,
+        }
+    }
+}
+
+impl<'de, T: Deserialize<'de> + Copy + Default> DeserializeSeed<'de> for AxesSeed<T> {
+    type Value = Dims<T>;
+
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Dims<T>, D::Error> {
+        deserializer.deserialize_tuple(self.ndim, self)
+    }
+}
+
+impl<'de, T: Deserialize<'de> + Copy + Default> Visitor<'de> for AxesSeed<T> {
+    type Value = Dims<T>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} entries, one per axis", self.ndim)
+    }
+
+    #[inline]
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Dims<T>, A::Error> {
+        // ndim <= 16 was checked when it was read: the entries stay inline.
+        let mut out = Dims::new();
+        for i in 0..self.ndim {
+            match seq.next_element()? {
+                Some(v) => out.push(v),
+                None => return Err(de::Error::invalid_length(i, &self)),
+            }
+        }
+        Ok(out)
+    }
+}
