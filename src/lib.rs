@@ -173,6 +173,7 @@ pub fn take_from_slice<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Result<(T, &'
 /// assert_eq!(meta.layout(), b2nd_meta::Layout::V0Caterva);
 ///
 /// // A metalayer followed by endless zeros: one more byte is read, and refused.
+/// use std::io::Read;
 /// let endless = bytes.chain(std::io::repeat(0));
 /// let err = b2nd_meta::from_reader::<_, b2nd_meta::Meta>(endless).unwrap_err();
 /// assert_eq!(err.to_string(), "expected the end of the input, found 1 more byte(s) at byte 6");

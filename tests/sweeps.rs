@@ -119,7 +119,7 @@ fn assert_error_in_bounds(e: &b2nd_meta::Error, len: usize, what: &dyn Fn() -> S
         .offset()
         .unwrap_or_else(|| panic!("decoding error without an offset ({e}) on {}", what()));
     assert!(
-        offset <= len,
+        offset <= len as u64,
         "error offset {offset} past the input of {len} bytes ({e}) on {}",
         what()
     );
