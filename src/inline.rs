@@ -87,6 +87,25 @@ impl<T: Copy + Default> Dims<T> {
         *self = Dims::new();
     }
 
+    /// Makes this `n` entries long (`n <= 16`, inline) and returns them to be filled in
+    /// place; `None` when `n > 16`.
+    #[inline]
+    pub(crate) fn inline_slots(&mut self, n: usize) -> Option<&mut [T]> {
+        if n > INLINE_DIMS {
+            return None;
+        }
+        if let DimsRepr::Heap(_) = self.repr {
+            *self = Dims::new();
+        }
+        match &mut self.repr {
+            DimsRepr::Inline { len, items } => {
+                *len = n as u8;
+                items.get_mut(..n)
+            }
+            DimsRepr::Heap(_) => None,
+        }
+    }
+
     /// The entries as a slice (as through `Deref`).
     pub fn as_slice(&self) -> &[T] {
         self

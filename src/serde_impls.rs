@@ -6,7 +6,6 @@
 
 use alloc::string::String;
 use core::fmt;
-use core::marker::PhantomData;
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Unexpected, Visitor};
 use serde::ser::{self, SerializeStruct, SerializeTuple, Serializer};
@@ -161,35 +160,32 @@ impl<'de> Visitor<'de> for PartsVisitor {
             .next_element_seed(Fixint::Ndim)?
             .ok_or_else(|| missing(1))?;
         let ndim = usize::from(ndim);
-        let shape = seq
-            .next_element_seed(AxesSeed::new(ndim))?
-            .ok_or_else(|| missing(2))?;
-        let chunkshape = seq
-            .next_element_seed(AxesSeed::new(ndim))?
-            .ok_or_else(|| missing(3))?;
-        let blockshape = seq
-            .next_element_seed(AxesSeed::new(ndim))?
-            .ok_or_else(|| missing(4))?;
-        let dtype_format = match layout {
-            Layout::B2ndV1 => seq
+        let mut parts = Parts::new(layout);
+        seq.next_element_seed(AxesInto {
+            dims: &mut parts.shape,
+            ndim,
+        })?
+        .ok_or_else(|| missing(2))?;
+        seq.next_element_seed(AxesInto {
+            dims: &mut parts.chunkshape,
+            ndim,
+        })?
+        .ok_or_else(|| missing(3))?;
+        seq.next_element_seed(AxesInto {
+            dims: &mut parts.blockshape,
+            ndim,
+        })?
+        .ok_or_else(|| missing(4))?;
+        if layout.has_dtype_format() {
+            parts.dtype_format = seq
                 .next_element_seed(Fixint::DtypeFormat)?
-                .ok_or_else(|| missing(5))?,
-            _ => 0,
-        };
-        let dtype = match layout {
-            Layout::V0Caterva => SmallString::new(),
-            _ => seq
+                .ok_or_else(|| missing(5))?;
+        }
+        if layout.has_dtype() {
+            parts.dtype = seq
                 .next_element()?
-                .ok_or_else(|| missing(layout.element_count() - 1))?,
-        };
-        let parts = Parts {
-            layout,
-            shape,
-            chunkshape,
-            blockshape,
-            dtype_format,
-            dtype,
-        };
+                .ok_or_else(|| missing(layout.element_count() - 1))?;
+        }
         Ok(parts)
     }
 
@@ -358,47 +354,52 @@ impl<'de> DeserializeSeed<'de> for Fixint {
     }
 }
 
-/// Exactly `ndim` entries of `T`, one per axis.
-struct AxesSeed<T> {
+/// Exactly `ndim` entries of `T`, one per axis, read into a [`Dims`] in place.
+struct AxesInto<'a, T> {
+    dims: &'a mut Dims<T>,
     ndim: usize,
-    entry: PhantomData<T>,
 }
 
-impl<T> AxesSeed<T> {
-    fn new(ndim: usize) -> Self {
-        AxesSeed {
-            ndim,
-            entry: PhantomData,
-        }
-    }
-}
-
-impl<'de, T: Deserialize<'de> + Copy + Default> DeserializeSeed<'de> for AxesSeed<T> {
-    type Value = Dims<T>;
+impl<'de, T: Deserialize<'de> + Copy + Default> DeserializeSeed<'de> for AxesInto<'_, T> {
+    type Value = ();
 
     #[inline]
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Dims<T>, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
         deserializer.deserialize_tuple(self.ndim, self)
     }
 }
 
-impl<'de, T: Deserialize<'de> + Copy + Default> Visitor<'de> for AxesSeed<T> {
-    type Value = Dims<T>;
+impl<'de, T: Deserialize<'de> + Copy + Default> Visitor<'de> for AxesInto<'_, T> {
+    type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} entries, one per axis", self.ndim)
+        de::Expected::fmt(&AxesExpected(self.ndim), f)
     }
 
     #[inline]
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Dims<T>, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let ndim = self.ndim;
         // ndim <= 16 was checked when it was read: the entries stay inline.
-        let mut out = Dims::new();
-        for i in 0..self.ndim {
+        let Some(slots) = self.dims.inline_slots(ndim) else {
+            return Err(de::Error::invalid_length(ndim, &AxesExpected(ndim)));
+        };
+        for (i, slot) in slots.iter_mut().enumerate() {
             match seq.next_element()? {
-                Some(v) => out.push(v),
-                None => return Err(de::Error::invalid_length(i, &self)),
+                Some(v) => *slot = v,
+                None => {
+                    return Err(de::Error::invalid_length(i, &AxesExpected(ndim)));
+                }
             }
         }
-        Ok(out)
+        Ok(())
+    }
+}
+
+/// What a shape array is expected to hold.
+struct AxesExpected(usize);
+
+impl de::Expected for AxesExpected {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} entries, one per axis", self.0)
     }
 }

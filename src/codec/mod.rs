@@ -282,6 +282,19 @@ impl PartsRef<'_> {
 }
 
 impl Parts {
+    /// Empty elements of `layout`, to be filled in place.
+    #[inline]
+    pub fn new(layout: Layout) -> Self {
+        Parts {
+            layout,
+            shape: Dims::new(),
+            chunkshape: Dims::new(),
+            blockshape: Dims::new(),
+            dtype_format: 0,
+            dtype: SmallString::new(),
+        }
+    }
+
     /// The elements, borrowed.
     pub fn as_ref(&self) -> PartsRef<'_> {
         PartsRef {

@@ -4,7 +4,7 @@ use core::iter::FusedIterator;
 
 use crate::codec::{check_ndim, check_version, layout_of_count, Geometry, Layout};
 use crate::error::{Error, ErrorKind, Result};
-use crate::inline::SmallString;
+use crate::inline::{Dims, SmallString};
 use crate::meta::{Meta, MetaB2nd, MetaB2ndV1, MetaV0Caterva};
 use crate::read::Reader;
 
@@ -31,8 +31,8 @@ pub struct MetaRef<'a> {
     bytes: &'a [u8],
     geometry: Geometry,
     dtype_format: u8,
-    /// Checked to be UTF-8.
-    dtype: &'a str,
+    /// Checked to be UTF-8 (kept as bytes: ASCII needs no second pass).
+    dtype: &'a [u8],
 }
 
 impl<'a> MetaRef<'a> {
@@ -70,8 +70,8 @@ impl<'a> MetaRef<'a> {
             false => 0,
         };
         let dtype = match layout.has_dtype() {
-            true => r.read_str32()?,
-            false => "",
+            true => r.read_str32_bytes()?,
+            false => &[],
         };
         let (bytes, rest) = bytes.split_at(r.position());
         let view = MetaRef {
@@ -120,15 +120,17 @@ impl<'a> MetaRef<'a> {
 
     /// The dtype string, borrowed; `None` for caterva.
     pub fn dtype(&self) -> Option<&'a str> {
-        self.layout().has_dtype().then_some(self.dtype)
+        // Checked when the view was made: never `None` for the b2nd layouts.
+        let dtype = core::str::from_utf8(self.dtype).ok()?;
+        self.layout().has_dtype().then_some(dtype)
     }
 
     /// The owned metadata (allocating nothing for a dtype of up to 22 bytes).
     pub fn to_meta(&self) -> Meta {
-        let shape = self.shape().collect();
-        let chunkshape = self.chunkshape().collect();
-        let blockshape = self.blockshape().collect();
-        let dtype = SmallString::from(self.dtype);
+        let shape = fill(self.shape());
+        let chunkshape = fill(self.chunkshape());
+        let blockshape = fill(self.blockshape());
+        let dtype = SmallString::from(self.dtype().unwrap_or_default());
         match self.layout() {
             Layout::V0Caterva => Meta::V0Caterva(MetaV0Caterva {
                 shape,
@@ -150,6 +152,18 @@ impl<'a> MetaRef<'a> {
             }),
         }
     }
+}
+
+/// The entries, copied into inline storage (`ndim <= 16` was checked).
+#[inline]
+fn fill<T: Copy + Default, I: ExactSizeIterator<Item = T>>(entries: I) -> Dims<T> {
+    let mut dims = Dims::new();
+    if let Some(slots) = dims.inline_slots(entries.len()) {
+        for (slot, v) in slots.iter_mut().zip(entries) {
+            *slot = v;
+        }
+    }
+    dims
 }
 
 /// The entries of one shape array, read from the checked bytes: `W` is 8 for shape
