@@ -15,6 +15,7 @@ use crate::codec::{
     check_dtype_format, check_ndim, check_version, layout_of_count, Layout, Parts, PartsRef,
     VERSION,
 };
+use crate::de::RAW;
 use crate::inline::{Dims, SmallString};
 
 const FIELDS: &[&str] = &[
@@ -109,16 +110,109 @@ pub(crate) fn deserialize_parts<'de, D: Deserializer<'de>>(
     deserializer: D,
     expect: Option<Layout>,
 ) -> Result<Parts, D::Error> {
-    let visitor = PartsVisitor { expect };
     if deserializer.is_human_readable() {
-        deserializer.deserialize_struct("Meta", FIELDS, visitor)
+        deserializer.deserialize_struct("Meta", FIELDS, PartsVisitor { expect })
     } else {
-        match expect {
-            Some(layout) => deserializer.deserialize_tuple(layout.element_count(), visitor),
-            // A sequence's exact length is known before its first element: that is the
-            // whole of layout detection.
-            None => deserializer.deserialize_seq(visitor),
+        // In this crate's format, straight through `MetaRef`; elsewhere element by element.
+        deserializer.deserialize_newtype_struct(RAW, RawParts { expect })
+    }
+}
+
+/// The elements one by one, each through the deserializer.
+fn deserialize_elements<'de, D: Deserializer<'de>>(
+    deserializer: D,
+    expect: Option<Layout>,
+) -> Result<Parts, D::Error> {
+    let visitor = PartsVisitor { expect };
+    match expect {
+        Some(layout) => deserializer.deserialize_tuple(layout.element_count(), visitor),
+        // A sequence's exact length is known before its first element: that is the
+        // whole of layout detection.
+        None => deserializer.deserialize_seq(visitor),
+    }
+}
+
+/// Any layout, or exactly `expect`, through the raw-access protocol of this crate's
+/// `Deserializer` (see `de/raw.rs`) when it is the one asked, element by element
+/// otherwise.
+struct RawParts {
+    expect: Option<Layout>,
+}
+
+impl<'de> DeserializeSeed<'de> for RawParts {
+    type Value = Parts;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Parts, D::Error> {
+        deserialize_elements(deserializer, self.expect)
+    }
+}
+
+impl<'de> Visitor<'de> for RawParts {
+    type Value = Parts;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        PartsVisitor {
+            expect: self.expect,
         }
+        .expecting(f)
+    }
+
+    /// Any other deserializer: the ordinary way.
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Parts, D::Error> {
+        deserialize_elements(d, self.expect)
+    }
+
+    /// This crate's: the input, decoded by `MetaRef`; where that fails, the ordinary
+    /// way at the same place names the error.
+    #[inline]
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Parts, A::Error> {
+        let missing = || de::Error::invalid_length(0, &"raw access");
+        let input = seq.next_element_seed(BorrowedBytes)?.ok_or_else(missing)?;
+        let parsed = crate::codec::view::take_parts(input, self.expect);
+        let used = parsed.as_ref().map_or(0, |(_, used)| *used);
+        seq.next_element_seed(ReportUsed(used))?
+            .ok_or_else(missing)?;
+        match parsed {
+            Some((parts, _)) => Ok(parts),
+            None => seq.next_element_seed(self)?.ok_or_else(missing),
+        }
+    }
+}
+
+/// The input, borrowed.
+struct BorrowedBytes;
+
+impl<'de> DeserializeSeed<'de> for BorrowedBytes {
+    type Value = &'de [u8];
+
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<&'de [u8], D::Error> {
+        d.deserialize_bytes(self)
+    }
+}
+
+impl<'de> Visitor<'de> for BorrowedBytes {
+    type Value = &'de [u8];
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the input, borrowed")
+    }
+
+    #[inline]
+    fn visit_borrowed_bytes<E: de::Error>(self, v: &'de [u8]) -> Result<&'de [u8], E> {
+        Ok(v)
+    }
+}
+
+/// Says how many bytes were used, as a tuple length.
+struct ReportUsed(usize);
+
+impl<'de> DeserializeSeed<'de> for ReportUsed {
+    type Value = ();
+
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_tuple(self.0, de::IgnoredAny).map(drop)
     }
 }
 

@@ -2,10 +2,10 @@
 
 use core::iter::FusedIterator;
 
-use crate::codec::{check_ndim, check_version, layout_of_count, Geometry, Layout};
+use crate::codec::{check_ndim, check_version, layout_of_count, Geometry, Layout, Parts};
 use crate::error::{Error, ErrorKind, Result};
 use crate::inline::{Dims, SmallString};
-use crate::meta::{Meta, MetaB2nd, MetaB2ndV1, MetaV0Caterva};
+use crate::meta::Meta;
 use crate::read::Reader;
 
 /// A metalayer checked in place: it borrows the input and allocates nothing.
@@ -127,31 +127,35 @@ impl<'a> MetaRef<'a> {
 
     /// The owned metadata (allocating nothing for a dtype of up to 22 bytes).
     pub fn to_meta(&self) -> Meta {
-        let shape = fill(self.shape());
-        let chunkshape = fill(self.chunkshape());
-        let blockshape = fill(self.blockshape());
-        let dtype = SmallString::from(self.dtype().unwrap_or_default());
-        match self.layout() {
-            Layout::V0Caterva => Meta::V0Caterva(MetaV0Caterva {
-                shape,
-                chunkshape,
-                blockshape,
-            }),
-            Layout::B2nd => Meta::B2nd(MetaB2nd {
-                shape,
-                chunkshape,
-                blockshape,
-                dtype,
-            }),
-            Layout::B2ndV1 => Meta::B2ndV1(MetaB2ndV1 {
-                shape,
-                chunkshape,
-                blockshape,
-                dtype_format: self.dtype_format,
-                dtype,
-            }),
+        Meta::from_parts(self.to_parts())
+    }
+
+    /// The elements, owned.
+    #[inline]
+    pub(crate) fn to_parts(&self) -> Parts {
+        Parts {
+            layout: self.layout(),
+            shape: fill(self.shape()),
+            chunkshape: fill(self.chunkshape()),
+            blockshape: fill(self.blockshape()),
+            dtype_format: self.dtype_format,
+            dtype: SmallString::from(self.dtype().unwrap_or_default()),
         }
     }
+}
+
+/// The metalayer at the start of `input`, of layout `expect` when given, with the
+/// number of bytes it takes; `None` when it does not decode (the serde path then says
+/// why, with the same error `MetaRef` would give).
+#[inline]
+pub(crate) fn take_parts(input: &[u8], expect: Option<Layout>) -> Option<(Parts, usize)> {
+    if let Some(layout) = expect {
+        if input.first() != Some(&layout.header()) {
+            return None;
+        }
+    }
+    let (view, _) = MetaRef::take(input).ok()?;
+    Some((view.to_parts(), view.bytes.len()))
 }
 
 /// The entries, copied into inline storage (`ndim <= 16` was checked).

@@ -212,7 +212,7 @@ impl Meta {
         }
     }
 
-    fn from_parts(parts: Parts) -> Self {
+    pub(crate) fn from_parts(parts: Parts) -> Self {
         match parts.layout {
             Layout::V0Caterva => Meta::V0Caterva(MetaV0Caterva::from_parts(parts)),
             Layout::B2nd => Meta::B2nd(MetaB2nd::from_parts(parts)),
