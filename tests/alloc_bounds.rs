@@ -1,61 +1,46 @@
 //! No allocation larger than the input: length fields that claim gigabytes cost nothing.
 //!
-//! A counting global allocator records the largest single allocation (or reallocation)
-//! made by the current thread while a check is armed, so that tests running in parallel
-//! threads do not see each other's allocations.
+//! The counting global allocator of tests/common records the largest single allocation
+//! (or reallocation) made by the current thread while a check is armed, so that tests
+//! running in parallel threads do not see each other's allocations.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::io::Read;
+
+mod common;
 
 use b2nd_meta::dtype::Dtype;
 use b2nd_meta::frame::{self, FrameError};
 use b2nd_meta::{ErrorKind, Meta, MetaB2nd, MetaB2ndV1, MetaRef};
 
-struct PeakPerThread;
-
-thread_local! {
-    static ARMED: Cell<bool> = const { Cell::new(false) };
-    static PEAK: Cell<usize> = const { Cell::new(0) };
-}
-
-fn note(size: usize) {
-    // `try_with`: the allocator may run while this thread's locals are torn down.
-    let _ = ARMED.try_with(|armed| {
-        if armed.get() {
-            let _ = PEAK.try_with(|peak| peak.set(peak.get().max(size)));
-        }
-    });
-}
-
-unsafe impl GlobalAlloc for PeakPerThread {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note(layout.size());
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        note(layout.size());
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note(new_size);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: PeakPerThread = PeakPerThread;
+static ALLOC: common::alloc::Counting = common::alloc::Counting;
 
 /// Runs `f` and returns its result with the largest single allocation it made.
 fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    PEAK.with(|p| p.set(0));
-    ARMED.with(|a| a.set(true));
-    let value = f();
-    ARMED.with(|a| a.set(false));
-    (value, PEAK.with(Cell::get))
+    let (value, stats) = common::alloc::measure(f);
+    (value, stats.peak)
+}
+
+#[test]
+fn the_counter_counts_this_thread_only_and_nests() {
+    let (_, stats) = common::alloc::measure(|| {
+        let (v, inner) = common::alloc::measure(|| vec![0u8; 1000]);
+        assert_eq!(
+            inner,
+            common::alloc::Stats {
+                count: 1,
+                peak: 1000
+            }
+        );
+        let other = std::thread::spawn(|| vec![0u8; 1 << 20]);
+        drop(other.join().unwrap());
+        v
+    });
+    // The vector above, plus what spawning and joining cost this thread (not the
+    // other thread's megabyte).
+    assert!(stats.count >= 1, "{stats:?}");
+    assert!(stats.peak >= 1000 && stats.peak < 1 << 20, "{stats:?}");
+    assert!(common::alloc::largest_ever() >= 1 << 20);
 }
 
 /// Far below every size claimed below, far above what decoding a small input needs.

@@ -8,45 +8,24 @@
 //! `blosc2_meta_get()` in the libblosc2 shipped with python-blosc2 — i.e. C's
 //! own header parser, not this crate's.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+
+mod common;
 
 use b2nd_meta::frame::{
     self, open, parse_header, read_header, rewrite_metalayer, rewrite_metalayer_in_buffer,
     FrameError, FrameHeader, FrameKind, FIXED_HEADER_LEN,
 };
+use common::unhex;
 
 // ---------------------------------------------------------------------------
 // Largest single allocation seen by this test binary, to prove that bogus
 // length fields never turn into big allocations.
 
-struct PeakAlloc;
-
-static PEAK_ALLOC: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for PeakAlloc {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        PEAK_ALLOC.fetch_max(layout.size(), Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        PEAK_ALLOC.fetch_max(layout.size(), Ordering::Relaxed);
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        PEAK_ALLOC.fetch_max(new_size, Ordering::Relaxed);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: PeakAlloc = PeakAlloc;
+static ALLOC: common::alloc::Counting = common::alloc::Counting;
 
 /// No test in this binary legitimately allocates more than this at once.
 const ALLOC_LIMIT: usize = 16 << 20;
@@ -69,14 +48,6 @@ fn fixture_headers() -> Vec<(&'static str, Vec<u8>)> {
         ("sparse.b2nd", fixture("sparse.b2nd/chunks.b2frame")),
         ("usermeta.b2nd", fixture("usermeta.b2nd")),
     ]
-}
-
-fn unhex(s: &str) -> Vec<u8> {
-    assert!(s.len() % 2 == 0);
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-        .collect()
 }
 
 /// A fresh, empty scratch directory for one test.
@@ -385,7 +356,7 @@ fn huge_file_opens_reading_only_the_header() {
     assert!(!file.is_truncated());
     assert_eq!(file.header.names().collect::<Vec<_>>(), ["b2nd"]);
     fs::remove_dir_all(&dir).unwrap();
-    assert!(PEAK_ALLOC.load(Ordering::Relaxed) < ALLOC_LIMIT);
+    assert!(common::alloc::largest_ever() < ALLOC_LIMIT);
 }
 
 #[test]
@@ -417,7 +388,7 @@ fn header_len_i32_max_in_tiny_input_errors_without_allocating() {
     assert_eq!(fs::read(&path).unwrap(), b);
     fs::remove_dir_all(&dir).unwrap();
 
-    assert!(PEAK_ALLOC.load(Ordering::Relaxed) < ALLOC_LIMIT);
+    assert!(common::alloc::largest_ever() < ALLOC_LIMIT);
 }
 
 #[test]
@@ -973,7 +944,7 @@ fn offsets_and_lengths_never_point_outside_the_header() {
         parse_header(&h).unwrap_err(),
         FrameError::BadMarker { found: 0xc5, .. }
     ));
-    assert!(PEAK_ALLOC.load(Ordering::Relaxed) < ALLOC_LIMIT);
+    assert!(common::alloc::largest_ever() < ALLOC_LIMIT);
 }
 
 // ---------------------------------------------------------------------------

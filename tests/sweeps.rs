@@ -199,8 +199,8 @@ fn check_dtype(s: &str, what: &dyn Fn() -> String) -> bool {
         }
         Err(e) => {
             assert!(
-                e.offset() <= s.len(),
-                "dtype error offset {} past {} bytes: {}",
+                e.offset().is_some_and(|o| o <= s.len() as u64),
+                "dtype error offset {:?} past {} bytes: {}",
                 e.offset(),
                 s.len(),
                 what()

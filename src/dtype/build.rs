@@ -1,40 +1,17 @@
-//! From literals to dtypes: fields, offsets, alignment and subarrays, as NumPy builds them.
+//! From literals to dtypes: subarrays, and structs from the list and dict forms, as
+//! NumPy builds them (the layout of a struct's fields is in `layout`).
 
 use alloc::boxed::Box;
-use alloc::collections::BTreeSet;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::*;
-
-pub(super) fn nesting_error(pos: usize) -> DtypeError {
-    DtypeError::new(
-        pos,
-        format!("structs and subarrays nested at most {MAX_NESTING} levels deep"),
-        "deeper nesting",
-    )
-}
-
-pub(super) fn size_error(pos: usize, what: &str) -> DtypeError {
-    DtypeError::new(
-        pos,
-        format!("{what} of at most {MAX_ITEMSIZE} bytes"),
-        "a larger size",
-    )
-}
-
-pub(super) fn round_up(value: u64, align: u64) -> Option<u64> {
-    if align <= 1 {
-        return Some(value);
-    }
-    let rem = value.checked_rem(align)?;
-    if rem == 0 {
-        Some(value)
-    } else {
-        value.checked_add(align.checked_sub(rem)?)
-    }
-}
+use super::error::{invalid, nesting_error, size_error, too_large, DtypeError, Loc};
+use super::layout::{finish_struct, PendingField};
+use super::limits::{MAX_ITEMSIZE, MAX_NDIM, MAX_NESTING};
+use super::literal::Lit;
+use super::model::{Dtype, Repr, Subarray};
+use super::typestr::parse_typestr;
 
 pub(super) fn dtype_from_lit(
     lit: &Lit<'_>,
@@ -65,13 +42,13 @@ pub(super) fn dtype_from_lit(
                 let dims = shape_from_lit(shape)?;
                 make_subarray(base_dt, dims, base.pos(), shape.pos())
             }
-            _ => Err(DtypeError::new(
+            _ => Err(invalid(
                 *pos,
                 "a (format, shape) tuple of 2 items",
                 lit.describe(),
             )),
         },
-        other => Err(DtypeError::new(
+        other => Err(invalid(
             other.pos(),
             "a dtype string, list, dict or (format, shape) tuple",
             other.describe(),
@@ -90,7 +67,7 @@ pub(super) fn non_negative(lit: &Lit<'_>, what: &str) -> Result<u64, DtypeError>
             value: value @ 0, ..
         } => {
             if *value > MAX_ITEMSIZE {
-                Err(DtypeError::new(
+                Err(too_large(
                     lit.pos(),
                     format!("{what} of at most {MAX_ITEMSIZE}"),
                     lit.describe(),
@@ -99,7 +76,7 @@ pub(super) fn non_negative(lit: &Lit<'_>, what: &str) -> Result<u64, DtypeError>
                 Ok(*value)
             }
         }
-        _ => Err(DtypeError::new(
+        _ => Err(invalid(
             lit.pos(),
             format!("{what} (a non-negative integer)"),
             lit.describe(),
@@ -112,7 +89,7 @@ pub(super) fn shape_from_lit(lit: &Lit<'_>) -> Result<Vec<u64>, DtypeError> {
         Lit::Int { .. } => Ok(alloc::vec![non_negative(lit, "a dimension")?]),
         Lit::Tuple(items, pos) | Lit::List(items, pos) => {
             if items.len() > MAX_NDIM {
-                return Err(DtypeError::new(
+                return Err(too_large(
                     *pos,
                     format!("a shape of at most {MAX_NDIM} dimensions"),
                     format!("{} dimensions", items.len()),
@@ -123,7 +100,7 @@ pub(super) fn shape_from_lit(lit: &Lit<'_>) -> Result<Vec<u64>, DtypeError> {
                 .map(|item| non_negative(item, "a dimension"))
                 .collect()
         }
-        other => Err(DtypeError::new(
+        other => Err(invalid(
             other.pos(),
             "a shape (an integer or a tuple of integers)",
             other.describe(),
@@ -140,7 +117,7 @@ pub(super) fn make_subarray(
     // NumPy checks this before looking at the shape, so `('S0', ())` is an
     // error too.
     if base.is_unsized() {
-        return Err(DtypeError::new(
+        return Err(invalid(
             base_pos,
             "a subarray element type with a size",
             format!("the unsized type {base}"),
@@ -168,17 +145,6 @@ pub(super) fn make_subarray(
     }))))
 }
 
-/// A field while a struct is being built, with positions for errors.
-pub(super) struct PendingField {
-    name: String,
-    name_pos: usize,
-    title: Option<String>,
-    title_pos: usize,
-    dtype: Dtype,
-    /// Where the field's format starts.
-    pos: usize,
-}
-
 pub(super) fn text_of(lit: &Lit<'_>) -> Option<String> {
     match lit {
         Lit::Str { text, .. } => Some(text.to_string()),
@@ -196,7 +162,7 @@ pub(super) fn struct_from_list(
         let parts = match item {
             Lit::Tuple(parts, _) if parts.len() == 2 || parts.len() == 3 => parts,
             other => {
-                return Err(DtypeError::new(
+                return Err(invalid(
                     other.pos(),
                     "a field tuple (name, format) or (name, format, shape)",
                     other.describe(),
@@ -205,13 +171,7 @@ pub(super) fn struct_from_list(
         };
         let (name_lit, format_lit) = match parts.as_slice() {
             [n, f] | [n, f, _] => (n, f),
-            _ => {
-                return Err(DtypeError::new(
-                    item.pos(),
-                    "a field tuple",
-                    item.describe(),
-                ))
-            }
+            _ => return Err(invalid(item.pos(), "a field tuple", item.describe())),
         };
         let (title, title_pos, name, name_pos) = match name_lit {
             Lit::Str { .. } => (None, 0, text_of(name_lit), name_lit.pos()),
@@ -219,7 +179,7 @@ pub(super) fn struct_from_list(
                 let (title_lit, inner_name) = match pair.as_slice() {
                     [t, n] => (t, n),
                     _ => {
-                        return Err(DtypeError::new(
+                        return Err(invalid(
                             name_lit.pos(),
                             "a (title, name) pair",
                             name_lit.describe(),
@@ -230,7 +190,7 @@ pub(super) fn struct_from_list(
                     Lit::None(_) => None,
                     Lit::Str { .. } => text_of(title_lit),
                     other => {
-                        return Err(DtypeError::new(
+                        return Err(invalid(
                             other.pos(),
                             "a field title (a string or None)",
                             other.describe(),
@@ -245,7 +205,7 @@ pub(super) fn struct_from_list(
                 )
             }
             other => {
-                return Err(DtypeError::new(
+                return Err(invalid(
                     other.pos(),
                     "a field name (a string or a (title, name) pair)",
                     other.describe(),
@@ -253,15 +213,11 @@ pub(super) fn struct_from_list(
             }
         };
         let Some(mut name) = name else {
-            return Err(DtypeError::new(
-                name_pos,
-                "a field name (a string)",
-                "a non-string",
-            ));
+            return Err(invalid(name_pos, "a field name (a string)", "a non-string"));
         };
         if name.is_empty() {
             if title.is_some() {
-                return Err(DtypeError::new(
+                return Err(invalid(
                     name_pos,
                     "a non-empty field name next to a title",
                     "an empty name",
@@ -322,7 +278,7 @@ pub(super) fn struct_from_dict(
         None => align_in,
         Some(Lit::Bool(b, _)) => align_in || *b,
         Some(other) => {
-            return Err(DtypeError::new(
+            return Err(invalid(
                 other.pos(),
                 "True or False for 'aligned'",
                 other.describe(),
@@ -330,23 +286,15 @@ pub(super) fn struct_from_dict(
         }
     };
     let Some(names) = names else {
-        return Err(DtypeError::new(
-            pos,
-            "a dict with a 'names' key",
-            "no 'names'",
-        ));
+        return Err(invalid(pos, "a dict with a 'names' key", "no 'names'"));
     };
     let Some(formats) = formats else {
-        return Err(DtypeError::new(
-            pos,
-            "a dict with a 'formats' key",
-            "no 'formats'",
-        ));
+        return Err(invalid(pos, "a dict with a 'formats' key", "no 'formats'"));
     };
     let seq = |lit: &Lit<'_>, key: &str| -> Result<usize, DtypeError> {
-        lit.sequence().map(<[Lit<'_>]>::len).ok_or_else(|| {
-            DtypeError::new(lit.pos(), format!("a list for '{key}'"), lit.describe())
-        })
+        lit.sequence()
+            .map(<[Lit<'_>]>::len)
+            .ok_or_else(|| invalid(lit.pos(), format!("a list for '{key}'"), lit.describe()))
     };
     let n = seq(names, "names")?;
     for (lit, key) in [
@@ -357,7 +305,7 @@ pub(super) fn struct_from_dict(
         if let Some(lit) = lit {
             let len = seq(lit, key)?;
             if len != n {
-                return Err(DtypeError::new(
+                return Err(invalid(
                     lit.pos(),
                     format!("{n} '{key}' (one per name)"),
                     format!("{len}"),
@@ -372,7 +320,7 @@ pub(super) fn struct_from_dict(
     let mut pending = Vec::with_capacity(n.min(1024));
     for (i, (name_lit, format_lit)) in name_lits.iter().zip(format_lits).enumerate() {
         let Some(name) = text_of(name_lit) else {
-            return Err(DtypeError::new(
+            return Err(invalid(
                 name_lit.pos(),
                 "a field name (a string)",
                 name_lit.describe(),
@@ -382,7 +330,7 @@ pub(super) fn struct_from_dict(
             None | Some(Lit::None(_)) => (None, 0),
             Some(t @ Lit::Str { .. }) => (text_of(t), t.pos()),
             Some(other) => {
-                return Err(DtypeError::new(
+                return Err(invalid(
                     other.pos(),
                     "a field title (a string or None)",
                     other.describe(),
@@ -412,104 +360,4 @@ pub(super) fn struct_from_dict(
         None => None,
     };
     finish_struct(pending, offset_values, itemsize_value, align)
-}
-
-/// Lays out the fields (packed, aligned, or at explicit offsets), checks
-/// names, titles and sizes, and builds the struct.
-pub(super) fn finish_struct(
-    pending: Vec<PendingField>,
-    offsets: Option<Vec<(u64, usize)>>,
-    itemsize: Option<(u64, usize)>,
-    align: bool,
-) -> Result<Dtype, DtypeError> {
-    let mut seen: BTreeSet<&str> = BTreeSet::new();
-    for field in &pending {
-        if !seen.insert(field.name.as_str()) {
-            return Err(DtypeError::new(
-                field.name_pos,
-                "a field name not used before as a name or title",
-                format!("{:?}", field.name),
-            ));
-        }
-        if let Some(title) = &field.title {
-            if !seen.insert(title.as_str()) {
-                return Err(DtypeError::new(
-                    field.title_pos,
-                    "a title not used before as a name or title",
-                    format!("{title:?}"),
-                ));
-            }
-        }
-    }
-
-    let mut max_align: u64 = 1;
-    let mut required: u64 = 0;
-    let last_pos = pending.last().map_or(0, |field| field.pos);
-    let mut fields = Vec::with_capacity(pending.len());
-    for (i, field) in pending.into_iter().enumerate() {
-        let size = field.dtype.itemsize();
-        let field_align = if align { field.dtype.alignment() } else { 1 };
-        max_align = max_align.max(field_align);
-        let (offset, err_pos) = match offsets.as_ref().and_then(|o| o.get(i)) {
-            Some(&(offset, offset_pos)) => {
-                if offset % field_align != 0 {
-                    return Err(DtypeError::new(
-                        offset_pos,
-                        format!("an offset divisible by the field alignment {field_align}"),
-                        format!("{offset}"),
-                    ));
-                }
-                (offset, offset_pos)
-            }
-            None => match round_up(required, field_align) {
-                Some(offset) => (offset, field.pos),
-                None => return Err(size_error(field.pos, "a struct")),
-            },
-        };
-        let end = match offset.checked_add(size) {
-            Some(end) if end <= MAX_ITEMSIZE => end,
-            _ => return Err(size_error(err_pos, "a struct")),
-        };
-        required = if offsets.is_some() {
-            required.max(end)
-        } else {
-            end
-        };
-        fields.push(Field {
-            name: field.name,
-            title: field.title,
-            dtype: field.dtype,
-            offset,
-        });
-    }
-    let required = match round_up(required, max_align) {
-        Some(r) if r <= MAX_ITEMSIZE => r,
-        _ => return Err(size_error(last_pos, "a struct")),
-    };
-    let total = match itemsize {
-        Some((size, size_pos)) => {
-            if size < required {
-                return Err(DtypeError::new(
-                    size_pos,
-                    format!("an itemsize of at least {required} (the fields' extent)"),
-                    format!("{size}"),
-                ));
-            }
-            if size % max_align != 0 {
-                return Err(DtypeError::new(
-                    size_pos,
-                    format!("an itemsize divisible by the struct alignment {max_align}"),
-                    format!("{size}"),
-                ));
-            }
-            size
-        }
-        None => required,
-    };
-    Ok(Dtype::of(Repr::Struct(Box::new(Struct {
-        fields,
-        itemsize: total,
-        aligned: align,
-        alignment: if align { max_align } else { 1 },
-    }))))
 }

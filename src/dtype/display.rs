@@ -3,7 +3,9 @@
 use alloc::string::{String, ToString};
 use core::fmt;
 
-use super::*;
+use super::kind::{ByteOrder, DatetimeUnit};
+use super::layout::round_up;
+use super::model::{Dtype, Repr, Struct, Subarray};
 
 impl fmt::Display for Dtype {
     /// Writes the canonical NumPy string: `dtype.str` for scalar dtypes,

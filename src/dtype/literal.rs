@@ -5,7 +5,9 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::*;
+use super::error::{error_at, excerpt, syntax, too_large, DtypeError};
+use super::limits::MAX_LITERAL_DEPTH;
+use super::typestr::{count_digits, parse_decimal};
 
 /// A parsed Python literal; every variant records its start offset.
 pub(super) enum Lit<'a> {
@@ -109,7 +111,7 @@ impl<'a> Lexer<'a> {
             None => Err(self.err("a value")),
             Some(open @ (b'[' | b'(' | b'{')) => {
                 if depth >= MAX_LITERAL_DEPTH {
-                    return Err(DtypeError::new(
+                    return Err(too_large(
                         start,
                         format!("at most {MAX_LITERAL_DEPTH} nested brackets"),
                         "deeper nesting",
@@ -243,14 +245,14 @@ impl<'a> Lexer<'a> {
             return Err(self.err("a decimal integer (no underscores, fractions or prefixes)"));
         }
         if digits.len() > 1 && digits.starts_with('0') && digits.bytes().any(|b| b != b'0') {
-            return Err(DtypeError::new(
+            return Err(syntax(
                 digits_start,
                 "a decimal integer without leading zeros",
                 format!("{digits:?}"),
             ));
         }
         let Some(value) = parse_decimal(digits, u64::MAX) else {
-            return Err(DtypeError::new(
+            return Err(too_large(
                 digits_start,
                 format!("an integer of at most {}", u64::MAX),
                 format!("{digits:?}"),
@@ -268,7 +270,7 @@ impl<'a> Lexer<'a> {
         let body_start = start.saturating_add(1);
         let body = self.src.get(body_start..).unwrap_or("");
         let unterminated = || {
-            DtypeError::new(
+            syntax(
                 start,
                 format!("a string closed by {}", char::from(quote)),
                 "an unterminated string",
@@ -296,8 +298,7 @@ impl<'a> Lexer<'a> {
                     let buf =
                         owned.get_or_insert_with(|| String::from(body.get(..i).unwrap_or("")));
                     let esc_pos = body_start.saturating_add(i);
-                    let bad_escape =
-                        |what: &str| DtypeError::new(esc_pos, what, excerpt(self.src, esc_pos));
+                    let bad_escape = |what: &str| syntax(esc_pos, what, excerpt(self.src, esc_pos));
                     let Some((_, e)) = chars.next() else {
                         return Err(unterminated());
                     };

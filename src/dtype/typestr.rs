@@ -3,7 +3,10 @@
 use alloc::format;
 use alloc::string::String;
 
-use super::*;
+use super::error::{error_at, invalid, syntax, too_large, unsupported, DtypeError};
+use super::kind::{ByteOrder, DatetimeUnit, Kind};
+use super::limits::{MAX_DATETIME_MULTIPLE, MAX_ITEMSIZE};
+use super::model::{Dtype, Repr};
 
 pub(super) fn number(kind: Kind, size: u8, order: ByteOrder) -> Dtype {
     let order = if size == 1 {
@@ -105,7 +108,7 @@ pub(super) fn parse_time_meta(t: &str, pos: usize) -> Result<(DatetimeUnit, u32)
         match parse_decimal(digits, MAX_DATETIME_MULTIPLE) {
             Some(m) => m,
             None => {
-                return Err(DtypeError::new(
+                return Err(too_large(
                     inner_start,
                     format!("a datetime multiple of at most {MAX_DATETIME_MULTIPLE}"),
                     format!("{digits:?}"),
@@ -115,7 +118,7 @@ pub(super) fn parse_time_meta(t: &str, pos: usize) -> Result<(DatetimeUnit, u32)
     };
     let unit_pos = inner_start.saturating_add(ndigits);
     let Some(unit) = DatetimeUnit::from_name(unit_str) else {
-        return Err(DtypeError::new(
+        return Err(syntax(
             unit_pos,
             "a datetime unit (Y, M, W, D, h, m, s, ms, us, ns, ps, fs, as or generic)",
             if unit_str.is_empty() {
@@ -140,7 +143,7 @@ pub(super) fn parse_time_meta(t: &str, pos: usize) -> Result<(DatetimeUnit, u32)
 /// Parses a type string or NumPy name; error offsets are relative to `t`.
 pub(super) fn parse_typestr(t: &str) -> Result<Dtype, DtypeError> {
     if t.is_empty() {
-        return Err(DtypeError::new(0, "a dtype", "end of input"));
+        return Err(syntax(0, "a dtype", "end of input"));
     }
     if let Some(dt) = named_dtype(t) {
         return Ok(dt);
@@ -158,7 +161,7 @@ pub(super) fn parse_typestr(t: &str) -> Result<Dtype, DtypeError> {
         }
     }
     if PLATFORM_DEPENDENT.contains(&t) {
-        return Err(DtypeError::new(
+        return Err(unsupported(
             0,
             "a dtype whose size does not depend on the platform",
             format!("{t:?}"),
@@ -181,11 +184,7 @@ pub(super) fn parse_typestr(t: &str) -> Result<Dtype, DtypeError> {
     };
     let rest = t.get(kind_pos..).unwrap_or("");
     let Some(kind_char) = rest.chars().next() else {
-        return Err(DtypeError::new(
-            kind_pos,
-            "a type character",
-            "end of input",
-        ));
+        return Err(syntax(kind_pos, "a type character", "end of input"));
     };
     let size_pos = kind_pos.saturating_add(kind_char.len_utf8());
     let after_kind = t.get(size_pos..).unwrap_or("");
@@ -198,7 +197,7 @@ pub(super) fn parse_typestr(t: &str) -> Result<Dtype, DtypeError> {
         match parse_decimal(digits, MAX_ITEMSIZE) {
             Some(n) => Some(n),
             None => {
-                return Err(DtypeError::new(
+                return Err(too_large(
                     size_pos,
                     format!("a size of at most {MAX_ITEMSIZE}"),
                     format!("{digits:?}"),
@@ -207,14 +206,14 @@ pub(super) fn parse_typestr(t: &str) -> Result<Dtype, DtypeError> {
         }
     };
     let bad_size = |expected: &str| {
-        DtypeError::new(
+        invalid(
             size_pos,
             format!("a size of {expected} bytes for kind '{kind_char}'"),
             format!("{digits:?}"),
         )
     };
     let no_size = || {
-        DtypeError::new(
+        invalid(
             size_pos,
             format!("no size after type code '{kind_char}'"),
             format!("{digits:?}"),
@@ -243,7 +242,7 @@ pub(super) fn parse_typestr(t: &str) -> Result<Dtype, DtypeError> {
         ('U', n) => {
             let len = n.unwrap_or(0);
             if len > MAX_ITEMSIZE / 4 {
-                return Err(DtypeError::new(
+                return Err(too_large(
                     size_pos,
                     format!("a length of at most {} characters", MAX_ITEMSIZE / 4),
                     format!("{digits:?}"),
@@ -278,7 +277,7 @@ pub(super) fn parse_typestr(t: &str) -> Result<Dtype, DtypeError> {
             'D' => number(Kind::Complex, 16, order),
             'c' => Dtype::of(Repr::Bytes(1)),
             'l' | 'L' | 'g' | 'G' | 'p' | 'P' | 'n' | 'N' => {
-                return Err(DtypeError::new(
+                return Err(unsupported(
                     kind_pos,
                     "a type code whose size does not depend on the platform",
                     format!("'{c}'"),

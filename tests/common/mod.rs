@@ -1,15 +1,10 @@
 //! Helpers shared by the integration tests.
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)]
 
-/// Parses spaced hex ("97 00 02 ...") as written in the golden tables.
-pub fn hex(s: &str) -> Vec<u8> {
-    let digits: Vec<u8> = s.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
-    assert!(digits.len() % 2 == 0, "odd number of hex digits in {s:?}");
-    digits
-        .chunks(2)
-        .map(|pair| u8::from_str_radix(std::str::from_utf8(pair).unwrap(), 16).unwrap())
-        .collect()
-}
+pub mod alloc;
+pub mod hex;
+
+pub use hex::{hex, to_hex, unhex};
 
 /// `item` repeated `n` times, space-separated: for the 16-axis vectors.
 pub fn rep(item: &str, n: usize) -> String {
@@ -23,11 +18,6 @@ pub fn str32(s: &str) -> String {
         out.push_str(&format!(" {b:02x}"));
     }
     out
-}
-
-/// Parses unspaced hex, as the corpus manifest stores it.
-pub fn unhex(s: &str) -> Vec<u8> {
-    hex(s)
 }
 
 /// The corpus manifest written by tests/data/generate.py.

@@ -1,5 +1,5 @@
-//! One test per bug found by fuzzing (fuzz/README.md) or by the sweeps and edge tests,
-//! with the input bytes inline and named after what broke, so that it stays fixed.
+//! Issue 5 (hardening: fuzzing, sweeps, allocation bounds, edge tests): the bugs its
+//! edge tests found.
 
 use b2nd_meta::frame::{self, FrameError};
 
