@@ -133,14 +133,15 @@ impl<'a> MetaRef<'a> {
     /// The elements, owned.
     #[inline]
     pub(crate) fn to_parts(&self) -> Parts {
-        Parts {
-            layout: self.layout(),
-            shape: fill(self.shape()),
-            chunkshape: fill(self.chunkshape()),
-            blockshape: fill(self.blockshape()),
-            dtype_format: self.dtype_format,
-            dtype: SmallString::from(self.dtype().unwrap_or_default()),
+        let mut parts = Parts::new(self.layout());
+        fill(&mut parts.shape, self.shape());
+        fill(&mut parts.chunkshape, self.chunkshape());
+        fill(&mut parts.blockshape, self.blockshape());
+        parts.dtype_format = self.dtype_format;
+        if let Some(dtype) = self.dtype() {
+            parts.dtype = SmallString::from(dtype);
         }
+        parts
     }
 }
 
@@ -160,14 +161,12 @@ pub(crate) fn take_parts(input: &[u8], expect: Option<Layout>) -> Option<(Parts,
 
 /// The entries, copied into inline storage (`ndim <= 16` was checked).
 #[inline]
-fn fill<T: Copy + Default, I: ExactSizeIterator<Item = T>>(entries: I) -> Dims<T> {
-    let mut dims = Dims::new();
+fn fill<T: Copy + Default, I: ExactSizeIterator<Item = T>>(dims: &mut Dims<T>, entries: I) {
     if let Some(slots) = dims.inline_slots(entries.len()) {
         for (slot, v) in slots.iter_mut().zip(entries) {
             *slot = v;
         }
     }
-    dims
 }
 
 /// The entries of one shape array, read from the checked bytes: `W` is 8 for shape
