@@ -315,6 +315,9 @@ enum StrRepr {
 }
 
 impl SmallString {
+    /// How many bytes are kept without allocating.
+    pub const INLINE_CAPACITY: usize = INLINE_STR;
+
     /// The empty string.
     pub const fn new() -> Self {
         SmallString {
