@@ -44,7 +44,12 @@ fn c_writes_the_golden_vector() {
 
 #[test]
 fn c_writes_0xa0_at_ndim_16_and_so_do_we() {
-    let meta = MetaB2ndV1::new((1..=16).collect::<Vec<i64>>(), vec![2; 16], vec![1; 16], "|u1");
+    let meta = MetaB2ndV1::new(
+        (1..=16).collect::<Vec<i64>>(),
+        vec![2; 16],
+        vec![1; 16],
+        "|u1",
+    );
     let c = c_of(&meta);
     assert_eq!(c[3], 0xa0);
     assert_eq!(c, ours(&meta));
@@ -71,7 +76,11 @@ fn c_reads_our_caterva_metalayer_with_no_dtype() {
     assert_eq!(c.ndim, 2);
     assert_eq!(
         (c.shape, c.chunkshape, c.blockshape),
-        (meta.shape.to_vec(), meta.chunkshape.to_vec(), meta.blockshape.to_vec())
+        (
+            meta.shape.to_vec(),
+            meta.chunkshape.to_vec(),
+            meta.blockshape.to_vec()
+        )
     );
     assert_eq!(c.dtype, None);
     assert_eq!(c.consumed as usize, bytes.len());

@@ -218,7 +218,11 @@ fn an_array_header_other_than_ndim_is_refused_where_it_stands() {
                 let mut bad = good.clone();
                 bad[at] = bad[at].wrapping_add(delta);
                 let err = decode_err(&bad);
-                assert_eq!(err.offset(), Some(at as u64), "ndim {ndim}, byte {at}: {err}");
+                assert_eq!(
+                    err.offset(),
+                    Some(at as u64),
+                    "ndim {ndim}, byte {at}: {err}"
+                );
                 assert!(
                     matches!(err.kind(), ErrorKind::InvalidMarker { expected: Expected::Array(n), .. } if *n == ndim),
                     "ndim {ndim}, byte {at}: {err}"
@@ -267,7 +271,11 @@ fn version_and_dtype_format_at_their_limits() {
         if ok {
             assert_eq!(decode_ok(&b).dtype_format(), Some(value));
         } else {
-            assert_eq!(decode_err(&b).offset(), Some(at as u64), "byte {at} = {value:#x}");
+            assert_eq!(
+                decode_err(&b).offset(),
+                Some(at as u64),
+                "byte {at} = {value:#x}"
+            );
         }
     }
 }

@@ -38,7 +38,12 @@ fn b2nd_v1_ndim_0() {
 fn b2nd_v1_ndim_16() {
     snapshot(
         "b2nd_v1_ndim_16",
-        &MetaB2ndV1::new((1..=16).collect::<Vec<i64>>(), vec![2; 16], vec![1; 16], "|u1"),
+        &MetaB2ndV1::new(
+            (1..=16).collect::<Vec<i64>>(),
+            vec![2; 16],
+            vec![1; 16],
+            "|u1",
+        ),
     );
 }
 

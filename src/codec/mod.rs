@@ -167,13 +167,15 @@ impl Geometry {
 
     /// Offset of the blockshape array's header.
     pub const fn blockshape_at(&self) -> usize {
-        self.chunkshape_at().saturating_add(self.axes_len(INT32_LEN))
+        self.chunkshape_at()
+            .saturating_add(self.axes_len(INT32_LEN))
     }
 
     /// Offset just after the three shape arrays: the dtype_format (b2nd v1), the dtype
     /// (b2nd) or the end (caterva).
     pub const fn shapes_end(&self) -> usize {
-        self.blockshape_at().saturating_add(self.axes_len(INT32_LEN))
+        self.blockshape_at()
+            .saturating_add(self.axes_len(INT32_LEN))
     }
 
     /// Offset of the dtype's str32 marker (meaningful for the b2nd layouts).

@@ -5,7 +5,6 @@ use core::iter::FusedIterator;
 use crate::codec::{check_ndim, check_version, layout_of_count, Geometry, Layout, Parts};
 use crate::error::{Error, ErrorKind, Result};
 use crate::inline::{Dims, SmallString};
-use crate::meta::Meta;
 use crate::read::Reader;
 
 /// A metalayer checked in place: it borrows the input and allocates nothing.
@@ -23,7 +22,7 @@ use crate::read::Reader;
 /// assert!(view.shape().eq([3, 4]));
 /// assert!(view.chunkshape().eq([2, 4]));
 /// assert_eq!(view.dtype(), Some("<i4"));
-/// assert_eq!(view.to_meta(), b2nd_meta::from_slice(&bytes)?);
+/// assert_eq!(view.to_meta(), b2nd_meta::from_slice(&bytes)?); // the owned values
 /// # Ok::<(), b2nd_meta::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,7 +114,9 @@ impl<'a> MetaRef<'a> {
 
     /// The dtype_format; `None` for the layouts without one.
     pub fn dtype_format(&self) -> Option<u8> {
-        self.layout().has_dtype_format().then_some(self.dtype_format)
+        self.layout()
+            .has_dtype_format()
+            .then_some(self.dtype_format)
     }
 
     /// The dtype string, borrowed; `None` for caterva.
@@ -123,11 +124,6 @@ impl<'a> MetaRef<'a> {
         // Checked when the view was made: never `None` for the b2nd layouts.
         let dtype = core::str::from_utf8(self.dtype).ok()?;
         self.layout().has_dtype().then_some(dtype)
-    }
-
-    /// The owned metadata (allocating nothing for a dtype of up to 22 bytes).
-    pub fn to_meta(&self) -> Meta {
-        Meta::from_parts(self.to_parts())
     }
 
     /// The elements, owned.

@@ -9,9 +9,9 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, Visitor};
 use crate::error::{Error, ErrorKind, Expected, Result};
 
 mod raw;
-pub(crate) use raw::RAW;
 use crate::read::Reader;
 use crate::wire;
+pub(crate) use raw::RAW;
 
 /// A serde `Deserializer` reading the fixed-width metalayer format from a byte slice.
 ///

@@ -624,9 +624,7 @@ impl FrameError {
                 content_offset,
                 source,
                 ..
-            } => source
-                .offset()
-                .map(|o| content_offset.saturating_add(o)),
+            } => source.offset().map(|o| content_offset.saturating_add(o)),
             Io { .. }
             | WrongKind { .. }
             | UnknownMetalayer { .. }

@@ -46,10 +46,7 @@ macro_rules! common_methods {
         /// As [`validate`](Self::validate), with the typesize of the frame holding the
         /// array: a block's bytes are judged with it, and the dtype's itemsize (when
         /// the dtype parses) must equal it.
-        pub fn validate_with_typesize(
-            &self,
-            typesize: u64,
-        ) -> Result<(), Invalid> {
+        pub fn validate_with_typesize(&self, typesize: u64) -> Result<(), Invalid> {
             validate_parts(&self.parts(), Some(typesize))
         }
 

@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::codec::view::MetaRef;
 use crate::codec::{encode, Layout, Parts, PartsRef};
 use crate::dtype::{Dtype, DtypeError};
 use crate::error::Result;
@@ -218,6 +219,22 @@ impl Meta {
             Layout::B2nd => Meta::B2nd(MetaB2nd::from_parts(parts)),
             Layout::B2ndV1 => Meta::B2ndV1(MetaB2ndV1::from_parts(parts)),
         }
+    }
+}
+
+impl MetaRef<'_> {
+    /// The owned metadata (allocating nothing for a dtype of up to 22 bytes).
+    ///
+    /// ```
+    /// use b2nd_meta::{Meta, MetaRef};
+    ///
+    /// let bytes = [0x95, 0x00, 0x00, 0x90, 0x90, 0x90];
+    /// let meta = MetaRef::parse(&bytes)?.to_meta();
+    /// assert_eq!(meta, b2nd_meta::from_slice::<Meta>(&bytes)?);
+    /// # Ok::<(), b2nd_meta::Error>(())
+    /// ```
+    pub fn to_meta(&self) -> Meta {
+        Meta::from_parts(self.to_parts())
     }
 }
 

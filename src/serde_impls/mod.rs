@@ -4,10 +4,9 @@
 //! layout. Bytes are never touched here: the `Serializer`/`Deserializer` of the format
 //! (or any other serde format) do that.
 
-use alloc::string::String;
 use core::fmt;
 
-use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Unexpected, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{self, SerializeStruct, SerializeTuple, Serializer};
 use serde::{Deserialize, Serialize};
 
@@ -16,7 +15,9 @@ use crate::codec::{
     VERSION,
 };
 use crate::de::RAW;
-use crate::inline::{Dims, SmallString};
+use crate::inline::Dims;
+
+mod human;
 
 const FIELDS: &[&str] = &[
     "layout",
@@ -33,9 +34,9 @@ const FIELDS: &[&str] = &[
 /// sequence, which [`crate::Meta`] needs to recognise the layout) or as a struct
 /// (human-readable formats).
 pub(crate) fn serialize_parts<S: Serializer>(
-parts: &PartsRef<'_>,
-serializer: S,
-as_seq: bool,
+    parts: &PartsRef<'_>,
+    serializer: S,
+    as_seq: bool,
 ) -> Result<S::Ok, S::Error> {
     if let Some(problem) = parts.encode_problem() {
         return Err(ser::Error::custom(problem));
@@ -283,146 +284,8 @@ impl<'de> Visitor<'de> for PartsVisitor {
         Ok(parts)
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Parts, A::Error> {
-        let mut layout: Option<Layout> = None;
-        let mut ndim: Option<u8> = None;
-        let mut shape: Option<Dims<i64>> = None;
-        let mut chunkshape: Option<Dims<i32>> = None;
-        let mut blockshape: Option<Dims<i32>> = None;
-        let mut dtype_format: Option<u8> = None;
-        let mut dtype: Option<SmallString> = None;
-        let mut seen_version = false;
-        while let Some(key) = map.next_key::<Field>()? {
-            fn set<T, E: de::Error>(
-                slot: &mut Option<T>,
-                name: &'static str,
-                v: T,
-            ) -> Result<(), E> {
-                match slot.replace(v) {
-                    Some(_) => Err(E::duplicate_field(name)),
-                    None => Ok(()),
-                }
-            }
-            match key {
-                Field::Layout => {
-                    let name: String = map.next_value()?;
-                    let value = Layout::from_name(&name).ok_or_else(|| {
-                        de::Error::unknown_variant(&name, &["caterva-v0", "b2nd", "b2nd-v1"])
-                    })?;
-                    set(&mut layout, "layout", value)?
-                }
-                Field::Version => {
-                    if core::mem::replace(&mut seen_version, true) {
-                        return Err(de::Error::duplicate_field("version"));
-                    }
-                    map.next_value_seed(Fixint::Version)?;
-                }
-                Field::Ndim => set(&mut ndim, "ndim", map.next_value_seed(Fixint::Ndim)?)?,
-                Field::Shape => set(&mut shape, "shape", map.next_value()?)?,
-                Field::Chunkshape => set(&mut chunkshape, "chunkshape", map.next_value()?)?,
-                Field::Blockshape => set(&mut blockshape, "blockshape", map.next_value()?)?,
-                Field::DtypeFormat => set(
-                    &mut dtype_format,
-                    "dtype_format",
-                    map.next_value_seed(Fixint::DtypeFormat)?,
-                )?,
-                Field::Dtype => set(&mut dtype, "dtype", map.next_value()?)?,
-            }
-        }
-        let shape = shape.ok_or_else(|| de::Error::missing_field("shape"))?;
-        let chunkshape = chunkshape.ok_or_else(|| de::Error::missing_field("chunkshape"))?;
-        let blockshape = blockshape.ok_or_else(|| de::Error::missing_field("blockshape"))?;
-        // Without a "layout", the fields say which: what C writes today when there is a dtype.
-        let inferred = match (&dtype, dtype_format) {
-            (None, None) => Layout::V0Caterva,
-            _ => Layout::B2ndV1,
-        };
-        let layout = match (layout, self.expect) {
-            (Some(named), Some(expected)) if named != expected => {
-                return Err(de::Error::invalid_value(
-                    Unexpected::Str(named.name()),
-                    &expected.name(),
-                ))
-            }
-            (Some(named), _) => named,
-            (None, Some(expected)) => expected,
-            (None, None) => inferred,
-        };
-        if layout != Layout::B2ndV1 && dtype_format.is_some() {
-            return Err(de::Error::custom(format_args!(
-                "the {layout} layout has no dtype_format"
-            )));
-        }
-        if layout == Layout::V0Caterva && dtype.is_some() {
-            return Err(de::Error::custom("the caterva-v0 layout has no dtype"));
-        }
-        let dtype = match (layout, dtype) {
-            (Layout::V0Caterva, _) => SmallString::new(),
-            (_, Some(dtype)) => dtype,
-            (_, None) => return Err(de::Error::missing_field("dtype")),
-        };
-        let parts = Parts {
-            layout,
-            shape,
-            chunkshape,
-            blockshape,
-            dtype_format: dtype_format.unwrap_or(0),
-            dtype,
-        };
-        if let Some(problem) = parts.as_ref().encode_problem() {
-            return Err(de::Error::custom(problem));
-        }
-        if let Some(ndim) = ndim {
-            if usize::from(ndim) != parts.shape.len() {
-                return Err(de::Error::custom(format_args!(
-                    "ndim is {ndim} but shape has {} entries",
-                    parts.shape.len()
-                )));
-            }
-        }
-        Ok(parts)
-    }
-}
-
-/// A key of the human-readable form.
-enum Field {
-    Layout,
-    Version,
-    Ndim,
-    Shape,
-    Chunkshape,
-    Blockshape,
-    DtypeFormat,
-    Dtype,
-}
-
-impl<'de> Deserialize<'de> for Field {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct FieldVisitor;
-
-        impl Visitor<'_> for FieldVisitor {
-            type Value = Field;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a metalayer field name")
-            }
-
-            fn visit_str<E: de::Error>(self, key: &str) -> Result<Field, E> {
-                Ok(match key {
-                    "layout" => Field::Layout,
-                    "version" => Field::Version,
-                    "ndim" => Field::Ndim,
-                    "shape" => Field::Shape,
-                    "chunkshape" => Field::Chunkshape,
-                    "blockshape" => Field::Blockshape,
-                    "dtype_format" => Field::DtypeFormat,
-                    "dtype" => Field::Dtype,
-                    other => return Err(E::unknown_field(other, FIELDS)),
-                })
-            }
-        }
-
-        deserializer.deserialize_identifier(FieldVisitor)
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Parts, A::Error> {
+        human::parts_from_map(self.expect, map)
     }
 }
 
