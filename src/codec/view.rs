@@ -128,7 +128,7 @@ impl<'a> MetaRef<'a> {
 
     /// The elements, owned.
     #[inline]
-    pub(crate) fn to_parts(&self) -> Parts {
+    pub(crate) fn to_parts(self) -> Parts {
         let mut parts = Parts::new(self.layout());
         fill(&mut parts.shape, self.shape());
         fill(&mut parts.chunkshape, self.chunkshape());
