@@ -10,7 +10,7 @@ use std::ffi::c_char;
 use std::hint::black_box;
 use std::time::Duration;
 
-use b2nd_meta::{MetaB2ndV1, MetaRef};
+use b2nd_meta::{Meta, MetaB2ndV1, MetaRef};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use serde::{Deserialize, Serialize};
 
@@ -29,7 +29,7 @@ struct Derived {
 const NDIMS: [usize; 5] = [0, 1, 3, 8, 16];
 
 fn meta(ndim: usize) -> MetaB2ndV1 {
-    let shape = (0..ndim as i64).map(|i| 1000 + i).collect();
+    let shape: Vec<i64> = (0..ndim as i64).map(|i| 1000 + i).collect();
     MetaB2ndV1::new(shape, vec![100; ndim], vec![10; ndim], "<f8")
 }
 
@@ -37,11 +37,11 @@ fn derived(m: &MetaB2ndV1) -> Derived {
     Derived {
         version: 0,
         ndim: m.ndim() as u8,
-        shape: m.shape.clone(),
-        chunkshape: m.chunkshape.clone(),
-        blockshape: m.blockshape.clone(),
+        shape: m.shape.to_vec(),
+        chunkshape: m.chunkshape.to_vec(),
+        blockshape: m.blockshape.to_vec(),
         dtype_format: m.dtype_format,
-        dtype: m.dtype.clone(),
+        dtype: m.dtype.to_string(),
     }
 }
 
@@ -80,6 +80,9 @@ fn decode(c: &mut Criterion) {
         }
         group.bench_with_input(BenchmarkId::new("owned", ndim), &bytes, |b, bytes| {
             b.iter(|| b2nd_meta::from_slice::<MetaB2ndV1>(black_box(bytes)).unwrap())
+        });
+        group.bench_with_input(BenchmarkId::new("meta", ndim), &bytes, |b, bytes| {
+            b.iter(|| b2nd_meta::from_slice::<Meta>(black_box(bytes)).unwrap())
         });
         group.bench_with_input(
             BenchmarkId::new("owned_via_view", ndim),

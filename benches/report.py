@@ -31,14 +31,15 @@ def main():
     if not root.exists():
         sys.exit("no criterion results: run `cargo bench --bench metalayer` first")
     ndims = [0, 1, 3, 8, 16]
-    print("| ndim | C decode | owned decode | owned via view | MetaRef view | rmp-serde decode |"
-          " C encode | encode_into | to_slice | to_vec | rmp-serde encode |")
-    print("|---" * 11 + "|")
+    print("| ndim | C decode | `from_slice::<Meta>` | `from_slice::<MetaB2ndV1>` | owned via view |"
+          " MetaRef view | rmp-serde decode | C encode | encode_into | to_slice | to_vec |"
+          " rmp-serde encode |")
+    print("|---" * 12 + "|")
     for n in ndims:
         n = str(n)
         cd, ce = median("decode", "c", n), median("encode", "c", n)
         row = [n, cell(cd, None)]
-        row += [cell(median("decode", b, n), cd) for b in ("owned", "owned_via_view", "view", "rmp_serde")]
+        row += [cell(median("decode", b, n), cd) for b in ("meta", "owned", "owned_via_view", "view", "rmp_serde")]
         row += [cell(ce, None)]
         row += [cell(median("encode", b, n), ce) for b in ("encode_into", "to_slice", "to_vec", "rmp_serde")]
         print("| " + " | ".join(row) + " |")

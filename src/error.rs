@@ -32,7 +32,7 @@ pub struct Error {
 }
 
 struct Inner {
-    offset: Option<usize>,
+    offset: Option<u64>,
     kind: ErrorKind,
 }
 
@@ -212,15 +212,17 @@ impl Display for Expected {
 }
 
 impl Error {
+    /// An error at byte `offset` of the input.
     pub(crate) fn at(offset: usize, kind: ErrorKind) -> Self {
         Error {
             inner: Box::new(Inner {
-                offset: Some(offset),
+                offset: Some(offset as u64),
                 kind,
             }),
         }
     }
 
+    /// An error not at one place.
     pub(crate) fn new(kind: ErrorKind) -> Self {
         Error {
             inner: Box::new(Inner { offset: None, kind }),
@@ -230,13 +232,13 @@ impl Error {
     /// Sets the offset if the error has none yet (errors raised by serde visitors do
     /// not know where they are; the deserializer does).
     pub(crate) fn or_at(mut self, offset: usize) -> Self {
-        self.inner.offset.get_or_insert(offset);
+        self.inner.offset.get_or_insert(offset as u64);
         self
     }
 
-    /// Byte offset into the input of the value that could not be decoded; `None` for
-    /// encoding errors and I/O errors.
-    pub fn offset(&self) -> Option<usize> {
+    /// Byte offset from the start of the metalayer of the value that could not be
+    /// decoded; `None` when the error is not at one place (encoding errors, I/O errors).
+    pub fn offset(&self) -> Option<u64> {
         self.inner.offset
     }
 

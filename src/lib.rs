@@ -10,7 +10,7 @@
 //! ```
 //! use b2nd_meta::{Meta, MetaB2ndV1};
 //!
-//! let meta = MetaB2ndV1::new(vec![3, 4], vec![2, 4], vec![1, 2], "<i4");
+//! let meta = MetaB2ndV1::new([3, 4], [2, 4], [1, 2], "<i4");
 //! let bytes = b2nd_meta::to_vec(&meta)?;
 //! assert_eq!(bytes.len(), 53);
 //!
@@ -45,22 +45,24 @@ extern crate std;
 
 pub mod bytes;
 pub mod chunk;
+mod codec;
 pub mod de;
-mod dispatch;
 pub mod dtype;
 pub mod error;
 #[cfg(feature = "std")]
 pub mod frame;
-mod layout;
+mod inline;
+#[cfg(feature = "std")]
+mod io;
 pub mod marker;
 mod meta;
 mod read;
 #[cfg(feature = "std")]
 pub mod report;
 pub mod ser;
+mod serde_impls;
 pub mod validate;
 pub mod value;
-mod view;
 pub mod wire;
 
 #[doc = include_str!("../SPEC.md")]
@@ -70,13 +72,13 @@ use alloc::vec::Vec;
 
 use serde::{Deserialize, Serialize};
 
+pub use codec::view::{Entries, MetaRef};
+pub use codec::{Layout, MAX_DIM, MAX_DTYPE_FORMAT, VERSION};
 pub use de::Deserializer;
-pub use dispatch::Meta;
 pub use error::{Error, ErrorKind, Expected, Found, Result};
-pub use layout::{Layout, MAX_DIM, MAX_DTYPE_FORMAT, VERSION};
-pub use meta::{MetaB2nd, MetaB2ndV1, MetaV0Caterva};
+pub use inline::{Dims, SmallString};
+pub use meta::{Meta, MetaB2nd, MetaB2ndV1, MetaV0Caterva};
 pub use ser::Serializer;
-pub use view::{Entries, MetaRef};
 
 /// Encodes `value` into a new vector.
 ///
@@ -98,7 +100,7 @@ pub fn to_vec<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
 /// ```
 /// use b2nd_meta::MetaB2ndV1;
 ///
-/// let meta = MetaB2ndV1::new(vec![3, 4], vec![2, 4], vec![1, 2], "<i4");
+/// let meta = MetaB2ndV1::new([3, 4], [2, 4], [1, 2], "<i4");
 /// let mut buf = [0u8; 64];
 /// let n = b2nd_meta::to_slice(&meta, &mut buf).unwrap();
 /// assert_eq!(n, meta.encoded_len());
@@ -162,21 +164,29 @@ pub fn take_from_slice<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Result<(T, &'
     Ok((value, de.remaining()))
 }
 
-/// Decodes a value from everything `reader` yields, to its end.
+/// Decodes a value from `reader`, reading exactly the bytes it needs, then one more to
+/// check that nothing follows ([`ErrorKind::TrailingBytes`], with a count of 1: the
+/// reader is not read further).
 ///
-/// The reader is read to its end first (memory grows with the bytes actually read,
-/// never with a length field), then decoded as by [`from_slice`].
+/// Bytes are read as the value reveals its size (a header, then its elements), so
+/// memory grows with the bytes actually received, never with a length field, and an
+/// endless reader is read no further than the value needs. A reader that reports more
+/// bytes than the buffer it was given is an error ([`ErrorKind::Io`]).
 ///
 /// ```
 /// let bytes: &[u8] = &[0x95, 0x00, 0x00, 0x90, 0x90, 0x90];
 /// let meta: b2nd_meta::Meta = b2nd_meta::from_reader(bytes).unwrap();
-/// assert_eq!(meta.layout(), b2nd_meta::Layout::CatervaV0);
+/// assert_eq!(meta.layout(), b2nd_meta::Layout::V0Caterva);
+///
+/// // A metalayer followed by endless zeros: one more byte is read, and refused.
+/// use std::io::Read;
+/// let endless = bytes.chain(std::io::repeat(0));
+/// let err = b2nd_meta::from_reader::<_, b2nd_meta::Meta>(endless).unwrap_err();
+/// assert_eq!(err.to_string(), "expected the end of the input, found 1 more byte(s) at byte 6");
 /// ```
 #[cfg(feature = "std")]
-pub fn from_reader<R: std::io::Read, T: serde::de::DeserializeOwned>(mut reader: R) -> Result<T> {
-    let mut bytes = Vec::new();
-    reader.read_to_end(&mut bytes)?;
-    from_slice(&bytes)
+pub fn from_reader<R: std::io::Read, T: serde::de::DeserializeOwned>(reader: R) -> Result<T> {
+    io::from_reader(reader)
 }
 
 // The README's examples run as doctests, so they cannot go stale.

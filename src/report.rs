@@ -17,6 +17,7 @@
 //! ```
 
 use std::borrow::ToOwned;
+use std::boxed::Box;
 use std::path::Path;
 use std::string::{String, ToString};
 use std::vec::Vec;
@@ -92,7 +93,7 @@ pub struct FrameReport {
 #[serde(untagged)]
 pub enum MetalayerReport {
     /// The array's metalayer, decoded (serialized as `decode` prints it).
-    Decoded(Meta),
+    Decoded(Box<Meta>),
     /// Any other metalayer (user data), or the array's when it does not decode.
     Raw(RawContent),
 }
@@ -280,7 +281,7 @@ impl Report {
                                 .problems
                                 .extend(check_array(info, &meta).iter().map(ToString::to_string));
                             array = Some(report);
-                            MetalayerReport::Decoded(meta)
+                            MetalayerReport::Decoded(Box::new(meta))
                         }
                         Err(e) => raw(m, None, Some(e.to_string())),
                     }
@@ -356,7 +357,7 @@ impl ArrayReport {
                 str: d.to_string(),
                 kind: Some(d.kind().name().to_owned()),
                 itemsize: Some(d.itemsize()),
-                assumed: matches!(meta, Meta::CatervaV0(_)),
+                assumed: matches!(meta, Meta::V0Caterva(_)),
                 error: None,
             },
             (None, Some(Err(e))) => DtypeReport::unparsed(stored, e.to_string()),

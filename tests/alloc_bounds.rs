@@ -299,3 +299,123 @@ fn dtypes_claiming_huge_sizes_allocate_nothing_of_that_size() {
         i64::MAX as u64
     );
 }
+
+/// Every layout, ndim 0 to 16, with dtypes of 0 to 22 bytes (kept inline) and longer
+/// ones (one allocation: the dtype's), encoded by hand from the spec's diagram.
+fn metalayers_by_dtype_len() -> Vec<(Vec<u8>, usize)> {
+    let mut out = Vec::new();
+    for ndim in [0usize, 1, 3, 8, 16] {
+        for dtype_len in [0usize, 3, 16, 22, 23, 60] {
+            for header in [0x95u8, 0x96, 0x97] {
+                let mut b = vec![header, 0x00, ndim as u8, 0x90 + ndim as u8];
+                for i in 0..ndim {
+                    b.push(0xd3);
+                    b.extend_from_slice(&(1000 + i as i64).to_be_bytes());
+                }
+                for v in [100i32, 10] {
+                    b.push(0x90 + ndim as u8);
+                    for _ in 0..ndim {
+                        b.push(0xd2);
+                        b.extend_from_slice(&v.to_be_bytes());
+                    }
+                }
+                if header == 0x97 {
+                    b.push(0x00);
+                }
+                let has_dtype = header != 0x95;
+                if has_dtype {
+                    b.push(0xdb);
+                    b.extend_from_slice(&(dtype_len as u32).to_be_bytes());
+                    b.extend(std::iter::repeat_n(b'x', dtype_len));
+                }
+                out.push((b, if has_dtype { dtype_len } else { 0 }));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn decoding_allocates_nothing_with_a_dtype_of_up_to_22_bytes_and_once_beyond() {
+    for (bytes, dtype_len) in metalayers_by_dtype_len() {
+        let bound = usize::from(dtype_len > b2nd_meta::SmallString::INLINE_CAPACITY);
+        let what = format!("{} bytes, dtype of {dtype_len}", bytes.len());
+        let (meta, stats) = common::alloc::measure(|| b2nd_meta::from_slice::<Meta>(&bytes));
+        assert_eq!(stats.count, bound, "from_slice::<Meta>, {what}: {stats:?}");
+        let (_, stats) = common::alloc::measure(|| MetaRef::parse(&bytes).unwrap().to_meta());
+        assert_eq!(stats.count, bound, "MetaRef::to_meta, {what}: {stats:?}");
+        let (_, stats) = common::alloc::measure(|| MetaRef::parse(&bytes).map(drop));
+        assert_eq!(stats.count, 0, "MetaRef::parse, {what}: {stats:?}");
+        // The typed struct of the same layout, too.
+        let (_, stats) = common::alloc::measure(|| match bytes[0] {
+            0x95 => b2nd_meta::from_slice::<b2nd_meta::MetaV0Caterva>(&bytes).map(drop),
+            0x96 => b2nd_meta::from_slice::<MetaB2nd>(&bytes).map(drop),
+            _ => b2nd_meta::from_slice::<MetaB2ndV1>(&bytes).map(drop),
+        });
+        assert_eq!(stats.count, bound, "typed from_slice, {what}: {stats:?}");
+        let meta = meta.unwrap();
+        assert_eq!(meta.dtype().map_or(0, str::len), dtype_len);
+        // Encoding into a caller's buffer allocates nothing either.
+        let mut buf = [0u8; 512];
+        let (n, stats) = common::alloc::measure(|| meta.encode_into(&mut buf).unwrap());
+        assert_eq!((n, stats.count), (bytes.len(), 0), "encode_into, {what}");
+    }
+}
+
+/// A reader of endless zeros after a valid metalayer: one byte past it is read.
+#[test]
+fn from_reader_stops_one_byte_after_the_metalayer_of_an_endless_reader() {
+    struct Counted<R>(R, usize);
+    impl<R: Read> Read for Counted<R> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.0.read(buf)?;
+            self.1 += n;
+            Ok(n)
+        }
+    }
+    for (bytes, _) in metalayers_by_dtype_len() {
+        let mut reader = Counted(bytes.as_slice().chain(std::io::repeat(0)), 0);
+        let (result, stats) =
+            common::alloc::measure(|| b2nd_meta::from_reader::<_, Meta>(&mut reader));
+        let err = result.unwrap_err();
+        assert!(
+            matches!(err.kind(), ErrorKind::TrailingBytes { count: 1 }),
+            "{err}"
+        );
+        assert_eq!(err.offset(), Some(bytes.len() as u64));
+        assert_eq!(reader.1, bytes.len() + 1, "bytes read");
+        assert!(stats.peak < SMALL, "{stats:?}");
+        // Without the zeros: the value, and nothing more read.
+        let meta: Meta = b2nd_meta::from_reader(bytes.as_slice()).unwrap();
+        assert_eq!(meta, b2nd_meta::from_slice::<Meta>(&bytes).unwrap());
+    }
+}
+
+/// A `Read` that reports more bytes than the buffer it was given: an error, no panic.
+#[test]
+fn from_reader_refuses_a_reader_that_lies_about_its_length() {
+    struct Liar;
+    impl Read for Liar {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            buf.fill(0x95);
+            Ok(buf.len() + 1)
+        }
+    }
+    let err = b2nd_meta::from_reader::<_, Meta>(Liar).unwrap_err();
+    assert!(matches!(err.kind(), ErrorKind::Io(_)), "{err}");
+    assert_eq!(err.offset(), None);
+    assert!(err.to_string().contains("reported 2 bytes"), "{err}");
+}
+
+/// A reader that ends inside the metalayer: the error `from_slice` gives on the bytes
+/// it yielded, at the same offset.
+#[test]
+fn from_reader_on_a_truncated_metalayer_gives_from_slices_error() {
+    for (bytes, _) in metalayers_by_dtype_len().into_iter().take(12) {
+        for len in 0..bytes.len() {
+            let from_reader = b2nd_meta::from_reader::<_, Meta>(&bytes[..len]).unwrap_err();
+            let from_slice = b2nd_meta::from_slice::<Meta>(&bytes[..len]).unwrap_err();
+            assert_eq!(from_reader.to_string(), from_slice.to_string());
+        }
+    }
+}

@@ -44,7 +44,12 @@ fn c_writes_the_golden_vector() {
 
 #[test]
 fn c_writes_0xa0_at_ndim_16_and_so_do_we() {
-    let meta = MetaB2ndV1::new((1..=16).collect(), vec![2; 16], vec![1; 16], "|u1");
+    let meta = MetaB2ndV1::new(
+        (1..=16).collect::<Vec<i64>>(),
+        vec![2; 16],
+        vec![1; 16],
+        "|u1",
+    );
     let c = c_of(&meta);
     assert_eq!(c[3], 0xa0);
     assert_eq!(c, ours(&meta));
@@ -62,16 +67,20 @@ fn c_null_dtype_is_u1_which_we_read() {
 #[test]
 fn c_reads_our_caterva_metalayer_with_no_dtype() {
     let meta = MetaV0Caterva {
-        shape: vec![10, 7],
-        chunkshape: vec![4, 4],
-        blockshape: vec![2, 2],
+        shape: vec![10, 7].into(),
+        chunkshape: vec![4, 4].into(),
+        blockshape: vec![2, 2].into(),
     };
     let bytes = b2nd_meta::to_vec(&meta).unwrap();
     let c = c_deserialize(&bytes);
     assert_eq!(c.ndim, 2);
     assert_eq!(
         (c.shape, c.chunkshape, c.blockshape),
-        (meta.shape, meta.chunkshape, meta.blockshape)
+        (
+            meta.shape.to_vec(),
+            meta.chunkshape.to_vec(),
+            meta.blockshape.to_vec()
+        )
     );
     assert_eq!(c.dtype, None);
     assert_eq!(c.consumed as usize, bytes.len());
@@ -92,11 +101,11 @@ fn meta_strategy(max_ndim: usize) -> impl Strategy<Value = MetaB2ndV1> {
         })
         .prop_map(
             |(shape, chunkshape, blockshape, dtype_format, dtype)| MetaB2ndV1 {
-                shape,
-                chunkshape,
-                blockshape,
+                shape: shape.into(),
+                chunkshape: chunkshape.into(),
+                blockshape: blockshape.into(),
                 dtype_format,
-                dtype,
+                dtype: dtype.into(),
             },
         )
 }

@@ -288,7 +288,7 @@ fn a_user_caterva_beside_b2nd_is_user_data_and_a_grid_mismatch_is_a_problem() {
         .array_meta()
         .unwrap();
     if let b2nd_meta::Meta::B2ndV1(m) = &mut meta {
-        m.shape = vec![13, 8];
+        m.shape = vec![13, 8].into();
     }
     let encoded = b2nd_meta::to_vec(&meta).unwrap();
     b2nd_meta::frame::rewrite_metalayer_in_slice(&mut bytes, "b2nd", &encoded).unwrap();

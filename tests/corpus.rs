@@ -104,7 +104,7 @@ fn the_rewrite_pairs_differ_only_in_shape_entries() {
             b2nd_meta::from_slice(&unhex(rewrite["old_content_hex"].as_str().unwrap())).unwrap();
         let new_raw = unhex(rewrite["new_content_hex"].as_str().unwrap());
         let mut expected = old.clone();
-        expected.shape = ints(&rewrite["new_shape"]);
+        expected.shape = ints(&rewrite["new_shape"]).into();
         assert_eq!(b2nd_meta::to_vec(&expected).unwrap(), new_raw);
         assert_eq!(rewrite["after_opens"], true);
         assert_eq!(ints(&rewrite["after_reported_shape"]), expected.shape);

@@ -44,9 +44,9 @@ fn decode_ok(bytes: &[u8]) -> Meta {
 
 fn meta_with_ndim(ndim: usize) -> MetaB2ndV1 {
     MetaB2ndV1::new(
-        (0..ndim as i64).map(|i| 1000 + i).collect(),
-        (0..ndim as i32).map(|i| 100 + i).collect(),
-        (0..ndim as i32).map(|i| 10 + i).collect(),
+        (0..ndim as i64).map(|i| 1000 + i).collect::<Vec<_>>(),
+        (0..ndim as i32).map(|i| 100 + i).collect::<Vec<_>>(),
+        (0..ndim as i32).map(|i| 10 + i).collect::<Vec<_>>(),
         "<f8",
     )
 }
@@ -221,7 +221,11 @@ fn an_array_header_other_than_ndim_is_refused_where_it_stands() {
                 let mut bad = good.clone();
                 bad[at] = bad[at].wrapping_add(delta);
                 let err = decode_err(&bad);
-                assert_eq!(err.offset(), Some(at), "ndim {ndim}, byte {at}: {err}");
+                assert_eq!(
+                    err.offset(),
+                    Some(at as u64),
+                    "ndim {ndim}, byte {at}: {err}"
+                );
                 assert!(
                     matches!(err.kind(), ErrorKind::InvalidMarker { expected: Expected::Array(n), .. } if *n == ndim),
                     "ndim {ndim}, byte {at}: {err}"
@@ -270,7 +274,11 @@ fn version_and_dtype_format_at_their_limits() {
         if ok {
             assert_eq!(decode_ok(&b).dtype_format(), Some(value));
         } else {
-            assert_eq!(decode_err(&b).offset(), Some(at), "byte {at} = {value:#x}");
+            assert_eq!(
+                decode_err(&b).offset(),
+                Some(at as u64),
+                "byte {at} = {value:#x}"
+            );
         }
     }
 }
@@ -279,12 +287,12 @@ fn version_and_dtype_format_at_their_limits() {
 fn shape_entries_at_the_integer_limits_round_trip() {
     // Decoding judges bytes, not meaning: negative and extreme values are kept.
     let meta = MetaV0Caterva {
-        shape: vec![i64::MIN, -1, 0, i64::MAX],
-        chunkshape: vec![i32::MIN, -1, 0, i32::MAX],
-        blockshape: vec![i32::MAX, 0, -1, i32::MIN],
+        shape: vec![i64::MIN, -1, 0, i64::MAX].into(),
+        chunkshape: vec![i32::MIN, -1, 0, i32::MAX].into(),
+        blockshape: vec![i32::MAX, 0, -1, i32::MIN].into(),
     };
     let bytes = b2nd_meta::to_vec(&meta).unwrap();
-    assert_eq!(decode_ok(&bytes), Meta::CatervaV0(meta));
+    assert_eq!(decode_ok(&bytes), Meta::V0Caterva(meta));
 }
 
 // ---------------------------------------------------------------------------

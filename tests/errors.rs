@@ -34,7 +34,7 @@ fn decode_err(bytes: &[u8]) -> b2nd_meta::Error {
 }
 
 fn assert_marker(err: &b2nd_meta::Error, offset: usize, expected: Expected, found: u8) {
-    assert_eq!(err.offset(), Some(offset), "{err}");
+    assert_eq!(err.offset(), Some(offset as u64), "{err}");
     match err.kind() {
         ErrorKind::InvalidMarker {
             expected: e,
@@ -233,7 +233,7 @@ fn truncation_at_every_point() {
     for len in 0..bytes.len() {
         let err = decode_err(&bytes[..len]);
         assert!(err.is_eof(), "prefix of {len}: {err}");
-        let offset = err.offset().unwrap();
+        let offset = err.offset().unwrap() as usize;
         assert!(offset <= len, "prefix of {len}: offset {offset}");
         match err.kind() {
             ErrorKind::UnexpectedEnd {

@@ -1133,9 +1133,9 @@ fn a_caterva_user_metalayer_beside_b2nd_is_user_data() {
     }
     // Without b2nd, caterva is the array's.
     let caterva = b2nd_meta::to_vec(&b2nd_meta::MetaV0Caterva {
-        shape: vec![4],
-        chunkshape: vec![2],
-        blockshape: vec![2],
+        shape: vec![4].into(),
+        chunkshape: vec![2].into(),
+        blockshape: vec![2].into(),
     })
     .unwrap();
     let header = parse_header(&build(&[(fixstr(b"caterva"), caterva)])).unwrap();

@@ -34,17 +34,17 @@ where
 
 fn caterva(shape: &[i64], chunkshape: &[i32], blockshape: &[i32]) -> MetaV0Caterva {
     MetaV0Caterva {
-        shape: shape.to_vec(),
-        chunkshape: chunkshape.to_vec(),
-        blockshape: blockshape.to_vec(),
+        shape: shape.into(),
+        chunkshape: chunkshape.into(),
+        blockshape: blockshape.into(),
     }
 }
 
 fn v1(shape: &[i64], chunkshape: &[i32], blockshape: &[i32], fmt: u8, dtype: &str) -> MetaB2ndV1 {
     MetaB2ndV1 {
-        shape: shape.to_vec(),
-        chunkshape: chunkshape.to_vec(),
-        blockshape: blockshape.to_vec(),
+        shape: shape.into(),
+        chunkshape: chunkshape.into(),
+        blockshape: blockshape.into(),
         dtype_format: fmt,
         dtype: dtype.into(),
     }
@@ -95,9 +95,9 @@ fn b2nd_draft_seed_002() {
     check(
         "seed 002, ndim 1, NumPy name dtype",
         MetaB2nd {
-            shape: vec![100],
-            chunkshape: vec![10],
-            blockshape: vec![5],
+            shape: vec![100].into(),
+            chunkshape: vec![10].into(),
+            blockshape: vec![5].into(),
             dtype: "int32".into(),
         },
         "96 00 01
@@ -185,6 +185,6 @@ fn encoded_len_formula_of_the_issue() {
     for ndim in 0..=16 {
         assert_eq!(Layout::B2ndV1.encoded_len(ndim, 3), 12 + 19 * ndim + 3);
         assert_eq!(Layout::B2nd.encoded_len(ndim, 3), 11 + 19 * ndim + 3);
-        assert_eq!(Layout::CatervaV0.encoded_len(ndim, 3), 6 + 19 * ndim);
+        assert_eq!(Layout::V0Caterva.encoded_len(ndim, 3), 6 + 19 * ndim);
     }
 }

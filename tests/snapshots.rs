@@ -38,7 +38,12 @@ fn b2nd_v1_ndim_0() {
 fn b2nd_v1_ndim_16() {
     snapshot(
         "b2nd_v1_ndim_16",
-        &MetaB2ndV1::new((1..=16).collect(), vec![2; 16], vec![1; 16], "|u1"),
+        &MetaB2ndV1::new(
+            (1..=16).collect::<Vec<i64>>(),
+            vec![2; 16],
+            vec![1; 16],
+            "|u1",
+        ),
     );
 }
 
@@ -57,9 +62,9 @@ fn b2nd_v1_extremes() {
 #[test]
 fn b2nd_draft() {
     let meta = MetaB2nd {
-        shape: vec![100],
-        chunkshape: vec![10],
-        blockshape: vec![5],
+        shape: vec![100].into(),
+        chunkshape: vec![10].into(),
+        blockshape: vec![5].into(),
         dtype: "int32".into(),
     };
     snapshot("b2nd_draft", &meta);
@@ -68,9 +73,9 @@ fn b2nd_draft() {
 #[test]
 fn caterva_v0() {
     let meta = MetaV0Caterva {
-        shape: vec![10, 7],
-        chunkshape: vec![4, 4],
-        blockshape: vec![2, 2],
+        shape: vec![10, 7].into(),
+        chunkshape: vec![4, 4].into(),
+        blockshape: vec![2, 2].into(),
     };
     snapshot("caterva_v0", &meta);
 }

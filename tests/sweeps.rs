@@ -119,7 +119,7 @@ fn assert_error_in_bounds(e: &b2nd_meta::Error, len: usize, what: &dyn Fn() -> S
         .offset()
         .unwrap_or_else(|| panic!("decoding error without an offset ({e}) on {}", what()));
     assert!(
-        offset <= len,
+        offset <= len as u64,
         "error offset {offset} past the input of {len} bytes ({e}) on {}",
         what()
     );
@@ -137,7 +137,7 @@ fn check_metalayer(bytes: &[u8], what: &dyn Fn() -> String) -> bool {
         assert_eq!(meta.encoded_len(), bytes.len(), "encoded_len: {}", what());
     }
     let typed = match bytes.first() {
-        Some(0x95) => Some(b2nd_meta::from_slice::<MetaV0Caterva>(bytes).map(Meta::CatervaV0)),
+        Some(0x95) => Some(b2nd_meta::from_slice::<MetaV0Caterva>(bytes).map(Meta::V0Caterva)),
         Some(0x96) => Some(b2nd_meta::from_slice::<MetaB2nd>(bytes).map(Meta::B2nd)),
         Some(0x97) => Some(b2nd_meta::from_slice::<MetaB2ndV1>(bytes).map(Meta::B2ndV1)),
         _ => None,

@@ -178,9 +178,9 @@ fn itemsize_against_typesize() {
     let odd = MetaB2ndV1::new(vec![4], vec![2], vec![1], "not a dtype");
     assert!(odd.validate_with_typesize(4).is_ok());
     let caterva = MetaV0Caterva {
-        shape: vec![4],
-        chunkshape: vec![2],
-        blockshape: vec![1],
+        shape: vec![4].into(),
+        chunkshape: vec![2].into(),
+        blockshape: vec![1].into(),
     };
     assert!(caterva.validate_with_typesize(3).is_ok());
 }

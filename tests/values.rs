@@ -167,7 +167,7 @@ fn bad_input_is_an_error_at_its_offset() {
         let err = Value::from_msgpack(&hex(h)).unwrap_err();
         assert_eq!(
             (err.offset(), err.kind().to_string()),
-            (Some(offset), msg.to_string()),
+            (Some(offset as u64), msg.to_string()),
             "{h}"
         );
     }
@@ -180,7 +180,7 @@ fn nesting_is_bounded() {
     let deep = [vec![0x91; MAX_DEPTH + 1], vec![0xc0]].concat();
     let err = Value::from_msgpack(&deep).unwrap_err();
     assert!(matches!(err.kind(), ErrorKind::TooDeep { .. }));
-    assert_eq!(err.offset(), Some(MAX_DEPTH));
+    assert_eq!(err.offset(), Some(MAX_DEPTH as u64));
     // Sets nested inside sets count too: 200 levels of `d4 2d` around nil would be
     // 200 deep; here each level is a one-byte-longer ext8.
     let mut v = vec![0xc0];

@@ -358,7 +358,7 @@ fn set_shape_keeps_every_byte_outside_the_shape_entries() {
                 // Inside a shape entry: content byte 4 + 9 * axis + 1.. of the b2nd layout.
                 let at = i - start;
                 assert!(
-                    (4..4 + 9 * shape.len()).contains(&at) && (at - 4) % 9 != 0,
+                    (4..4 + 9 * shape.len()).contains(&at) && !(at - 4).is_multiple_of(9),
                     "{relative}: byte {i}"
                 );
             }

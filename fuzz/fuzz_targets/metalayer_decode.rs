@@ -35,7 +35,7 @@ fuzz_target!(|data: &[u8]| {
     let typed = match data.first() {
         Some(0x95) => b2nd_meta::from_slice::<MetaV0Caterva>(data)
             .ok()
-            .map(Meta::CatervaV0),
+            .map(Meta::V0Caterva),
         Some(0x96) => b2nd_meta::from_slice::<MetaB2nd>(data).ok().map(Meta::B2nd),
         Some(0x97) => b2nd_meta::from_slice::<MetaB2ndV1>(data)
             .ok()

@@ -189,7 +189,10 @@ impl core::error::Error for ChunkError {}
 /// (little-endian integers and bytes); anything else keeps its message as the field.
 impl From<Error> for ChunkError {
     fn from(err: Error) -> Self {
-        let offset = err.offset().unwrap_or(0);
+        // Reader offsets are positions in a slice, so they fit a usize.
+        let offset = err
+            .offset()
+            .map_or(0, |o| usize::try_from(o).unwrap_or(usize::MAX));
         let kind = match err.kind() {
             ErrorKind::UnexpectedEnd {
                 expected,

@@ -239,13 +239,14 @@ impl ChunkHeader {
             3 => {
                 // The repeated value follows the header; its length is the type's.
                 let typesize = self.cbytes - EXTENDED_HEADER_LEN as u32;
-                if typesize == 0 || typesize > self.nbytes || self.nbytes % typesize != 0 {
+                if typesize == 0 || typesize > self.nbytes || !self.nbytes.is_multiple_of(typesize)
+                {
                     return invalid("a multiple of the repeated value's length", self.nbytes);
                 }
                 Ok(())
             }
             1 => Ok(()),
-            _ if self.nbytes % u32::from(self.typesize) != 0 => {
+            _ if !self.nbytes.is_multiple_of(u32::from(self.typesize)) => {
                 invalid("a multiple of typesize", self.nbytes)
             }
             _ => Ok(()),

@@ -53,9 +53,7 @@ fn decode(layer: &Metalayer) -> Result<(Meta, &[u8]), FrameError> {
 /// The array metalayer `layer` does not decode (or encode) because of `source`.
 fn metalayer_error(layer: &Metalayer, source: crate::Error) -> FrameError {
     let content_offset = layer.content_offset();
-    let at = source
-        .offset()
-        .map(|o| content_offset.saturating_add(o as u64));
+    let at = source.offset().map(|o| content_offset.saturating_add(o));
     let kind = FrameErrorKind::Metalayer {
         name: layer.name.to_string(),
         content_offset,
@@ -109,9 +107,9 @@ pub(super) fn reshaped(
         }
     }
     match &mut meta {
-        Meta::CatervaV0(m) => m.shape = new_shape.to_vec(),
-        Meta::B2nd(m) => m.shape = new_shape.to_vec(),
-        Meta::B2ndV1(m) => m.shape = new_shape.to_vec(),
+        Meta::V0Caterva(m) => m.shape = new_shape.into(),
+        Meta::B2nd(m) => m.shape = new_shape.into(),
+        Meta::B2ndV1(m) => m.shape = new_shape.into(),
     }
     if let Err(invalid) = meta.validate_with_typesize(header.info.typesize.into()) {
         return refuse(ShapeChangeRefusal::Invalid(invalid));

@@ -35,7 +35,7 @@ impl<'a> Fields<'a> {
     }
 
     fn lift(&self, e: Error) -> FrameError {
-        let offset = e.offset().unwrap_or(0) as u64;
+        let offset = e.offset().unwrap_or(0);
         let kind = match e.kind() {
             ErrorKind::InvalidMarker { expected, found } => FrameErrorKind::BadMarker {
                 expected: described(expected),

@@ -90,9 +90,7 @@ impl FrameHeader {
 /// frame offset of the offending byte.
 fn decode_error(m: &Metalayer, source: crate::Error) -> FrameError {
     let content_offset = m.content_offset();
-    let at = source
-        .offset()
-        .map(|o| content_offset.saturating_add(o as u64));
+    let at = source.offset().map(|o| content_offset.saturating_add(o));
     let kind = FrameErrorKind::Metalayer {
         name: m.name.clone(),
         content_offset,

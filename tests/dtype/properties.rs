@@ -205,7 +205,7 @@ fn field_size(f: &GenField) -> u64 {
 /// Python-literal string with every non-alphanumeric character escaped, to
 /// exercise escape decoding.
 fn py_escaped(s: &str, pick: usize) -> String {
-    let quote = if pick % 2 == 0 { '\'' } else { '"' };
+    let quote = if pick.is_multiple_of(2) { '\'' } else { '"' };
     let mut out = String::from(quote);
     for c in s.chars() {
         let cp = u32::from(c);
@@ -237,7 +237,7 @@ fn render(g: &Gen, pick: usize) -> String {
     match g {
         Gen::Scalar(names, _, _) => {
             let name = names[pick % names.len()];
-            if pick % 2 == 0 {
+            if pick.is_multiple_of(2) {
                 format!("'{name}'")
             } else {
                 format!("\"{name}\"")
@@ -261,14 +261,14 @@ fn render(g: &Gen, pick: usize) -> String {
                         None => py_escaped(&f.name, p),
                     };
                     let fmt = render(&f.dtype, p / 3);
-                    if f.shape.is_empty() && (p % 2 == 0 || !is_sized(&f.dtype)) {
+                    if f.shape.is_empty() && (p.is_multiple_of(2) || !is_sized(&f.dtype)) {
                         format!("({name}, {fmt})")
                     } else {
                         format!("({name},{fmt},{})", render_shape(&f.shape, p))
                     }
                 })
                 .collect();
-            if pick % 2 == 0 || items.is_empty() {
+            if pick.is_multiple_of(2) || items.is_empty() {
                 format!("[{}]", items.join(", "))
             } else {
                 format!("[\n {},\n]", items.join(",\n "))

@@ -13,7 +13,7 @@ use crate::read::Reader;
 
 /// A reader error (the input ends) as a frame error, `base` bytes into the frame.
 pub(super) fn reader_error(e: crate::Error, base: u64) -> FrameError {
-    let at = base + e.offset().unwrap_or(0) as u64;
+    let at = base + e.offset().unwrap_or(0);
     match e.kind() {
         ErrorKind::UnexpectedEnd {
             expected,

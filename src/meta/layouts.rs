@@ -5,12 +5,13 @@
 //! Serialization checks what the format requires (one entry per axis in all three
 //! shapes, at most 16 axes, a dtype_format of at most 127) and refuses anything else.
 
-use alloc::string::String;
-use alloc::vec::Vec;
-
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::layout::{deserialize_parts, Layout, Parts, PartsRef};
+use crate::codec::{encode, Layout, Parts, PartsRef};
+use crate::error::Result;
+use crate::inline::{Dims, SmallString};
+use crate::serde_impls::{deserialize_parts, serialize_parts};
+use crate::validate::{self, Invalid};
 
 macro_rules! common_methods {
     ($layout:expr) => {
@@ -32,34 +33,31 @@ macro_rules! common_methods {
         /// Encodes into the start of `buf` without allocating and returns the number of
         /// bytes written: the same bytes as [`crate::to_slice`], with a single length
         /// check up front (`buf` needs [`encoded_len`](Self::encoded_len) bytes).
-        pub fn encode_into(&self, buf: &mut [u8]) -> crate::Result<usize> {
-            self.parts().encode_into(buf)
+        pub fn encode_into(&self, buf: &mut [u8]) -> Result<usize> {
+            encode::encode_into(&self.parts(), buf)
         }
 
         /// Checks C-Blosc2's rules (see [`crate::validate::check`]); a block's bytes
         /// are judged with the dtype's itemsize when the dtype parses.
-        pub fn validate(&self) -> Result<(), crate::validate::Invalid> {
-            self.parts().validate(None)
+        pub fn validate(&self) -> Result<(), Invalid> {
+            validate_parts(&self.parts(), None)
         }
 
         /// As [`validate`](Self::validate), with the typesize of the frame holding the
         /// array: a block's bytes are judged with it, and the dtype's itemsize (when
         /// the dtype parses) must equal it.
-        pub fn validate_with_typesize(
-            &self,
-            typesize: u64,
-        ) -> Result<(), crate::validate::Invalid> {
-            self.parts().validate(Some(typesize))
+        pub fn validate_with_typesize(&self, typesize: u64) -> Result<(), Invalid> {
+            validate_parts(&self.parts(), Some(typesize))
         }
 
         /// python-blosc2's stricter rule: no block longer than its chunk along any axis.
-        pub fn check_blocks_within_chunks(&self) -> Result<(), crate::validate::Invalid> {
-            crate::validate::check_blocks_within_chunks(&self.chunkshape, &self.blockshape)
+        pub fn check_blocks_within_chunks(&self) -> Result<(), Invalid> {
+            validate::check_blocks_within_chunks(&self.chunkshape, &self.blockshape)
         }
     };
 }
 
-/// The `caterva` metalayer (layout [`Layout::CatervaV0`], header `0x95`):
+/// The `caterva` metalayer (layout [`Layout::V0Caterva`], header `0x95`):
 /// version, ndim, shape, chunkshape, blockshape.
 ///
 /// Written by the caterva library before its merge into C-Blosc2; C-Blosc2 still reads it.
@@ -67,7 +65,7 @@ macro_rules! common_methods {
 /// ```
 /// use b2nd_meta::MetaV0Caterva;
 ///
-/// let meta = MetaV0Caterva { shape: vec![10], chunkshape: vec![5], blockshape: vec![2] };
+/// let meta = MetaV0Caterva { shape: [10].into(), chunkshape: [5].into(), blockshape: [2].into() };
 /// let bytes = b2nd_meta::to_vec(&meta).unwrap();
 /// assert_eq!(bytes[..3], [0x95, 0x00, 0x01]);
 /// assert_eq!(bytes.len(), meta.encoded_len());
@@ -76,15 +74,15 @@ macro_rules! common_methods {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct MetaV0Caterva {
     /// Length of each axis (int64 each).
-    pub shape: Vec<i64>,
+    pub shape: Dims<i64>,
     /// Chunk length along each axis (int32 each).
-    pub chunkshape: Vec<i32>,
+    pub chunkshape: Dims<i32>,
     /// Block length along each axis (int32 each).
-    pub blockshape: Vec<i32>,
+    pub blockshape: Dims<i32>,
 }
 
 impl MetaV0Caterva {
-    common_methods!(Layout::CatervaV0);
+    common_methods!(Layout::V0Caterva);
 
     fn dtype_len(&self) -> usize {
         0
@@ -92,7 +90,7 @@ impl MetaV0Caterva {
 
     pub(crate) fn parts(&self) -> PartsRef<'_> {
         PartsRef {
-            layout: Layout::CatervaV0,
+            layout: Layout::V0Caterva,
             shape: &self.shape,
             chunkshape: &self.chunkshape,
             blockshape: &self.blockshape,
@@ -121,9 +119,9 @@ impl MetaV0Caterva {
 /// use b2nd_meta::MetaB2nd;
 ///
 /// let meta = MetaB2nd {
-///     shape: vec![4],
-///     chunkshape: vec![2],
-///     blockshape: vec![1],
+///     shape: [4].into(),
+///     chunkshape: [2].into(),
+///     blockshape: [1].into(),
 ///     dtype: "int32".into(),
 /// };
 /// let bytes = b2nd_meta::to_vec(&meta).unwrap();
@@ -133,13 +131,13 @@ impl MetaV0Caterva {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct MetaB2nd {
     /// Length of each axis (int64 each).
-    pub shape: Vec<i64>,
+    pub shape: Dims<i64>,
     /// Chunk length along each axis (int32 each).
-    pub chunkshape: Vec<i32>,
+    pub chunkshape: Dims<i32>,
     /// Block length along each axis (int32 each).
-    pub blockshape: Vec<i32>,
+    pub blockshape: Dims<i32>,
     /// The data type, as a string (str32).
-    pub dtype: String,
+    pub dtype: SmallString,
 }
 
 impl MetaB2nd {
@@ -186,32 +184,33 @@ impl MetaB2nd {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct MetaB2ndV1 {
     /// Length of each axis (int64 each).
-    pub shape: Vec<i64>,
+    pub shape: Dims<i64>,
     /// Chunk length along each axis (int32 each).
-    pub chunkshape: Vec<i32>,
+    pub chunkshape: Dims<i32>,
     /// Block length along each axis (int32 each).
-    pub blockshape: Vec<i32>,
+    pub blockshape: Dims<i32>,
     /// How to read `dtype`: 0 is the NumPy convention (`"<i4"`), the only one defined.
     /// A positive fixint: at most 127.
     pub dtype_format: u8,
     /// The data type, as a string (str32).
-    pub dtype: String,
+    pub dtype: SmallString,
 }
 
 impl MetaB2ndV1 {
     common_methods!(Layout::B2ndV1);
 
-    /// A metalayer with `dtype_format` 0 (NumPy), the form C-Blosc2 writes.
+    /// A metalayer with `dtype_format` 0 (NumPy), the form C-Blosc2 writes; the shapes
+    /// from anything a [`Dims`] converts from (arrays, slices, vectors).
     pub fn new(
-        shape: Vec<i64>,
-        chunkshape: Vec<i32>,
-        blockshape: Vec<i32>,
-        dtype: impl Into<String>,
+        shape: impl Into<Dims<i64>>,
+        chunkshape: impl Into<Dims<i32>>,
+        blockshape: impl Into<Dims<i32>>,
+        dtype: impl Into<SmallString>,
     ) -> Self {
         MetaB2ndV1 {
-            shape,
-            chunkshape,
-            blockshape,
+            shape: shape.into(),
+            chunkshape: chunkshape.into(),
+            blockshape: blockshape.into(),
             dtype_format: 0,
             dtype: dtype.into(),
         }
@@ -247,7 +246,7 @@ macro_rules! serde_impls {
     ($($ty:ident => $layout:expr,)*) => {$(
         impl Serialize for $ty {
             fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                self.parts().serialize(serializer, false)
+                serialize_parts(&self.parts(), serializer, false)
             }
         }
 
@@ -260,7 +259,18 @@ macro_rules! serde_impls {
 }
 
 serde_impls! {
-    MetaV0Caterva => Layout::CatervaV0,
+    MetaV0Caterva => Layout::V0Caterva,
     MetaB2nd => Layout::B2nd,
     MetaB2ndV1 => Layout::B2ndV1,
+}
+
+/// C-Blosc2's rules, and the dtype against `typesize` when given.
+fn validate_parts(parts: &PartsRef<'_>, typesize: Option<u64>) -> Result<(), Invalid> {
+    validate::check_with_dtype(
+        parts.shape,
+        parts.chunkshape,
+        parts.blockshape,
+        parts.dtype(),
+        typesize,
+    )
 }

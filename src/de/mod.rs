@@ -7,8 +7,11 @@
 use serde::de::{self, DeserializeSeed, IgnoredAny, Visitor};
 
 use crate::error::{Error, ErrorKind, Expected, Result};
+
+mod raw;
 use crate::read::Reader;
 use crate::wire;
+pub(crate) use raw::RAW;
 
 /// A serde `Deserializer` reading the fixed-width metalayer format from a byte slice.
 ///
@@ -219,11 +222,17 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         self.deserialize_tuple(fields.len(), visitor)
     }
 
+    /// A newtype struct is its content, except for the raw-access protocol
+    /// (`raw.rs`).
+    #[inline]
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
-        _name: &'static str,
+        name: &'static str,
         visitor: V,
     ) -> Result<V::Value> {
+        if name == raw::RAW {
+            return visitor.visit_seq(raw::RawAccess { de: self, step: 0 });
+        }
         visitor.visit_newtype_struct(self)
     }
 

@@ -1,9 +1,19 @@
-//! [`Meta`]: any of the three layouts, recognised from the data alone.
+//! The metalayer types: one per layout ([`MetaV0Caterva`], [`MetaB2nd`],
+//! [`MetaB2ndV1`], in `layouts.rs`), and [`Meta`], any of the three, recognised from
+//! the data alone.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::layout::{deserialize_parts, Layout, Parts};
-use crate::meta::{MetaB2nd, MetaB2ndV1, MetaV0Caterva};
+use crate::codec::view::MetaRef;
+use crate::codec::{encode, Layout, Parts, PartsRef};
+use crate::dtype::{Dtype, DtypeError};
+use crate::error::Result;
+use crate::serde_impls::{deserialize_parts, serialize_parts};
+use crate::validate::{self, Invalid};
+
+mod layouts;
+
+pub use layouts::{MetaB2nd, MetaB2ndV1, MetaV0Caterva};
 
 /// A metalayer of any layout, told apart without a tag.
 ///
@@ -37,7 +47,7 @@ use crate::meta::{MetaB2nd, MetaB2ndV1, MetaV0Caterva};
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Meta {
     /// The `caterva` layout (5 elements).
-    CatervaV0(MetaV0Caterva),
+    V0Caterva(MetaV0Caterva),
     /// The draft `b2nd` layout (6 elements).
     B2nd(MetaB2nd),
     /// The `b2nd` layout C-Blosc2 writes (7 elements).
@@ -48,7 +58,7 @@ impl Meta {
     /// Which layout this is.
     pub fn layout(&self) -> Layout {
         match self {
-            Meta::CatervaV0(_) => Layout::CatervaV0,
+            Meta::V0Caterva(_) => Layout::V0Caterva,
             Meta::B2nd(_) => Layout::B2nd,
             Meta::B2ndV1(_) => Layout::B2ndV1,
         }
@@ -62,7 +72,7 @@ impl Meta {
     /// Length of each axis.
     pub fn shape(&self) -> &[i64] {
         match self {
-            Meta::CatervaV0(m) => &m.shape,
+            Meta::V0Caterva(m) => &m.shape,
             Meta::B2nd(m) => &m.shape,
             Meta::B2ndV1(m) => &m.shape,
         }
@@ -71,7 +81,7 @@ impl Meta {
     /// Chunk length along each axis.
     pub fn chunkshape(&self) -> &[i32] {
         match self {
-            Meta::CatervaV0(m) => &m.chunkshape,
+            Meta::V0Caterva(m) => &m.chunkshape,
             Meta::B2nd(m) => &m.chunkshape,
             Meta::B2ndV1(m) => &m.chunkshape,
         }
@@ -80,7 +90,7 @@ impl Meta {
     /// Block length along each axis.
     pub fn blockshape(&self) -> &[i32] {
         match self {
-            Meta::CatervaV0(m) => &m.blockshape,
+            Meta::V0Caterva(m) => &m.blockshape,
             Meta::B2nd(m) => &m.blockshape,
             Meta::B2ndV1(m) => &m.blockshape,
         }
@@ -89,7 +99,7 @@ impl Meta {
     /// The dtype string; `None` for caterva, which has none.
     pub fn dtype(&self) -> Option<&str> {
         match self {
-            Meta::CatervaV0(_) => None,
+            Meta::V0Caterva(_) => None,
             Meta::B2nd(m) => Some(&m.dtype),
             Meta::B2ndV1(m) => Some(&m.dtype),
         }
@@ -106,7 +116,7 @@ impl Meta {
     /// Exact length in bytes of the encoded metalayer.
     pub fn encoded_len(&self) -> usize {
         match self {
-            Meta::CatervaV0(m) => m.encoded_len(),
+            Meta::V0Caterva(m) => m.encoded_len(),
             Meta::B2nd(m) => m.encoded_len(),
             Meta::B2ndV1(m) => m.encoded_len(),
         }
@@ -118,14 +128,14 @@ impl Meta {
     /// ```
     /// use b2nd_meta::{Meta, MetaB2ndV1};
     ///
-    /// let meta = Meta::from(MetaB2ndV1::new(vec![3, 4], vec![2, 4], vec![1, 2], "<i4"));
+    /// let meta = Meta::from(MetaB2ndV1::new([3, 4], [2, 4], [1, 2], "<i4"));
     /// let mut buf = [0u8; 64];
     /// let n = meta.encode_into(&mut buf)?;
     /// assert_eq!(&buf[..n], b2nd_meta::to_vec(&meta)?);
     /// # Ok::<(), b2nd_meta::Error>(())
     /// ```
-    pub fn encode_into(&self, buf: &mut [u8]) -> crate::Result<usize> {
-        self.parts().encode_into(buf)
+    pub fn encode_into(&self, buf: &mut [u8]) -> Result<usize> {
+        encode::encode_into(&self.parts(), buf)
     }
 
     /// Checks C-Blosc2's rules; see [`MetaB2ndV1::validate`].
@@ -134,23 +144,31 @@ impl Meta {
     /// use b2nd_meta::{validate::Problem, Meta, MetaB2ndV1};
     ///
     /// // c-blosc2 #740: a zero block in a non-empty chunk.
-    /// let meta = Meta::from(MetaB2ndV1::new(vec![10], vec![5], vec![0], "<i4"));
+    /// let meta = Meta::from(MetaB2ndV1::new([10], [5], [0], "<i4"));
     /// let err = meta.validate().unwrap_err();
     /// assert_eq!(err.problems(), [Problem::ZeroBlock { axis: 0 }]);
     /// ```
-    pub fn validate(&self) -> Result<(), crate::validate::Invalid> {
-        self.parts().validate(None)
+    pub fn validate(&self) -> Result<(), Invalid> {
+        match self {
+            Meta::V0Caterva(m) => m.validate(),
+            Meta::B2nd(m) => m.validate(),
+            Meta::B2ndV1(m) => m.validate(),
+        }
     }
 
     /// Checks C-Blosc2's rules with a frame's typesize; see
     /// [`MetaB2ndV1::validate_with_typesize`].
-    pub fn validate_with_typesize(&self, typesize: u64) -> Result<(), crate::validate::Invalid> {
-        self.parts().validate(Some(typesize))
+    pub fn validate_with_typesize(&self, typesize: u64) -> Result<(), Invalid> {
+        match self {
+            Meta::V0Caterva(m) => m.validate_with_typesize(typesize),
+            Meta::B2nd(m) => m.validate_with_typesize(typesize),
+            Meta::B2ndV1(m) => m.validate_with_typesize(typesize),
+        }
     }
 
     /// python-blosc2's stricter rule; see [`crate::validate::check_blocks_within_chunks`].
-    pub fn check_blocks_within_chunks(&self) -> Result<(), crate::validate::Invalid> {
-        crate::validate::check_blocks_within_chunks(self.chunkshape(), self.blockshape())
+    pub fn check_blocks_within_chunks(&self) -> Result<(), Invalid> {
+        validate::check_blocks_within_chunks(self.chunkshape(), self.blockshape())
     }
 
     /// The dtype parsed as NumPy's (dtype_format 0, or the draft layout's NumPy names);
@@ -159,13 +177,13 @@ impl Meta {
     /// ```
     /// use b2nd_meta::{Meta, MetaB2ndV1};
     ///
-    /// let meta = Meta::from(MetaB2ndV1::new(vec![4], vec![2], vec![1], "<M8[ns]"));
+    /// let meta = Meta::from(MetaB2ndV1::new([4], [2], [1], "<M8[ns]"));
     /// let dtype = meta.parsed_dtype().unwrap().unwrap();
     /// assert_eq!(dtype.itemsize(), 8);
     /// ```
-    pub fn parsed_dtype(&self) -> Option<Result<crate::dtype::Dtype, crate::dtype::DtypeError>> {
+    pub fn parsed_dtype(&self) -> Option<Result<Dtype, DtypeError>> {
         match self.parts().dtype()? {
-            (0, dtype) => Some(crate::dtype::Dtype::parse(dtype)),
+            (0, dtype) => Some(Dtype::parse(dtype)),
             _ => None,
         }
     }
@@ -180,33 +198,49 @@ impl Meta {
     /// let meta = Meta::from(MetaV0Caterva::default());
     /// assert_eq!(meta.effective_dtype(4).unwrap().to_string(), "|S4");
     /// ```
-    pub fn effective_dtype(&self, typesize: u32) -> Option<crate::dtype::Dtype> {
+    pub fn effective_dtype(&self, typesize: u32) -> Option<Dtype> {
         match self {
-            Meta::CatervaV0(_) => Some(crate::dtype::Dtype::for_typesize(typesize)),
+            Meta::V0Caterva(_) => Some(Dtype::for_typesize(typesize)),
             _ => self.parsed_dtype()?.ok(),
         }
     }
 
-    pub(crate) fn parts(&self) -> crate::layout::PartsRef<'_> {
+    pub(crate) fn parts(&self) -> PartsRef<'_> {
         match self {
-            Meta::CatervaV0(m) => m.parts(),
+            Meta::V0Caterva(m) => m.parts(),
             Meta::B2nd(m) => m.parts(),
             Meta::B2ndV1(m) => m.parts(),
         }
     }
 
-    fn from_parts(parts: Parts) -> Self {
+    pub(crate) fn from_parts(parts: Parts) -> Self {
         match parts.layout {
-            Layout::CatervaV0 => Meta::CatervaV0(MetaV0Caterva::from_parts(parts)),
+            Layout::V0Caterva => Meta::V0Caterva(MetaV0Caterva::from_parts(parts)),
             Layout::B2nd => Meta::B2nd(MetaB2nd::from_parts(parts)),
             Layout::B2ndV1 => Meta::B2ndV1(MetaB2ndV1::from_parts(parts)),
         }
     }
 }
 
+impl MetaRef<'_> {
+    /// The owned metadata (allocating nothing for a dtype of up to 22 bytes).
+    ///
+    /// ```
+    /// use b2nd_meta::{Meta, MetaRef};
+    ///
+    /// let bytes = [0x95, 0x00, 0x00, 0x90, 0x90, 0x90];
+    /// let meta = MetaRef::parse(&bytes)?.to_meta();
+    /// assert_eq!(meta, b2nd_meta::from_slice::<Meta>(&bytes)?);
+    /// # Ok::<(), b2nd_meta::Error>(())
+    /// ```
+    pub fn to_meta(&self) -> Meta {
+        Meta::from_parts(self.to_parts())
+    }
+}
+
 impl From<MetaV0Caterva> for Meta {
     fn from(m: MetaV0Caterva) -> Self {
-        Meta::CatervaV0(m)
+        Meta::V0Caterva(m)
     }
 }
 
@@ -224,10 +258,9 @@ impl From<MetaB2ndV1> for Meta {
 
 impl Serialize for Meta {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let parts = self.parts();
         // A length-prefixed sequence, so that binary formats without tags can tell the
         // layouts apart on the way back.
-        parts.serialize(serializer, true)
+        serialize_parts(&self.parts(), serializer, true)
     }
 }
 

@@ -1,0 +1,192 @@
+//! [`SmallString`]: a string inline when short.
+
+use alloc::string::String;
+use core::fmt;
+use core::hash::{Hash, Hasher};
+use core::ops::Deref;
+
+use serde::de::{self, Deserialize, Deserializer, Visitor};
+use serde::ser::{Serialize, Serializer};
+
+/// How many bytes a [`SmallString`] holds without allocating.
+pub const INLINE_STR: usize = 22;
+
+/// A string kept inline when it is at most 22 bytes long (every NumPy dtype but
+/// structured ones), on the heap otherwise. Reads as a `&str` through `Deref`.
+///
+/// ```
+/// use b2nd_meta::SmallString;
+///
+/// let dtype = SmallString::from("<f8");
+/// assert_eq!(dtype, "<f8");
+/// assert_eq!(dtype.len(), 3);
+/// assert_eq!(format!("{dtype:?} {dtype}"), r#""<f8" <f8"#);
+/// ```
+#[derive(Clone)]
+pub struct SmallString {
+    repr: StrRepr,
+}
+
+#[derive(Clone)]
+enum StrRepr {
+    /// Valid UTF-8 in `bytes[..len]`: copied from a `&str`.
+    Inline {
+        len: u8,
+        bytes: [u8; INLINE_STR],
+    },
+    Heap(String),
+}
+
+impl SmallString {
+    /// How many bytes are kept without allocating.
+    pub const INLINE_CAPACITY: usize = INLINE_STR;
+
+    /// The empty string.
+    pub const fn new() -> Self {
+        SmallString {
+            repr: StrRepr::Inline {
+                len: 0,
+                bytes: [0; INLINE_STR],
+            },
+        }
+    }
+
+    /// The string (as through `Deref`).
+    #[inline]
+    pub fn as_str(&self) -> &str {
+        match &self.repr {
+            // Always UTF-8 (copied from a `str`), so the fallback is never taken.
+            StrRepr::Inline { len, bytes } => bytes
+                .get(..usize::from(*len))
+                .and_then(|b| core::str::from_utf8(b).ok())
+                .unwrap_or_default(),
+            StrRepr::Heap(s) => s,
+        }
+    }
+}
+
+impl Default for SmallString {
+    fn default() -> Self {
+        SmallString::new()
+    }
+}
+
+impl Deref for SmallString {
+    type Target = str;
+    #[inline]
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl From<&str> for SmallString {
+    #[inline]
+    fn from(s: &str) -> Self {
+        let mut bytes = [0; INLINE_STR];
+        match bytes.get_mut(..s.len()) {
+            Some(dst) => {
+                dst.copy_from_slice(s.as_bytes());
+                SmallString {
+                    repr: StrRepr::Inline {
+                        len: s.len() as u8,
+                        bytes,
+                    },
+                }
+            }
+            None => SmallString {
+                repr: StrRepr::Heap(s.into()),
+            },
+        }
+    }
+}
+
+impl From<String> for SmallString {
+    fn from(s: String) -> Self {
+        if s.len() <= INLINE_STR {
+            SmallString::from(s.as_str())
+        } else {
+            SmallString {
+                repr: StrRepr::Heap(s),
+            }
+        }
+    }
+}
+
+impl From<SmallString> for String {
+    fn from(s: SmallString) -> Self {
+        match s.repr {
+            StrRepr::Heap(s) => s,
+            StrRepr::Inline { .. } => s.as_str().into(),
+        }
+    }
+}
+
+impl fmt::Debug for SmallString {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl fmt::Display for SmallString {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl PartialEq for SmallString {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for SmallString {}
+
+impl Hash for SmallString {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state)
+    }
+}
+
+macro_rules! str_eq_with {
+    ($($other:ty),*) => {$(
+        impl PartialEq<$other> for SmallString {
+            fn eq(&self, other: &$other) -> bool {
+                self.as_str() == &other[..]
+            }
+        }
+        impl PartialEq<SmallString> for $other {
+            fn eq(&self, other: &SmallString) -> bool {
+                &self[..] == other.as_str()
+            }
+        }
+    )*};
+}
+
+str_eq_with!(str, &str, String);
+
+impl Serialize for SmallString {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for SmallString {
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = SmallString;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string")
+            }
+            #[inline]
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<SmallString, E> {
+                Ok(SmallString::from(s))
+            }
+            fn visit_string<E: de::Error>(self, s: String) -> Result<SmallString, E> {
+                Ok(SmallString::from(s))
+            }
+        }
+        deserializer.deserialize_str(V)
+    }
+}
