@@ -3,7 +3,7 @@
 use alloc::boxed::Box;
 use core::fmt::{self, Display};
 
-use super::header::{ChunkCodec, Filter};
+use super::kinds::{ChunkCodec, Filter};
 use crate::error::{Error, ErrorKind};
 
 /// A Blosc2 chunk that does not decode.

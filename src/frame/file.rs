@@ -2,7 +2,7 @@
 //! incremental reads, and [`open`].
 
 use std::fs;
-use std::io::{self, Read};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::vec::Vec;
 
@@ -105,38 +105,6 @@ impl FrameFile {
     pub fn missing_bytes(&self) -> u64 {
         self.header.info.frame_len.saturating_sub(self.file_len)
     }
-}
-
-/// Read up to `buf.len()` bytes, stopping early only at end of input.
-pub(crate) fn read_fully<R: Read>(r: &mut R, buf: &mut [u8]) -> io::Result<usize> {
-    let mut got = 0;
-    while got < buf.len() {
-        let dst = buf.get_mut(got..).unwrap_or_default();
-        match r.read(dst) {
-            Ok(0) => break,
-            Ok(k) if k <= dst.len() => got += k,
-            Ok(_) => return Err(io::Error::other("reader returned more bytes than asked")),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(got)
-}
-
-/// Append up to `n` more bytes from `r` to `out`, growing `out` only as data
-/// arrives (a bogus huge `n` costs nothing if the input is short).
-pub(crate) fn read_up_to<R: Read>(r: &mut R, mut n: usize, out: &mut Vec<u8>) -> io::Result<()> {
-    let mut chunk = [0u8; 8192];
-    while n > 0 {
-        let want = n.min(chunk.len());
-        let got = read_fully(r, chunk.get_mut(..want).unwrap_or_default())?;
-        out.extend_from_slice(chunk.get(..got).unwrap_or_default());
-        n -= got;
-        if got < want {
-            break;
-        }
-    }
-    Ok(())
 }
 
 /// Read a frame header from `reader`, positioned at the start of the frame.

@@ -132,9 +132,11 @@
 //! # Modules
 //!
 //! `header` holds the model ([`FrameInfo`], [`FrameHeader`], [`Metalayer`]), `error`
-//! the [`FrameError`], `parse` the slice parser ([`parse_header`]), `file` the bounded
-//! reads ([`read_header`], [`open`]), `write` the in-place rewrites, and `array` the
-//! array metalayer.
+//! the [`FrameError`], `parse` the fixed header, `index` the metalayer index, `source`
+//! the staged, bounded reads over a slice, a reader or a file ([`parse_header`]),
+//! `file` the files and directories ([`read_header`], [`open`]), `write` the locked
+//! in-place rewrites, `array` and `check` the array metalayer, `user` the user
+//! metalayers as serde values, and `trailer` the variable-length metalayers.
 
 mod array;
 mod check;
@@ -159,8 +161,8 @@ pub use header::{
     MAX_FILTERS, MAX_FRAME_FORMAT_VERSION, MAX_METALAYERS, METALAYER_NAME_MAXLEN,
     SPARSE_HEADER_FILE,
 };
-pub use parse::parse_header;
 pub use shape::ShapeChangeRefusal;
+pub use source::parse_header;
 pub use trailer::{
     parse_trailer, read_trailer, Trailer, VlMetalayer, MAX_VLMETALAYERS, TRAILER_MIN_LEN,
 };

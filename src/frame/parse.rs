@@ -9,10 +9,9 @@ use std::string::String;
 use std::vec::Vec;
 
 use super::header::{
-    Codec, FrameHeader, FrameInfo, FrameKind, HeaderNote, FIXED_HEADER_LEN, MAX_FILTERS,
+    Codec, FrameInfo, FrameKind, HeaderNote, FIXED_HEADER_LEN, MAX_FILTERS,
     MAX_FRAME_FORMAT_VERSION,
 };
-use super::source::{read_staged, SliceSource};
 use crate::error::Found;
 use crate::marker::{FALSE, FIXARRAY, FIXEXT16, FIXSTR, INT16, INT32, INT64, TRUE, UINT64};
 use crate::read::Reader;
@@ -343,29 +342,4 @@ fn check_sizes(nbytes: i64, cbytes: i64, chunksize: i32) -> Result<(), FrameErro
         ));
     }
     Ok(())
-}
-
-/// Parse a frame header from a buffer holding at least the whole header (it
-/// may hold the whole frame; bytes past `header_len` are ignored).
-///
-/// ```
-/// use b2nd_meta::frame::{parse_header, FrameKind};
-///
-/// let bytes = include_bytes!(concat!(
-///     env!("CARGO_MANIFEST_DIR"),
-///     "/tests/data/frame/contiguous.b2nd"
-/// ));
-/// let header = parse_header(bytes)?;
-/// assert_eq!(header.info.kind, FrameKind::Contiguous);
-/// assert_eq!(header.info.codec.name(), "lz4");
-/// assert_eq!(header.info.clevel, 5);
-/// assert_eq!(header.info.typesize, 4);
-/// assert_eq!(header.names().collect::<Vec<_>>(), ["b2nd"]);
-///
-/// // Any prefix shorter than the header is an error, never a panic.
-/// assert!(parse_header(&bytes[..100]).is_err());
-/// # Ok::<(), b2nd_meta::frame::FrameError>(())
-/// ```
-pub fn parse_header(buf: &[u8]) -> Result<FrameHeader, FrameError> {
-    read_staged(&mut SliceSource(buf), usize::MAX)
 }

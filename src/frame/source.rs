@@ -7,7 +7,6 @@ use std::io::{self, Read, Seek, SeekFrom};
 use std::vec::Vec;
 
 use super::error::{FrameError, FrameErrorKind};
-use super::file::read_up_to;
 use super::header::{FrameHeader, Metalayer, CONTENT_PREFIX_LEN, FIXED_HEADER_LEN};
 use super::index::{content_len, layout_notes, parse_index, INDEX_MAX_END};
 use super::parse::parse_fixed;
@@ -73,10 +72,7 @@ impl<R: Read> Source for Sequential<R> {
                 return Ok(want);
             }
             let n = (want - have).min(scratch.len() as u64) as usize;
-            let got = super::file::read_fully(
-                &mut self.reader,
-                scratch.get_mut(..n).unwrap_or_default(),
-            )?;
+            let got = read_fully(&mut self.reader, scratch.get_mut(..n).unwrap_or_default())?;
             if got == 0 {
                 return Ok(have);
             }
@@ -169,4 +165,61 @@ pub(crate) fn read_staged<S: Source>(src: &mut S, cap: usize) -> Result<FrameHea
     info.contents_as_c_writes =
         layout_notes(&entries, &lens, index_end, header_len, &mut info.notes);
     Ok(FrameHeader { info, metalayers })
+}
+
+/// Read up to `buf.len()` bytes, stopping early only at end of input.
+pub(crate) fn read_fully<R: Read>(r: &mut R, buf: &mut [u8]) -> io::Result<usize> {
+    let mut got = 0;
+    while got < buf.len() {
+        let dst = buf.get_mut(got..).unwrap_or_default();
+        match r.read(dst) {
+            Ok(0) => break,
+            Ok(k) if k <= dst.len() => got += k,
+            Ok(_) => return Err(io::Error::other("reader returned more bytes than asked")),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(got)
+}
+
+/// Append up to `n` more bytes from `r` to `out`, growing `out` only as data
+/// arrives (a bogus huge `n` costs nothing if the input is short).
+pub(crate) fn read_up_to<R: Read>(r: &mut R, mut n: usize, out: &mut Vec<u8>) -> io::Result<()> {
+    let mut chunk = [0u8; 8192];
+    while n > 0 {
+        let want = n.min(chunk.len());
+        let got = read_fully(r, chunk.get_mut(..want).unwrap_or_default())?;
+        out.extend_from_slice(chunk.get(..got).unwrap_or_default());
+        n -= got;
+        if got < want {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// Parse a frame header from a buffer holding at least the whole header (it
+/// may hold the whole frame; bytes past `header_len` are ignored).
+///
+/// ```
+/// use b2nd_meta::frame::{parse_header, FrameKind};
+///
+/// let bytes = include_bytes!(concat!(
+///     env!("CARGO_MANIFEST_DIR"),
+///     "/tests/data/frame/contiguous.b2nd"
+/// ));
+/// let header = parse_header(bytes)?;
+/// assert_eq!(header.info.kind, FrameKind::Contiguous);
+/// assert_eq!(header.info.codec.name(), "lz4");
+/// assert_eq!(header.info.clevel, 5);
+/// assert_eq!(header.info.typesize, 4);
+/// assert_eq!(header.names().collect::<Vec<_>>(), ["b2nd"]);
+///
+/// // Any prefix shorter than the header is an error, never a panic.
+/// assert!(parse_header(&bytes[..100]).is_err());
+/// # Ok::<(), b2nd_meta::frame::FrameError>(())
+/// ```
+pub fn parse_header(buf: &[u8]) -> Result<FrameHeader, FrameError> {
+    read_staged(&mut SliceSource(buf), usize::MAX)
 }

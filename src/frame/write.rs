@@ -19,7 +19,7 @@ use super::array::reshaped;
 use super::error::{FrameError, FrameErrorKind};
 use super::file::{check_kind, locate, read_header, with_path};
 use super::header::{FrameHeader, FrameKind, Metalayer};
-use super::parse::parse_header;
+use super::source::parse_header;
 use crate::Meta;
 
 /// Find `name` in `header` and check `new_len` against it.
