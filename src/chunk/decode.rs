@@ -99,7 +99,10 @@ pub fn decode_with_limit(chunk: &[u8], max_nbytes: u32) -> Result<Vec<u8>, Chunk
         return Err(unsupported(AT_BLOSC2_FLAGS, "a dictionary"));
     }
     for (slot, (filter, _)) in header.filters.iter().enumerate() {
-        if !matches!(filter, Filter::None | Filter::Shuffle) {
+        if !matches!(
+            filter,
+            Filter::None | Filter::Shuffle | Filter::BitShuffle | Filter::TruncPrec
+        ) {
             return Err(ChunkError::at(
                 header.filter_offset(slot),
                 ChunkErrorKind::FilterNotDecoded { filter: *filter },
@@ -265,6 +268,11 @@ fn decompress(
     match codec {
         #[cfg(feature = "std")]
         ChunkCodec::Zstd => super::zstd::decompress(src, neblock, out),
+        #[cfg(feature = "std")]
+        ChunkCodec::Lz4 => super::codecs::lz4(src, neblock, out),
+        #[cfg(feature = "std")]
+        ChunkCodec::Zlib => super::codecs::zlib(src, neblock, out),
+        ChunkCodec::BloscLz => super::blosclz::decompress(src, neblock, out),
         other => {
             let _ = (src, neblock, &out);
             Err(ChunkErrorKind::CodecNotDecoded { codec: other })
@@ -273,7 +281,8 @@ fn decompress(
 }
 
 /// Undoes the filter pipeline on the block that starts at `block_start` in `out`,
-/// last slot first (only shuffle is allowed by now).
+/// last slot first (shuffle and bitshuffle; truncation of precision is not undone, as
+/// in C).
 fn unfilter(header: &ChunkHeader, out: &mut [u8], block_start: usize) {
     let Some(block) = out.get_mut(block_start..) else {
         return;
@@ -282,6 +291,9 @@ fn unfilter(header: &ChunkHeader, out: &mut [u8], block_start: usize) {
         if let Some((Filter::Shuffle, meta)) = header.filters.get(slot) {
             let typesize = if *meta == 0 { header.typesize } else { *meta };
             unshuffle(usize::from(typesize), block);
+        } else if let Some((Filter::BitShuffle, _)) = header.filters.get(slot) {
+            let typesize = usize::from(header.typesize);
+            super::bitshuffle::unshuffle(typesize, header.version, block);
         }
     }
 }

@@ -25,6 +25,10 @@
 //! # Ok::<(), b2nd_meta::chunk::ChunkError>(())
 //! ```
 
+mod bitshuffle;
+mod blosclz;
+#[cfg(feature = "std")]
+mod codecs;
 mod decode;
 mod error;
 mod header;
