@@ -1,5 +1,6 @@
 //! The chunk decoder against C-Blosc2: chunks compressed by the C library (blosc2-src,
-//! zstd compiled in) decode to the bytes given to it; hand-made chunks from the format
+//! zstd, lz4 and blosclz compiled in; zlib is not, its chunks come from python-blosc2's
+//! fixtures in tests/vlmeta.rs) decode to the bytes given to it; hand-made chunks from the format
 //! document decode or fail with their offset; truncations and byte changes never panic.
 
 use std::ffi::c_void;
@@ -117,6 +118,12 @@ fn c_blosc2_chunks_decode_to_their_input() {
         (100_000, BLOSCLZ, 5, 8, BITSHUFFLE, 8008, NEVER_SPLIT), // 1001, leftover block
         (65_536, ZSTD, 5, 8, BITSHUFFLE, 0, ALWAYS_SPLIT),
         (77, LZ4, 5, 4, BITSHUFFLE, 0, ALWAYS_SPLIT), // 19 elements and a byte
+        (100_003, ZSTD, 5, 1, DELTA, 8192, ALWAYS_SPLIT),
+        (100_004, LZ4, 5, 2, DELTA, 8192, NEVER_SPLIT),
+        (100_004, BLOSCLZ, 5, 4, DELTA, 4004, ALWAYS_SPLIT),
+        (65_536, ZSTD, 5, 8, DELTA, 0, ALWAYS_SPLIT),
+        (30_000, ZSTD, 5, 3, DELTA, 3000, ALWAYS_SPLIT), // width 1
+        (48_000, LZ4, 5, 16, DELTA, 4800, NEVER_SPLIT),  // width 8
     ];
     for (i, &(len, codec, clevel, typesize, filter, blocksize, split)) in cases.iter().enumerate() {
         let src = sample(len, i as u32);
@@ -149,15 +156,28 @@ fn other_codecs_and_filters_are_named() {
         }
     );
     assert_eq!(err.offset(), Some(2));
-    let delta = c_compress(&src, ZSTD, 5, 4, DELTA, 0, ALWAYS_SPLIT);
-    let err = chunk::decode(&delta).map(|v| v.len()).unwrap_err();
+    let mut user = c_compress(&src, ZSTD, 5, 4, SHUFFLE, 0, ALWAYS_SPLIT);
+    user[21] = 200; // a user-defined filter in the last slot
+    let err = chunk::decode(&user).map(|v| v.len()).unwrap_err();
     assert_eq!(
         err.kind(),
         &ChunkErrorKind::FilterNotDecoded {
-            filter: Filter::Delta
+            filter: Filter::Other(200)
         }
     );
     assert_eq!(err.offset(), Some(21));
+    // Delta over blocks with bytes past their last whole element is named, not guessed.
+    let ragged = c_compress(&src[..1001], ZSTD, 5, 2, DELTA, 0, ALWAYS_SPLIT);
+    let err = chunk::decode(&ragged).map(|v| v.len()).unwrap_err();
+    assert_eq!(
+        (err.kind(), err.offset()),
+        (
+            &ChunkErrorKind::FilterNotDecoded {
+                filter: Filter::Delta
+            },
+            Some(21)
+        )
+    );
 }
 
 /// An extended header (bytes 0..32), from README_CHUNK_FORMAT.rst.
@@ -314,6 +334,7 @@ fn every_truncation_and_byte_change_is_ok_or_err() {
         c_compress(&src[..3000], LZ4HC, 9, 4, BITSHUFFLE, 1000, NEVER_SPLIT),
         c_compress(&src[..3000], BLOSCLZ, 5, 1, SHUFFLE, 0, ALWAYS_SPLIT),
         c_compress(&src[..3000], BLOSCLZ, 9, 2, BITSHUFFLE, 1002, ALWAYS_SPLIT),
+        c_compress(&src[..3000], LZ4, 5, 4, DELTA, 1000, ALWAYS_SPLIT),
     ];
     for chunk in &chunks {
         for len in 0..chunk.len() {
