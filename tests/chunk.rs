@@ -1,5 +1,6 @@
 //! The chunk decoder against C-Blosc2: chunks compressed by the C library (blosc2-src,
-//! zstd compiled in) decode to the bytes given to it; hand-made chunks from the format
+//! zstd, lz4 and blosclz compiled in; zlib is not, its chunks come from python-blosc2's
+//! fixtures in tests/vlmeta.rs) decode to the bytes given to it; hand-made chunks from the format
 //! document decode or fail with their offset; truncations and byte changes never panic.
 
 use std::ffi::c_void;
@@ -10,6 +11,9 @@ use blosc2_src as c;
 
 const ZSTD: u8 = 5; // BLOSC_ZSTD
 const BLOSCLZ: u8 = 0; // BLOSC_BLOSCLZ
+const LZ4: u8 = 1; // BLOSC_LZ4
+const LZ4HC: u8 = 2; // BLOSC_LZ4HC
+const DELTA: u8 = 3; // BLOSC_DELTA
 const SHUFFLE: u8 = 1; // BLOSC_SHUFFLE
 const BITSHUFFLE: u8 = 2; // BLOSC_BITSHUFFLE
 const ALWAYS_SPLIT: i32 = 1; // BLOSC_ALWAYS_SPLIT
@@ -97,6 +101,29 @@ fn c_blosc2_chunks_decode_to_their_input() {
         (65_536, ZSTD, 1, 8, SHUFFLE, 0, ALWAYS_SPLIT),
         (65_536, ZSTD, 5, 8, 0, 4096, NEVER_SPLIT),
         (50_000, ZSTD, 0, 1, SHUFFLE, 0, ALWAYS_SPLIT), // clevel 0: memcpyed
+        (100, LZ4, 5, 1, SHUFFLE, 0, ALWAYS_SPLIT),
+        (300_000, LZ4, 5, 1, SHUFFLE, 0, ALWAYS_SPLIT),
+        (100_003, LZ4, 9, 4, SHUFFLE, 8192, ALWAYS_SPLIT),
+        (300_000, LZ4HC, 5, 1, SHUFFLE, 0, ALWAYS_SPLIT),
+        (100_003, LZ4HC, 9, 8, 0, 16384, NEVER_SPLIT),
+        (100, BLOSCLZ, 5, 1, SHUFFLE, 0, ALWAYS_SPLIT),
+        (8619, BLOSCLZ, 5, 1, SHUFFLE, 0, ALWAYS_SPLIT),
+        (300_000, BLOSCLZ, 9, 1, SHUFFLE, 0, ALWAYS_SPLIT),
+        (300_000, BLOSCLZ, 1, 1, 0, 0, NEVER_SPLIT),
+        (100_003, BLOSCLZ, 5, 4, SHUFFLE, 8192, ALWAYS_SPLIT),
+        (1_000_000, BLOSCLZ, 9, 1, 0, 262_144, NEVER_SPLIT), // far matches
+        (10_001, ZSTD, 5, 1, BITSHUFFLE, 0, ALWAYS_SPLIT),
+        (10_002, ZSTD, 5, 2, BITSHUFFLE, 1002, NEVER_SPLIT), // 501 elements a block
+        (100_004, LZ4, 5, 4, BITSHUFFLE, 4004, ALWAYS_SPLIT), // 1001 elements a block
+        (100_000, BLOSCLZ, 5, 8, BITSHUFFLE, 8008, NEVER_SPLIT), // 1001, leftover block
+        (65_536, ZSTD, 5, 8, BITSHUFFLE, 0, ALWAYS_SPLIT),
+        (77, LZ4, 5, 4, BITSHUFFLE, 0, ALWAYS_SPLIT), // 19 elements and a byte
+        (100_003, ZSTD, 5, 1, DELTA, 8192, ALWAYS_SPLIT),
+        (100_004, LZ4, 5, 2, DELTA, 8192, NEVER_SPLIT),
+        (100_004, BLOSCLZ, 5, 4, DELTA, 4004, ALWAYS_SPLIT),
+        (65_536, ZSTD, 5, 8, DELTA, 0, ALWAYS_SPLIT),
+        (30_000, ZSTD, 5, 3, DELTA, 3000, ALWAYS_SPLIT), // width 1
+        (48_000, LZ4, 5, 16, DELTA, 4800, NEVER_SPLIT),  // width 8
     ];
     for (i, &(len, codec, clevel, typesize, filter, blocksize, split)) in cases.iter().enumerate() {
         let src = sample(len, i as u32);
@@ -119,24 +146,38 @@ fn zeros_and_runs_from_c_decode() {
 #[test]
 fn other_codecs_and_filters_are_named() {
     let src: Vec<u8> = b"abcdefgh".repeat(10_000);
-    let blosclz = c_compress(&src, BLOSCLZ, 5, 1, SHUFFLE, 0, ALWAYS_SPLIT);
-    let err = chunk::decode(&blosclz).map(|v| v.len()).unwrap_err();
+    let mut reserved = c_compress(&src, BLOSCLZ, 5, 1, SHUFFLE, 0, ALWAYS_SPLIT);
+    reserved[2] = (reserved[2] & 0x1f) | (2 << 5); // codec format 2: reserved
+    let err = chunk::decode(&reserved).map(|v| v.len()).unwrap_err();
     assert_eq!(
         err.kind(),
         &ChunkErrorKind::CodecNotDecoded {
-            codec: ChunkCodec::BloscLz
+            codec: ChunkCodec::Other(2)
         }
     );
     assert_eq!(err.offset(), Some(2));
-    let bitshuffle = c_compress(&src, ZSTD, 5, 4, BITSHUFFLE, 0, ALWAYS_SPLIT);
-    let err = chunk::decode(&bitshuffle).map(|v| v.len()).unwrap_err();
+    let mut user = c_compress(&src, ZSTD, 5, 4, SHUFFLE, 0, ALWAYS_SPLIT);
+    user[21] = 200; // a user-defined filter in the last slot
+    let err = chunk::decode(&user).map(|v| v.len()).unwrap_err();
     assert_eq!(
         err.kind(),
         &ChunkErrorKind::FilterNotDecoded {
-            filter: Filter::BitShuffle
+            filter: Filter::Other(200)
         }
     );
     assert_eq!(err.offset(), Some(21));
+    // Delta over blocks with bytes past their last whole element is named, not guessed.
+    let ragged = c_compress(&src[..1001], ZSTD, 5, 2, DELTA, 0, ALWAYS_SPLIT);
+    let err = chunk::decode(&ragged).map(|v| v.len()).unwrap_err();
+    assert_eq!(
+        (err.kind(), err.offset()),
+        (
+            &ChunkErrorKind::FilterNotDecoded {
+                filter: Filter::Delta
+            },
+            Some(21)
+        )
+    );
 }
 
 /// An extended header (bytes 0..32), from README_CHUNK_FORMAT.rst.
@@ -289,6 +330,11 @@ fn every_truncation_and_byte_change_is_ok_or_err() {
         c_compress(&src, ZSTD, 5, 1, SHUFFLE, 0, ALWAYS_SPLIT),
         c_compress(&src[..200], ZSTD, 5, 4, SHUFFLE, 64, ALWAYS_SPLIT),
         c_compress(&src[..40], ZSTD, 5, 1, SHUFFLE, 0, ALWAYS_SPLIT),
+        c_compress(&src[..3000], LZ4, 5, 1, SHUFFLE, 0, ALWAYS_SPLIT),
+        c_compress(&src[..3000], LZ4HC, 9, 4, BITSHUFFLE, 1000, NEVER_SPLIT),
+        c_compress(&src[..3000], BLOSCLZ, 5, 1, SHUFFLE, 0, ALWAYS_SPLIT),
+        c_compress(&src[..3000], BLOSCLZ, 9, 2, BITSHUFFLE, 1002, ALWAYS_SPLIT),
+        c_compress(&src[..3000], LZ4, 5, 4, DELTA, 1000, ALWAYS_SPLIT),
     ];
     for chunk in &chunks {
         for len in 0..chunk.len() {
@@ -298,6 +344,16 @@ fn every_truncation_and_byte_change_is_ok_or_err() {
         for at in 0..chunk.len().min(64) {
             let mut changed = chunk.clone();
             for value in 0..=255u8 {
+                changed[at] = value;
+                if let Ok(out) = chunk::decode(&changed) {
+                    assert!(out.len() <= chunk::DEFAULT_MAX_NBYTES as usize);
+                }
+            }
+        }
+        // A few values at every offset: the streams' control bytes and distances.
+        for at in 0..chunk.len() {
+            let mut changed = chunk.clone();
+            for value in [0, 1, 0x1f, 0x20, 0xe0, 0xff, chunk[at] ^ 0x80] {
                 changed[at] = value;
                 if let Ok(out) = chunk::decode(&changed) {
                     assert!(out.len() <= chunk::DEFAULT_MAX_NBYTES as usize);

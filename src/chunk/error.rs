@@ -73,7 +73,7 @@ pub enum ChunkErrorKind {
         feature: &'static str,
     },
     /// The chunk is compressed with a codec this crate does not decode.
-    #[error("the chunk is compressed with {codec}, which is not decoded (only zstd is)")]
+    #[error("the chunk is compressed with {codec}, which is not decoded")]
     CodecNotDecoded {
         /// The codec.
         codec: ChunkCodec,

@@ -1,13 +1,16 @@
 //! Blosc2 chunks: the header, and decoding of the chunks python-blosc2 writes for
-//! variable-length metalayers (memcpyed, or zstd with byte-shuffle of 1-byte elements).
+//! variable-length metalayers (memcpyed, zstd with byte-shuffle of 1-byte elements, or
+//! the other Blosc2 codecs and bitshuffle when a user picks them).
 //!
 //! The layout is C-Blosc2's `README_CHUNK_FORMAT.rst`; the checks are those of
 //! `read_chunk_header` and `blosc_d` in `blosc/blosc2.c`. All integers are little-endian.
 //!
 //! Decoded: special chunks (zeros, NaNs, a repeated value, uninitialised), memcpyed
 //! chunks, and blocks of streams that are zeros, runs of a byte, stored as they are, or
-//! compressed with zstd (pure Rust, with the `std` feature), with byte-shuffle undone.
-//! Other codecs and filters are reported by name
+//! compressed with BloscLZ (our own decoder), or, with the `std` feature, with zstd
+//! (ruzstd), LZ4 and LZ4HC (lz4_flex) or zlib (miniz_oxide), all pure Rust; byte-shuffle
+//! and bitshuffle are undone (truncation of precision needs no undoing). Delta, other
+//! codecs and filters are reported by name
 //! ([`ChunkErrorKind::CodecNotDecoded`], [`ChunkErrorKind::FilterNotDecoded`]).
 //!
 //! Nothing is allocated beyond what the input holds until the header's `nbytes` has been
@@ -25,6 +28,10 @@
 //! # Ok::<(), b2nd_meta::chunk::ChunkError>(())
 //! ```
 
+mod bitshuffle;
+mod blosclz;
+#[cfg(feature = "std")]
+mod codecs;
 mod decode;
 mod error;
 mod header;
