@@ -15,7 +15,7 @@ pub(super) fn unshuffle(typesize: usize, format_version: u8, block: &mut [u8]) {
     let typesize = typesize.max(1);
     let mut n = block.len() / typesize;
     if format_version == FORMAT_WHOLE_BLOCKS {
-        if n % 8 != 0 {
+        if !n.is_multiple_of(8) {
             return;
         }
     } else {

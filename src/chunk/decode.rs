@@ -102,7 +102,8 @@ pub fn decode_with_limit(chunk: &[u8], max_nbytes: u32) -> Result<Vec<u8>, Chunk
         // Blocks with bytes past their last whole element: C keeps those bytes
         // elsewhere than this decoder knows, so such chunks are named, not guessed.
         let width = delta_width(usize::from(header.typesize));
-        let ragged = header.blocksize as usize % width != 0 || nbytes % width != 0;
+        let ragged =
+            !(header.blocksize as usize).is_multiple_of(width) || !nbytes.is_multiple_of(width);
         if *filter == Filter::Delta && ragged {
             return Err(ChunkError::at(
                 header.filter_offset(slot),
