@@ -260,3 +260,33 @@ fn human_cuts_long_values_and_shows_errors() {
         "{lz4}"
     );
 }
+
+#[test]
+fn a_vlmeta_chunk_declaring_2_gib_is_an_error_not_an_allocation() {
+    let source = common::data_path("values/blosc2-4.14.1/vlmeta_small.b2nd");
+    let trailer = b2nd_meta::frame::open(&source).unwrap().trailer().unwrap();
+    // python: arr.vlmeta["str40"] = "c" * 40, a zstd chunk; its nbytes (bytes 4..8,
+    // little-endian) now claims 2 GiB - 1.
+    let at = trailer.vlmetalayer("str40").unwrap().content_offset() as usize + 4;
+    let mut bytes = std::fs::read(&source).unwrap();
+    bytes[at..at + 4].copy_from_slice(&i32::MAX.to_le_bytes());
+    let path = std::env::temp_dir().join(format!(
+        "b2nd-meta-cli-vlmeta-{}-huge.b2nd",
+        std::process::id()
+    ));
+    std::fs::write(&path, &bytes).unwrap();
+    let json = show(&[path.as_os_str()]);
+    std::fs::remove_file(&path).unwrap();
+
+    let doc: Value = serde_json::from_str(&json).unwrap();
+    let str40 = &doc["vlmeta"]["str40"];
+    let error = str40["error"].as_str().unwrap();
+    assert!(error.contains("vlmetalayer \"str40\""), "{error}");
+    assert!(error.contains("2147483647"), "{error}");
+    assert_eq!(
+        str40["raw_hex"].as_str().unwrap().len(),
+        2 * trailer.vlmetalayer("str40").unwrap().content.len()
+    );
+    // The others still decode.
+    assert_eq!(doc["vlmeta"]["str"], "hello");
+}
