@@ -26,13 +26,15 @@ use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
 mod hex;
+mod vlmeta;
 pub use hex::Hex;
+pub use vlmeta::{RawVlmeta, Vlmeta, VlmetaReport};
 
 use crate::frame::{self, check_array, FrameError, FrameFile};
 use crate::Meta;
 
 /// Everything `show` prints about one frame. Serialized, the keys come in this order:
-/// `path`, (`path_bytes_hex`), `frame`, `metalayers`, (`array`).
+/// `path`, (`path_bytes_hex`), `frame`, `metalayers`, `vlmeta`, (`vlmeta_error`), (`array`).
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
     /// The path as given, as text; bytes that are not UTF-8 become U+FFFD.
@@ -45,6 +47,12 @@ pub struct Report {
     pub frame: FrameReport,
     /// Every metalayer, in header order.
     pub metalayers: Metalayers,
+    /// Every vlmetalayer (the trailer's), in trailer order; empty when the trailer
+    /// cannot be read.
+    pub vlmeta: Vlmeta,
+    /// Why the trailer cannot be read (`"<message> at byte N"`); absent when it can.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vlmeta_error: Option<String>,
     /// The array, when its metalayer (`b2nd`, else `caterva`) decodes.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub array: Option<ArrayReport>,
@@ -304,6 +312,7 @@ impl Report {
                 (m.name.clone(), layer)
             })
             .collect();
+        let (vlmeta, vlmeta_error) = Vlmeta::of_file(file, options);
         Report {
             path: path.to_string_lossy().into_owned(),
             path_bytes_hex: path_bytes_hex(path),
@@ -325,6 +334,8 @@ impl Report {
                 notes: info.notes.iter().map(ToString::to_string).collect(),
             },
             metalayers: Metalayers(metalayers),
+            vlmeta,
+            vlmeta_error,
             array,
         }
     }

@@ -985,6 +985,8 @@ fn odd_metalayer_names_stay_on_their_line() {
 
     human.assert_ok();
     let lines: Vec<&str> = human.stdout.lines().collect();
-    assert_eq!(lines.len(), 3, "{}", human.stdout);
+    // This header-only frame has no trailer: a 4th line says so (vlmeta).
+    assert_eq!(lines.len(), 4, "{}", human.stdout);
     assert_eq!(lines[2], r#"  "a\nb \"q\"": 2 bytes: 0102"#);
+    assert!(lines[3].starts_with("  vlmeta: TRAILER DOES NOT READ: "));
 }

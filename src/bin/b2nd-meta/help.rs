@@ -23,7 +23,8 @@ truncated), or set-shape or set-meta refuses, 2 on a usage error. Validation pro
 pub const SHOW_LONG: &str = "\
 Print what the header of each Blosc2 frame holds, one JSON document per line:
 
-  {\"path\": ..., \"frame\": {...}, \"metalayers\": {...}, \"array\": {...}}
+  {\"path\": ..., \"frame\": {...}, \"metalayers\": {...}, \"vlmeta\": {...},
+   \"array\": {...}}
 
 \"frame\" has the header's facts (kind, header_len, frame_len, file_len, truncated,
 typesize, blocksize, chunksize, nbytes, cbytes, codec, codec_code, clevel,
@@ -43,12 +44,22 @@ itemsize, C-Blosc2's validation problems and where the metalayer and the frame h
 disagree (\"problems\"), and python-blosc2's stricter blocks-within-chunks rule. A
 caterva metalayer beside a b2nd one is user data, shown raw.
 
+\"vlmeta\" has one entry per variable-length metalayer (python-blosc2's
+arr.vlmeta[name], kept in the frame's trailer), in trailer order: its value as JSON
+(the same mapping as \"value\"), or {\"raw_hex\": <the stored chunk>, (\"raw_len\"),
+\"error\": ...} when its chunk does not decode (a codec or filter not decoded, a
+declared size over the decoder's 64 MiB limit, not msgpack); {} when there are none.
+Neither fails show. A trailer that cannot be read gives \"vlmeta\": {} and
+\"vlmeta_error\": \"<message> at byte N\" after it, exit status 0: C-Blosc2 needs the
+header first, and the header is still reported.
+
 A PATH is a contiguous frame (.b2nd, .b2frame) or a sparse frame's directory (its
 chunks.b2frame is read). \"path\" is the path as given; bytes of it that are not UTF-8
 are printed as U+FFFD, and then \"path_bytes_hex\" follows with the path's exact bytes
 as lowercase hex (absent for UTF-8 paths); error lines print the path the same lossy
-way. Only the header is read. A file shorter than the frame its header declares is
-reported as truncated, after printing what could be read.
+way. Only the header and the trailer (two small reads at the frame's end) are read.
+A file shorter than the frame its header declares is reported as truncated, after
+printing what could be read.
 
 \"value\" maps msgpack, with python-blosc2's conventions decoded, to JSON: nil, bool,
 int, str, array and map as themselves (map keys in stored order); a tuple (stored as

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use b2nd_meta::frame::ARRAY_METALAYERS;
-use b2nd_meta::report::{DtypeReport, MetalayerReport, Report};
+use b2nd_meta::report::{DtypeReport, MetalayerReport, Report, VlmetaReport};
 
 /// A Python-style tuple: `()`, `(10,)`, `(10, 7)`.
 fn tuple<T: std::fmt::Display>(items: &[T]) -> String {
@@ -139,6 +139,17 @@ pub fn render(report: &Report) -> String {
         .any(|(n, _)| ARRAY_METALAYERS.contains(&n.as_str()))
     {
         s.push_str("\n  (no b2nd or caterva metalayer: not an n-dimensional array)");
+    }
+    // The vlmetalayers (trailer), one line each, values as user metalayers are shown.
+    for (name, vl) in &report.vlmeta.0 {
+        let shown = printable(name);
+        let _ = match vl {
+            VlmetaReport::Value(value) => write!(s, "\n  vlmeta {shown}: {}", short_json(value)),
+            VlmetaReport::Raw(raw) => write!(s, "\n  vlmeta {shown}: {}", printable(&raw.error)),
+        };
+    }
+    if let Some(e) = &report.vlmeta_error {
+        let _ = write!(s, "\n  vlmeta: TRAILER DOES NOT READ: {}", printable(e));
     }
     if let Some(array) = array {
         for problem in &array.problems {
