@@ -14,10 +14,6 @@ use serde_json::{json, Value};
 
 const BIN: &str = env!("CARGO_BIN_EXE_b2nd-meta");
 
-/// Codecs and filters whose chunks the library does not decode yet (a decoder for
-/// them is being added on another branch): their vlmetas may be an error naming them.
-const NOT_YET_DECODED: &[&str] = &["lz4", "blosclz", "zlib", "bitshuffle"];
-
 /// A JSON object with its keys in the order they were written (serde_json's `Map`
 /// sorts them).
 #[derive(Debug, Default)]
@@ -92,8 +88,7 @@ fn show(args: &[&std::ffi::OsStr]) -> String {
 #[test]
 fn show_prints_every_vlmeta_of_the_values_fixtures_as_python_reads_it() {
     let expected = expected();
-    let (mut files, mut values, mut not_yet, mut kinds) =
-        (0, 0, 0, std::collections::BTreeSet::new());
+    let (mut files, mut values, mut kinds) = (0, 0, std::collections::BTreeSet::new());
     for file in &expected.files {
         let path = common::data_path(&file.path);
         let stdout = show(&[path.as_os_str()]);
@@ -112,27 +107,9 @@ fn show_prints_every_vlmeta_of_the_values_fixtures_as_python_reads_it() {
         // Every vlmeta, in the order python-blosc2 lists them (the trailer's).
         assert_eq!(doc.vlmeta.names(), file.vlmeta.names(), "{}", file.path);
         for ((name, shown), (_, want)) in doc.vlmeta.0.iter().zip(&file.vlmeta.0) {
-            let chunk = want["chunk"].as_str().unwrap();
-            // Either the value python-blosc2 reads, or — only for the codecs and filters
-            // not decoded yet (the `codecs` branch adds them) — an error naming the codec,
-            // the chunk's bytes kept, and show still exits 0.
-            if shown == &want["json"] {
-                values += 1;
-            } else {
-                let error = shown["error"].as_str().unwrap_or_else(|| {
-                    panic!("{} {name}: {shown} is not {}", file.path, want["json"])
-                });
-                let codec = NOT_YET_DECODED
-                    .iter()
-                    .find(|c| name.contains(*c) || chunk == **c)
-                    .unwrap_or_else(|| panic!("{} {name}: {error}", file.path));
-                assert!(
-                    error.contains(&format!("with {codec}, which is not decoded")),
-                    "{error}"
-                );
-                assert!(!shown["raw_hex"].as_str().unwrap().is_empty(), "{shown}");
-                not_yet += 1;
-            }
+            // The value python-blosc2 reads, whatever codec or filter its chunk uses.
+            assert_eq!(shown, &want["json"], "{} {name}", file.path);
+            values += 1;
         }
         assert_eq!(
             whole["vlmeta"].as_object().unwrap().len(),
@@ -156,14 +133,10 @@ fn show_prints_every_vlmeta_of_the_values_fixtures_as_python_reads_it() {
         kinds.into_iter().collect::<Vec<_>>(),
         ["contiguous", "sparse"]
     );
-    // 51 files, 189 vlmetas: all decode but the 5 of vlmeta_codecs.b2nd (4.14.1) whose
-    // codec or filter is lz4, blosclz, zlib or bitshuffle.
+    // 51 files, 189 vlmetas, every one decoded (lz4, lz4hc, blosclz, zlib and zstd with
+    // bitshuffle included: vlmeta_codecs.b2nd).
     let total: usize = expected.files.iter().map(|f| f.vlmeta.0.len()).sum();
-    assert_eq!((files, values + not_yet), (51, total));
-    assert!(
-        total >= 189 && not_yet <= 5,
-        "{total} vlmetas, {not_yet} not decoded"
-    );
+    assert_eq!((files, values, total), (51, 189, 189));
 }
 
 #[test]
@@ -253,12 +226,9 @@ fn human_cuts_long_values_and_shows_errors() {
         "{clevel0}"
     );
     assert_eq!(clevel0.chars().count(), 203);
-    // A chunk that does not decode: the error (or, once decoded, its value).
+    // A chunk compressed with lz4 decodes like any other.
     let lz4 = line("lz4");
-    assert!(
-        lz4.contains("with lz4, which is not decoded") || lz4.starts_with('{'),
-        "{lz4}"
-    );
+    assert!(lz4.starts_with('{'), "{lz4}");
 }
 
 #[test]
