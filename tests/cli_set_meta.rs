@@ -1,29 +1,19 @@
 //! `b2nd-meta set-meta` against the python-verified rewrites of
 //! tests/data/values/expected.json: python's bytes and sha256, or exit 1 with both lengths.
 
-use std::path::PathBuf;
+mod common;
+
+use common::{data_path, unhex};
+
 use std::process::Command;
 
 use b2nd_meta::value::Value;
 use serde_json::Value as Json;
 use sha2::{Digest, Sha256};
 
-fn data(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(rel)
-}
-
-fn unhex(s: &str) -> Vec<u8> {
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-        .collect()
-}
-
 #[test]
 fn set_meta_writes_pythons_bytes_or_refuses_with_both_lengths() {
-    let text = std::fs::read_to_string(data("values/expected.json")).unwrap();
+    let text = std::fs::read_to_string(data_path("values/expected.json")).unwrap();
     let expected: Json = serde_json::from_str(&text).unwrap();
     for (i, case) in expected["rewrites"].as_array().unwrap().iter().enumerate() {
         let name = case["name"].as_str().unwrap();
@@ -38,7 +28,7 @@ fn set_meta_writes_pythons_bytes_or_refuses_with_both_lengths() {
             "b2nd-meta-set-meta-{}-{i}.b2nd",
             std::process::id()
         ));
-        std::fs::copy(data(case["file"].as_str().unwrap()), &path).unwrap();
+        std::fs::copy(data_path(case["file"].as_str().unwrap()), &path).unwrap();
         let before = std::fs::read(&path).unwrap();
         let out = Command::new(env!("CARGO_BIN_EXE_b2nd-meta"))
             .args([
@@ -77,7 +67,11 @@ fn set_meta_writes_pythons_bytes_or_refuses_with_both_lengths() {
 fn set_meta_refuses_the_array_metalayer_and_bad_json() {
     let path =
         std::env::temp_dir().join(format!("b2nd-meta-set-meta-{}-x.b2nd", std::process::id()));
-    std::fs::copy(data("values/blosc2-4.14.1/rewrite_user_meta.b2nd"), &path).unwrap();
+    std::fs::copy(
+        data_path("values/blosc2-4.14.1/rewrite_user_meta.b2nd"),
+        &path,
+    )
+    .unwrap();
     for (name, json) in [
         ("b2nd", "1"),
         ("dict", "{bad"),
@@ -100,6 +94,6 @@ fn set_meta_refuses_the_array_metalayer_and_bad_json() {
     std::fs::remove_file(&path).unwrap();
     assert_eq!(
         after,
-        std::fs::read(data("values/blosc2-4.14.1/rewrite_user_meta.b2nd")).unwrap()
+        std::fs::read(data_path("values/blosc2-4.14.1/rewrite_user_meta.b2nd")).unwrap()
     );
 }

@@ -3,6 +3,10 @@
 //! each decodes to exactly the JSON python's value maps to, and each recorded
 //! same-length rewrite gives python's bytes and the recorded sha256 of the file.
 
+mod common;
+
+use common::{data_path, unhex};
+
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -11,28 +15,15 @@ use b2nd_meta::value::Value;
 use serde_json::Value as Json;
 use sha2::{Digest, Sha256};
 
-fn data(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(rel)
-}
-
 fn expected() -> Json {
-    let text = std::fs::read_to_string(data("values/expected.json")).unwrap();
+    let text = std::fs::read_to_string(data_path("values/expected.json")).unwrap();
     serde_json::from_str(&text).unwrap()
-}
-
-fn unhex(s: &str) -> Vec<u8> {
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-        .collect()
 }
 
 fn temp_copy(rel: &str, tag: &str) -> PathBuf {
     let dst =
         std::env::temp_dir().join(format!("b2nd-meta-user-{}-{tag}.b2nd", std::process::id()));
-    std::fs::copy(data(rel), &dst).unwrap();
+    std::fs::copy(data_path(rel), &dst).unwrap();
     dst
 }
 
@@ -41,7 +32,7 @@ fn every_user_metalayer_decodes_to_pythons_json() {
     let mut checked = 0;
     for file in expected()["files"].as_array().unwrap() {
         let path = file["path"].as_str().unwrap();
-        let header = frame::open(data(path)).unwrap().header;
+        let header = frame::open(data_path(path)).unwrap().header;
         for (name, entry) in file["metalayers"].as_object().unwrap() {
             let m = header.metalayer(name).unwrap();
             assert_eq!(
@@ -79,7 +70,7 @@ fn every_user_metalayer_decodes_to_pythons_json() {
 
 #[test]
 fn plain_values_read_as_serde_types() {
-    let path = data("values/blosc2-4.14.1/user_meta_containers.b2nd");
+    let path = data_path("values/blosc2-4.14.1/user_meta_containers.b2nd");
     let header = frame::open(path).unwrap().header;
     let file = expected()["files"]
         .as_array()
@@ -178,7 +169,7 @@ fn rewrites_give_pythons_bytes_and_file() {
 
 #[test]
 fn decode_errors_carry_frame_offsets() {
-    let path = data("values/blosc2-4.14.1/user_meta_raw.b2nd");
+    let path = data_path("values/blosc2-4.14.1/user_meta_raw.b2nd");
     let header = frame::open(path).unwrap().header;
     let m = header.metalayer("not_msgpack").unwrap();
     let err = header.user_meta_value("not_msgpack").unwrap_err();

@@ -288,51 +288,14 @@ proptest::proptest! {
     }
 }
 
-/// Counts the largest single allocation made by this thread while armed.
-mod peak {
-    use std::alloc::{GlobalAlloc, Layout, System};
-    use std::cell::Cell;
-
-    thread_local! {
-        static ARMED: Cell<bool> = const { Cell::new(false) };
-        static PEAK: Cell<usize> = const { Cell::new(0) };
-    }
-
-    fn note(size: usize) {
-        let _ = ARMED.try_with(|a| {
-            if a.get() {
-                let _ = PEAK.try_with(|p| p.set(p.get().max(size)));
-            }
-        });
-    }
-
-    pub struct Peak;
-
-    unsafe impl GlobalAlloc for Peak {
-        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-            note(layout.size());
-            unsafe { System.alloc(layout) }
-        }
-        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-            unsafe { System.dealloc(ptr, layout) }
-        }
-        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-            note(new_size);
-            unsafe { System.realloc(ptr, layout, new_size) }
-        }
-    }
-
-    pub fn during<T>(f: impl FnOnce() -> T) -> (T, usize) {
-        PEAK.with(|p| p.set(0));
-        ARMED.with(|a| a.set(true));
-        let v = f();
-        ARMED.with(|a| a.set(false));
-        (v, PEAK.with(Cell::get))
-    }
-}
-
 #[global_allocator]
-static PEAK_ALLOC: peak::Peak = peak::Peak;
+static ALLOC: common::alloc::Counting = common::alloc::Counting;
+
+/// The value `f` returns and the largest single allocation this thread made meanwhile.
+fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let (value, stats) = common::alloc::measure(f);
+    (value, stats.peak)
+}
 
 #[test]
 fn length_claims_allocate_nothing_beyond_the_bytes_present() {
@@ -347,7 +310,7 @@ fn length_claims_allocate_nothing_beyond_the_bytes_present() {
         "c9 00000005 2e df ffffffff",
     ] {
         let bytes = hex(h);
-        let (result, peak) = peak::during(|| Value::from_msgpack(&bytes));
+        let (result, peak) = peak_during(|| Value::from_msgpack(&bytes));
         assert!(result.is_err(), "{h}");
         // An error is boxed; a value takes 32 bytes, each at least one input byte.
         assert!(peak <= 64 * bytes.len() + 256, "{h}: {peak} bytes");

@@ -6,56 +6,18 @@
 
 mod common;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::io::Cursor;
 
 use b2nd_meta::frame::{self, FrameErrorKind, FrameHeader};
 use common::{data_path, unhex};
 
-struct PeakPerThread;
-
-thread_local! {
-    static ARMED: Cell<bool> = const { Cell::new(false) };
-    static PEAK: Cell<usize> = const { Cell::new(0) };
-}
-
-fn note(size: usize) {
-    let _ = ARMED.try_with(|armed| {
-        if armed.get() {
-            let _ = PEAK.try_with(|peak| peak.set(peak.get().max(size)));
-        }
-    });
-}
-
-// The same per-thread peak counter as tests/alloc_bounds.rs.
-unsafe impl GlobalAlloc for PeakPerThread {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note(layout.size());
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        note(layout.size());
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note(new_size);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: PeakPerThread = PeakPerThread;
+static ALLOC: common::alloc::Counting = common::alloc::Counting;
 
+/// The value `f` returns and the largest single allocation this thread made meanwhile.
 fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    PEAK.with(|p| p.set(0));
-    ARMED.with(|a| a.set(true));
-    let value = f();
-    ARMED.with(|a| a.set(false));
-    (value, PEAK.with(Cell::get))
+    let (value, stats) = common::alloc::measure(f);
+    (value, stats.peak)
 }
 
 fn expected() -> serde_json::Value {
