@@ -3,13 +3,13 @@
 
 mod common;
 
+use common::scratch::sha256_hex;
 use common::{data_path, unhex};
 
 use std::process::Command;
 
 use b2nd_meta::value::Value;
 use serde_json::Value as Json;
-use sha2::{Digest, Sha256};
 
 #[test]
 fn set_meta_writes_pythons_bytes_or_refuses_with_both_lengths() {
@@ -44,11 +44,11 @@ fn set_meta_writes_pythons_bytes_or_refuses_with_both_lengths() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         if case["expect"] == "ok" {
             assert!(out.status.success(), "{name}: {stderr}");
-            let sha: String = Sha256::digest(&after)
-                .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect();
-            assert_eq!(sha, case["after_sha256"].as_str().unwrap(), "{name}");
+            assert_eq!(
+                sha256_hex(&after),
+                case["after_sha256"].as_str().unwrap(),
+                "{name}"
+            );
         } else {
             assert_eq!(out.status.code(), Some(1), "{name}");
             let (old, new) = (case["old_len"].to_string(), case["new_len"].to_string());

@@ -4,10 +4,11 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use common::data_path;
+use common::scratch::Scratch;
 
 const BIN: &str = env!("CARGO_BIN_EXE_b2nd-meta");
 
@@ -38,43 +39,6 @@ fn set_shape(path: &Path, shape: &str, dry_run: bool) -> Run {
     args.push(path.as_os_str());
     args.push(shape.as_ref());
     run(&args)
-}
-
-/// A copy of a test file or sparse directory, removed on drop.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn of(relative: &str, tag: &str) -> Scratch {
-        let src = data_path(relative);
-        let dst =
-            std::env::temp_dir().join(format!("b2nd-meta-cli-ss-{}-{tag}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dst);
-        if src.is_dir() {
-            std::fs::create_dir_all(&dst).unwrap();
-            for entry in std::fs::read_dir(&src).unwrap() {
-                let entry = entry.unwrap();
-                std::fs::copy(entry.path(), dst.join(entry.file_name())).unwrap();
-            }
-        } else {
-            std::fs::copy(&src, &dst).unwrap();
-        }
-        Scratch(dst)
-    }
-
-    fn header_file(&self) -> PathBuf {
-        if self.0.is_dir() {
-            self.0.join("chunks.b2frame")
-        } else {
-            self.0.clone()
-        }
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-        let _ = std::fs::remove_file(&self.0);
-    }
 }
 
 #[test]

@@ -6,10 +6,9 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-
 use b2nd_meta::frame::{self, FrameError, FrameErrorKind, ShapeChangeRefusal};
 use common::data_path;
+use common::scratch::{sha256_hex, Scratch};
 use serde_json::Value;
 
 /// One resize: the file (relative to tests/data), the new shape, and what must follow.
@@ -73,31 +72,6 @@ fn cases() -> Vec<Case> {
         .collect()
 }
 
-/// A copy of a file or sparse directory; the path of the file whose sha256 counts.
-fn copy(relative: &str, n: usize) -> (PathBuf, PathBuf) {
-    let src = data_path(relative);
-    let dst = std::env::temp_dir().join(format!("b2nd-meta-resize-{}-{n}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dst);
-    let _ = std::fs::remove_file(&dst);
-    if src.is_dir() {
-        std::fs::create_dir_all(&dst).unwrap();
-        for entry in std::fs::read_dir(&src).unwrap() {
-            let entry = entry.unwrap();
-            std::fs::copy(entry.path(), dst.join(entry.file_name())).unwrap();
-        }
-        let header = dst.join("chunks.b2frame");
-        (dst, header)
-    } else {
-        std::fs::copy(&src, &dst).unwrap();
-        (dst.clone(), dst)
-    }
-}
-
-fn remove(path: &Path) {
-    let _ = std::fs::remove_dir_all(path);
-    let _ = std::fs::remove_file(path);
-}
-
 /// The reason, in the words of cases.json, for one of our refusals.
 fn reason(err: &FrameError) -> &'static str {
     match err.kind() {
@@ -121,11 +95,11 @@ fn set_shape_agrees_with_the_python_verified_resizes() {
     let cases = cases();
     assert!(!cases.is_empty());
     for (n, case) in cases.iter().enumerate() {
-        let (path, hashed) = copy(&case.file, n);
-        let before = std::fs::read(&hashed).unwrap();
-        let result = frame::set_shape(&path, &case.new_shape);
-        let after = std::fs::read(&hashed).unwrap();
-        remove(&path);
+        let copy = Scratch::of(&case.file, &n.to_string());
+        let before = std::fs::read(copy.header_file()).unwrap();
+        let result = frame::set_shape(&copy.0, &case.new_shape);
+        let after = std::fs::read(copy.header_file()).unwrap();
+        drop(copy);
         let what = format!("{} -> {:?}", case.file, case.new_shape);
         match (case.expect.as_str(), result) {
             ("ok", Ok(meta)) => assert_eq!(meta.shape(), case.new_shape, "{what}"),
@@ -139,89 +113,4 @@ fn set_shape_agrees_with_the_python_verified_resizes() {
             assert_eq!(&sha256_hex(&after), sha, "{what}");
         }
     }
-}
-
-#[test]
-fn the_sha256_here_is_sha256() {
-    // FIPS 180-2 examples.
-    assert_eq!(
-        sha256_hex(b"abc"),
-        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
-    );
-    assert_eq!(
-        sha256_hex(b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
-        "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
-    );
-    // sha256sum of a committed file.
-    let file = std::fs::read(data_path("corpus/rewrite_2d_after.b2nd")).unwrap();
-    assert_eq!(
-        sha256_hex(&file),
-        "4cd8f3d339dc403e202881e01ace19d3ea58e12ec0524ea35d6cfc53631fe875"
-    );
-}
-
-/// SHA-256 (FIPS 180-4), as lowercase hex: small enough to keep the tests free of a
-/// dependency, checked above against the standard's examples.
-fn sha256_hex(data: &[u8]) -> String {
-    const K: [u32; 64] = [
-        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
-        0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
-        0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f,
-        0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
-        0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
-        0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
-        0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116,
-        0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
-        0xc67178f2,
-    ];
-    let mut h: [u32; 8] = [
-        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
-        0x5be0cd19,
-    ];
-    let mut msg = data.to_vec();
-    msg.push(0x80);
-    while msg.len() % 64 != 56 {
-        msg.push(0);
-    }
-    msg.extend_from_slice(&((data.len() as u64) * 8).to_be_bytes());
-    for block in msg.chunks(64) {
-        let mut w = [0u32; 64];
-        for (i, word) in block.chunks(4).enumerate() {
-            w[i] = u32::from_be_bytes(word.try_into().unwrap());
-        }
-        for i in 16..64 {
-            let s0 = w[i - 15].rotate_right(7) ^ w[i - 15].rotate_right(18) ^ (w[i - 15] >> 3);
-            let s1 = w[i - 2].rotate_right(17) ^ w[i - 2].rotate_right(19) ^ (w[i - 2] >> 10);
-            w[i] = w[i - 16]
-                .wrapping_add(s0)
-                .wrapping_add(w[i - 7])
-                .wrapping_add(s1);
-        }
-        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut hh] = h;
-        for i in 0..64 {
-            let s1 = e.rotate_right(6) ^ e.rotate_right(11) ^ e.rotate_right(25);
-            let ch = (e & f) ^ (!e & g);
-            let t1 = hh
-                .wrapping_add(s1)
-                .wrapping_add(ch)
-                .wrapping_add(K[i])
-                .wrapping_add(w[i]);
-            let s0 = a.rotate_right(2) ^ a.rotate_right(13) ^ a.rotate_right(22);
-            let maj = (a & b) ^ (a & c) ^ (b & c);
-            let t2 = s0.wrapping_add(maj);
-            hh = g;
-            g = f;
-            f = e;
-            e = d.wrapping_add(t1);
-            d = c;
-            c = b;
-            b = a;
-            a = t1.wrapping_add(t2);
-        }
-        for (x, y) in h.iter_mut().zip([a, b, c, d, e, f, g, hh]) {
-            *x = x.wrapping_add(y);
-        }
-    }
-    h.iter().map(|x| format!("{x:08x}")).collect()
 }

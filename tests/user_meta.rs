@@ -5,6 +5,7 @@
 
 mod common;
 
+use common::scratch::sha256_hex;
 use common::{data_path, unhex};
 
 use std::collections::BTreeMap;
@@ -13,7 +14,6 @@ use std::path::PathBuf;
 use b2nd_meta::frame::{self, FrameErrorKind};
 use b2nd_meta::value::Value;
 use serde_json::Value as Json;
-use sha2::{Digest, Sha256};
 
 fn expected() -> Json {
     let text = std::fs::read_to_string(data_path("values/expected.json")).unwrap();
@@ -123,11 +123,11 @@ fn rewrites_give_pythons_bytes_and_file() {
         match case["expect"].as_str().unwrap() {
             "ok" => {
                 result.unwrap_or_else(|e| panic!("{name}: {e}"));
-                let sha: String = Sha256::digest(&after)
-                    .iter()
-                    .map(|b| format!("{b:02x}"))
-                    .collect();
-                assert_eq!(sha, case["after_sha256"].as_str().unwrap(), "{name}");
+                assert_eq!(
+                    sha256_hex(&after),
+                    case["after_sha256"].as_str().unwrap(),
+                    "{name}"
+                );
                 let header = frame::open(&path).unwrap().header;
                 let back: Json = header.user_meta(name).unwrap();
                 assert_eq!(back, case["python_reads_back"], "{name}");

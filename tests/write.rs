@@ -4,52 +4,12 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use b2nd_meta::frame::{self, FrameErrorKind, ShapeChangeRefusal};
-use common::data_path;
-
-/// A copy of a test file (or sparse directory) in the temporary directory, removed
-/// on drop.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn of(relative: &str, tag: &str) -> Scratch {
-        let src = data_path(relative);
-        let dst =
-            std::env::temp_dir().join(format!("b2nd-meta-write-{}-{tag}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dst);
-        let _ = std::fs::remove_file(&dst);
-        if src.is_dir() {
-            std::fs::create_dir_all(&dst).unwrap();
-            for entry in std::fs::read_dir(&src).unwrap() {
-                let entry = entry.unwrap();
-                std::fs::copy(entry.path(), dst.join(entry.file_name())).unwrap();
-            }
-        } else {
-            std::fs::copy(&src, &dst).unwrap();
-        }
-        Scratch(dst)
-    }
-
-    /// The file holding the header.
-    fn header_file(&self) -> PathBuf {
-        if self.0.is_dir() {
-            self.0.join("chunks.b2frame")
-        } else {
-            self.0.clone()
-        }
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
+use common::scratch::Scratch;
 
 fn refusal(path: &Path, shape: &[i64]) -> ShapeChangeRefusal {
     match frame::set_shape(path, shape).map_err(|e| e.into_kind()) {
