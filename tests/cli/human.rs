@@ -1,0 +1,46 @@
+//! `show --human`.
+
+use crate::run;
+
+#[test]
+fn human_view_is_compact_and_readable() {
+    let out = run([
+        "show",
+        "--human",
+        "tests/data/corpus/ndim2_i4.b2nd",
+        "tests/data/corpus/ndim1_f8.b2nd",
+        "tests/data/corpus/ndim0_i8.b2nd",
+        "tests/data/corpus/user_meta.b2nd",
+        "tests/data/corpus/sparse_2d.b2nd",
+    ]);
+    out.assert_ok();
+    let text = &out.stdout;
+    assert!(
+        text.contains(
+            "tests/data/corpus/ndim2_i4.b2nd: contiguous frame, 856 bytes, zstd level 5, typesize 4\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "  b2nd (b2nd-v1): shape (10, 7), chunks (4, 4), blocks (2, 2), dtype <i4 (int, 4 bytes)\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("shape (10,), chunks (4,), blocks (2,)"),
+        "{text}"
+    );
+    assert!(text.contains("shape (), chunks (), blocks ()"), "{text}");
+    // User metalayers print their msgpack value (issue 14), as compact JSON.
+    assert!(
+        text.contains("  mine: {\"answer\":42,\"tag\":\"x\"} (15 bytes)\n"),
+        "{text}"
+    );
+    assert!(text.contains("  other: [1,2,3] (4 bytes)\n"), "{text}");
+    assert!(text.contains("sparse_2d.b2nd: sparse frame"), "{text}");
+    assert!(
+        !text.contains("\"layout\""),
+        "no report JSON in the human view: {text}"
+    );
+}
