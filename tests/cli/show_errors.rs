@@ -172,3 +172,53 @@ fn validation_problems_are_reported_but_do_not_fail() {
         human.stdout
     );
 }
+
+/// Issue 10: a FIFO, a socket, a device or a directory that is not a sparse frame
+/// answers at once, with one line naming the path and exit status 1 (`show` used to
+/// block forever on a FIFO).
+#[test]
+fn special_files_answer_at_once() {
+    use std::os::unix::net::UnixListener;
+    use std::path::Path;
+    use std::time::{Duration, Instant};
+
+    let fifo = temp_path("fifo");
+    let _ = std::fs::remove_file(&fifo);
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.unwrap().success());
+    // Were `show` to block on the FIFO again, this writer unblocks it after 10 s, so the
+    // test fails on the time taken instead of hanging.
+    let unblock = fifo.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_secs(10));
+        let _ = std::fs::OpenOptions::new().write(true).open(unblock);
+    });
+    let socket = temp_path("socket");
+    let _ = std::fs::remove_file(&socket);
+    let _listener = UnixListener::bind(&socket).unwrap();
+    let dir = temp_path("not-a-sparse-frame");
+    std::fs::create_dir_all(&dir).unwrap();
+
+    let cases: [(&Path, &str); 4] = [
+        (&fifo, "a FIFO, not a frame file"),
+        (&socket, "a socket, not a frame file"),
+        (
+            Path::new("/dev/null"),
+            "a character device, not a frame file",
+        ),
+        (&dir, "chunks.b2frame: No such file or directory"),
+    ];
+    for (path, needle) in cases {
+        let start = Instant::now();
+        let out = run([OsStr::new("show"), path.as_os_str()]);
+        assert!(start.elapsed() < Duration::from_secs(5), "{path:?}");
+        out.assert_one_error(needle);
+        // The path once (a directory's message names the chunks.b2frame it lacks).
+        let name = path.to_str().unwrap();
+        let times = if path.is_dir() { 2 } else { 1 };
+        assert_eq!(out.stderr.matches(name).count(), times, "{}", out.stderr);
+    }
+    let _ = std::fs::remove_file(&fifo);
+    let _ = std::fs::remove_file(&socket);
+    let _ = std::fs::remove_dir(&dir);
+}

@@ -355,6 +355,13 @@ fn open_error(path: &Path, e: &FrameError) -> String {
     match (e.kind(), e.path()) {
         (FrameErrorKind::Io(source), Some(p)) if p == path => format!("cannot read: {source}"),
         (FrameErrorKind::Io(source), Some(p)) => format!("cannot read {}: {source}", p.display()),
+        (kind, Some(p)) if p == path => {
+            let at = e
+                .offset()
+                .map(|o| format!(" at byte {o}"))
+                .unwrap_or_default();
+            format!("not a readable Blosc2 frame: {kind}{at}")
+        }
         _ => format!("not a readable Blosc2 frame: {e}"),
     }
 }
