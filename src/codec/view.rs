@@ -83,6 +83,7 @@ impl<'a> MetaRef<'a> {
     }
 
     /// The metalayer's bytes.
+    #[inline]
     pub fn as_bytes(&self) -> &'a [u8] {
         self.bytes
     }
@@ -145,14 +146,14 @@ impl<'a> MetaRef<'a> {
 /// number of bytes it takes; `None` when it does not decode (the serde path then says
 /// why, with the same error `MetaRef` would give).
 #[inline]
-pub(crate) fn take_parts(input: &[u8], expect: Option<Layout>) -> Option<(Parts, usize)> {
+pub(crate) fn take_view(input: &[u8], expect: Option<Layout>) -> Option<MetaRef<'_>> {
     if let Some(layout) = expect {
         if input.first() != Some(&layout.header()) {
             return None;
         }
     }
     let (view, _) = MetaRef::take(input).ok()?;
-    Some((view.to_parts(), view.bytes.len()))
+    Some(view)
 }
 
 /// The entries, copied into inline storage (`ndim <= 16` was checked).

@@ -99,6 +99,7 @@ impl MetaV0Caterva {
         }
     }
 
+    #[inline]
     pub(crate) fn from_parts(p: Parts) -> Self {
         MetaV0Caterva {
             shape: p.shape,
@@ -158,6 +159,7 @@ impl MetaB2nd {
         }
     }
 
+    #[inline]
     pub(crate) fn from_parts(p: Parts) -> Self {
         MetaB2nd {
             shape: p.shape,
@@ -231,6 +233,7 @@ impl MetaB2ndV1 {
         }
     }
 
+    #[inline]
     pub(crate) fn from_parts(p: Parts) -> Self {
         MetaB2ndV1 {
             shape: p.shape,
@@ -252,7 +255,7 @@ macro_rules! serde_impls {
 
         impl<'de> Deserialize<'de> for $ty {
             fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                deserialize_parts(deserializer, Some($layout)).map($ty::from_parts)
+                deserialize_parts(deserializer, Some($layout), $ty::from_parts)
             }
         }
     )*};
