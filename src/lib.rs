@@ -138,11 +138,18 @@ pub fn to_writer<W: std::io::Write, T: ?Sized + Serialize>(writer: W, value: &T)
 /// assert!(matches!(err.kind(), ErrorKind::TrailingBytes { count: 1 }));
 /// assert_eq!(err.offset(), Some(6));
 /// ```
+#[inline]
 pub fn from_slice<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Result<T> {
     let mut de = Deserializer::from_slice(bytes);
-    let value = T::deserialize(&mut de)?;
-    de.end()?;
-    Ok(value)
+    // The result stays where it was built (no move of the value): only replaced by the
+    // trailing-bytes error when there is one.
+    let mut result = T::deserialize(&mut de);
+    if result.is_ok() {
+        if let Err(e) = de.end() {
+            result = Err(e);
+        }
+    }
+    result
 }
 
 /// Decodes a value at the start of `bytes` and returns it with the bytes after it.

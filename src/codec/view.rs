@@ -164,7 +164,7 @@ pub(crate) fn take_view(input: &[u8], expect: Option<Layout>) -> Option<MetaRef<
 }
 
 /// The entries, copied into inline storage (`ndim <= 16` was checked).
-#[inline]
+#[inline(always)]
 fn fill<T: Copy + Default, I: ExactSizeIterator<Item = T>>(dims: &mut Dims<T>, entries: I) {
     if let Some(slots) = dims.inline_slots(entries.len()) {
         for (slot, v) in slots.iter_mut().zip(entries) {
