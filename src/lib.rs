@@ -86,6 +86,7 @@ pub use ser::Serializer;
 /// let bytes = b2nd_meta::to_vec(&b2nd_meta::MetaV0Caterva::default()).unwrap();
 /// assert_eq!(bytes, [0x95, 0x00, 0x00, 0x90, 0x90, 0x90]);
 /// ```
+#[inline]
 pub fn to_vec<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
     // One allocation instead of a chain of reallocations from empty: 384 bytes hold any
     // metalayer (12 + 19 * 16 bytes at most) with a dtype of up to 68 bytes.

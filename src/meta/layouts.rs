@@ -88,6 +88,7 @@ impl MetaV0Caterva {
         0
     }
 
+    #[inline]
     pub(crate) fn parts(&self) -> PartsRef<'_> {
         PartsRef {
             layout: Layout::V0Caterva,
@@ -148,6 +149,7 @@ impl MetaB2nd {
         self.dtype.len()
     }
 
+    #[inline]
     pub(crate) fn parts(&self) -> PartsRef<'_> {
         PartsRef {
             layout: Layout::B2nd,
@@ -222,6 +224,7 @@ impl MetaB2ndV1 {
         self.dtype.len()
     }
 
+    #[inline]
     pub(crate) fn parts(&self) -> PartsRef<'_> {
         PartsRef {
             layout: Layout::B2ndV1,

@@ -205,6 +205,7 @@ impl Meta {
         }
     }
 
+    #[inline]
     pub(crate) fn parts(&self) -> PartsRef<'_> {
         match self {
             Meta::V0Caterva(m) => m.parts(),
