@@ -86,6 +86,7 @@ pub use ser::Serializer;
 /// let bytes = b2nd_meta::to_vec(&b2nd_meta::MetaV0Caterva::default()).unwrap();
 /// assert_eq!(bytes, [0x95, 0x00, 0x00, 0x90, 0x90, 0x90]);
 /// ```
+#[inline]
 pub fn to_vec<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
     // One allocation instead of a chain of reallocations from empty: 384 bytes hold any
     // metalayer (12 + 19 * 16 bytes at most) with a dtype of up to 68 bytes.
@@ -138,11 +139,18 @@ pub fn to_writer<W: std::io::Write, T: ?Sized + Serialize>(writer: W, value: &T)
 /// assert!(matches!(err.kind(), ErrorKind::TrailingBytes { count: 1 }));
 /// assert_eq!(err.offset(), Some(6));
 /// ```
+#[inline]
 pub fn from_slice<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Result<T> {
     let mut de = Deserializer::from_slice(bytes);
-    let value = T::deserialize(&mut de)?;
-    de.end()?;
-    Ok(value)
+    // The result stays where it was built (no move of the value): only replaced by the
+    // trailing-bytes error when there is one.
+    let mut result = T::deserialize(&mut de);
+    if result.is_ok() {
+        if let Err(e) = de.end() {
+            result = Err(e);
+        }
+    }
+    result
 }
 
 /// Decodes a value at the start of `bytes` and returns it with the bytes after it.

@@ -156,16 +156,19 @@ impl Geometry {
     }
 
     /// Offset of the shape array's header (its entries follow).
+    #[inline]
     pub const fn shape_at(&self) -> usize {
         SHAPE_AT
     }
 
     /// Offset of the chunkshape array's header.
+    #[inline]
     pub const fn chunkshape_at(&self) -> usize {
         SHAPE_AT.saturating_add(self.axes_len(INT64_LEN))
     }
 
     /// Offset of the blockshape array's header.
+    #[inline]
     pub const fn blockshape_at(&self) -> usize {
         self.chunkshape_at()
             .saturating_add(self.axes_len(INT32_LEN))

@@ -83,36 +83,43 @@ impl<'a> MetaRef<'a> {
     }
 
     /// The metalayer's bytes.
+    #[inline]
     pub fn as_bytes(&self) -> &'a [u8] {
         self.bytes
     }
 
     /// Which layout it has.
+    #[inline]
     pub fn layout(&self) -> Layout {
         self.geometry.layout
     }
 
     /// Number of dimensions.
+    #[inline]
     pub fn ndim(&self) -> usize {
         self.geometry.ndim
     }
 
     /// Length of each axis.
+    #[inline]
     pub fn shape(&self) -> Entries<'a, 8> {
         Entries::new(self.bytes, self.geometry.shape_at(), self.ndim())
     }
 
     /// Chunk length along each axis.
+    #[inline]
     pub fn chunkshape(&self) -> Entries<'a, 4> {
         Entries::new(self.bytes, self.geometry.chunkshape_at(), self.ndim())
     }
 
     /// Block length along each axis.
+    #[inline]
     pub fn blockshape(&self) -> Entries<'a, 4> {
         Entries::new(self.bytes, self.geometry.blockshape_at(), self.ndim())
     }
 
     /// The dtype_format; `None` for the layouts without one.
+    #[inline]
     pub fn dtype_format(&self) -> Option<u8> {
         self.layout()
             .has_dtype_format()
@@ -120,6 +127,7 @@ impl<'a> MetaRef<'a> {
     }
 
     /// The dtype string, borrowed; `None` for caterva.
+    #[inline]
     pub fn dtype(&self) -> Option<&'a str> {
         // Checked when the view was made: never `None` for the b2nd layouts.
         let dtype = core::str::from_utf8(self.dtype).ok()?;
@@ -145,18 +153,18 @@ impl<'a> MetaRef<'a> {
 /// number of bytes it takes; `None` when it does not decode (the serde path then says
 /// why, with the same error `MetaRef` would give).
 #[inline]
-pub(crate) fn take_parts(input: &[u8], expect: Option<Layout>) -> Option<(Parts, usize)> {
+pub(crate) fn take_view(input: &[u8], expect: Option<Layout>) -> Option<MetaRef<'_>> {
     if let Some(layout) = expect {
         if input.first() != Some(&layout.header()) {
             return None;
         }
     }
     let (view, _) = MetaRef::take(input).ok()?;
-    Some((view.to_parts(), view.bytes.len()))
+    Some(view)
 }
 
 /// The entries, copied into inline storage (`ndim <= 16` was checked).
-#[inline]
+#[inline(always)]
 fn fill<T: Copy + Default, I: ExactSizeIterator<Item = T>>(dims: &mut Dims<T>, entries: I) {
     if let Some(slots) = dims.inline_slots(entries.len()) {
         for (slot, v) in slots.iter_mut().zip(entries) {
@@ -175,6 +183,7 @@ pub struct Entries<'a, const W: usize> {
 
 impl<'a, const W: usize> Entries<'a, W> {
     /// The `ndim` entries after the array header at `at`.
+    #[inline]
     fn new(bytes: &'a [u8], at: usize, ndim: usize) -> Self {
         // In range: `MetaRef::take` checked every entry before the view existed.
         let start = at + 1;
@@ -196,6 +205,7 @@ impl Iterator for Entries<'_, 8> {
         ]))
     }
 
+    #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
         self.chunks.size_hint()
     }
@@ -210,6 +220,7 @@ impl Iterator for Entries<'_, 4> {
         Some(i32::from_be_bytes([c[1], c[2], c[3], c[4]]))
     }
 
+    #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
         self.chunks.size_hint()
     }

@@ -88,6 +88,7 @@ impl MetaV0Caterva {
         0
     }
 
+    #[inline]
     pub(crate) fn parts(&self) -> PartsRef<'_> {
         PartsRef {
             layout: Layout::V0Caterva,
@@ -99,6 +100,7 @@ impl MetaV0Caterva {
         }
     }
 
+    #[inline]
     pub(crate) fn from_parts(p: Parts) -> Self {
         MetaV0Caterva {
             shape: p.shape,
@@ -147,6 +149,7 @@ impl MetaB2nd {
         self.dtype.len()
     }
 
+    #[inline]
     pub(crate) fn parts(&self) -> PartsRef<'_> {
         PartsRef {
             layout: Layout::B2nd,
@@ -158,6 +161,7 @@ impl MetaB2nd {
         }
     }
 
+    #[inline]
     pub(crate) fn from_parts(p: Parts) -> Self {
         MetaB2nd {
             shape: p.shape,
@@ -220,6 +224,7 @@ impl MetaB2ndV1 {
         self.dtype.len()
     }
 
+    #[inline]
     pub(crate) fn parts(&self) -> PartsRef<'_> {
         PartsRef {
             layout: Layout::B2ndV1,
@@ -231,6 +236,7 @@ impl MetaB2ndV1 {
         }
     }
 
+    #[inline]
     pub(crate) fn from_parts(p: Parts) -> Self {
         MetaB2ndV1 {
             shape: p.shape,
@@ -252,7 +258,7 @@ macro_rules! serde_impls {
 
         impl<'de> Deserialize<'de> for $ty {
             fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                deserialize_parts(deserializer, Some($layout)).map($ty::from_parts)
+                deserialize_parts(deserializer, Some($layout), $ty::from_parts)
             }
         }
     )*};

@@ -205,6 +205,7 @@ impl Meta {
         }
     }
 
+    #[inline]
     pub(crate) fn parts(&self) -> PartsRef<'_> {
         match self {
             Meta::V0Caterva(m) => m.parts(),
@@ -213,6 +214,7 @@ impl Meta {
         }
     }
 
+    #[inline]
     pub(crate) fn from_parts(parts: Parts) -> Self {
         match parts.layout {
             Layout::V0Caterva => Meta::V0Caterva(MetaV0Caterva::from_parts(parts)),
@@ -266,6 +268,6 @@ impl Serialize for Meta {
 
 impl<'de> Deserialize<'de> for Meta {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserialize_parts(deserializer, None).map(Meta::from_parts)
+        deserialize_parts(deserializer, None, Meta::from_parts)
     }
 }

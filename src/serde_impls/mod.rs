@@ -106,16 +106,21 @@ impl<T: Serialize> Serialize for Axes<'_, T> {
     }
 }
 
-/// Deserializes any layout, or exactly `expect` when given.
-pub(crate) fn deserialize_parts<'de, D: Deserializer<'de>>(
+/// Deserializes any layout, or exactly `expect` when given, built into `T` by `build`
+/// (called once, where the elements are decoded, so the value is built in place).
+#[inline]
+pub(crate) fn deserialize_parts<'de, D: Deserializer<'de>, T>(
     deserializer: D,
     expect: Option<Layout>,
-) -> Result<Parts, D::Error> {
+    build: fn(Parts) -> T,
+) -> Result<T, D::Error> {
     if deserializer.is_human_readable() {
-        deserializer.deserialize_struct("Meta", FIELDS, PartsVisitor { expect })
+        deserializer
+            .deserialize_struct("Meta", FIELDS, PartsVisitor { expect })
+            .map(build)
     } else {
         // In this crate's format, straight through `MetaRef`; elsewhere element by element.
-        deserializer.deserialize_newtype_struct(RAW, RawParts { expect })
+        deserializer.deserialize_newtype_struct(RAW, RawParts { expect, build })
     }
 }
 
@@ -136,20 +141,21 @@ fn deserialize_elements<'de, D: Deserializer<'de>>(
 /// Any layout, or exactly `expect`, through the raw-access protocol of this crate's
 /// `Deserializer` (see `de/raw.rs`) when it is the one asked, element by element
 /// otherwise.
-struct RawParts {
+struct RawParts<T> {
     expect: Option<Layout>,
+    build: fn(Parts) -> T,
 }
 
-impl<'de> DeserializeSeed<'de> for RawParts {
-    type Value = Parts;
+impl<'de, T> DeserializeSeed<'de> for RawParts<T> {
+    type Value = T;
 
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Parts, D::Error> {
-        deserialize_elements(deserializer, self.expect)
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
+        deserialize_elements(deserializer, self.expect).map(self.build)
     }
 }
 
-impl<'de> Visitor<'de> for RawParts {
-    type Value = Parts;
+impl<'de, T> Visitor<'de> for RawParts<T> {
+    type Value = T;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         PartsVisitor {
@@ -159,22 +165,24 @@ impl<'de> Visitor<'de> for RawParts {
     }
 
     /// Any other deserializer: the ordinary way.
-    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Parts, D::Error> {
-        deserialize_elements(d, self.expect)
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+        deserialize_elements(d, self.expect).map(self.build)
     }
 
     /// This crate's: the input, decoded by `MetaRef`; where that fails, the ordinary
     /// way at the same place names the error.
     #[inline]
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Parts, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<T, A::Error> {
         let missing = || de::Error::invalid_length(0, &"raw access");
         let input = seq.next_element_seed(BorrowedBytes)?.ok_or_else(missing)?;
-        let parsed = crate::codec::view::take_parts(input, self.expect);
-        let used = parsed.as_ref().map_or(0, |(_, used)| *used);
+        // Only the view here: the owned value is built once, after the bytes used
+        // were reported, so that it is not moved through the reporting.
+        let view = crate::codec::view::take_view(input, self.expect);
+        let used = view.as_ref().map_or(0, |view| view.as_bytes().len());
         seq.next_element_seed(ReportUsed(used))?
             .ok_or_else(missing)?;
-        match parsed {
-            Some((parts, _)) => Ok(parts),
+        match view {
+            Some(view) => Ok((self.build)(view.to_parts())),
             None => seq.next_element_seed(self)?.ok_or_else(missing),
         }
     }
