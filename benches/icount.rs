@@ -8,7 +8,6 @@
 #[path = "../tests/c_ffi/mod.rs"]
 mod c_ffi;
 
-use std::ffi::c_char;
 use std::hint::black_box;
 
 use b2nd_meta::{Meta, MetaB2ndV1, MetaRef};
@@ -36,41 +35,15 @@ fn main() {
     for _ in 0..iters {
         match op {
             "c_decode" => {
-                let (mut nd, mut fmt) = (0i8, 0i8);
-                let mut shape = [0i64; c_ffi::C_B2ND_MAX_DIM];
-                let mut chunks = [0i32; c_ffi::C_B2ND_MAX_DIM];
-                let mut blocks = [0i32; c_ffi::C_B2ND_MAX_DIM];
-                let mut dt: *mut c_char = std::ptr::null_mut();
-                let n = unsafe {
-                    c_ffi::b2nd_deserialize_meta(
-                        black_box(bytes.as_ptr()),
-                        bytes.len() as i32,
-                        &mut nd,
-                        shape.as_mut_ptr(),
-                        chunks.as_mut_ptr(),
-                        blocks.as_mut_ptr(),
-                        &mut dt,
-                        &mut fmt,
-                    )
-                };
-                black_box((&shape, &chunks, &blocks, nd, fmt, n));
-                unsafe { libc::free(dt.cast()) };
+                black_box(c_ffi::c_decode_timed(&bytes));
             }
             "c_encode" => {
-                let mut out: *mut u8 = std::ptr::null_mut();
-                let n = unsafe {
-                    c_ffi::b2nd_serialize_meta(
-                        m.ndim() as i8,
-                        black_box(m.shape.as_ptr()),
-                        m.chunkshape.as_ptr(),
-                        m.blockshape.as_ptr(),
-                        dtype.as_ptr(),
-                        0,
-                        &mut out,
-                    )
-                };
-                unsafe { libc::free(out.cast()) };
-                black_box(n);
+                black_box(c_ffi::c_encode_timed(
+                    &m.shape,
+                    &m.chunkshape,
+                    &m.blockshape,
+                    &dtype,
+                ));
             }
             "owned" => {
                 black_box(b2nd_meta::from_slice::<MetaB2ndV1>(black_box(&bytes)).unwrap());

@@ -6,7 +6,6 @@
 #[path = "../tests/c_ffi/mod.rs"]
 mod c_ffi;
 
-use std::ffi::c_char;
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -51,31 +50,8 @@ fn decode(c: &mut Criterion) {
         let m = meta(ndim);
         let bytes = b2nd_meta::to_vec(&m).unwrap();
         if ndim <= c_ffi::C_B2ND_MAX_DIM {
-            // C's decode as b2nd_from_schunk calls it: no checks, caller's arrays, one
-            // malloc for the dtype (freed here, as the caller must).
             group.bench_with_input(BenchmarkId::new("c", ndim), &bytes, |b, bytes| {
-                b.iter(|| {
-                    let (mut nd, mut fmt) = (0i8, 0i8);
-                    let mut shape = [0i64; c_ffi::C_B2ND_MAX_DIM];
-                    let mut chunks = [0i32; c_ffi::C_B2ND_MAX_DIM];
-                    let mut blocks = [0i32; c_ffi::C_B2ND_MAX_DIM];
-                    let mut dtype: *mut c_char = std::ptr::null_mut();
-                    let n = unsafe {
-                        c_ffi::b2nd_deserialize_meta(
-                            black_box(bytes.as_ptr()),
-                            bytes.len() as i32,
-                            &mut nd,
-                            shape.as_mut_ptr(),
-                            chunks.as_mut_ptr(),
-                            blocks.as_mut_ptr(),
-                            &mut dtype,
-                            &mut fmt,
-                        )
-                    };
-                    black_box((&shape, &chunks, &blocks, nd, fmt));
-                    unsafe { libc::free(dtype.cast()) };
-                    n
-                })
+                b.iter(|| c_ffi::c_decode_timed(bytes))
             });
         }
         group.bench_with_input(BenchmarkId::new("owned", ndim), &bytes, |b, bytes| {
@@ -107,22 +83,7 @@ fn encode(c: &mut Criterion) {
         let dtype = std::ffi::CString::new(m.dtype.as_str()).unwrap();
         // C's serialize allocates its output, which the caller frees.
         group.bench_with_input(BenchmarkId::new("c", ndim), &m, |b, m| {
-            b.iter(|| {
-                let mut out: *mut u8 = std::ptr::null_mut();
-                let n = unsafe {
-                    c_ffi::b2nd_serialize_meta(
-                        m.ndim() as i8,
-                        black_box(m.shape.as_ptr()),
-                        m.chunkshape.as_ptr(),
-                        m.blockshape.as_ptr(),
-                        dtype.as_ptr(),
-                        0,
-                        &mut out,
-                    )
-                };
-                unsafe { libc::free(out.cast()) };
-                n
-            })
+            b.iter(|| c_ffi::c_encode_timed(&m.shape, &m.chunkshape, &m.blockshape, &dtype))
         });
         let mut buf = vec![0u8; m.encoded_len()];
         group.bench_with_input(BenchmarkId::new("encode_into", ndim), &m, |b, m| {

@@ -205,3 +205,55 @@ pub fn c_deserialize(bytes: &[u8]) -> CMeta {
         consumed: rc,
     }
 }
+
+/// C's decode as `b2nd_from_schunk` calls it, for the benches: no checks, the caller's
+/// arrays, one `malloc` for the dtype, freed here as the caller must. Returns C's result.
+#[inline]
+pub fn c_decode_timed(bytes: &[u8]) -> i32 {
+    use std::hint::black_box;
+    let (mut nd, mut fmt) = (0i8, 0i8);
+    let mut shape = [0i64; C_B2ND_MAX_DIM];
+    let mut chunks = [0i32; C_B2ND_MAX_DIM];
+    let mut blocks = [0i32; C_B2ND_MAX_DIM];
+    let mut dtype: *mut c_char = ptr::null_mut();
+    let n = unsafe {
+        b2nd_deserialize_meta(
+            black_box(bytes.as_ptr()),
+            bytes.len() as i32,
+            &mut nd,
+            shape.as_mut_ptr(),
+            chunks.as_mut_ptr(),
+            blocks.as_mut_ptr(),
+            &mut dtype,
+            &mut fmt,
+        )
+    };
+    black_box((&shape, &chunks, &blocks, nd, fmt));
+    unsafe { libc::free(dtype.cast()) };
+    n
+}
+
+/// C's serialize, for the benches: C allocates the output, freed here as the caller
+/// must. Returns C's result.
+#[inline]
+pub fn c_encode_timed(
+    shape: &[i64],
+    chunkshape: &[i32],
+    blockshape: &[i32],
+    dtype: &std::ffi::CStr,
+) -> i32 {
+    let mut out: *mut u8 = ptr::null_mut();
+    let n = unsafe {
+        b2nd_serialize_meta(
+            shape.len() as i8,
+            std::hint::black_box(shape.as_ptr()),
+            chunkshape.as_ptr(),
+            blockshape.as_ptr(),
+            dtype.as_ptr(),
+            0,
+            &mut out,
+        )
+    };
+    unsafe { libc::free(out.cast()) };
+    n
+}
