@@ -17,6 +17,18 @@ fn meta(ndim: usize) -> MetaB2ndV1 {
     MetaB2ndV1::new(shape, vec![100; ndim], vec![10; ndim], "<f8")
 }
 
+/// Out of line, so that its code can be read in a disassembly.
+#[inline(never)]
+fn view(bytes: &[u8]) -> b2nd_meta::Result<MetaRef<'_>> {
+    MetaRef::parse(bytes)
+}
+
+/// Out of line, so that its code can be read in a disassembly.
+#[inline(never)]
+fn owned_meta(bytes: &[u8]) -> b2nd_meta::Result<Meta> {
+    b2nd_meta::from_slice::<Meta>(bytes)
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() != 4 {
@@ -32,38 +44,29 @@ fn main() {
     let bytes = b2nd_meta::to_vec(&m).unwrap();
     let mut buf = vec![0u8; 512];
     let dtype = std::ffi::CString::new(m.dtype.as_str()).unwrap();
-    for _ in 0..iters {
-        match op {
-            "c_decode" => {
-                black_box(c_ffi::c_decode_timed(&bytes));
+    // One loop per operation, chosen once, so that the counts hold the operation alone
+    // (a string match inside the loop added some 200 instructions to each).
+    macro_rules! repeat {
+        ($body:expr) => {
+            for _ in 0..iters {
+                black_box($body);
             }
-            "c_encode" => {
-                black_box(c_ffi::c_encode_timed(
-                    &m.shape,
-                    &m.chunkshape,
-                    &m.blockshape,
-                    &dtype,
-                ));
-            }
-            "owned" => {
-                black_box(b2nd_meta::from_slice::<MetaB2ndV1>(black_box(&bytes)).unwrap());
-            }
-            "owned_meta" => {
-                black_box(b2nd_meta::from_slice::<Meta>(black_box(&bytes)).unwrap());
-            }
-            "view" => {
-                black_box(MetaRef::parse(black_box(&bytes)).unwrap());
-            }
-            "to_vec" => {
-                black_box(b2nd_meta::to_vec(black_box(&m)).unwrap());
-            }
-            "to_slice" => {
-                black_box(b2nd_meta::to_slice(black_box(&m), &mut buf).unwrap());
-            }
-            "encode_into" => {
-                black_box(black_box(&m).encode_into(&mut buf).unwrap());
-            }
-            other => panic!("unknown op {other}"),
-        }
+        };
+    }
+    match op {
+        "c_decode" => repeat!(c_ffi::c_decode_timed(&bytes)),
+        "c_encode" => repeat!(c_ffi::c_encode_timed(
+            &m.shape,
+            &m.chunkshape,
+            &m.blockshape,
+            &dtype
+        )),
+        "owned" => repeat!(b2nd_meta::from_slice::<MetaB2ndV1>(black_box(&bytes)).unwrap()),
+        "owned_meta" => repeat!(owned_meta(black_box(&bytes)).unwrap()),
+        "view" => repeat!(view(black_box(&bytes)).unwrap()),
+        "to_vec" => repeat!(b2nd_meta::to_vec(black_box(&m)).unwrap()),
+        "to_slice" => repeat!(b2nd_meta::to_slice(black_box(&m), &mut buf).unwrap()),
+        "encode_into" => repeat!(black_box(&m).encode_into(&mut buf).unwrap()),
+        other => panic!("unknown op {other}"),
     }
 }

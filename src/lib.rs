@@ -141,16 +141,9 @@ pub fn to_writer<W: std::io::Write, T: ?Sized + Serialize>(writer: W, value: &T)
 /// ```
 #[inline]
 pub fn from_slice<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Result<T> {
-    let mut de = Deserializer::from_slice(bytes);
-    // The result stays where it was built (no move of the value): only replaced by the
-    // trailing-bytes error when there is one.
-    let mut result = T::deserialize(&mut de);
-    if result.is_ok() {
-        if let Err(e) = de.end() {
-            result = Err(e);
-        }
-    }
-    result
+    // The deserializer refuses trailing bytes where the value ends, so the value is
+    // returned where it was built, with no check (and move) after it.
+    T::deserialize(&mut Deserializer::whole(bytes))
 }
 
 /// Decodes a value at the start of `bytes` and returns it with the bytes after it.

@@ -7,6 +7,20 @@ use crate::error::{Error, ErrorKind, Expected};
 use crate::marker::{BIN32, FIXARRAY, INT32, INT64, PFIX_MAX, STR32};
 use crate::wire::{array_header, INT32_LEN, INT64_LEN, LEN32_HEADER_LEN, MAX_ARRAY_LEN};
 
+/// The value of an int64 whose marker was checked.
+#[inline(always)]
+pub(crate) fn int64_value(entry: &[u8; INT64_LEN]) -> i64 {
+    let [_, a, b, c, d, e, f, g, h] = *entry;
+    i64::from_be_bytes([a, b, c, d, e, f, g, h])
+}
+
+/// The value of an int32 whose marker was checked.
+#[inline(always)]
+pub(crate) fn int32_value(entry: &[u8; INT32_LEN]) -> i32 {
+    let [_, a, b, c, d] = *entry;
+    i32::from_be_bytes([a, b, c, d])
+}
+
 /// A cursor over the input that reads the format's values, each checked, each error
 /// carrying the byte offset where the offending value starts.
 #[derive(Clone, Debug)]
@@ -38,6 +52,12 @@ impl<'de> Reader<'de> {
     #[inline]
     pub fn position(&self) -> usize {
         self.pos
+    }
+
+    /// Length of the whole input.
+    #[inline]
+    pub fn input_len(&self) -> usize {
+        self.input.len()
     }
 
     /// The bytes not read yet.
@@ -212,9 +232,9 @@ impl<'de> Reader<'de> {
     #[inline]
     pub fn read_int64(&mut self) -> Result<i64, Error> {
         // One bounds check and one compare on the path every valid input takes.
-        if let Some(&[INT64, a, b, c, d, e, f, g, h]) = self.remaining().get(..INT64_LEN) {
+        if let Some(entry @ &[INT64, ..]) = self.remaining().first_chunk::<INT64_LEN>() {
             self.pos += INT64_LEN;
-            return Ok(i64::from_be_bytes([a, b, c, d, e, f, g, h]));
+            return Ok(int64_value(entry));
         }
         Err(self.fixed_error(INT64, Expected::Int64, INT64_LEN))
     }
@@ -222,9 +242,9 @@ impl<'de> Reader<'de> {
     /// An int32: `0xd2` + 4 bytes big-endian.
     #[inline]
     pub fn read_int32(&mut self) -> Result<i32, Error> {
-        if let Some(&[INT32, a, b, c, d]) = self.remaining().get(..INT32_LEN) {
+        if let Some(entry @ &[INT32, ..]) = self.remaining().first_chunk::<INT32_LEN>() {
             self.pos += INT32_LEN;
-            return Ok(i32::from_be_bytes([a, b, c, d]));
+            return Ok(int32_value(entry));
         }
         Err(self.fixed_error(INT32, Expected::Int32, INT32_LEN))
     }
@@ -321,6 +341,61 @@ impl<'de> Reader<'de> {
             one(self)?;
         }
         Ok(self.input.get(start..self.pos).unwrap_or(&[]))
+    }
+
+    /// The fast path of [`read_int64_array`](Self::read_int64_array) and
+    /// [`read_int32_array`](Self::read_int32_array): the header of an array of exactly
+    /// `n` entries of `W` bytes, each starting with `marker`, then the entries, all
+    /// checked with one bounds check and no error plumbing. `None` (the cursor unmoved)
+    /// when anything differs; the `read_*` methods then name the first bad byte.
+    #[inline(always)]
+    pub fn try_fixed_array<const W: usize>(
+        &mut self,
+        n: usize,
+        marker: u8,
+    ) -> Option<&'de [[u8; W]]> {
+        let (&header, rest) = self.remaining().split_first()?;
+        let (region, _) = rest.split_at_checked(n.checked_mul(W)?)?;
+        // `region.len()` is a multiple of `W`: no remainder.
+        let (entries, _) = region.as_chunks::<W>();
+        let mut ok = array_header(n) == Some(header);
+        for entry in entries {
+            ok &= entry[0] == marker;
+        }
+        if !ok {
+            return None;
+        }
+        self.pos += 1 + region.len();
+        Some(entries)
+    }
+
+    /// The fast path of [`read_pfix`](Self::read_pfix).
+    #[inline(always)]
+    pub fn try_pfix(&mut self) -> Option<u8> {
+        let v = *self.input.get(self.pos)?;
+        if v > PFIX_MAX {
+            return None;
+        }
+        self.pos += 1;
+        Some(v)
+    }
+
+    /// The fast path of [`read_str32_bytes`](Self::read_str32_bytes).
+    #[inline(always)]
+    pub fn try_str32_bytes(&mut self) -> Option<&'de [u8]> {
+        let rest = self.remaining();
+        let (&[marker, a, b, c, d], rest) = rest.split_first_chunk::<LEN32_HEADER_LEN>()?;
+        let len = u32::from_be_bytes([a, b, c, d]);
+        // C keeps this length in an `int32_t`.
+        if marker != STR32 || i32::try_from(len).is_err() {
+            return None;
+        }
+        let bytes = rest.get(..len as usize)?;
+        if !bytes.is_ascii() {
+            core::str::from_utf8(bytes).ok()?;
+        }
+        self.pos += LEN32_HEADER_LEN + bytes.len();
+        Some(bytes)
     }
 
     /// A str32: `0xdb` + 4-byte big-endian length + that many bytes of UTF-8.

@@ -77,6 +77,22 @@ impl Layout {
         }
     }
 
+    /// The layout whose metalayers start with `header` (`0x95`, `0x96` or `0x97`).
+    ///
+    /// ```
+    /// use b2nd_meta::Layout;
+    ///
+    /// assert_eq!(Layout::from_header(0x97), Some(Layout::B2ndV1));
+    /// assert_eq!(Layout::from_header(0x98), None);
+    /// ```
+    #[inline]
+    pub const fn from_header(header: u8) -> Option<Layout> {
+        match header.checked_sub(FIXARRAY) {
+            Some(count) => Layout::from_element_count(count as usize),
+            None => None,
+        }
+    }
+
     /// The name used in JSON and by the command-line tool: `"caterva-v0"`, `"b2nd"` or
     /// `"b2nd-v1"`.
     pub const fn name(self) -> &'static str {

@@ -2,10 +2,14 @@
 
 use core::iter::FusedIterator;
 
-use crate::codec::{check_ndim, check_version, layout_of_count, Geometry, Layout, Parts};
+use crate::codec::{
+    check_ndim, check_version, layout_of_count, Geometry, Layout, Parts, MAX_DIM, VERSION,
+};
 use crate::error::{Error, ErrorKind, Result};
-use crate::inline::{Dims, SmallString};
-use crate::read::Reader;
+use crate::inline::SmallString;
+use crate::marker::{INT32, INT64};
+use crate::read::{int32_value, int64_value, Reader};
+use crate::wire::{INT32_LEN, INT64_LEN};
 
 /// A metalayer checked in place: it borrows the input and allocates nothing.
 ///
@@ -49,11 +53,56 @@ impl<'a> MetaRef<'a> {
     }
 
     /// Checks the metalayer at the start of `bytes`; returns it and the bytes after it.
-    ///
-    /// One pass through the one reader, element by element as the serde path reads
-    /// them, so both name the same first bad byte.
     #[inline]
     pub fn take(bytes: &'a [u8]) -> Result<(Self, &'a [u8])> {
+        match Self::take_fast(bytes, None) {
+            Some(found) => Ok(found),
+            None => Self::take_checked(bytes),
+        }
+    }
+
+    /// The fast path of [`take`](Self::take), of layout `expect` when given: every
+    /// check, none of the error plumbing; `None` when the bytes are not such a
+    /// metalayer.
+    #[inline(always)]
+    pub(crate) fn take_fast(bytes: &'a [u8], expect: Option<Layout>) -> Option<(Self, &'a [u8])> {
+        let layout = Layout::from_header(*bytes.first()?)?;
+        if expect.is_some_and(|expect| expect != layout) {
+            return None;
+        }
+        let mut r = Reader::new_at(bytes, 1);
+        let version = r.try_pfix()?;
+        let ndim = r.try_pfix()?;
+        if version != VERSION || usize::from(ndim) > MAX_DIM {
+            return None;
+        }
+        let ndim = usize::from(ndim);
+        r.try_fixed_array::<INT64_LEN>(ndim, INT64)?;
+        r.try_fixed_array::<INT32_LEN>(ndim, INT32)?;
+        r.try_fixed_array::<INT32_LEN>(ndim, INT32)?;
+        let dtype_format = match layout.has_dtype_format() {
+            true => r.try_pfix()?,
+            false => 0,
+        };
+        let dtype = match layout.has_dtype() {
+            true => r.try_str32_bytes()?,
+            false => &[],
+        };
+        Some(Self::split(
+            bytes,
+            r.position(),
+            layout,
+            ndim,
+            dtype_format,
+            dtype,
+        ))
+    }
+
+    /// One pass through the one reader, element by element as the serde path reads
+    /// them, so both name the same first bad byte.
+    #[cold]
+    #[inline(never)]
+    fn take_checked(bytes: &'a [u8]) -> Result<(Self, &'a [u8])> {
         let mut r = Reader::new(bytes);
         let count = r.read_array_header()?;
         let layout = layout_of_count(count).map_err(|e: Error| e.or_at(0))?;
@@ -72,14 +121,33 @@ impl<'a> MetaRef<'a> {
             true => r.read_str32_bytes()?,
             false => &[],
         };
-        let (bytes, rest) = bytes.split_at(r.position());
+        Ok(Self::split(
+            bytes,
+            r.position(),
+            layout,
+            ndim,
+            dtype_format,
+            dtype,
+        ))
+    }
+
+    #[inline(always)]
+    fn split(
+        bytes: &'a [u8],
+        len: usize,
+        layout: Layout,
+        ndim: usize,
+        dtype_format: u8,
+        dtype: &'a [u8],
+    ) -> (Self, &'a [u8]) {
+        let (bytes, rest) = bytes.split_at(len);
         let view = MetaRef {
             bytes,
             geometry: Geometry::new(layout, ndim, dtype.len()),
             dtype_format,
             dtype,
         };
-        Ok((view, rest))
+        (view, rest)
     }
 
     /// The metalayer's bytes.
@@ -134,43 +202,60 @@ impl<'a> MetaRef<'a> {
         self.layout().has_dtype().then_some(dtype)
     }
 
-    /// The elements, owned.
-    #[inline]
-    pub(crate) fn to_parts(self) -> Parts {
-        let mut parts = Parts::new(self.layout());
-        fill(&mut parts.shape, self.shape());
-        fill(&mut parts.chunkshape, self.chunkshape());
-        fill(&mut parts.blockshape, self.blockshape());
-        parts.dtype_format = self.dtype_format;
-        if let Some(dtype) = self.dtype() {
-            parts.dtype = SmallString::from(dtype);
-        }
-        parts
+    /// The encoded entries of the shape array whose header is at `at`.
+    #[inline(always)]
+    fn encoded<const N: usize>(&self, at: usize) -> &'a [[u8; N]] {
+        // In range: `MetaRef::take` checked every entry before the view existed.
+        let start = at + 1;
+        let span = self
+            .bytes
+            .get(start..start + self.ndim() * N)
+            .unwrap_or_default();
+        span.as_chunks::<N>().0
+    }
+
+    /// The shape's entries, as stored.
+    #[inline(always)]
+    pub(crate) fn encoded_shape(&self) -> &'a [[u8; INT64_LEN]] {
+        self.encoded(self.geometry.shape_at())
+    }
+
+    /// The chunkshape's entries, as stored.
+    #[inline(always)]
+    pub(crate) fn encoded_chunkshape(&self) -> &'a [[u8; INT32_LEN]] {
+        self.encoded(self.geometry.chunkshape_at())
+    }
+
+    /// The blockshape's entries, as stored.
+    #[inline(always)]
+    pub(crate) fn encoded_blockshape(&self) -> &'a [[u8; INT32_LEN]] {
+        self.encoded(self.geometry.blockshape_at())
+    }
+
+    /// The dtype_format as stored (0 for the layouts without one).
+    #[inline(always)]
+    pub(crate) fn raw_dtype_format(&self) -> u8 {
+        self.dtype_format
+    }
+
+    /// The dtype, owned (empty for caterva); checked to be UTF-8 when the view was made.
+    #[inline(always)]
+    pub(crate) fn owned_dtype(&self) -> SmallString {
+        SmallString::from_checked_utf8(self.dtype)
     }
 }
 
-/// The metalayer at the start of `input`, of layout `expect` when given, with the
-/// number of bytes it takes; `None` when it does not decode (the serde path then says
-/// why, with the same error `MetaRef` would give).
-#[inline]
-pub(crate) fn take_view(input: &[u8], expect: Option<Layout>) -> Option<MetaRef<'_>> {
-    if let Some(layout) = expect {
-        if input.first() != Some(&layout.header()) {
-            return None;
-        }
-    }
-    let (view, _) = MetaRef::take(input).ok()?;
-    Some(view)
-}
+/// The owned metalayer types: built straight from a checked view (this crate's format,
+/// through raw access) or from decoded parts (any other serde format).
+pub(crate) trait Owned: Sized {
+    /// The one layout the type holds; `None` for [`crate::Meta`], which holds any.
+    const LAYOUT: Option<Layout>;
 
-/// The entries, copied into inline storage (`ndim <= 16` was checked).
-#[inline(always)]
-fn fill<T: Copy + Default, I: ExactSizeIterator<Item = T>>(dims: &mut Dims<T>, entries: I) {
-    if let Some(slots) = dims.inline_slots(entries.len()) {
-        for (slot, v) in slots.iter_mut().zip(entries) {
-            *slot = v;
-        }
-    }
+    /// The values of `view`, which has layout [`LAYOUT`](Self::LAYOUT) when that is set.
+    fn from_view(view: &MetaRef<'_>) -> Self;
+
+    /// The decoded elements, of layout [`LAYOUT`](Self::LAYOUT) when that is set.
+    fn from_parts(parts: Parts) -> Self;
 }
 
 /// The entries of one shape array, read from the checked bytes: `W` is 8 for shape
@@ -199,10 +284,8 @@ impl Iterator for Entries<'_, 8> {
 
     #[inline]
     fn next(&mut self) -> Option<i64> {
-        let c = self.chunks.next()?;
-        Some(i64::from_be_bytes([
-            c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8],
-        ]))
+        // Each chunk is exactly one entry long.
+        self.chunks.next()?.try_into().ok().map(int64_value)
     }
 
     #[inline]
@@ -216,8 +299,7 @@ impl Iterator for Entries<'_, 4> {
 
     #[inline]
     fn next(&mut self) -> Option<i32> {
-        let c = self.chunks.next()?;
-        Some(i32::from_be_bytes([c[1], c[2], c[3], c[4]]))
+        self.chunks.next()?.try_into().ok().map(int32_value)
     }
 
     #[inline]

@@ -33,6 +33,10 @@ pub struct Deserializer<'de> {
     reader: Reader<'de>,
     /// Arrays open around the current position, bounded by [`MAX_DEPTH`].
     depth: usize,
+    /// Whether the top-level value must fill the input ([`crate::from_slice`]): then
+    /// trailing bytes are refused where that value ends, so that the value is returned
+    /// where it was built rather than moved past a check.
+    whole: bool,
 }
 
 /// How deeply arrays may nest. A metalayer nests two deep; the bound keeps a crafted
@@ -45,6 +49,39 @@ impl<'de> Deserializer<'de> {
         Deserializer {
             reader: Reader::new(input),
             depth: 0,
+            whole: false,
+        }
+    }
+
+    /// A deserializer whose top-level value must fill all of `input`.
+    #[inline]
+    pub(crate) fn whole(input: &'de [u8]) -> Self {
+        Deserializer {
+            whole: true,
+            ..Deserializer::from_slice(input)
+        }
+    }
+
+    /// Whether the top-level value ends `at` while bytes follow that the input must not
+    /// have: the error for them.
+    #[inline]
+    fn trailing_at(&self, at: usize) -> Option<Error> {
+        let len = self.reader.input_len();
+        if !self.whole || self.depth != 0 || at >= len {
+            return None;
+        }
+        Some(Error::at(at, ErrorKind::TrailingBytes { count: len - at }))
+    }
+
+    /// A value read by the deserializer itself (not by a nested visitor): located at
+    /// `start`, and refused when it is the top-level value of a whole input and does
+    /// not end it.
+    #[inline]
+    fn finish<T>(&self, start: usize, result: Result<T>) -> Result<T> {
+        let value = Self::located(start, result)?;
+        match self.trailing_at(self.position()) {
+            None => Ok(value),
+            Some(e) => Err(e),
         }
     }
 
@@ -99,7 +136,10 @@ impl<'de> Deserializer<'de> {
                 },
             ));
         }
-        Ok(value)
+        match self.trailing_at(self.position()) {
+            None => Ok(value),
+            Some(e) => Err(e),
+        }
     }
 }
 
@@ -145,28 +185,28 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     fn deserialize_u8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let start = self.position();
         let v = self.reader.read_pfix()?;
-        Deserializer::located(start, visitor.visit_u8(v))
+        self.finish(start, visitor.visit_u8(v))
     }
 
     #[inline]
     fn deserialize_i32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let start = self.position();
         let v = self.reader.read_int32()?;
-        Deserializer::located(start, visitor.visit_i32(v))
+        self.finish(start, visitor.visit_i32(v))
     }
 
     #[inline]
     fn deserialize_i64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let start = self.position();
         let v = self.reader.read_int64()?;
-        Deserializer::located(start, visitor.visit_i64(v))
+        self.finish(start, visitor.visit_i64(v))
     }
 
     #[inline]
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let start = self.position();
         let v = self.reader.read_str32()?;
-        Deserializer::located(start, visitor.visit_borrowed_str(v))
+        self.finish(start, visitor.visit_borrowed_str(v))
     }
 
     #[inline]
@@ -178,7 +218,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let start = self.position();
         let v = self.reader.read_bin32()?;
-        Deserializer::located(start, visitor.visit_borrowed_bytes(v))
+        self.finish(start, visitor.visit_borrowed_bytes(v))
     }
 
     #[inline]
@@ -233,7 +273,10 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         if name == raw::RAW {
             return visitor.visit_seq(raw::RawAccess { de: self, step: 0 });
         }
-        visitor.visit_newtype_struct(self)
+        let start = self.position();
+        let value = visitor.visit_newtype_struct(&mut *self);
+        // Its content was checked where it ended, unless the visitor read none.
+        self.finish(start, value)
     }
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {

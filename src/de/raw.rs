@@ -7,7 +7,8 @@
 //! `visit_seq` with an access whose elements are, in order:
 //! 1. the remaining input, as borrowed bytes (`visit_borrowed_bytes`);
 //! 2. a sink for the number of bytes used: the seed calls `deserialize_tuple(used, _)`,
-//!    and the deserializer moves past them;
+//!    and the deserializer moves past them (refusing, for [`crate::from_slice`], the
+//!    bytes after them; 0 says nothing was decoded directly);
 //! 3. this deserializer itself, at the same place, for the ordinary way (which names
 //!    the first bad byte with this format's errors).
 //!
@@ -30,7 +31,7 @@ pub(super) struct RawAccess<'a, 'de> {
 impl<'de> de::SeqAccess<'de> for RawAccess<'_, 'de> {
     type Error = Error;
 
-    #[inline]
+    #[inline(always)]
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
         let step = self.step;
         self.step = step.saturating_add(1);
@@ -41,6 +42,12 @@ impl<'de> de::SeqAccess<'de> for RawAccess<'_, 'de> {
                 let value = seed.deserialize(Used(&mut used))?;
                 match used {
                     Some(n) if n <= self.de.remaining().len() => {
+                        let end = self.de.position() + n;
+                        // A value decoded directly ends here: refuse what follows
+                        // before the value is built (0 means the ordinary way follows).
+                        if let (1.., Some(e)) = (n, self.de.trailing_at(end)) {
+                            return Err(e);
+                        }
                         self.de.reader.advance(n);
                         Ok(Some(value))
                     }

@@ -101,6 +101,20 @@ impl<T: Copy + Default> Dims<T> {
         }
     }
 
+    /// The first 16 entries of `entries` (all of them: callers pass at most 16).
+    #[inline(always)]
+    pub(crate) fn from_entries<I: Iterator<Item = T>>(entries: I) -> Self {
+        let mut items = [T::default(); INLINE_DIMS];
+        let mut len = 0;
+        for (slot, v) in items.iter_mut().zip(entries) {
+            *slot = v;
+            len += 1;
+        }
+        Dims {
+            repr: DimsRepr::Inline { len, items },
+        }
+    }
+
     /// The entries as a slice (as through `Deref`).
     pub fn as_slice(&self) -> &[T] {
         self

@@ -29,7 +29,7 @@ pub struct SmallString {
 
 #[derive(Clone)]
 enum StrRepr {
-    /// Valid UTF-8 in `bytes[..len]`: copied from a `&str`.
+    /// Valid UTF-8 in `bytes[..len]`: copied from a `&str` or from checked bytes.
     Inline {
         len: u8,
         bytes: [u8; INLINE_STR],
@@ -47,6 +47,27 @@ impl SmallString {
             repr: StrRepr::Inline {
                 len: 0,
                 bytes: [0; INLINE_STR],
+            },
+        }
+    }
+
+    /// `bytes`, which the caller has checked to be UTF-8, without checking them again
+    /// when they fit inline (were they not UTF-8, the string would read as empty).
+    #[inline]
+    pub(crate) fn from_checked_utf8(bytes: &[u8]) -> Self {
+        let mut inline = [0; INLINE_STR];
+        match inline.get_mut(..bytes.len()) {
+            Some(dst) => {
+                dst.copy_from_slice(bytes);
+                SmallString {
+                    repr: StrRepr::Inline {
+                        len: bytes.len() as u8,
+                        bytes: inline,
+                    },
+                }
+            }
+            None => SmallString {
+                repr: StrRepr::Heap(String::from_utf8_lossy(bytes).into_owned()),
             },
         }
     }

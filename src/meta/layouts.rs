@@ -7,9 +7,11 @@
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::codec::view::{MetaRef, Owned};
 use crate::codec::{encode, Layout, Parts, PartsRef};
 use crate::error::Result;
 use crate::inline::{Dims, SmallString};
+use crate::read::{int32_value, int64_value};
 use crate::serde_impls::{deserialize_parts, serialize_parts};
 use crate::validate::{self, Invalid};
 
@@ -100,6 +102,15 @@ impl MetaV0Caterva {
         }
     }
 
+    #[inline(always)]
+    fn from_view(v: &MetaRef<'_>) -> Self {
+        MetaV0Caterva {
+            shape: Dims::from_entries(v.encoded_shape().iter().map(int64_value)),
+            chunkshape: Dims::from_entries(v.encoded_chunkshape().iter().map(int32_value)),
+            blockshape: Dims::from_entries(v.encoded_blockshape().iter().map(int32_value)),
+        }
+    }
+
     #[inline]
     pub(crate) fn from_parts(p: Parts) -> Self {
         MetaV0Caterva {
@@ -158,6 +169,16 @@ impl MetaB2nd {
             blockshape: &self.blockshape,
             dtype_format: 0,
             dtype: &self.dtype,
+        }
+    }
+
+    #[inline(always)]
+    fn from_view(v: &MetaRef<'_>) -> Self {
+        MetaB2nd {
+            shape: Dims::from_entries(v.encoded_shape().iter().map(int64_value)),
+            chunkshape: Dims::from_entries(v.encoded_chunkshape().iter().map(int32_value)),
+            blockshape: Dims::from_entries(v.encoded_blockshape().iter().map(int32_value)),
+            dtype: v.owned_dtype(),
         }
     }
 
@@ -236,6 +257,17 @@ impl MetaB2ndV1 {
         }
     }
 
+    #[inline(always)]
+    fn from_view(v: &MetaRef<'_>) -> Self {
+        MetaB2ndV1 {
+            shape: Dims::from_entries(v.encoded_shape().iter().map(int64_value)),
+            chunkshape: Dims::from_entries(v.encoded_chunkshape().iter().map(int32_value)),
+            blockshape: Dims::from_entries(v.encoded_blockshape().iter().map(int32_value)),
+            dtype_format: v.raw_dtype_format(),
+            dtype: v.owned_dtype(),
+        }
+    }
+
     #[inline]
     pub(crate) fn from_parts(p: Parts) -> Self {
         MetaB2ndV1 {
@@ -257,8 +289,23 @@ macro_rules! serde_impls {
         }
 
         impl<'de> Deserialize<'de> for $ty {
+            #[inline]
             fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                deserialize_parts(deserializer, Some($layout), $ty::from_parts)
+                deserialize_parts(deserializer)
+            }
+        }
+
+        impl Owned for $ty {
+            const LAYOUT: Option<Layout> = Some($layout);
+
+            #[inline(always)]
+            fn from_view(view: &MetaRef<'_>) -> Self {
+                $ty::from_view(view)
+            }
+
+            #[inline(always)]
+            fn from_parts(parts: Parts) -> Self {
+                $ty::from_parts(parts)
             }
         }
     )*};

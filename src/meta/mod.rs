@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::codec::view::MetaRef;
+use crate::codec::view::{MetaRef, Owned};
 use crate::codec::{encode, Layout, Parts, PartsRef};
 use crate::dtype::{Dtype, DtypeError};
 use crate::error::Result;
@@ -236,7 +236,7 @@ impl MetaRef<'_> {
     /// # Ok::<(), b2nd_meta::Error>(())
     /// ```
     pub fn to_meta(&self) -> Meta {
-        Meta::from_parts(self.to_parts())
+        Meta::from_view(self)
     }
 }
 
@@ -267,7 +267,26 @@ impl Serialize for Meta {
 }
 
 impl<'de> Deserialize<'de> for Meta {
+    #[inline]
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserialize_parts(deserializer, None, Meta::from_parts)
+        deserialize_parts(deserializer)
+    }
+}
+
+impl Owned for Meta {
+    const LAYOUT: Option<Layout> = None;
+
+    #[inline(always)]
+    fn from_view(view: &MetaRef<'_>) -> Self {
+        match view.layout() {
+            Layout::V0Caterva => Meta::V0Caterva(Owned::from_view(view)),
+            Layout::B2nd => Meta::B2nd(Owned::from_view(view)),
+            Layout::B2ndV1 => Meta::B2ndV1(Owned::from_view(view)),
+        }
+    }
+
+    #[inline(always)]
+    fn from_parts(parts: Parts) -> Self {
+        Meta::from_parts(parts)
     }
 }

@@ -5,11 +5,13 @@
 //! (or any other serde format) do that.
 
 use core::fmt;
+use core::marker::PhantomData;
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{self, SerializeStruct, SerializeTuple, Serializer};
 use serde::{Deserialize, Serialize};
 
+use crate::codec::view::{MetaRef, Owned};
 use crate::codec::{
     check_dtype_format, check_ndim, check_version, layout_of_count, Layout, Parts, PartsRef,
     VERSION,
@@ -106,21 +108,19 @@ impl<T: Serialize> Serialize for Axes<'_, T> {
     }
 }
 
-/// Deserializes any layout, or exactly `expect` when given, built into `T` by `build`
-/// (called once, where the elements are decoded, so the value is built in place).
+/// Deserializes `T`: any layout for [`crate::Meta`], exactly its own for the others.
 #[inline]
-pub(crate) fn deserialize_parts<'de, D: Deserializer<'de>, T>(
+pub(crate) fn deserialize_parts<'de, D: Deserializer<'de>, T: Owned>(
     deserializer: D,
-    expect: Option<Layout>,
-    build: fn(Parts) -> T,
 ) -> Result<T, D::Error> {
     if deserializer.is_human_readable() {
+        let visitor = PartsVisitor { expect: T::LAYOUT };
         deserializer
-            .deserialize_struct("Meta", FIELDS, PartsVisitor { expect })
-            .map(build)
+            .deserialize_struct("Meta", FIELDS, visitor)
+            .map(T::from_parts)
     } else {
         // In this crate's format, straight through `MetaRef`; elsewhere element by element.
-        deserializer.deserialize_newtype_struct(RAW, RawParts { expect, build })
+        deserializer.deserialize_newtype_struct(RAW, RawParts(PhantomData))
     }
 }
 
@@ -138,51 +138,42 @@ fn deserialize_elements<'de, D: Deserializer<'de>>(
     }
 }
 
-/// Any layout, or exactly `expect`, through the raw-access protocol of this crate's
-/// `Deserializer` (see `de/raw.rs`) when it is the one asked, element by element
-/// otherwise.
-struct RawParts<T> {
-    expect: Option<Layout>,
-    build: fn(Parts) -> T,
-}
+/// `T` through the raw-access protocol of this crate's `Deserializer` (see
+/// `de/raw.rs`) when it is the one asked, element by element otherwise.
+struct RawParts<T>(PhantomData<T>);
 
-impl<'de, T> DeserializeSeed<'de> for RawParts<T> {
+impl<'de, T: Owned> DeserializeSeed<'de> for RawParts<T> {
     type Value = T;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
-        deserialize_elements(deserializer, self.expect).map(self.build)
+        deserialize_elements(deserializer, T::LAYOUT).map(T::from_parts)
     }
 }
 
-impl<'de, T> Visitor<'de> for RawParts<T> {
+impl<'de, T: Owned> Visitor<'de> for RawParts<T> {
     type Value = T;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        PartsVisitor {
-            expect: self.expect,
-        }
-        .expecting(f)
+        PartsVisitor { expect: T::LAYOUT }.expecting(f)
     }
 
     /// Any other deserializer: the ordinary way.
     fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
-        deserialize_elements(d, self.expect).map(self.build)
+        deserialize_elements(d, T::LAYOUT).map(T::from_parts)
     }
 
-    /// This crate's: the input, decoded by `MetaRef`; where that fails, the ordinary
-    /// way at the same place names the error.
+    /// This crate's: the input, checked by `MetaRef` and built straight from it; where
+    /// that fails, the ordinary way at the same place names the error.
     #[inline]
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<T, A::Error> {
         let missing = || de::Error::invalid_length(0, &"raw access");
         let input = seq.next_element_seed(BorrowedBytes)?.ok_or_else(missing)?;
-        // Only the view here: the owned value is built once, after the bytes used
-        // were reported, so that it is not moved through the reporting.
-        let view = crate::codec::view::take_view(input, self.expect);
-        let used = view.as_ref().map_or(0, |view| view.as_bytes().len());
+        let view = MetaRef::take_fast(input, T::LAYOUT);
+        let used = view.as_ref().map_or(0, |(view, _)| view.as_bytes().len());
         seq.next_element_seed(ReportUsed(used))?
             .ok_or_else(missing)?;
         match view {
-            Some(view) => Ok((self.build)(view.to_parts())),
+            Some((view, _)) => Ok(T::from_view(&view)),
             None => seq.next_element_seed(self)?.ok_or_else(missing),
         }
     }
