@@ -3,10 +3,10 @@
 use core::iter::FusedIterator;
 
 use crate::codec::{
-    check_ndim, check_version, layout_of_count, Geometry, Layout, Parts, MAX_DIM, VERSION,
+    check_ndim, check_version, layout_of_count, Geometry, Layout, Parts, MAX_DIM, SHAPE_AT, VERSION,
 };
 use crate::error::{Error, ErrorKind, Result};
-use crate::inline::SmallString;
+use crate::inline::{Dims, SmallString};
 use crate::marker::{INT32, INT64};
 use crate::read::{int32_value, int64_value, Reader};
 use crate::wire::{INT32_LEN, INT64_LEN};
@@ -32,7 +32,9 @@ use crate::wire::{INT32_LEN, INT64_LEN};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MetaRef<'a> {
     bytes: &'a [u8],
-    geometry: Geometry,
+    layout: Layout,
+    /// At most 16; a `u8`, so that the offsets computed from it cannot overflow.
+    ndim: u8,
     dtype_format: u8,
     /// Checked to be UTF-8 (kept as bytes: ASCII needs no second pass).
     dtype: &'a [u8],
@@ -55,47 +57,10 @@ impl<'a> MetaRef<'a> {
     /// Checks the metalayer at the start of `bytes`; returns it and the bytes after it.
     #[inline]
     pub fn take(bytes: &'a [u8]) -> Result<(Self, &'a [u8])> {
-        match Self::take_fast(bytes, None) {
-            Some(found) => Ok(found),
+        match check_fast(bytes, None) {
+            Some((checked, rest)) => Ok((checked.view, rest)),
             None => Self::take_checked(bytes),
         }
-    }
-
-    /// The fast path of [`take`](Self::take), of layout `expect` when given: every
-    /// check, none of the error plumbing; `None` when the bytes are not such a
-    /// metalayer.
-    #[inline(always)]
-    pub(crate) fn take_fast(bytes: &'a [u8], expect: Option<Layout>) -> Option<(Self, &'a [u8])> {
-        let layout = Layout::from_header(*bytes.first()?)?;
-        if expect.is_some_and(|expect| expect != layout) {
-            return None;
-        }
-        let mut r = Reader::new_at(bytes, 1);
-        let version = r.try_pfix()?;
-        let ndim = r.try_pfix()?;
-        if version != VERSION || usize::from(ndim) > MAX_DIM {
-            return None;
-        }
-        let ndim = usize::from(ndim);
-        r.try_fixed_array::<INT64_LEN>(ndim, INT64)?;
-        r.try_fixed_array::<INT32_LEN>(ndim, INT32)?;
-        r.try_fixed_array::<INT32_LEN>(ndim, INT32)?;
-        let dtype_format = match layout.has_dtype_format() {
-            true => r.try_pfix()?,
-            false => 0,
-        };
-        let dtype = match layout.has_dtype() {
-            true => r.try_str32_bytes()?,
-            false => &[],
-        };
-        Some(Self::split(
-            bytes,
-            r.position(),
-            layout,
-            ndim,
-            dtype_format,
-            dtype,
-        ))
     }
 
     /// One pass through the one reader, element by element as the serde path reads
@@ -109,10 +74,11 @@ impl<'a> MetaRef<'a> {
         let at = r.position();
         check_version(r.read_pfix()?).map_err(|e: Error| e.or_at(at))?;
         let at = r.position();
-        let ndim = usize::from(check_ndim(r.read_pfix()?).map_err(|e: Error| e.or_at(at))?);
-        r.read_int64_array(ndim)?;
-        r.read_int32_array(ndim)?;
-        r.read_int32_array(ndim)?;
+        let ndim = check_ndim(r.read_pfix()?).map_err(|e: Error| e.or_at(at))?;
+        let n = usize::from(ndim);
+        r.read_int64_array(n)?;
+        r.read_int32_array(n)?;
+        r.read_int32_array(n)?;
         let dtype_format = match layout.has_dtype_format() {
             true => r.read_pfix()?,
             false => 0,
@@ -136,14 +102,15 @@ impl<'a> MetaRef<'a> {
         bytes: &'a [u8],
         len: usize,
         layout: Layout,
-        ndim: usize,
+        ndim: u8,
         dtype_format: u8,
         dtype: &'a [u8],
     ) -> (Self, &'a [u8]) {
         let (bytes, rest) = bytes.split_at(len);
         let view = MetaRef {
             bytes,
-            geometry: Geometry::new(layout, ndim, dtype.len()),
+            layout,
+            ndim,
             dtype_format,
             dtype,
         };
@@ -159,31 +126,65 @@ impl<'a> MetaRef<'a> {
     /// Which layout it has.
     #[inline]
     pub fn layout(&self) -> Layout {
-        self.geometry.layout
+        self.layout
     }
 
     /// Number of dimensions.
     #[inline]
     pub fn ndim(&self) -> usize {
-        self.geometry.ndim
+        usize::from(self.ndim)
+    }
+
+    /// Where each element is.
+    #[inline(always)]
+    fn geometry(&self) -> Geometry {
+        Geometry::new(self.layout, self.ndim(), self.dtype.len())
+    }
+
+    /// The encoded entries of the shape array whose header is at `at`: each a marker
+    /// and a big-endian value.
+    #[inline(always)]
+    fn encoded<const N: usize>(&self, at: usize) -> &'a [[u8; N]] {
+        // In range: the view was made after every entry was checked.
+        let start = at + 1;
+        let span = self.bytes.get(start..start + self.ndim() * N);
+        span.unwrap_or_default().as_chunks().0
     }
 
     /// Length of each axis.
     #[inline]
     pub fn shape(&self) -> Entries<'a, 8> {
-        Entries::new(self.bytes, self.geometry.shape_at(), self.ndim())
+        Entries::new(self.encoded::<INT64_LEN>(SHAPE_AT).as_flattened())
     }
 
     /// Chunk length along each axis.
     #[inline]
     pub fn chunkshape(&self) -> Entries<'a, 4> {
-        Entries::new(self.bytes, self.geometry.chunkshape_at(), self.ndim())
+        Entries::new(
+            self.encoded::<INT32_LEN>(self.geometry().chunkshape_at())
+                .as_flattened(),
+        )
     }
 
     /// Block length along each axis.
     #[inline]
     pub fn blockshape(&self) -> Entries<'a, 4> {
-        Entries::new(self.bytes, self.geometry.blockshape_at(), self.ndim())
+        Entries::new(
+            self.encoded::<INT32_LEN>(self.geometry().blockshape_at())
+                .as_flattened(),
+        )
+    }
+
+    /// The view with the places of its entries.
+    #[inline]
+    pub(crate) fn checked(&self) -> Checked<'a> {
+        let g = self.geometry();
+        Checked {
+            view: *self,
+            shape: self.encoded(SHAPE_AT),
+            chunkshape: self.encoded(g.chunkshape_at()),
+            blockshape: self.encoded(g.blockshape_at()),
+        }
     }
 
     /// The dtype_format; `None` for the layouts without one.
@@ -201,47 +202,82 @@ impl<'a> MetaRef<'a> {
         let dtype = core::str::from_utf8(self.dtype).ok()?;
         self.layout().has_dtype().then_some(dtype)
     }
+}
 
-    /// The encoded entries of the shape array whose header is at `at`.
-    #[inline(always)]
-    fn encoded<const N: usize>(&self, at: usize) -> &'a [[u8; N]] {
-        // In range: `MetaRef::take` checked every entry before the view existed.
-        let start = at + 1;
-        let span = self
-            .bytes
-            .get(start..start + self.ndim() * N)
-            .unwrap_or_default();
-        span.as_chunks::<N>().0
+/// A metalayer checked by the fast path, with the entries of its shapes where the
+/// check found them: what the owned types are built from.
+#[derive(Clone, Copy)]
+pub(crate) struct Checked<'a> {
+    pub view: MetaRef<'a>,
+    shape: &'a [[u8; INT64_LEN]],
+    chunkshape: &'a [[u8; INT32_LEN]],
+    blockshape: &'a [[u8; INT32_LEN]],
+}
+
+/// The fast path of [`MetaRef::take`], of layout `expect` when given: every check, none
+/// of the error plumbing; `None` when the bytes are not such a metalayer (the reader's
+/// path then names the first bad byte).
+#[inline(always)]
+pub(crate) fn check_fast(bytes: &[u8], expect: Option<Layout>) -> Option<(Checked<'_>, &[u8])> {
+    let layout = Layout::from_header(*bytes.first()?)?;
+    if expect.is_some_and(|expect| expect != layout) {
+        return None;
     }
-
-    /// The shape's entries, as stored.
-    #[inline(always)]
-    pub(crate) fn encoded_shape(&self) -> &'a [[u8; INT64_LEN]] {
-        self.encoded(self.geometry.shape_at())
+    let mut r = Reader::new_at(bytes, 1);
+    let version = r.try_pfix()?;
+    let ndim = r.try_pfix()?;
+    if version != VERSION || usize::from(ndim) > MAX_DIM {
+        return None;
     }
+    let n = usize::from(ndim);
+    let shape = r.try_fixed_array(n, INT64)?;
+    let chunkshape = r.try_fixed_array(n, INT32)?;
+    let blockshape = r.try_fixed_array(n, INT32)?;
+    let dtype_format = match layout.has_dtype_format() {
+        true => r.try_pfix()?,
+        false => 0,
+    };
+    let dtype = match layout.has_dtype() {
+        true => r.try_str32_bytes()?,
+        false => &[],
+    };
+    let (view, rest) = MetaRef::split(bytes, r.position(), layout, ndim, dtype_format, dtype);
+    let checked = Checked {
+        view,
+        shape,
+        chunkshape,
+        blockshape,
+    };
+    Some((checked, rest))
+}
 
-    /// The chunkshape's entries, as stored.
+impl Checked<'_> {
+    /// The layout.
     #[inline(always)]
-    pub(crate) fn encoded_chunkshape(&self) -> &'a [[u8; INT32_LEN]] {
-        self.encoded(self.geometry.chunkshape_at())
-    }
-
-    /// The blockshape's entries, as stored.
-    #[inline(always)]
-    pub(crate) fn encoded_blockshape(&self) -> &'a [[u8; INT32_LEN]] {
-        self.encoded(self.geometry.blockshape_at())
+    pub fn layout(&self) -> Layout {
+        self.view.layout
     }
 
     /// The dtype_format as stored (0 for the layouts without one).
     #[inline(always)]
-    pub(crate) fn raw_dtype_format(&self) -> u8 {
-        self.dtype_format
+    pub fn raw_dtype_format(&self) -> u8 {
+        self.view.dtype_format
     }
 
-    /// The dtype, owned (empty for caterva); checked to be UTF-8 when the view was made.
+    /// The dtype, owned (empty for caterva); checked to be UTF-8 already.
     #[inline(always)]
-    pub(crate) fn owned_dtype(&self) -> SmallString {
-        SmallString::from_checked_utf8(self.dtype)
+    pub fn owned_dtype(&self) -> SmallString {
+        SmallString::from_checked_utf8(self.view.dtype)
+    }
+
+    /// Copies the three shapes into `shapes`, in place (so that a value built empty
+    /// where it will stay is filled there, with no copy of the whole).
+    #[inline(always)]
+    pub fn fill_shapes(&self, shapes: (&mut Dims<i64>, &mut Dims<i32>, &mut Dims<i32>)) {
+        let (shape, chunkshape, blockshape) = shapes;
+        shape.set_entries(self.shape.iter().map(int64_value));
+        chunkshape.set_entries(self.chunkshape.iter().map(int32_value));
+        blockshape.set_entries(self.blockshape.iter().map(int32_value));
     }
 }
 
@@ -251,8 +287,9 @@ pub(crate) trait Owned: Sized {
     /// The one layout the type holds; `None` for [`crate::Meta`], which holds any.
     const LAYOUT: Option<Layout>;
 
-    /// The values of `view`, which has layout [`LAYOUT`](Self::LAYOUT) when that is set.
-    fn from_view(view: &MetaRef<'_>) -> Self;
+    /// The values of `checked`, which has layout [`LAYOUT`](Self::LAYOUT) when that is
+    /// set.
+    fn from_checked(checked: &Checked<'_>) -> Self;
 
     /// The decoded elements, of layout [`LAYOUT`](Self::LAYOUT) when that is set.
     fn from_parts(parts: Parts) -> Self;
@@ -267,14 +304,11 @@ pub struct Entries<'a, const W: usize> {
 }
 
 impl<'a, const W: usize> Entries<'a, W> {
-    /// The `ndim` entries after the array header at `at`.
+    /// The entries encoded in `entries`, `1 + W` bytes each.
     #[inline]
-    fn new(bytes: &'a [u8], at: usize, ndim: usize) -> Self {
-        // In range: `MetaRef::take` checked every entry before the view existed.
-        let start = at + 1;
-        let span = bytes.get(start..start + ndim * (1 + W)).unwrap_or(&[]);
+    fn new(entries: &'a [u8]) -> Self {
         Entries {
-            chunks: span.chunks_exact(1 + W),
+            chunks: entries.chunks_exact(1 + W),
         }
     }
 }

@@ -37,6 +37,7 @@ enum DimsRepr<T> {
 
 impl<T: Copy + Default> Dims<T> {
     /// No entries (a 0-dimensional array).
+    #[inline]
     pub fn new() -> Self {
         Dims {
             repr: DimsRepr::Inline {
@@ -101,17 +102,20 @@ impl<T: Copy + Default> Dims<T> {
         }
     }
 
-    /// The first 16 entries of `entries` (all of them: callers pass at most 16).
+    /// Replaces the entries with the first 16 of `entries` (all of them: callers pass
+    /// at most 16), written in place.
     #[inline(always)]
-    pub(crate) fn from_entries<I: Iterator<Item = T>>(entries: I) -> Self {
-        let mut items = [T::default(); INLINE_DIMS];
-        let mut len = 0;
-        for (slot, v) in items.iter_mut().zip(entries) {
-            *slot = v;
-            len += 1;
+    pub(crate) fn set_entries<I: Iterator<Item = T>>(&mut self, entries: I) {
+        if let DimsRepr::Heap(_) = self.repr {
+            *self = Dims::new();
         }
-        Dims {
-            repr: DimsRepr::Inline { len, items },
+        if let DimsRepr::Inline { len, items } = &mut self.repr {
+            let mut n = 0;
+            for (slot, v) in items.iter_mut().zip(entries) {
+                *slot = v;
+                n += 1;
+            }
+            *len = n;
         }
     }
 

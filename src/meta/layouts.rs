@@ -7,11 +7,10 @@
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::codec::view::{MetaRef, Owned};
+use crate::codec::view::{Checked, Owned};
 use crate::codec::{encode, Layout, Parts, PartsRef};
 use crate::error::Result;
 use crate::inline::{Dims, SmallString};
-use crate::read::{int32_value, int64_value};
 use crate::serde_impls::{deserialize_parts, serialize_parts};
 use crate::validate::{self, Invalid};
 
@@ -102,12 +101,13 @@ impl MetaV0Caterva {
         }
     }
 
+    /// The values of `v` but its shapes, which are left empty.
     #[inline(always)]
-    fn from_view(v: &MetaRef<'_>) -> Self {
+    pub(crate) fn empty_from_checked(_: &Checked<'_>) -> Self {
         MetaV0Caterva {
-            shape: Dims::from_entries(v.encoded_shape().iter().map(int64_value)),
-            chunkshape: Dims::from_entries(v.encoded_chunkshape().iter().map(int32_value)),
-            blockshape: Dims::from_entries(v.encoded_blockshape().iter().map(int32_value)),
+            shape: Dims::new(),
+            chunkshape: Dims::new(),
+            blockshape: Dims::new(),
         }
     }
 
@@ -172,12 +172,13 @@ impl MetaB2nd {
         }
     }
 
+    /// The values of `v` but its shapes, which are left empty.
     #[inline(always)]
-    fn from_view(v: &MetaRef<'_>) -> Self {
+    pub(crate) fn empty_from_checked(v: &Checked<'_>) -> Self {
         MetaB2nd {
-            shape: Dims::from_entries(v.encoded_shape().iter().map(int64_value)),
-            chunkshape: Dims::from_entries(v.encoded_chunkshape().iter().map(int32_value)),
-            blockshape: Dims::from_entries(v.encoded_blockshape().iter().map(int32_value)),
+            shape: Dims::new(),
+            chunkshape: Dims::new(),
+            blockshape: Dims::new(),
             dtype: v.owned_dtype(),
         }
     }
@@ -257,12 +258,13 @@ impl MetaB2ndV1 {
         }
     }
 
+    /// The values of `v` but its shapes, which are left empty.
     #[inline(always)]
-    fn from_view(v: &MetaRef<'_>) -> Self {
+    pub(crate) fn empty_from_checked(v: &Checked<'_>) -> Self {
         MetaB2ndV1 {
-            shape: Dims::from_entries(v.encoded_shape().iter().map(int64_value)),
-            chunkshape: Dims::from_entries(v.encoded_chunkshape().iter().map(int32_value)),
-            blockshape: Dims::from_entries(v.encoded_blockshape().iter().map(int32_value)),
+            shape: Dims::new(),
+            chunkshape: Dims::new(),
+            blockshape: Dims::new(),
             dtype_format: v.raw_dtype_format(),
             dtype: v.owned_dtype(),
         }
@@ -299,8 +301,10 @@ macro_rules! serde_impls {
             const LAYOUT: Option<Layout> = Some($layout);
 
             #[inline(always)]
-            fn from_view(view: &MetaRef<'_>) -> Self {
-                $ty::from_view(view)
+            fn from_checked(view: &Checked<'_>) -> Self {
+                let mut m = $ty::empty_from_checked(view);
+                view.fill_shapes((&mut m.shape, &mut m.chunkshape, &mut m.blockshape));
+                m
             }
 
             #[inline(always)]

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::codec::view::{MetaRef, Owned};
+use crate::codec::view::{Checked, MetaRef, Owned};
 use crate::codec::{encode, Layout, Parts, PartsRef};
 use crate::dtype::{Dtype, DtypeError};
 use crate::error::Result;
@@ -236,7 +236,7 @@ impl MetaRef<'_> {
     /// # Ok::<(), b2nd_meta::Error>(())
     /// ```
     pub fn to_meta(&self) -> Meta {
-        Meta::from_view(self)
+        Meta::from_checked(&self.checked())
     }
 }
 
@@ -277,12 +277,21 @@ impl Owned for Meta {
     const LAYOUT: Option<Layout> = None;
 
     #[inline(always)]
-    fn from_view(view: &MetaRef<'_>) -> Self {
-        match view.layout() {
-            Layout::V0Caterva => Meta::V0Caterva(Owned::from_view(view)),
-            Layout::B2nd => Meta::B2nd(Owned::from_view(view)),
-            Layout::B2ndV1 => Meta::B2ndV1(Owned::from_view(view)),
-        }
+    fn from_checked(view: &Checked<'_>) -> Self {
+        // Built empty where it stays, then filled in place: one copy of the whole at
+        // most, where building each variant from filled parts makes several.
+        let mut meta = match view.layout() {
+            Layout::V0Caterva => Meta::V0Caterva(MetaV0Caterva::empty_from_checked(view)),
+            Layout::B2nd => Meta::B2nd(MetaB2nd::empty_from_checked(view)),
+            Layout::B2ndV1 => Meta::B2ndV1(MetaB2ndV1::empty_from_checked(view)),
+        };
+        let shapes = match &mut meta {
+            Meta::V0Caterva(m) => (&mut m.shape, &mut m.chunkshape, &mut m.blockshape),
+            Meta::B2nd(m) => (&mut m.shape, &mut m.chunkshape, &mut m.blockshape),
+            Meta::B2ndV1(m) => (&mut m.shape, &mut m.chunkshape, &mut m.blockshape),
+        };
+        view.fill_shapes(shapes);
+        meta
     }
 
     #[inline(always)]

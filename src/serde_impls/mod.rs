@@ -11,7 +11,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 use serde::ser::{self, SerializeStruct, SerializeTuple, Serializer};
 use serde::{Deserialize, Serialize};
 
-use crate::codec::view::{MetaRef, Owned};
+use crate::codec::view::{check_fast, Owned};
 use crate::codec::{
     check_dtype_format, check_ndim, check_version, layout_of_count, Layout, Parts, PartsRef,
     VERSION,
@@ -168,12 +168,12 @@ impl<'de, T: Owned> Visitor<'de> for RawParts<T> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<T, A::Error> {
         let missing = || de::Error::invalid_length(0, &"raw access");
         let input = seq.next_element_seed(BorrowedBytes)?.ok_or_else(missing)?;
-        let view = MetaRef::take_fast(input, T::LAYOUT);
-        let used = view.as_ref().map_or(0, |(view, _)| view.as_bytes().len());
+        let checked = check_fast(input, T::LAYOUT);
+        let used = checked.map_or(0, |(checked, _)| checked.view.as_bytes().len());
         seq.next_element_seed(ReportUsed(used))?
             .ok_or_else(missing)?;
-        match view {
-            Some((view, _)) => Ok(T::from_view(&view)),
+        match checked {
+            Some((checked, _)) => Ok(T::from_checked(&checked)),
             None => seq.next_element_seed(self)?.ok_or_else(missing),
         }
     }
