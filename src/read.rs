@@ -391,7 +391,8 @@ impl<'de> Reader<'de> {
             return None;
         }
         let bytes = rest.get(..len as usize)?;
-        if !bytes.is_ascii() {
+        // A loop rather than `is_ascii`, which calls out for a dtype of a few bytes.
+        if bytes.iter().any(|&b| b >= 0x80) {
             core::str::from_utf8(bytes).ok()?;
         }
         self.pos += LEN32_HEADER_LEN + bytes.len();

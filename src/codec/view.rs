@@ -44,13 +44,12 @@ impl<'a> MetaRef<'a> {
     /// Checks that `bytes` hold exactly one metalayer of any layout.
     #[inline]
     pub fn parse(bytes: &'a [u8]) -> Result<Self> {
-        let (view, rest) = Self::take(bytes)?;
-        match rest.len() {
-            0 => Ok(view),
-            count => Err(Error::at(
-                view.bytes.len(),
-                ErrorKind::TrailingBytes { count },
-            )),
+        // Each path returns on its own, so that the fast one writes the view straight
+        // into the result (joined, the two would pass it through the stack).
+        match check_fast(bytes, None) {
+            Some((checked, [])) => Ok(checked.view),
+            Some((checked, rest)) => Err(trailing(checked.view.bytes.len(), rest.len())),
+            None => Self::parse_checked(bytes),
         }
     }
 
@@ -60,6 +59,17 @@ impl<'a> MetaRef<'a> {
         match check_fast(bytes, None) {
             Some((checked, rest)) => Ok((checked.view, rest)),
             None => Self::take_checked(bytes),
+        }
+    }
+
+    /// [`parse`](Self::parse) through the reader.
+    #[cold]
+    #[inline(never)]
+    fn parse_checked(bytes: &'a [u8]) -> Result<Self> {
+        let (view, rest) = Self::take_checked(bytes)?;
+        match rest.len() {
+            0 => Ok(view),
+            count => Err(trailing(view.bytes.len(), count)),
         }
     }
 
@@ -204,6 +214,12 @@ impl<'a> MetaRef<'a> {
     }
 }
 
+/// `count` bytes after the metalayer, which ends at `at`.
+#[cold]
+fn trailing(at: usize, count: usize) -> Error {
+    Error::at(at, ErrorKind::TrailingBytes { count })
+}
+
 /// A metalayer checked by the fast path, with the entries of its shapes where the
 /// check found them: what the owned types are built from.
 #[derive(Clone, Copy)]
@@ -287,9 +303,21 @@ pub(crate) trait Owned: Sized {
     /// The one layout the type holds; `None` for [`crate::Meta`], which holds any.
     const LAYOUT: Option<Layout>;
 
-    /// The values of `checked`, which has layout [`LAYOUT`](Self::LAYOUT) when that is
-    /// set.
-    fn from_checked(checked: &Checked<'_>) -> Self;
+    /// The values of `checked` (which has layout [`LAYOUT`](Self::LAYOUT) when that is
+    /// set) but its shapes, left empty for [`Checked::fill_shapes`].
+    fn empty_from_checked(checked: &Checked<'_>) -> Self;
+
+    /// The three shapes, to be filled in place.
+    fn shapes_mut(&mut self) -> (&mut Dims<i64>, &mut Dims<i32>, &mut Dims<i32>);
+
+    /// The values of `checked`: built empty where they stay, then filled in place (one
+    /// copy of the whole at most, where building from filled parts makes several).
+    #[inline(always)]
+    fn from_checked(checked: &Checked<'_>) -> Self {
+        let mut value = Self::empty_from_checked(checked);
+        checked.fill_shapes(value.shapes_mut());
+        value
+    }
 
     /// The decoded elements, of layout [`LAYOUT`](Self::LAYOUT) when that is set.
     fn from_parts(parts: Parts) -> Self;

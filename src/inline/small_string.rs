@@ -58,7 +58,11 @@ impl SmallString {
         let mut inline = [0; INLINE_STR];
         match inline.get_mut(..bytes.len()) {
             Some(dst) => {
-                dst.copy_from_slice(bytes);
+                // Byte by byte: a dtype is a few bytes, and `copy_from_slice` calls
+                // `memcpy` for a length not known in advance.
+                for (d, &b) in dst.iter_mut().zip(bytes) {
+                    *d = b;
+                }
                 SmallString {
                     repr: StrRepr::Inline {
                         len: bytes.len() as u8,

@@ -301,10 +301,13 @@ macro_rules! serde_impls {
             const LAYOUT: Option<Layout> = Some($layout);
 
             #[inline(always)]
-            fn from_checked(view: &Checked<'_>) -> Self {
-                let mut m = $ty::empty_from_checked(view);
-                view.fill_shapes((&mut m.shape, &mut m.chunkshape, &mut m.blockshape));
-                m
+            fn empty_from_checked(checked: &Checked<'_>) -> Self {
+                $ty::empty_from_checked(checked)
+            }
+
+            #[inline(always)]
+            fn shapes_mut(&mut self) -> (&mut Dims<i64>, &mut Dims<i32>, &mut Dims<i32>) {
+                (&mut self.shape, &mut self.chunkshape, &mut self.blockshape)
             }
 
             #[inline(always)]

@@ -8,6 +8,7 @@ use crate::codec::view::{Checked, MetaRef, Owned};
 use crate::codec::{encode, Layout, Parts, PartsRef};
 use crate::dtype::{Dtype, DtypeError};
 use crate::error::Result;
+use crate::inline::Dims;
 use crate::serde_impls::{deserialize_parts, serialize_parts};
 use crate::validate::{self, Invalid};
 
@@ -277,21 +278,21 @@ impl Owned for Meta {
     const LAYOUT: Option<Layout> = None;
 
     #[inline(always)]
-    fn from_checked(view: &Checked<'_>) -> Self {
-        // Built empty where it stays, then filled in place: one copy of the whole at
-        // most, where building each variant from filled parts makes several.
-        let mut meta = match view.layout() {
-            Layout::V0Caterva => Meta::V0Caterva(MetaV0Caterva::empty_from_checked(view)),
-            Layout::B2nd => Meta::B2nd(MetaB2nd::empty_from_checked(view)),
-            Layout::B2ndV1 => Meta::B2ndV1(MetaB2ndV1::empty_from_checked(view)),
-        };
-        let shapes = match &mut meta {
+    fn empty_from_checked(checked: &Checked<'_>) -> Self {
+        match checked.layout() {
+            Layout::V0Caterva => Meta::V0Caterva(MetaV0Caterva::empty_from_checked(checked)),
+            Layout::B2nd => Meta::B2nd(MetaB2nd::empty_from_checked(checked)),
+            Layout::B2ndV1 => Meta::B2ndV1(MetaB2ndV1::empty_from_checked(checked)),
+        }
+    }
+
+    #[inline(always)]
+    fn shapes_mut(&mut self) -> (&mut Dims<i64>, &mut Dims<i32>, &mut Dims<i32>) {
+        match self {
             Meta::V0Caterva(m) => (&mut m.shape, &mut m.chunkshape, &mut m.blockshape),
             Meta::B2nd(m) => (&mut m.shape, &mut m.chunkshape, &mut m.blockshape),
             Meta::B2ndV1(m) => (&mut m.shape, &mut m.chunkshape, &mut m.blockshape),
-        };
-        view.fill_shapes(shapes);
-        meta
+        }
     }
 
     #[inline(always)]
