@@ -32,6 +32,14 @@ fn owned_meta(bytes: &[u8]) -> bool {
     meta.is_ok()
 }
 
+/// As `owned_meta`, for the typed struct.
+#[inline(never)]
+fn owned(bytes: &[u8]) -> bool {
+    let meta = b2nd_meta::from_slice::<MetaB2ndV1>(bytes);
+    black_box(&meta);
+    meta.is_ok()
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() != 4 {
@@ -71,7 +79,7 @@ fn main() {
             &m.blockshape,
             &dtype
         )),
-        "owned" => repeat!(b2nd_meta::from_slice::<MetaB2ndV1>(black_box(&bytes))),
+        "owned" => repeat!(owned(black_box(&bytes))),
         "owned_meta" => repeat!(owned_meta(black_box(&bytes))),
         "view" => repeat!(view(black_box(&bytes))),
         "to_vec" => repeat!(b2nd_meta::to_vec(black_box(&m))),

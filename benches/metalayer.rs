@@ -60,7 +60,10 @@ fn decode(c: &mut Criterion) {
         let m = meta(ndim);
         let bytes = b2nd_meta::to_vec(&m).unwrap();
         assert_eq!(b2nd_meta::from_slice::<MetaB2ndV1>(&bytes).unwrap(), m);
-        assert_eq!(MetaRef::parse(&bytes).unwrap().to_meta(), Meta::from(m.clone()));
+        assert_eq!(
+            MetaRef::parse(&bytes).unwrap().to_meta(),
+            Meta::from(m.clone())
+        );
         if ndim <= c_ffi::C_B2ND_MAX_DIM {
             group.bench_with_input(BenchmarkId::new("c", ndim), &bytes, |b, bytes| {
                 b.iter(|| c_ffi::c_decode_timed(bytes))

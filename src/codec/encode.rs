@@ -32,37 +32,43 @@ fn write(g: &Geometry, parts: &PartsRef<'_>, out: &mut [u8]) {
     let header = wire::array_header(g.ndim).unwrap_or_default();
     let (head, rest) = out.split_at_mut(g.shape_at());
     head.copy_from_slice(&[g.layout.header(), VERSION, g.ndim as u8]);
-    let rest = axes(rest, header, parts.shape, wire::int64);
-    let rest = axes(rest, header, parts.chunkshape, wire::int32);
-    let mut rest = axes(rest, header, parts.blockshape, wire::int32);
-    if g.layout.has_dtype_format() {
-        if let Some((f, tail)) = core::mem::take(&mut rest).split_first_mut() {
+    let rest = axes(rest, header, parts.shape, wire::put_int64);
+    let rest = axes(rest, header, parts.chunkshape, wire::put_int32);
+    let rest = axes(rest, header, parts.blockshape, wire::put_int32);
+    let rest = match (g.layout.has_dtype_format(), rest.split_first_mut()) {
+        (true, Some((f, tail))) => {
             *f = parts.dtype_format;
-            rest = tail;
+            tail
         }
-    }
+        _ => rest,
+    };
     if g.layout.has_dtype() {
         let header = wire::len32_header(STR32, parts.dtype.len()).unwrap_or_default();
         if let Some((h, tail)) = rest.split_first_chunk_mut() {
             *h = header;
-            tail.copy_from_slice(parts.dtype.as_bytes());
+            // Byte by byte: a dtype is a few bytes, and `copy_from_slice` calls
+            // `memcpy` for a length not known in advance.
+            for (d, &b) in tail.iter_mut().zip(parts.dtype) {
+                *d = b;
+            }
         }
     }
 }
 
-/// Writes one shape array (header, then each entry through `entry`); returns the rest.
+/// Writes one shape array (header, then each entry through `put`, `W` bytes each);
+/// returns the rest.
 #[inline(always)]
 fn axes<'o, T: Copy, const W: usize>(
     out: &'o mut [u8],
     header: u8,
     entries: &[T],
-    entry: fn(T) -> [u8; W],
+    put: fn(&mut [u8; W], T),
 ) -> &'o mut [u8] {
     let (h, rest) = out.split_at_mut(1);
     h[0] = header;
     let (region, rest) = rest.split_at_mut(entries.len() * W);
-    for (dst, &v) in region.chunks_exact_mut(W).zip(entries) {
-        dst.copy_from_slice(&entry(v));
+    for (dst, &v) in region.as_chunks_mut::<W>().0.iter_mut().zip(entries) {
+        put(dst, v);
     }
     rest
 }

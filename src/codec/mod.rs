@@ -231,8 +231,9 @@ pub(crate) struct PartsRef<'a> {
     pub blockshape: &'a [i32],
     /// Written only by [`Layout::B2ndV1`].
     pub dtype_format: u8,
-    /// Written only by the b2nd layouts.
-    pub dtype: &'a str,
+    /// Written only by the b2nd layouts; UTF-8 (the bytes of a `str`, kept as bytes
+    /// so that the direct writer never checks them again).
+    pub dtype: &'a [u8],
 }
 
 /// Any layout's elements, decoded.
@@ -245,7 +246,13 @@ pub(crate) struct Parts {
     pub dtype: SmallString,
 }
 
-impl PartsRef<'_> {
+impl<'a> PartsRef<'a> {
+    /// The dtype as a `str` (its bytes always are UTF-8).
+    #[inline]
+    pub fn dtype_str(&self) -> &'a str {
+        core::str::from_utf8(self.dtype).unwrap_or_default()
+    }
+
     /// Where each element goes (the dtype's length counts only for the b2nd layouts).
     #[inline]
     pub fn geometry(&self) -> Geometry {
@@ -261,15 +268,31 @@ impl PartsRef<'_> {
     pub fn dtype(&self) -> Option<(u8, &str)> {
         match self.layout {
             Layout::V0Caterva => None,
-            Layout::B2nd => Some((0, self.dtype)),
-            Layout::B2ndV1 => Some((self.dtype_format, self.dtype)),
+            Layout::B2nd => Some((0, self.dtype_str())),
+            Layout::B2ndV1 => Some((self.dtype_format, self.dtype_str())),
         }
     }
 
     /// Why these parts cannot be encoded, if they cannot (the same message from every
     /// writer: the direct one, serde's, and the human-readable reader).
-    #[inline]
+    #[inline(always)]
     pub fn encode_problem(&self) -> Option<String> {
+        let n = self.shape.len();
+        let fits = n == self.chunkshape.len()
+            && n == self.blockshape.len()
+            && n <= MAX_DIM
+            && (!self.layout.has_dtype_format() || self.dtype_format <= MAX_DTYPE_FORMAT)
+            && (!self.layout.has_dtype() || i32::try_from(self.dtype.len()).is_ok());
+        match fits {
+            true => None,
+            false => self.describe_encode_problem(),
+        }
+    }
+
+    /// The message of [`encode_problem`](Self::encode_problem), out of the way.
+    #[cold]
+    #[inline(never)]
+    fn describe_encode_problem(&self) -> Option<String> {
         let (s, c, b) = (
             self.shape.len(),
             self.chunkshape.len(),
@@ -324,7 +347,7 @@ impl Parts {
             chunkshape: &self.chunkshape,
             blockshape: &self.blockshape,
             dtype_format: self.dtype_format,
-            dtype: &self.dtype,
+            dtype: self.dtype.as_bytes(),
         }
     }
 }

@@ -76,6 +76,27 @@ impl SmallString {
         }
     }
 
+    /// The string's bytes (as `as_str().as_bytes()`, without checking them again).
+    #[inline]
+    pub fn as_bytes(&self) -> &[u8] {
+        match &self.repr {
+            StrRepr::Inline { len, bytes } => bytes.get(..usize::from(*len)).unwrap_or_default(),
+            StrRepr::Heap(s) => s.as_bytes(),
+        }
+    }
+
+    /// Length in bytes.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.as_bytes().len()
+    }
+
+    /// True for the empty string.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.as_bytes().is_empty()
+    }
+
     /// The string (as through `Deref`).
     #[inline]
     pub fn as_str(&self) -> &str {

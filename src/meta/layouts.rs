@@ -97,7 +97,7 @@ impl MetaV0Caterva {
             chunkshape: &self.chunkshape,
             blockshape: &self.blockshape,
             dtype_format: 0,
-            dtype: "",
+            dtype: b"",
         }
     }
 
@@ -168,7 +168,7 @@ impl MetaB2nd {
             chunkshape: &self.chunkshape,
             blockshape: &self.blockshape,
             dtype_format: 0,
-            dtype: &self.dtype,
+            dtype: self.dtype.as_bytes(),
         }
     }
 
@@ -254,7 +254,7 @@ impl MetaB2ndV1 {
             chunkshape: &self.chunkshape,
             blockshape: &self.blockshape,
             dtype_format: self.dtype_format,
-            dtype: &self.dtype,
+            dtype: self.dtype.as_bytes(),
         }
     }
 

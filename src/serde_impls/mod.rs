@@ -62,7 +62,7 @@ pub(crate) fn serialize_parts<S: Serializer>(
             st.serialize_field("dtype_format", &parts.dtype_format)?;
         }
         if parts.layout != Layout::V0Caterva {
-            st.serialize_field("dtype", parts.dtype)?;
+            st.serialize_field("dtype", parts.dtype_str())?;
         }
         return st.end();
     }
@@ -79,7 +79,7 @@ pub(crate) fn serialize_parts<S: Serializer>(
                 $out.serialize_element(&parts.dtype_format)?;
             }
             if parts.layout != Layout::V0Caterva {
-                $out.serialize_element(parts.dtype)?;
+                $out.serialize_element(parts.dtype_str())?;
             }
             $out.end()
         }};
