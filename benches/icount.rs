@@ -81,6 +81,7 @@ fn main() {
         )),
         "owned" => repeat!(owned(black_box(&bytes))),
         "owned_meta" => repeat!(owned_meta(black_box(&bytes))),
+        "owned_meta_inline" => repeat!(b2nd_meta::from_slice::<Meta>(black_box(&bytes))),
         "view" => repeat!(view(black_box(&bytes))),
         "to_vec" => repeat!(b2nd_meta::to_vec(black_box(&m))),
         "to_slice" => repeat!(b2nd_meta::to_slice(black_box(&m), &mut buf)),

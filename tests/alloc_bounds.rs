@@ -359,6 +359,13 @@ fn decoding_allocates_nothing_with_a_dtype_of_up_to_22_bytes_and_once_beyond() {
         let mut buf = [0u8; 512];
         let (n, stats) = common::alloc::measure(|| meta.encode_into(&mut buf).unwrap());
         assert_eq!((n, stats.count), (bytes.len(), 0), "encode_into, {what}");
+        // Encoding into a vector of exactly its length allocates that vector alone.
+        let (out, stats) = common::alloc::measure(|| meta.encode_to_vec().unwrap());
+        assert_eq!(
+            (out, stats.count),
+            (bytes.clone(), 1),
+            "encode_to_vec, {what}"
+        );
     }
 }
 

@@ -120,7 +120,8 @@ proptest! {
         prop_assert_eq!(ours(&meta), c.clone());
         let mut direct = vec![0u8; meta.encoded_len()];
         prop_assert_eq!(meta.encode_into(&mut direct).unwrap(), c.len());
-        prop_assert_eq!(direct, c);
+        prop_assert_eq!(&direct, &c);
+        prop_assert_eq!(meta.encode_to_vec().unwrap(), c);
     }
 
     /// C decodes what we write to the same values (within the bundled C's ndim <= 8),

@@ -280,6 +280,8 @@ fn encode_err(meta: &MetaB2ndV1) -> String {
     // The serde-free encoder refuses the same values with the same message.
     let direct = meta.encode_into(&mut [0u8; 1024]).unwrap_err();
     assert_eq!(direct.to_string(), err.to_string());
+    let direct = meta.encode_to_vec().unwrap_err();
+    assert_eq!(direct.to_string(), err.to_string());
     assert_eq!(err.offset(), None);
     assert!(matches!(err.kind(), ErrorKind::Message(_)), "{err:?}");
     // serde_json refuses the same values, for the same reason.
@@ -393,4 +395,76 @@ fn encoded_len_saturates_instead_of_overflowing() {
         Expected::Array(16).to_string(),
         "array of 16 element(s) (0xa0)"
     );
+}
+
+/// `from_slice` refuses the bytes after any top-level value, at the offset where that
+/// value ends, whatever its type; a value nested in another is not checked on its own.
+#[test]
+fn trailing_bytes_after_any_value() {
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Wrapped(u8);
+    let caterva = [0x95, 0x00, 0x00, 0x90, 0x90, 0x90];
+    let trailing = |bytes: &[u8], result: b2nd_meta::Result<()>| {
+        let err = result.unwrap_err();
+        assert!(
+            matches!(err.kind(), ErrorKind::TrailingBytes { count: 1 }),
+            "{bytes:02x?}: {err}"
+        );
+        err.offset()
+    };
+    let at = |bytes: &[u8]| [bytes, &[0xff]].concat();
+    let u8_value = at(&[0x07]);
+    assert_eq!(
+        trailing(&u8_value, b2nd_meta::from_slice::<u8>(&u8_value).map(drop)),
+        Some(1)
+    );
+    let i32_value = at(&[0xd2, 0, 0, 0, 1]);
+    assert_eq!(
+        trailing(
+            &i32_value,
+            b2nd_meta::from_slice::<i32>(&i32_value).map(drop)
+        ),
+        Some(5)
+    );
+    let str_value = at(&[0xdb, 0, 0, 0, 1, b'a']);
+    assert_eq!(
+        trailing(
+            &str_value,
+            b2nd_meta::from_slice::<&str>(&str_value).map(drop)
+        ),
+        Some(6)
+    );
+    let tuple = at(&[0x92, 0x07, 0x08]);
+    assert_eq!(
+        trailing(&tuple, b2nd_meta::from_slice::<(u8, u8)>(&tuple).map(drop)),
+        Some(3)
+    );
+    let newtype = at(&[0x07]);
+    assert_eq!(
+        trailing(
+            &newtype,
+            b2nd_meta::from_slice::<Wrapped>(&newtype).map(drop)
+        ),
+        Some(1)
+    );
+    let meta = at(&caterva);
+    assert_eq!(
+        trailing(&meta, b2nd_meta::from_slice::<Meta>(&meta).map(drop)),
+        Some(6)
+    );
+    // A metalayer inside a tuple: the tuple's end is checked, not the metalayer's.
+    let nested = [&[0x92][..], &caterva, &[0x07]].concat();
+    assert!(b2nd_meta::from_slice::<(Meta, u8)>(&nested).is_ok());
+    assert_eq!(
+        trailing(
+            &at(&nested),
+            b2nd_meta::from_slice::<(Meta, u8)>(&at(&nested)).map(drop)
+        ),
+        Some(8)
+    );
+    // A bad metalayer followed by bytes: its own error comes first (here, the version).
+    let bad = at(&[0x95, 0x01, 0x00, 0x90, 0x90, 0x90]);
+    let err = b2nd_meta::from_slice::<Meta>(&bad).unwrap_err();
+    assert_eq!(err.offset(), Some(1), "{err}");
 }

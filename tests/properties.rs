@@ -61,6 +61,7 @@ proptest! {
         if !bytes.is_empty() {
             prop_assert!(m.encode_into(&mut vec![0u8; bytes.len() - 1]).is_err());
         }
+        prop_assert_eq!(&m.encode_to_vec().unwrap(), &bytes);
         let mut written = Vec::new();
         b2nd_meta::to_writer(&mut written, &m).unwrap();
         prop_assert_eq!(&written, &bytes);

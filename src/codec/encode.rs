@@ -2,6 +2,9 @@
 //! length check up front. Each value's bytes come from [`crate::wire`] (as the serde
 //! `Serializer`'s do), each element's place from [`Geometry`].
 
+use alloc::vec;
+use alloc::vec::Vec;
+
 use crate::codec::{Geometry, PartsRef, VERSION};
 use crate::error::{Error, ErrorKind, Result};
 use crate::marker::STR32;
@@ -24,6 +27,32 @@ pub(crate) fn encode_into(parts: &PartsRef<'_>, buf: &mut [u8]) -> Result<usize>
     write(&g, parts, out);
     Ok(len)
 }
+
+/// `parts` encoded into a vector of exactly their length.
+#[inline]
+pub(crate) fn encode_to_vec(parts: &PartsRef<'_>) -> Result<Vec<u8>> {
+    if let Some(problem) = parts.encode_problem() {
+        return Err(Error::new(ErrorKind::Message(problem)));
+    }
+    let g = parts.geometry();
+    // Written on the stack, then copied into an allocation of exactly its length:
+    // cheaper than zeroing the allocation first (`calloc`) for the usual few dozen bytes.
+    let mut buf = [0; STACK_LEN];
+    match buf.get_mut(..g.len()) {
+        Some(out) => {
+            write(&g, parts, out);
+            Ok(out.to_vec())
+        }
+        None => {
+            let mut out = vec![0; g.len()];
+            write(&g, parts, &mut out);
+            Ok(out)
+        }
+    }
+}
+
+/// Enough for any metalayer of up to 16 axes with a dtype of up to 52 bytes.
+const STACK_LEN: usize = 368;
 
 /// Fills `out`, exactly `g.len()` bytes long, with the checked `parts`.
 #[inline]

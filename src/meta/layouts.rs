@@ -5,6 +5,8 @@
 //! Serialization checks what the format requires (one entry per axis in all three
 //! shapes, at most 16 axes, a dtype_format of at most 127) and refuses anything else.
 
+use alloc::vec::Vec;
+
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::codec::view::{Checked, Owned};
@@ -36,6 +38,13 @@ macro_rules! common_methods {
         /// check up front (`buf` needs [`encoded_len`](Self::encoded_len) bytes).
         pub fn encode_into(&self, buf: &mut [u8]) -> Result<usize> {
             encode::encode_into(&self.parts(), buf)
+        }
+
+        /// The encoded metalayer in a vector of exactly its length: the same bytes as
+        /// [`crate::to_vec`], written directly rather than through serde (the fastest
+        /// way to encode this type; `to_vec` is generic over every `Serialize` type).
+        pub fn encode_to_vec(&self) -> Result<Vec<u8>> {
+            encode::encode_to_vec(&self.parts())
         }
 
         /// Checks C-Blosc2's rules (see [`crate::validate::check`]); a block's bytes

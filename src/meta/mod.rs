@@ -2,6 +2,8 @@
 //! [`MetaB2ndV1`], in `layouts.rs`), and [`Meta`], any of the three, recognised from
 //! the data alone.
 
+use alloc::vec::Vec;
+
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::codec::view::{Checked, MetaRef, Owned};
@@ -137,6 +139,20 @@ impl Meta {
     /// ```
     pub fn encode_into(&self, buf: &mut [u8]) -> Result<usize> {
         encode::encode_into(&self.parts(), buf)
+    }
+
+    /// The encoded metalayer in a vector of exactly its length, written directly; see
+    /// [`MetaB2ndV1::encode_to_vec`].
+    ///
+    /// ```
+    /// use b2nd_meta::{Meta, MetaB2ndV1};
+    ///
+    /// let meta = Meta::from(MetaB2ndV1::new([3, 4], [2, 4], [1, 2], "<i4"));
+    /// assert_eq!(meta.encode_to_vec()?, b2nd_meta::to_vec(&meta)?);
+    /// # Ok::<(), b2nd_meta::Error>(())
+    /// ```
+    pub fn encode_to_vec(&self) -> Result<Vec<u8>> {
+        encode::encode_to_vec(&self.parts())
     }
 
     /// Checks C-Blosc2's rules; see [`MetaB2ndV1::validate`].
