@@ -77,6 +77,12 @@ impl SmallString {
     }
 
     /// The string's bytes (as `as_str().as_bytes()`, without checking them again).
+    ///
+    /// ```
+    /// use b2nd_meta::SmallString;
+    ///
+    /// assert_eq!(SmallString::from("<f8").as_bytes(), b"<f8");
+    /// ```
     #[inline]
     pub fn as_bytes(&self) -> &[u8] {
         match &self.repr {
