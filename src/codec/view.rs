@@ -374,3 +374,80 @@ impl ExactSizeIterator for Entries<'_, 8> {}
 impl ExactSizeIterator for Entries<'_, 4> {}
 impl FusedIterator for Entries<'_, 8> {}
 impl FusedIterator for Entries<'_, 4> {}
+
+#[cfg(test)]
+mod tests {
+    //! The fast check and the reader's path must accept exactly the same bytes, with the
+    //! same view: the reader's path names the errors, so a byte the fast check accepted
+    //! and the reader refuses (or the reverse) would be a metalayer read differently by
+    //! `from_slice` and by C-Blosc2's rules. Every single-byte change and every cut of
+    //! metalayers of each layout, with ASCII, other UTF-8 and long dtypes.
+    use alloc::vec::Vec;
+
+    use super::*;
+    use crate::codec::{encode, PartsRef};
+
+    fn bases() -> Vec<Vec<u8>> {
+        let mut out = Vec::new();
+        for ndim in [0usize, 1, 3, 16] {
+            let shape: Vec<i64> = (0..ndim as i64).map(|i| 1000 - 7 * i).collect();
+            let chunkshape: Vec<i32> = (0..ndim as i32).map(|i| 100 + i).collect();
+            let blockshape: Vec<i32> = (0..ndim as i32).map(|i| 10 - i).collect();
+            for layout in [Layout::V0Caterva, Layout::B2nd, Layout::B2ndV1] {
+                for dtype in ["<f8", "", "é", "[('a', '<i4'), ('b', '<f8')]"] {
+                    if layout == Layout::V0Caterva && !dtype.is_empty() {
+                        continue; // caterva has no dtype
+                    }
+                    let parts = PartsRef {
+                        layout,
+                        shape: &shape,
+                        chunkshape: &chunkshape,
+                        blockshape: &blockshape,
+                        dtype_format: 0,
+                        dtype: dtype.as_bytes(),
+                    };
+                    out.push(encode::encode_to_vec(&parts).unwrap());
+                }
+            }
+        }
+        out
+    }
+
+    fn agree(bytes: &[u8]) {
+        let fast = check_fast(bytes, None).map(|(c, rest)| (c.view, rest));
+        let checked = MetaRef::take_checked(bytes).ok();
+        assert_eq!(fast, checked, "{bytes:02x?}");
+        if let Some((view, _)) = fast {
+            // The entries the fast check found are the view's.
+            let c = check_fast(bytes, Some(view.layout())).unwrap().0;
+            assert_eq!(c.shape, view.checked().shape);
+            assert_eq!(c.chunkshape, view.checked().chunkshape);
+            assert_eq!(c.blockshape, view.checked().blockshape);
+        }
+        for layout in [Layout::V0Caterva, Layout::B2nd, Layout::B2ndV1] {
+            let expected = checked.filter(|(view, _)| view.layout() == layout);
+            let found = check_fast(bytes, Some(layout)).map(|(c, rest)| (c.view, rest));
+            assert_eq!(found, expected, "{layout}: {bytes:02x?}");
+        }
+    }
+
+    #[test]
+    fn fast_check_accepts_what_the_reader_accepts() {
+        for base in bases() {
+            agree(&base);
+            for cut in 0..base.len() {
+                agree(&base[..cut]);
+            }
+            let mut bytes = base.clone();
+            bytes.push(0x00);
+            agree(&bytes);
+            for at in 0..base.len() {
+                let mut bytes = base.clone();
+                for value in 0..=u8::MAX {
+                    bytes[at] = value;
+                    agree(&bytes);
+                }
+            }
+        }
+    }
+}
