@@ -7,15 +7,13 @@
 
 #[path = "../tests/c_ffi/mod.rs"]
 mod c_ffi;
+mod common;
+
+use common::{checked_bytes, meta};
 
 use std::hint::black_box;
 
 use b2nd_meta::{Meta, MetaB2ndV1, MetaRef};
-
-fn meta(ndim: usize) -> MetaB2ndV1 {
-    let shape: Vec<i64> = (0..ndim as i64).map(|i| 1000 + i).collect();
-    MetaB2ndV1::new(shape, vec![100; ndim], vec![10; ndim], "<f8")
-}
 
 /// Out of line, so that its code can be read in a disassembly.
 #[inline(never)]
@@ -52,7 +50,7 @@ fn main() {
         args[3].parse::<usize>().unwrap(),
     );
     let m = meta(ndim);
-    let bytes = b2nd_meta::to_vec(&m).unwrap();
+    let bytes = checked_bytes(&m);
     let mut buf = vec![0u8; 512];
     let dtype = std::ffi::CString::new(m.dtype.as_str()).unwrap();
     // One loop per operation, chosen once, so that the counts hold the operation alone

@@ -5,6 +5,9 @@
 
 #[path = "../tests/c_ffi/mod.rs"]
 mod c_ffi;
+mod common;
+
+use common::{checked_bytes, meta};
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -26,11 +29,6 @@ struct Derived {
 }
 
 const NDIMS: [usize; 5] = [0, 1, 3, 8, 16];
-
-fn meta(ndim: usize) -> MetaB2ndV1 {
-    let shape: Vec<i64> = (0..ndim as i64).map(|i| 1000 + i).collect();
-    MetaB2ndV1::new(shape, vec![100; ndim], vec![10; ndim], "<f8")
-}
 
 fn derived(m: &MetaB2ndV1) -> Derived {
     Derived {
@@ -58,12 +56,7 @@ fn decode(c: &mut Criterion) {
     let mut group = c.benchmark_group("decode");
     for ndim in NDIMS {
         let m = meta(ndim);
-        let bytes = b2nd_meta::to_vec(&m).unwrap();
-        assert_eq!(b2nd_meta::from_slice::<MetaB2ndV1>(&bytes).unwrap(), m);
-        assert_eq!(
-            MetaRef::parse(&bytes).unwrap().to_meta(),
-            Meta::from(m.clone())
-        );
+        let bytes = checked_bytes(&m);
         if ndim <= c_ffi::C_B2ND_MAX_DIM {
             group.bench_with_input(BenchmarkId::new("c", ndim), &bytes, |b, bytes| {
                 b.iter(|| c_ffi::c_decode_timed(bytes))

@@ -9,6 +9,9 @@
 
 #[path = "../tests/c_ffi/mod.rs"]
 mod c_ffi;
+mod common;
+
+use common::{checked_bytes, meta};
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -19,11 +22,6 @@ const NDIMS: [usize; 4] = [0, 1, 3, 8];
 /// Calls per burst, and rounds (pairs of bursts) per operation.
 const BURST: u32 = 2_000;
 const ROUNDS: usize = 401;
-
-fn meta(ndim: usize) -> MetaB2ndV1 {
-    let shape: Vec<i64> = (0..ndim as i64).map(|i| 1000 + i).collect();
-    MetaB2ndV1::new(shape, vec![100; ndim], vec![10; ndim], "<f8")
-}
 
 /// The time of `BURST` calls.
 #[inline(always)]
@@ -73,12 +71,7 @@ fn main() {
     println!("|---|---|---|---|---|---|---|---|---|");
     for ndim in NDIMS {
         let m = meta(ndim);
-        let bytes = b2nd_meta::to_vec(&m).unwrap();
-        assert_eq!(b2nd_meta::from_slice::<MetaB2ndV1>(&bytes).unwrap(), m);
-        assert_eq!(
-            MetaRef::parse(&bytes).unwrap().to_meta(),
-            Meta::from(m.clone())
-        );
+        let bytes = checked_bytes(&m);
         let dtype = std::ffi::CString::new(m.dtype.as_str()).unwrap();
         let mut buf = vec![0u8; m.encoded_len()];
 

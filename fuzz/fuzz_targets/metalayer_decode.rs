@@ -13,6 +13,7 @@ fuzz_target!(|data: &[u8]| {
     match (&meta, &view) {
         (Ok(m), Ok(v)) => {
             assert_eq!(b2nd_meta::to_vec(m).unwrap(), data);
+            assert_eq!(m.encode_to_vec().unwrap(), data);
             assert_eq!(m.encoded_len(), data.len());
             assert_eq!(&v.to_meta(), m);
             let _ = m.validate();
