@@ -325,3 +325,17 @@ fn set_shape_keeps_every_byte_outside_the_shape_entries() {
         }
     }
 }
+
+/// Two metalayers with one name (C-Blosc2 writes none, but reads such a header): the
+/// first is the one found and the one rewritten, as `blosc2_meta_get` and
+/// `blosc2_meta_update` find the first (found by the `frame_header` fuzz target).
+#[test]
+fn a_repeated_name_reads_and_rewrites_the_first() {
+    let mut bytes = common::frame::build_named(&[("m", b"\x01"), ("m", b"\x02")]);
+    let header = frame::parse_header(&bytes).unwrap();
+    assert_eq!(header.metalayer("m").unwrap().content, b"\x01");
+    frame::rewrite_metalayer_in_slice(&mut bytes, "m", b"\x03").unwrap();
+    let header = frame::parse_header(&bytes).unwrap();
+    let contents: Vec<&[u8]> = header.metalayers.iter().map(|m| &m.content[..]).collect();
+    assert_eq!(contents, [b"\x03", b"\x02"]);
+}

@@ -22,6 +22,11 @@ fn check(header: &FrameHeader, data: &[u8]) {
         assert_eq!(m.content.len(), m.content_len as usize);
         assert!(end <= header_len);
         assert_eq!(&data[start..end], &m.content[..]);
+        // A repeated name finds its first metalayer, as in C-Blosc2: only that one is
+        // rewritten with its own bytes here.
+        if !std::ptr::eq(header.metalayer(&m.name).unwrap(), m) {
+            continue;
+        }
         let mut copy = data.to_vec();
         let rewritten = frame::rewrite_metalayer_in_slice(&mut copy, &m.name, &m.content);
         // Rewritten in place only where C-Blosc2 lays the contents out.

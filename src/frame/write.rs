@@ -50,7 +50,8 @@ pub(super) fn target<'h>(
 ///
 /// Only same-length rewrites are possible. On any error (not a valid frame
 /// header, unknown name, other length) `buf` is left untouched; on success
-/// exactly the content bytes change.
+/// exactly the content bytes change. Where two metalayers share the name, the first
+/// is rewritten, as `blosc2_meta_update` does.
 ///
 /// ```
 /// use b2nd_meta::frame::{parse_header, rewrite_metalayer_in_slice, FrameErrorKind};
