@@ -366,6 +366,10 @@ fn decoding_allocates_nothing_with_a_dtype_of_up_to_22_bytes_and_once_beyond() {
             (bytes.clone(), 1),
             "encode_to_vec, {what}"
         );
+        // Decoding into a reused value allocates what a fresh decode does, at most.
+        let mut reused = meta.clone();
+        let (_, stats) = common::alloc::measure(|| reused.decode_from(&bytes).unwrap());
+        assert_eq!(stats.count, bound, "decode_from, {what}: {stats:?}");
     }
 }
 

@@ -68,6 +68,26 @@ proptest! {
         prop_assert_eq!(&b2nd_meta::from_reader::<_, Meta>(&bytes[..]).unwrap(), &m);
     }
 
+    /// Decoding into a reused value gives what `from_slice` gives, whatever the value
+    /// held before (same layout, other layout, longer or shorter shapes and dtypes); bytes
+    /// that do not decode leave it as it was, with `from_slice`'s error.
+    #[test]
+    fn decode_from_equals_from_slice(before in meta(16), after in meta(16), cut in any::<prop::sample::Index>()) {
+        let bytes = b2nd_meta::to_vec(&after).unwrap();
+        let mut m = before.clone();
+        m.decode_from(&bytes).unwrap();
+        prop_assert_eq!(&m, &after);
+        let short = &bytes[..cut.index(bytes.len())];
+        let mut m = before.clone();
+        let err = m.decode_from(short).unwrap_err();
+        prop_assert_eq!(err.to_string(), b2nd_meta::from_slice::<Meta>(short).unwrap_err().to_string());
+        prop_assert_eq!(&m, &before);
+        let mut longer = bytes.clone();
+        longer.push(0);
+        prop_assert!(m.decode_from(&longer).is_err());
+        prop_assert_eq!(&m, &before);
+    }
+
     /// The readable form round-trips through JSON too.
     #[test]
     fn json_round_trips(m in meta(16)) {

@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::codec::view::{Checked, MetaRef, Owned};
+use crate::codec::view::{check_fast, Checked, MetaRef, Owned};
 use crate::codec::{encode, Layout, Parts, PartsRef};
 use crate::dtype::{Dtype, DtypeError};
 use crate::error::Result;
@@ -139,6 +139,46 @@ impl Meta {
     /// ```
     pub fn encode_into(&self, buf: &mut [u8]) -> Result<usize> {
         encode::encode_into(&self.parts(), buf)
+    }
+
+    /// Decodes `bytes` (exactly one metalayer, as [`crate::from_slice`]) into `self`,
+    /// reusing its storage: when the layout is the same, only the entries and the dtype
+    /// are written, with no copy of the whole value. For decoding many metalayers in a
+    /// loop. On an error `self` is left as it was.
+    ///
+    /// ```
+    /// use b2nd_meta::{Meta, MetaB2ndV1};
+    ///
+    /// let a = b2nd_meta::to_vec(&MetaB2ndV1::new([3, 4], [2, 4], [1, 2], "<i4"))?;
+    /// let b = b2nd_meta::to_vec(&MetaB2ndV1::new([5], [5], [1], "<f8"))?;
+    /// let mut meta: Meta = b2nd_meta::from_slice(&a)?;
+    /// meta.decode_from(&b)?;
+    /// assert_eq!(meta, b2nd_meta::from_slice::<Meta>(&b)?);
+    /// assert!(meta.decode_from(&b[1..]).is_err());
+    /// assert_eq!(meta, b2nd_meta::from_slice::<Meta>(&b)?); // unchanged
+    /// # Ok::<(), b2nd_meta::Error>(())
+    /// ```
+    pub fn decode_from(&mut self, bytes: &[u8]) -> Result<()> {
+        let Some((checked, [])) = check_fast(bytes, None) else {
+            // Not exactly one metalayer: the ordinary way names the error (or, for a
+            // metalayer with bytes after it, decodes it to refuse them).
+            *self = crate::from_slice(bytes)?;
+            return Ok(());
+        };
+        if self.layout() != checked.layout() {
+            *self = Meta::from_checked(&checked);
+            return Ok(());
+        }
+        match self {
+            Meta::V0Caterva(_) => {}
+            Meta::B2nd(m) => m.dtype = checked.owned_dtype(),
+            Meta::B2ndV1(m) => {
+                m.dtype_format = checked.raw_dtype_format();
+                m.dtype = checked.owned_dtype();
+            }
+        }
+        checked.fill_shapes(self.shapes_mut());
+        Ok(())
     }
 
     /// The encoded metalayer in a vector of exactly its length, written directly; see
