@@ -289,65 +289,33 @@ impl<'de> Reader<'de> {
         }
     }
 
-    /// An array of exactly `n` int64s (the shape): its header, then the entries;
-    /// returns the entries' bytes, `n` times `0xd3` + 8 bytes, checked.
-    #[inline]
-    pub fn read_int64_array(&mut self, n: usize) -> Result<&'de [u8], Error> {
+    /// An array of exactly `n` int64s (the shape): its header, then the entries, each
+    /// checked in turn, so that an error names the first bad byte. (The fast path, with
+    /// no error plumbing, is [`try_fixed_array`](Self::try_fixed_array).)
+    pub fn read_int64_array(&mut self, n: usize) -> Result<(), Error> {
         self.read_array_header_exact(n)?;
-        self.entries::<INT64_LEN, _>(n, INT64, Self::read_int64)
-    }
-
-    /// An array of exactly `n` int32s (chunkshape, blockshape); returns the entries'
-    /// bytes, `n` times `0xd2` + 4 bytes, checked.
-    #[inline]
-    pub fn read_int32_array(&mut self, n: usize) -> Result<&'de [u8], Error> {
-        self.read_array_header_exact(n)?;
-        self.entries::<INT32_LEN, _>(n, INT32, Self::read_int32)
-    }
-
-    /// `n` entries of `width` bytes each starting with `marker`: one bounds check and
-    /// one pass over the markers; when that fails, `one` entry at a time names the
-    /// first bad byte (the same error as reading them one by one).
-    #[inline]
-    fn entries<const W: usize, T>(
-        &mut self,
-        n: usize,
-        marker: u8,
-        one: fn(&mut Self) -> Result<T, Error>,
-    ) -> Result<&'de [u8], Error> {
-        let start = self.pos;
-        let rest = self.remaining();
-        if let Some(region) = rest.get(..n.saturating_mul(W)) {
-            // `region.len()` is a multiple of `W`: no remainder.
-            let (entries, _) = region.as_chunks::<W>();
-            if entries.iter().all(|c| c[0] == marker) {
-                self.pos += region.len();
-                return Ok(region);
-            }
-        }
-        self.entries_slow(start, n, one)
-    }
-
-    /// Entry by entry, to name the first bad byte.
-    #[cold]
-    #[inline(never)]
-    fn entries_slow<T>(
-        &mut self,
-        start: usize,
-        n: usize,
-        one: fn(&mut Self) -> Result<T, Error>,
-    ) -> Result<&'de [u8], Error> {
         for _ in 0..n {
-            one(self)?;
+            self.read_int64()?;
         }
-        Ok(self.input.get(start..self.pos).unwrap_or(&[]))
+        Ok(())
+    }
+
+    /// An array of exactly `n` int32s (chunkshape, blockshape), as
+    /// [`read_int64_array`](Self::read_int64_array).
+    pub fn read_int32_array(&mut self, n: usize) -> Result<(), Error> {
+        self.read_array_header_exact(n)?;
+        for _ in 0..n {
+            self.read_int32()?;
+        }
+        Ok(())
     }
 
     /// The fast path of [`read_int64_array`](Self::read_int64_array) and
     /// [`read_int32_array`](Self::read_int32_array): the header of an array of exactly
     /// `n` entries of `W` bytes, each starting with `marker`, then the entries, all
-    /// checked with one bounds check and no error plumbing. `None` (the cursor unmoved)
-    /// when anything differs; the `read_*` methods then name the first bad byte.
+    /// checked with one bounds check and no error plumbing, returned as found. `None`
+    /// (the cursor unmoved) when anything differs; the `read_*` methods then name the
+    /// first bad byte.
     #[inline(always)]
     pub fn try_fixed_array<const W: usize>(
         &mut self,
@@ -380,7 +348,7 @@ impl<'de> Reader<'de> {
         Some(v)
     }
 
-    /// The fast path of [`read_str32_bytes`](Self::read_str32_bytes).
+    /// The fast path of [`read_str32`](Self::read_str32), returning the checked bytes.
     #[inline(always)]
     pub fn try_str32_bytes(&mut self) -> Option<&'de [u8]> {
         let rest = self.remaining();
@@ -411,20 +379,6 @@ impl<'de> Reader<'de> {
                 ErrorKind::InvalidUtf8 { str_offset: start },
             )
         })
-    }
-
-    /// A str32 whose bytes are checked to be UTF-8 and returned as bytes: the same
-    /// checks and errors as [`read_str32`](Self::read_str32), with ASCII checked in one
-    /// quick pass.
-    #[inline]
-    pub fn read_str32_bytes(&mut self) -> Result<&'de [u8], Error> {
-        let start = self.pos;
-        let bytes = self.read_len32(STR32, Expected::Str32)?;
-        if bytes.is_ascii() {
-            return Ok(bytes);
-        }
-        self.pos = start;
-        self.read_str32().map(str::as_bytes)
     }
 
     /// A bin32: `0xc6` + 4-byte big-endian length + that many bytes.

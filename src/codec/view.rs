@@ -3,7 +3,7 @@
 use core::iter::FusedIterator;
 
 use crate::codec::{
-    check_ndim, check_version, layout_of_count, Geometry, Layout, Parts, MAX_DIM, SHAPE_AT, VERSION,
+    check_ndim, check_version, layout_of_count, Geometry, Layout, Parts, MAX_DIM, VERSION,
 };
 use crate::error::{Error, ErrorKind, Result};
 use crate::inline::{Dims, SmallString};
@@ -94,7 +94,7 @@ impl<'a> MetaRef<'a> {
             false => 0,
         };
         let dtype = match layout.has_dtype() {
-            true => r.read_str32_bytes()?,
+            true => r.read_str32()?.as_bytes(),
             false => &[],
         };
         Ok(Self::split(
@@ -164,34 +164,28 @@ impl<'a> MetaRef<'a> {
     /// Length of each axis.
     #[inline]
     pub fn shape(&self) -> Entries<'a, 8> {
-        Entries::new(self.encoded::<INT64_LEN>(SHAPE_AT).as_flattened())
+        Entries::new(self.checked().shape.as_flattened())
     }
 
     /// Chunk length along each axis.
     #[inline]
     pub fn chunkshape(&self) -> Entries<'a, 4> {
-        Entries::new(
-            self.encoded::<INT32_LEN>(self.geometry().chunkshape_at())
-                .as_flattened(),
-        )
+        Entries::new(self.checked().chunkshape.as_flattened())
     }
 
     /// Block length along each axis.
     #[inline]
     pub fn blockshape(&self) -> Entries<'a, 4> {
-        Entries::new(
-            self.encoded::<INT32_LEN>(self.geometry().blockshape_at())
-                .as_flattened(),
-        )
+        Entries::new(self.checked().blockshape.as_flattened())
     }
 
-    /// The view with the places of its entries.
+    /// The view with the places of its entries, found again from its geometry.
     #[inline]
     pub(crate) fn checked(&self) -> Checked<'a> {
         let g = self.geometry();
         Checked {
             view: *self,
-            shape: self.encoded(SHAPE_AT),
+            shape: self.encoded(g.shape_at()),
             chunkshape: self.encoded(g.chunkshape_at()),
             blockshape: self.encoded(g.blockshape_at()),
         }
