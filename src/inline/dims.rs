@@ -102,20 +102,13 @@ impl<T: Copy + Default> Dims<T> {
         }
     }
 
-    /// Replaces the entries with the first 16 of `entries` (all of them: callers pass
-    /// at most 16), written in place.
+    /// Replaces the entries with `entries` (at most 16), written in place.
     #[inline(always)]
-    pub(crate) fn set_entries<I: Iterator<Item = T>>(&mut self, entries: I) {
-        if let DimsRepr::Heap(_) = self.repr {
-            *self = Dims::new();
-        }
-        if let DimsRepr::Inline { len, items } = &mut self.repr {
-            let mut n = 0;
-            for (slot, v) in items.iter_mut().zip(entries) {
+    pub(crate) fn set_entries<I: ExactSizeIterator<Item = T>>(&mut self, entries: I) {
+        if let Some(slots) = self.inline_slots(entries.len()) {
+            for (slot, v) in slots.iter_mut().zip(entries) {
                 *slot = v;
-                n += 1;
             }
-            *len = n;
         }
     }
 

@@ -51,29 +51,31 @@ impl SmallString {
         }
     }
 
+    /// `bytes` inline, when they fit; the caller vouches that they are UTF-8.
+    #[inline]
+    fn inline(bytes: &[u8]) -> Option<Self> {
+        let mut inline = [0; INLINE_STR];
+        let dst = inline.get_mut(..bytes.len())?;
+        // Byte by byte: a dtype is a few bytes, and `copy_from_slice` calls `memcpy` for
+        // a length not known in advance.
+        for (d, &b) in dst.iter_mut().zip(bytes) {
+            *d = b;
+        }
+        Some(SmallString {
+            repr: StrRepr::Inline {
+                len: bytes.len() as u8,
+                bytes: inline,
+            },
+        })
+    }
+
     /// `bytes`, which the caller has checked to be UTF-8, without checking them again
     /// when they fit inline (were they not UTF-8, the string would read as empty).
     #[inline]
     pub(crate) fn from_checked_utf8(bytes: &[u8]) -> Self {
-        let mut inline = [0; INLINE_STR];
-        match inline.get_mut(..bytes.len()) {
-            Some(dst) => {
-                // Byte by byte: a dtype is a few bytes, and `copy_from_slice` calls
-                // `memcpy` for a length not known in advance.
-                for (d, &b) in dst.iter_mut().zip(bytes) {
-                    *d = b;
-                }
-                SmallString {
-                    repr: StrRepr::Inline {
-                        len: bytes.len() as u8,
-                        bytes: inline,
-                    },
-                }
-            }
-            None => SmallString {
-                repr: StrRepr::Heap(String::from_utf8_lossy(bytes).into_owned()),
-            },
-        }
+        SmallString::inline(bytes).unwrap_or_else(|| SmallString {
+            repr: StrRepr::Heap(String::from_utf8_lossy(bytes).into_owned()),
+        })
     }
 
     /// The string's bytes (as `as_str().as_bytes()`, without checking them again).
@@ -134,21 +136,9 @@ impl Deref for SmallString {
 impl From<&str> for SmallString {
     #[inline]
     fn from(s: &str) -> Self {
-        let mut bytes = [0; INLINE_STR];
-        match bytes.get_mut(..s.len()) {
-            Some(dst) => {
-                dst.copy_from_slice(s.as_bytes());
-                SmallString {
-                    repr: StrRepr::Inline {
-                        len: s.len() as u8,
-                        bytes,
-                    },
-                }
-            }
-            None => SmallString {
-                repr: StrRepr::Heap(s.into()),
-            },
-        }
+        SmallString::inline(s.as_bytes()).unwrap_or_else(|| SmallString {
+            repr: StrRepr::Heap(s.into()),
+        })
     }
 }
 
