@@ -12,10 +12,7 @@ use crate::wire;
 
 /// Writes `parts` into the start of `buf`; returns the number of bytes written.
 pub(crate) fn encode_into(parts: &PartsRef<'_>, buf: &mut [u8]) -> Result<usize> {
-    if let Some(problem) = parts.encode_problem() {
-        return Err(Error::new(ErrorKind::Message(problem)));
-    }
-    let g = parts.geometry();
+    let g = geometry(parts)?;
     let len = g.len();
     let available = buf.len();
     let Some(out) = buf.get_mut(..len) else {
@@ -31,10 +28,7 @@ pub(crate) fn encode_into(parts: &PartsRef<'_>, buf: &mut [u8]) -> Result<usize>
 /// `parts` encoded into a vector of exactly their length.
 #[inline]
 pub(crate) fn encode_to_vec(parts: &PartsRef<'_>) -> Result<Vec<u8>> {
-    if let Some(problem) = parts.encode_problem() {
-        return Err(Error::new(ErrorKind::Message(problem)));
-    }
-    let g = parts.geometry();
+    let g = geometry(parts)?;
     // Written on the stack, then copied into an allocation of exactly its length:
     // cheaper than zeroing the allocation first (`calloc`) for the usual few dozen bytes.
     let mut buf = [0; STACK_LEN];
@@ -48,6 +42,15 @@ pub(crate) fn encode_to_vec(parts: &PartsRef<'_>) -> Result<Vec<u8>> {
             write(&g, parts, &mut out);
             Ok(out)
         }
+    }
+}
+
+/// Where `parts` go, once they are known to be encodable.
+#[inline(always)]
+fn geometry(parts: &PartsRef<'_>) -> Result<Geometry> {
+    match parts.encode_problem() {
+        None => Ok(parts.geometry()),
+        Some(problem) => Err(Error::new(ErrorKind::Message(problem))),
     }
 }
 
