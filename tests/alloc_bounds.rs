@@ -15,12 +15,6 @@ use b2nd_meta::{ErrorKind, Meta, MetaB2nd, MetaB2ndV1, MetaRef};
 #[global_allocator]
 static ALLOC: common::alloc::Counting = common::alloc::Counting;
 
-/// Runs `f` and returns its result with the largest single allocation it made.
-fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let (value, stats) = common::alloc::measure(f);
-    (value, stats.peak)
-}
-
 #[test]
 fn the_counter_counts_this_thread_only_and_nests() {
     let (_, stats) = common::alloc::measure(|| {
@@ -59,10 +53,10 @@ fn assert_small<T: std::fmt::Debug>(what: &str, (value, peak): (T, usize)) -> T 
 #[test]
 fn the_counter_sees_a_large_allocation() {
     // Without this the other tests could pass by measuring nothing.
-    let (v, peak) = peak_during(|| vec![0u8; 1 << 20]);
+    let (v, peak) = common::alloc::peak_during(|| vec![0u8; 1 << 20]);
     assert_eq!(v.len(), 1 << 20);
     assert!(peak >= 1 << 20, "peak {peak}");
-    let (_, peak) = peak_during(|| ());
+    let (_, peak) = common::alloc::peak_during(|| ());
     assert_eq!(peak, 0);
 }
 
@@ -87,7 +81,10 @@ fn draft_claiming(len: u32) -> Vec<u8> {
 
 fn decode_every_way(bytes: &[u8]) {
     let what = format!("{bytes:02x?}");
-    let meta = assert_small(&what, peak_during(|| b2nd_meta::from_slice::<Meta>(bytes)));
+    let meta = assert_small(
+        &what,
+        common::alloc::peak_during(|| b2nd_meta::from_slice::<Meta>(bytes)),
+    );
     let err = meta.expect_err("a 2 GB dtype in 20 bytes");
     match err.kind() {
         ErrorKind::UnexpectedEnd { needed, .. } => assert!(*needed > 1 << 30, "{err}"),
@@ -95,20 +92,20 @@ fn decode_every_way(bytes: &[u8]) {
         _ => panic!("unexpected error {err}"),
     }
     let typed = if bytes[0] == 0x97 {
-        peak_during(|| b2nd_meta::from_slice::<MetaB2ndV1>(bytes).map(drop))
+        common::alloc::peak_during(|| b2nd_meta::from_slice::<MetaB2ndV1>(bytes).map(drop))
     } else {
-        peak_during(|| b2nd_meta::from_slice::<MetaB2nd>(bytes).map(drop))
+        common::alloc::peak_during(|| b2nd_meta::from_slice::<MetaB2nd>(bytes).map(drop))
     };
     assert!(assert_small(&what, typed).is_err());
-    let taken = peak_during(|| b2nd_meta::take_from_slice::<Meta>(bytes).map(drop));
+    let taken = common::alloc::peak_during(|| b2nd_meta::take_from_slice::<Meta>(bytes).map(drop));
     assert!(assert_small(&what, taken).is_err());
-    let read = peak_during(|| b2nd_meta::from_reader::<_, Meta>(bytes).map(drop));
+    let read = common::alloc::peak_during(|| b2nd_meta::from_reader::<_, Meta>(bytes).map(drop));
     assert!(assert_small(&what, read).is_err());
-    let view = peak_during(|| MetaRef::parse(bytes).map(drop));
+    let view = common::alloc::peak_during(|| MetaRef::parse(bytes).map(drop));
     assert!(assert_small(&what, view).is_err());
     // The str32 alone, as a String.
     let str32 = &bytes[bytes.iter().position(|&b| b == 0xdb).unwrap()..];
-    let string = peak_during(|| b2nd_meta::from_slice::<String>(str32));
+    let string = common::alloc::peak_during(|| b2nd_meta::from_slice::<String>(str32));
     assert!(assert_small(&what, string).is_err());
 }
 
@@ -128,7 +125,7 @@ fn a_20_byte_metalayer_claiming_a_2_gb_dtype_allocates_nothing_of_that_size() {
 fn a_metalayer_claiming_16_dimensions_in_a_few_bytes_allocates_little() {
     // ndim 16 and an int64 shape header, then the input ends.
     let bytes = [0x97, 0x00, 0x10, 0xa0, 0xd3, 0x7f];
-    let result = peak_during(|| b2nd_meta::from_slice::<Meta>(&bytes).map(drop));
+    let result = common::alloc::peak_during(|| b2nd_meta::from_slice::<Meta>(&bytes).map(drop));
     assert!(assert_small("ndim 16", result).is_err());
 }
 
@@ -158,7 +155,7 @@ fn a_frame_header_claiming_header_len_i32_max_allocates_nothing_of_that_size() {
     assert!(bytes.len() < 1024);
     let parsed = assert_small(
         "parse_header",
-        peak_during(|| frame::parse_header(&bytes).map(drop)),
+        common::alloc::peak_during(|| frame::parse_header(&bytes).map(drop)),
     );
     assert!(
         matches!(parsed.as_ref().map_err(FrameError::kind), Err(FrameErrorKind::Truncated { end, .. }) if *end == i32::MAX as u64),
@@ -167,7 +164,7 @@ fn a_frame_header_claiming_header_len_i32_max_allocates_nothing_of_that_size() {
     // A small reader: read_header grows its buffer with the bytes that arrive.
     let read = assert_small(
         "read_header",
-        peak_during(|| frame::read_header(&bytes[..]).map(drop)),
+        common::alloc::peak_during(|| frame::read_header(&bytes[..]).map(drop)),
     );
     assert!(
         matches!(
@@ -179,7 +176,9 @@ fn a_frame_header_claiming_header_len_i32_max_allocates_nothing_of_that_size() {
     // Only the fixed part, and nothing after it.
     let read = assert_small(
         "read_header, 87 bytes",
-        peak_during(|| frame::read_header(&bytes[..frame::FIXED_HEADER_LEN]).map(drop)),
+        common::alloc::peak_during(|| {
+            frame::read_header(&bytes[..frame::FIXED_HEADER_LEN]).map(drop)
+        }),
     );
     assert!(read.is_err());
 }
@@ -191,7 +190,7 @@ fn read_header_memory_follows_the_bytes_read_not_header_len() {
     let bytes = claiming_header_len(i32::MAX);
     let supplied = bytes.len() + (1 << 20);
     let reader = (&bytes[..]).chain(std::io::repeat(0).take(1 << 20));
-    let (result, peak) = peak_during(|| frame::read_header(reader).map(drop));
+    let (result, peak) = common::alloc::peak_during(|| frame::read_header(reader).map(drop));
     assert!(result.is_err());
     assert!(
         peak <= 2 * supplied,
@@ -208,7 +207,7 @@ fn open_on_a_file_claiming_header_len_i32_max_allocates_nothing_of_that_size() {
         std::process::id()
     ));
     std::fs::write(&path, claiming_header_len(i32::MAX)).unwrap();
-    let (result, peak) = peak_during(|| frame::open(&path).map(drop));
+    let (result, peak) = common::alloc::peak_during(|| frame::open(&path).map(drop));
     std::fs::remove_file(&path).unwrap();
     assert!(result.is_err());
     // open() also allocates the path and the file handle's buffers: well under 4 KiB.
@@ -229,12 +228,12 @@ fn a_frame_metalayer_claiming_2_gb_of_content_allocates_nothing_of_that_size() {
         bytes[at..at + 4].copy_from_slice(&len.to_be_bytes());
         let result = assert_small(
             &format!("content length {len}"),
-            peak_during(|| frame::parse_header(&bytes).map(drop)),
+            common::alloc::peak_during(|| frame::parse_header(&bytes).map(drop)),
         );
         assert!(result.is_err(), "content length {len}");
         let result = assert_small(
             &format!("content length {len}, read_header"),
-            peak_during(|| frame::read_header(&bytes[..]).map(drop)),
+            common::alloc::peak_during(|| frame::read_header(&bytes[..]).map(drop)),
         );
         assert!(result.is_err(), "content length {len}");
     }
@@ -247,7 +246,7 @@ fn a_frame_claiming_65535_metalayers_allocates_nothing_of_that_size() {
     bytes[92..94].copy_from_slice(&u16::MAX.to_be_bytes());
     let result = assert_small(
         "map16 count 65535",
-        peak_during(|| frame::parse_header(&bytes).map(drop)),
+        common::alloc::peak_during(|| frame::parse_header(&bytes).map(drop)),
     );
     assert!(
         matches!(
@@ -267,7 +266,7 @@ fn a_frame_metalayer_name_claiming_4_gb_allocates_nothing_of_that_size() {
     bytes[95..99].copy_from_slice(&u32::MAX.to_be_bytes());
     let result = assert_small(
         "str32 name",
-        peak_during(|| frame::parse_header(&bytes).map(drop)),
+        common::alloc::peak_during(|| frame::parse_header(&bytes).map(drop)),
     );
     assert!(
         matches!(result.as_ref().map_err(FrameError::kind), Err(FrameErrorKind::NameTooLong { len, .. }) if *len == u64::from(u32::MAX)),
@@ -290,7 +289,8 @@ fn dtypes_claiming_huge_sizes_allocate_nothing_of_that_size() {
         "|S99999999999999999999999999",
         "<M8[2147483647ns]",
     ] {
-        let (result, peak) = peak_during(|| Dtype::parse(s).map(|d| (d.itemsize(), d.to_string())));
+        let (result, peak) =
+            common::alloc::peak_during(|| Dtype::parse(s).map(|d| (d.itemsize(), d.to_string())));
         assert!(peak < SMALL, "{s:?}: peak {peak}, {result:?}");
     }
     // The first one is a valid dtype whose itemsize is i64::MAX.

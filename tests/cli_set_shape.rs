@@ -98,18 +98,9 @@ fn set_shape_resizes_a_sparse_frame_in_place() {
         .header
         .array_meta()
         .unwrap();
-    let grid: Vec<String> = meta
-        .shape()
+    let grid: Vec<String> = common::frame::grid_filled(&meta)
         .iter()
-        .zip(meta.chunkshape())
-        .map(|(&s, &c)| {
-            (if s == 0 {
-                0
-            } else {
-                (s + i64::from(c) - 1) / i64::from(c) * i64::from(c)
-            })
-            .to_string()
-        })
+        .map(i64::to_string)
         .collect();
     let out = set_shape(&scratch.0, &grid.join(","), false);
     assert_eq!(out.code, Some(0), "{}", out.stderr);

@@ -254,18 +254,7 @@ fn set_shape_on_a_sparse_frame_rewrites_chunks_b2frame() {
         std::fs::copy(entry.path(), dir.join(entry.file_name())).unwrap();
     }
     let meta = frame::open(&dir).unwrap().header.array_meta().unwrap();
-    let same_grid: Vec<i64> = meta
-        .shape()
-        .iter()
-        .zip(meta.chunkshape())
-        .map(|(&s, &c)| {
-            if s == 0 {
-                0
-            } else {
-                (s + i64::from(c) - 1) / i64::from(c) * i64::from(c)
-            }
-        })
-        .collect();
+    let same_grid = common::frame::grid_filled(&meta);
     assert_ne!(same_grid, meta.shape(), "the test must change something");
     frame::set_shape(&dir, &same_grid).unwrap();
     assert_eq!(

@@ -291,12 +291,6 @@ proptest::proptest! {
 #[global_allocator]
 static ALLOC: common::alloc::Counting = common::alloc::Counting;
 
-/// The value `f` returns and the largest single allocation this thread made meanwhile.
-fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let (value, stats) = common::alloc::measure(f);
-    (value, stats.peak)
-}
-
 #[test]
 fn length_claims_allocate_nothing_beyond_the_bytes_present() {
     // (claim, input): each claims up to 2^32 - 1 of something in a few bytes.
@@ -310,7 +304,7 @@ fn length_claims_allocate_nothing_beyond_the_bytes_present() {
         "c9 00000005 2e df ffffffff",
     ] {
         let bytes = hex(h);
-        let (result, peak) = peak_during(|| Value::from_msgpack(&bytes));
+        let (result, peak) = common::alloc::peak_during(|| Value::from_msgpack(&bytes));
         assert!(result.is_err(), "{h}");
         // An error is boxed; a value takes 32 bytes, each at least one input byte.
         assert!(peak <= 64 * bytes.len() + 256, "{h}: {peak} bytes");

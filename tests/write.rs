@@ -296,18 +296,7 @@ fn set_shape_keeps_every_byte_outside_the_shape_entries() {
         let header = frame::parse_header(&before).unwrap();
         let meta = header.array_meta().unwrap();
         // The largest shape within the grid.
-        let shape: Vec<i64> = meta
-            .shape()
-            .iter()
-            .zip(meta.chunkshape())
-            .map(|(&s, &c)| {
-                if s == 0 {
-                    0
-                } else {
-                    (s + i64::from(c) - 1) / i64::from(c) * i64::from(c)
-                }
-            })
-            .collect();
+        let shape = common::frame::grid_filled(&meta);
         frame::set_shape(&scratch.0, &shape).unwrap();
         let after = std::fs::read(&file).unwrap();
         let layer = header.array_metalayer().unwrap();

@@ -96,3 +96,9 @@ pub fn measure<T>(f: impl FnOnce() -> T) -> (T, Stats) {
 pub fn largest_ever() -> usize {
     LARGEST_EVER.load(Ordering::Relaxed)
 }
+
+/// The value `f` returns and the largest single allocation this thread made meanwhile.
+pub fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let (value, stats) = measure(f);
+    (value, stats.peak)
+}

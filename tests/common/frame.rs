@@ -177,3 +177,19 @@ pub fn set_i32(b: &mut [u8], at: usize, v: i32) {
 pub fn set_u64(b: &mut [u8], at: usize, v: u64) {
     b[at..at + 8].copy_from_slice(&v.to_be_bytes());
 }
+
+/// `meta`'s shape grown to whole chunks on every axis (empty axes stay empty): the
+/// largest shape with the same chunk grid, which `set_shape` accepts.
+pub fn grid_filled(meta: &b2nd_meta::Meta) -> Vec<i64> {
+    meta.shape()
+        .iter()
+        .zip(meta.chunkshape())
+        .map(|(&s, &c)| {
+            if s == 0 {
+                0
+            } else {
+                (s + i64::from(c) - 1) / i64::from(c) * i64::from(c)
+            }
+        })
+        .collect()
+}
