@@ -11,6 +11,19 @@ use std::process::Command;
 use b2nd_meta::value::Value;
 use serde_json::Value as Json;
 
+/// `b2nd-meta set-meta PATH NAME JSON`.
+fn set_meta(path: &std::path::Path, name: &str, json: &str) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_b2nd-meta"))
+        .args([
+            "set-meta".as_ref(),
+            path.as_os_str(),
+            name.as_ref(),
+            json.as_ref(),
+        ])
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn set_meta_writes_pythons_bytes_or_refuses_with_both_lengths() {
     let text = std::fs::read_to_string(data_path("values/expected.json")).unwrap();
@@ -30,15 +43,7 @@ fn set_meta_writes_pythons_bytes_or_refuses_with_both_lengths() {
         ));
         std::fs::copy(data_path(case["file"].as_str().unwrap()), &path).unwrap();
         let before = std::fs::read(&path).unwrap();
-        let out = Command::new(env!("CARGO_BIN_EXE_b2nd-meta"))
-            .args([
-                "set-meta".as_ref(),
-                path.as_os_str(),
-                name.as_ref(),
-                json.as_ref(),
-            ])
-            .output()
-            .unwrap();
+        let out = set_meta(&path, name, &json);
         let after = std::fs::read(&path).unwrap();
         std::fs::remove_file(&path).unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
@@ -78,15 +83,7 @@ fn set_meta_refuses_the_array_metalayer_and_bad_json() {
         ("nope", "1"),
         ("dict", r#"{"$bin":"zz"}"#),
     ] {
-        let out = Command::new(env!("CARGO_BIN_EXE_b2nd-meta"))
-            .args([
-                "set-meta".as_ref(),
-                path.as_os_str(),
-                name.as_ref(),
-                json.as_ref(),
-            ])
-            .output()
-            .unwrap();
+        let out = set_meta(&path, name, json);
         assert_eq!(out.status.code(), Some(1), "{name} {json}");
         assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
     }
