@@ -7,7 +7,6 @@ use crate::codec::{
 };
 use crate::error::{Error, ErrorKind, Result};
 use crate::inline::{Dims, SmallString};
-use crate::marker::{INT32, INT64};
 use crate::read::{int32_value, int64_value, Reader};
 use crate::wire::{INT32_LEN, INT64_LEN};
 
@@ -239,10 +238,7 @@ pub(crate) fn check_fast(bytes: &[u8], expect: Option<Layout>) -> Option<(Checke
     if version != VERSION || usize::from(ndim) > MAX_DIM {
         return None;
     }
-    let n = usize::from(ndim);
-    let shape = r.try_fixed_array(n, INT64)?;
-    let chunkshape = r.try_fixed_array(n, INT32)?;
-    let blockshape = r.try_fixed_array(n, INT32)?;
+    let (shape, chunkshape, blockshape) = r.try_shape_arrays(ndim)?;
     let dtype_format = match layout.has_dtype_format() {
         true => r.try_pfix()?,
         false => 0,
