@@ -3,7 +3,7 @@
 //! `valgrind --tool=callgrind` with `<op> <ndim> <iterations>` twice (e.g. 1 and 10001
 //! iterations) and divide the difference by the extra iterations. `benches/icount.sh`
 //! does that for every operation. Ops: c_decode, owned, owned_meta, view, to_vec,
-//! encode_into, to_slice, c_encode.
+//! encode_into, encode_to_vec, to_slice, c_encode, decode_from.
 
 #[path = "../tests/c_ffi/mod.rs"]
 mod c_ffi;
@@ -84,6 +84,11 @@ fn main() {
         "to_vec" => repeat!(b2nd_meta::to_vec(black_box(&m))),
         "to_slice" => repeat!(b2nd_meta::to_slice(black_box(&m), &mut buf)),
         "encode_into" => repeat!(black_box(&m).encode_into(&mut buf)),
+        "encode_to_vec" => repeat!(black_box(&m).encode_to_vec()),
+        "decode_from" => {
+            let mut kept = Meta::from(m.clone());
+            repeat!(kept.decode_from(black_box(&bytes)))
+        }
         other => panic!("unknown op {other}"),
     }
 }

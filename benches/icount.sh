@@ -9,7 +9,7 @@ count() {
     | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p'
 }
 for ndim in ${NDIMS:-3 8}; do
-  for op in ${OPS:-c_decode owned owned_meta view c_encode encode_into to_slice to_vec}; do
+  for op in ${OPS:-c_decode owned owned_meta decode_from view c_encode encode_into encode_to_vec to_slice to_vec}; do
     a=$(count "$op" "$ndim" 1); b=$(count "$op" "$ndim" 1001)
     echo "ndim $ndim $op: $(( (b - a) / 1000 )) instructions"
   done
