@@ -2,7 +2,6 @@
 //! length check up front. Each value's bytes come from [`crate::wire`] (as the serde
 //! `Serializer`'s do), each element's place from [`Geometry`].
 
-use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::codec::{Geometry, PartsRef, VERSION};
@@ -29,20 +28,14 @@ pub(crate) fn encode_into(parts: &PartsRef<'_>, buf: &mut [u8]) -> Result<usize>
 #[inline]
 pub(crate) fn encode_to_vec(parts: &PartsRef<'_>) -> Result<Vec<u8>> {
     let g = geometry(parts)?;
-    // Written on the stack, then copied into an allocation of exactly its length:
-    // cheaper than zeroing the allocation first (`calloc`) for the usual few dozen bytes.
-    let mut buf = [0; STACK_LEN];
-    match buf.get_mut(..g.len()) {
-        Some(out) => {
-            write(&g, parts, out);
-            Ok(out.to_vec())
-        }
-        None => {
-            let mut out = vec![0; g.len()];
-            write(&g, parts, &mut out);
-            Ok(out)
-        }
-    }
+    // Zeroed by `resize`, then written in place. Measured (benches/ratio.rs, ndim 3 / 8):
+    // 1.08x / 0.78x C, against 1.20x / 1.00x allocated zeroed (`vec![0; n]`, calloc) and
+    // 1.2x / 0.85x written on the stack and copied.
+    #[allow(clippy::slow_vector_initialization)]
+    let mut out = Vec::with_capacity(g.len());
+    out.resize(g.len(), 0);
+    write(&g, parts, &mut out);
+    Ok(out)
 }
 
 /// Where `parts` go, once they are known to be encodable.
@@ -54,16 +47,13 @@ fn geometry(parts: &PartsRef<'_>) -> Result<Geometry> {
     }
 }
 
-/// Enough for any metalayer of up to 16 axes with a dtype of up to 52 bytes.
-const STACK_LEN: usize = 368;
-
 /// Fills `out`, exactly `g.len()` bytes long, with the checked `parts`.
 #[inline]
 fn write(g: &Geometry, parts: &PartsRef<'_>, out: &mut [u8]) {
     // Checked by `encode_problem`: ndim <= 16, one entry per axis in each shape.
-    let header = wire::array_header(g.ndim).unwrap_or_default();
+    let header = wire::array_header(usize::from(g.ndim)).unwrap_or_default();
     let (head, rest) = out.split_at_mut(g.shape_at());
-    head.copy_from_slice(&[g.layout.header(), VERSION, g.ndim as u8]);
+    head.copy_from_slice(&[g.layout.header(), VERSION, g.ndim]);
     let rest = axes(rest, header, parts.shape, wire::put_int64);
     let rest = axes(rest, header, parts.chunkshape, wire::put_int32);
     let rest = axes(rest, header, parts.blockshape, wire::put_int32);

@@ -128,7 +128,10 @@ impl Layout {
     /// shape, plus one header byte per shape array; b2nd adds a str32 (5 + `dtype_len`),
     /// b2nd v1 one more byte of dtype_format.
     pub const fn encoded_len(self, ndim: usize, dtype_len: usize) -> usize {
-        Geometry::new(self, ndim, dtype_len).len()
+        if ndim > u8::MAX as usize {
+            return usize::MAX;
+        }
+        Geometry::new(self, ndim as u8, dtype_len).len()
     }
 }
 
@@ -149,7 +152,9 @@ impl fmt::Display for Layout {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Geometry {
     pub layout: Layout,
-    pub ndim: usize,
+    /// A `u8`, so that no offset computed from it can overflow (the format's arrays hold
+    /// at most 16 entries; the header byte could say 255 at most).
+    pub ndim: u8,
     pub dtype_len: usize,
 }
 
@@ -158,7 +163,7 @@ pub(crate) const SHAPE_AT: usize = 3;
 
 impl Geometry {
     /// The geometry of a metalayer with these parameters.
-    pub const fn new(layout: Layout, ndim: usize, dtype_len: usize) -> Self {
+    pub const fn new(layout: Layout, ndim: u8, dtype_len: usize) -> Self {
         Geometry {
             layout,
             ndim,
@@ -168,7 +173,7 @@ impl Geometry {
 
     /// Encoded length of an array header and `ndim` entries of `width` bytes each.
     const fn axes_len(&self, width: usize) -> usize {
-        self.ndim.saturating_mul(width).saturating_add(1)
+        self.ndim as usize * width + 1
     }
 
     /// Offset of the shape array's header (its entries follow).
@@ -180,28 +185,26 @@ impl Geometry {
     /// Offset of the chunkshape array's header.
     #[inline]
     pub const fn chunkshape_at(&self) -> usize {
-        SHAPE_AT.saturating_add(self.axes_len(INT64_LEN))
+        SHAPE_AT + self.axes_len(INT64_LEN)
     }
 
     /// Offset of the blockshape array's header.
     #[inline]
     pub const fn blockshape_at(&self) -> usize {
-        self.chunkshape_at()
-            .saturating_add(self.axes_len(INT32_LEN))
+        self.chunkshape_at() + self.axes_len(INT32_LEN)
     }
 
     /// Offset just after the three shape arrays: the dtype_format (b2nd v1), the dtype
     /// (b2nd) or the end (caterva).
     pub const fn shapes_end(&self) -> usize {
-        self.blockshape_at()
-            .saturating_add(self.axes_len(INT32_LEN))
+        self.blockshape_at() + self.axes_len(INT32_LEN)
     }
 
     /// Offset of the dtype's str32 marker (meaningful for the b2nd layouts).
     pub const fn dtype_at(&self) -> usize {
         let end = self.shapes_end();
         if self.layout.has_dtype_format() {
-            end.saturating_add(1)
+            end + 1
         } else {
             end
         }
@@ -209,7 +212,7 @@ impl Geometry {
 
     /// Offset of the dtype's first byte (after the str32 header).
     pub const fn dtype_bytes_at(&self) -> usize {
-        self.dtype_at().saturating_add(LEN32_HEADER_LEN)
+        self.dtype_at() + LEN32_HEADER_LEN
     }
 
     /// The whole encoded length; saturates at `usize::MAX`.
@@ -261,7 +264,11 @@ impl<'a> PartsRef<'a> {
         } else {
             0
         };
-        Geometry::new(self.layout, self.shape.len(), dtype_len)
+        // Called on encodable parts: at most 16 axes (more would saturate the length).
+        match u8::try_from(self.shape.len()) {
+            Ok(ndim) => Geometry::new(self.layout, ndim, dtype_len),
+            Err(_) => Geometry::new(self.layout, u8::MAX, usize::MAX),
+        }
     }
 
     /// The dtype to judge, with its format; the draft layout uses NumPy's names.

@@ -147,7 +147,7 @@ impl<'a> MetaRef<'a> {
     /// Where each element is.
     #[inline(always)]
     fn geometry(&self) -> Geometry {
-        Geometry::new(self.layout, self.ndim(), self.dtype.len())
+        Geometry::new(self.layout, self.ndim, self.dtype.len())
     }
 
     /// The encoded entries of the shape array whose header is at `at`: each a marker
