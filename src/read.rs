@@ -7,14 +7,6 @@ use crate::error::{Error, ErrorKind, Expected};
 use crate::marker::{BIN32, FIXARRAY, INT32, INT64, PFIX_MAX, STR32};
 use crate::wire::{array_header, INT32_LEN, INT64_LEN, LEN32_HEADER_LEN, MAX_ARRAY_LEN};
 
-/// The entries of the three shape arrays, each `marker + big-endian value`: shape's,
-/// chunkshape's and blockshape's.
-pub type ShapeEntries<'de> = (
-    &'de [[u8; INT64_LEN]],
-    &'de [[u8; INT32_LEN]],
-    &'de [[u8; INT32_LEN]],
-);
-
 /// The value of an int64 whose marker was checked.
 #[inline(always)]
 pub(crate) fn int64_value(entry: &[u8; INT64_LEN]) -> i64 {
@@ -299,7 +291,7 @@ impl<'de> Reader<'de> {
 
     /// An array of exactly `n` int64s (the shape): its header, then the entries, each
     /// checked in turn, so that an error names the first bad byte. (The fast path, with
-    /// no error plumbing, is [`try_shape_arrays`](Self::try_shape_arrays).)
+    /// no error plumbing, is `codec::view::check_fast`.)
     pub fn read_int64_array(&mut self, n: usize) -> Result<(), Error> {
         self.read_array_header_exact(n)?;
         for _ in 0..n {
@@ -316,37 +308,6 @@ impl<'de> Reader<'de> {
             self.read_int32()?;
         }
         Ok(())
-    }
-
-    /// The fast path of the three shape arrays (an int64 array, then two int32 arrays,
-    /// each of exactly `ndim` entries): every header and marker checked with one bounds
-    /// check, in one pass over the axes, and the entries returned as found. `None` (the
-    /// cursor unmoved) when anything differs; [`read_int64_array`](Self::read_int64_array)
-    /// and [`read_int32_array`](Self::read_int32_array) then name the first bad byte.
-    #[inline(always)]
-    pub fn try_shape_arrays(&mut self, ndim: u8) -> Option<ShapeEntries<'de>> {
-        let n = usize::from(ndim);
-        let header = array_header(n)?;
-        // A `u8` count: no product overflows, and each chunking below is no division.
-        let len = 3 + n * (INT64_LEN + 2 * INT32_LEN);
-        let region = self.remaining().get(..len)?;
-        let (&shape_header, rest) = region.split_first()?;
-        let (shape, rest) = rest.split_at_checked(n * INT64_LEN)?;
-        let (&chunk_header, rest) = rest.split_first()?;
-        let (chunkshape, rest) = rest.split_at_checked(n * INT32_LEN)?;
-        let (&block_header, blockshape) = rest.split_first()?;
-        let (shape, _) = shape.as_chunks::<INT64_LEN>();
-        let (chunkshape, _) = chunkshape.as_chunks::<INT32_LEN>();
-        let (blockshape, _) = blockshape.as_chunks::<INT32_LEN>();
-        let mut ok = (shape_header == header) & (chunk_header == header) & (block_header == header);
-        for ((s, c), b) in shape.iter().zip(chunkshape).zip(blockshape) {
-            ok &= (s[0] == INT64) & (c[0] == INT32) & (b[0] == INT32);
-        }
-        if !ok {
-            return None;
-        }
-        self.pos += len;
-        Some((shape, chunkshape, blockshape))
     }
 
     /// The fast path of [`read_pfix`](Self::read_pfix).

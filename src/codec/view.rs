@@ -7,8 +7,9 @@ use crate::codec::{
 };
 use crate::error::{Error, ErrorKind, Result};
 use crate::inline::{Dims, SmallString};
+use crate::marker::{INT32, INT64};
 use crate::read::{int32_value, int64_value, Reader};
-use crate::wire::{INT32_LEN, INT64_LEN};
+use crate::wire::{array_header, INT32_LEN, INT64_LEN};
 
 /// A metalayer checked in place: it borrows the input and allocates nothing.
 ///
@@ -155,9 +156,7 @@ impl<'a> MetaRef<'a> {
     #[inline(always)]
     fn encoded<const N: usize>(&self, at: usize) -> &'a [[u8; N]] {
         // In range: the view was made after every entry was checked.
-        let start = at + 1;
-        let span = self.bytes.get(start..start + self.ndim() * N);
-        span.unwrap_or_default().as_chunks().0
+        entries_at(self.bytes, at, self.ndim)
     }
 
     /// Length of each axis.
@@ -207,6 +206,16 @@ impl<'a> MetaRef<'a> {
     }
 }
 
+/// The `ndim` entries of `N` bytes (a marker and a big-endian value) of the shape array
+/// whose header is at `at` in `bytes`, a metalayer from its first byte; none where
+/// `bytes` is too short.
+#[inline(always)]
+fn entries_at<const N: usize>(bytes: &[u8], at: usize, ndim: u8) -> &[[u8; N]] {
+    let start = at + 1;
+    let span = bytes.get(start..start + usize::from(ndim) * N);
+    span.unwrap_or_default().as_chunks().0
+}
+
 /// `count` bytes after the metalayer, which ends at `at`.
 #[cold]
 fn trailing(at: usize, count: usize) -> Error {
@@ -232,13 +241,30 @@ pub(crate) fn check_fast(bytes: &[u8], expect: Option<Layout>) -> Option<(Checke
     if expect.is_some_and(|expect| expect != layout) {
         return None;
     }
-    let mut r = Reader::new_at(bytes, 1);
-    let version = r.try_pfix()?;
-    let ndim = r.try_pfix()?;
+    let mut head = Reader::new_at(bytes, 1);
+    let version = head.try_pfix()?;
+    let ndim = head.try_pfix()?;
     if version != VERSION || usize::from(ndim) > MAX_DIM {
         return None;
     }
-    let (shape, chunkshape, blockshape) = r.try_shape_arrays(ndim)?;
+    // The three shape arrays: one bounds check, then their headers and every marker in
+    // one pass over the axes, each place from the geometry.
+    let g = Geometry::new(layout, ndim, 0);
+    let arrays = bytes.get(..g.shapes_end())?;
+    let shape = entries_at::<INT64_LEN>(arrays, g.shape_at(), ndim);
+    let chunkshape = entries_at::<INT32_LEN>(arrays, g.chunkshape_at(), ndim);
+    let blockshape = entries_at::<INT32_LEN>(arrays, g.blockshape_at(), ndim);
+    let header = array_header(usize::from(ndim));
+    let mut ok = (arrays.get(g.shape_at()).copied() == header)
+        & (arrays.get(g.chunkshape_at()).copied() == header)
+        & (arrays.get(g.blockshape_at()).copied() == header);
+    for ((s, c), b) in shape.iter().zip(chunkshape).zip(blockshape) {
+        ok &= (s[0] == INT64) & (c[0] == INT32) & (b[0] == INT32);
+    }
+    if !ok {
+        return None;
+    }
+    let mut r = Reader::new_at(bytes, g.shapes_end());
     let dtype_format = match layout.has_dtype_format() {
         true => r.try_pfix()?,
         false => 0,
