@@ -29,11 +29,13 @@
 //! ```
 
 mod bitshuffle;
+mod blocks;
 mod blosclz;
 #[cfg(feature = "std")]
 mod codecs;
 mod decode;
 mod error;
+mod filters;
 mod header;
 mod kinds;
 #[cfg(feature = "std")]
