@@ -31,22 +31,23 @@ pub(super) fn unshuffle(typesize: usize, format_version: u8, src: &[u8], dst: &m
         return;
     }
     let row_len = n / 8;
-    let (src, dst) = (&src[..len], &mut dst[..len]);
-    match typesize {
-        1 => transpose_rows::<1>(src, dst, row_len),
-        2 => transpose_rows::<2>(src, dst, row_len),
-        4 => transpose_rows::<4>(src, dst, row_len),
-        8 => transpose_rows::<8>(src, dst, row_len),
-        16 => transpose_rows::<16>(src, dst, row_len),
-        _ => transpose_any(typesize, src, dst, row_len),
+    // Bit-transpose each group of 8 rows into byte rows (byte `j` of every element, in
+    // order), then byte-unshuffle them into place, as C's scalar path does.
+    let mut bytes = alloc::vec![0u8; len];
+    for (rows, out) in src[..len]
+        .chunks_exact(8 * row_len)
+        .zip(bytes.chunks_exact_mut(8 * row_len))
+    {
+        transpose_group(rows, out, row_len);
     }
+    super::filters::unshuffle(typesize, &bytes, &mut dst[..len]);
 }
 
 /// Transposes the 8x8 bit matrix held in `x` (byte `k` is row `k`, bit `b` column `b`):
 /// byte `b` of the result holds bit `b` of every input byte, byte `k` in bit `k`.
 #[inline(always)]
 fn transpose8(mut x: u64) -> u64 {
-    // Hacker's Delight 7-3, for this bit order (swap 1x1, 2x2, then 4x4 blocks).
+    // Hacker's Delight 7-3: swap 1x1, then 2x2, then 4x4 blocks.
     let t = (x ^ (x >> 7)) & 0x00aa_00aa_00aa_00aa;
     x ^= t ^ (t << 7);
     let t = (x ^ (x >> 14)) & 0x0000_cccc_0000_cccc;
@@ -56,39 +57,29 @@ fn transpose8(mut x: u64) -> u64 {
     x
 }
 
-/// Elements of `T` bytes: for each column (8 elements) and each byte `j`, gather the 8
-/// row bytes, transpose them, scatter them to byte `j` of the 8 elements.
-fn transpose_rows<const T: usize>(src: &[u8], dst: &mut [u8], row_len: usize) {
-    let rows: [[&[u8]; 8]; T] = core::array::from_fn(|j| {
-        core::array::from_fn(|k| &src[(8 * j + k) * row_len..(8 * j + k + 1) * row_len])
-    });
-    let (groups, _) = dst.as_chunks_mut::<T>();
-    for (col, group) in groups.chunks_exact_mut(8).enumerate() {
-        let mut bytes = [[0u8; 8]; T];
-        for (j, out) in bytes.iter_mut().enumerate() {
-            let gathered: [u8; 8] = core::array::from_fn(|k| rows[j][k][col]);
-            *out = transpose8(u64::from_le_bytes(gathered)).to_le_bytes();
-        }
-        for (b, element) in group.iter_mut().enumerate() {
-            for (j, byte) in element.iter_mut().enumerate() {
-                *byte = bytes[j][b];
-            }
-        }
-    }
-}
-
-/// Any other element size, one byte position at a time.
-fn transpose_any(typesize: usize, src: &[u8], dst: &mut [u8], row_len: usize) {
-    for j in 0..typesize {
-        let rows: [&[u8]; 8] =
-            core::array::from_fn(|k| &src[(8 * j + k) * row_len..(8 * j + k + 1) * row_len]);
-        for (col, group) in dst.chunks_exact_mut(8 * typesize).enumerate() {
-            let gathered: [u8; 8] = core::array::from_fn(|k| rows[k][col]);
-            let out = transpose8(u64::from_le_bytes(gathered)).to_le_bytes();
-            for (element, &b) in group.chunks_exact_mut(typesize).zip(out.iter()) {
-                element[j] = b;
-            }
-        }
+/// Eight bit rows of `row_len` bytes (bit `k` of one byte of every element) into
+/// `8 * row_len` bytes, one per element.
+fn transpose_group(rows: &[u8], out: &mut [u8], row_len: usize) {
+    let (r0, rest) = rows.split_at(row_len);
+    let (r1, rest) = rest.split_at(row_len);
+    let (r2, rest) = rest.split_at(row_len);
+    let (r3, rest) = rest.split_at(row_len);
+    let (r4, rest) = rest.split_at(row_len);
+    let (r5, rest) = rest.split_at(row_len);
+    let (r6, r7) = rest.split_at(row_len);
+    let (out, _) = out.as_chunks_mut::<8>();
+    let columns = r0
+        .iter()
+        .zip(r1)
+        .zip(r2)
+        .zip(r3)
+        .zip(r4)
+        .zip(r5)
+        .zip(r6)
+        .zip(r7);
+    for (o, (((((((a, b), c), d), e), f), g), h)) in out.iter_mut().zip(columns) {
+        let x = u64::from_le_bytes([*a, *b, *c, *d, *e, *f, *g, *h]);
+        *o = transpose8(x).to_le_bytes();
     }
 }
 
