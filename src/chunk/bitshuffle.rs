@@ -11,13 +11,32 @@
 //! bytes `row[8j + k][col]`, `k = 0..8`, read as one `u64`, transposed, give byte `j` of
 //! the 8 elements.
 
+use alloc::vec::Vec;
+
 /// The chunk format whose blocks are bitshuffled only when whole.
 const FORMAT_WHOLE_BLOCKS: u8 = 2;
 
-/// Undoes bitshuffle from `src` into `dst` (same length).
-pub(super) fn unshuffle(typesize: usize, format_version: u8, src: &[u8], dst: &mut [u8]) {
+/// Undoes bitshuffle from `src`, appended to `out`; `scratch` holds the bit-transposed
+/// bytes in between.
+pub(super) fn unshuffle_append(
+    typesize: usize,
+    format_version: u8,
+    src: &[u8],
+    scratch: &mut Vec<u8>,
+    out: &mut Vec<u8>,
+) {
     let typesize = typesize.max(1);
-    let mut n = src.len() / typesize;
+    let len = shuffled_len(typesize, format_version, src.len());
+    scratch.resize(len, 0);
+    transpose_bits(typesize, &src[..len], scratch);
+    super::filters::unshuffle_append(typesize, scratch, out);
+    out.extend_from_slice(&src[len..]);
+}
+
+/// How many bytes of a block of `len` are bitshuffled: whole groups of 8 elements (all
+/// of the block or nothing in format 2).
+fn shuffled_len(typesize: usize, format_version: u8, len: usize) -> usize {
+    let mut n = len / typesize;
     if format_version == FORMAT_WHOLE_BLOCKS {
         if !n.is_multiple_of(8) {
             n = 0;
@@ -25,22 +44,31 @@ pub(super) fn unshuffle(typesize: usize, format_version: u8, src: &[u8], dst: &m
     } else {
         n -= n % 8;
     }
-    let len = n * typesize;
-    dst[len..].copy_from_slice(&src[len..]);
-    if n == 0 {
+    n * typesize
+}
+
+/// Bit-transposes each group of 8 rows of `src` into byte rows in `bytes` (byte `j` of
+/// every element, in order): what is left is a byte-unshuffle.
+fn transpose_bits(typesize: usize, src: &[u8], bytes: &mut [u8]) {
+    let row_len = src.len() / typesize / 8;
+    if row_len == 0 {
         return;
     }
-    let row_len = n / 8;
-    // Bit-transpose each group of 8 rows into byte rows (byte `j` of every element, in
-    // order), then byte-unshuffle them into place, as C's scalar path does.
-    let mut bytes = alloc::vec![0u8; len];
-    for (rows, out) in src[..len]
+    for (rows, out) in src
         .chunks_exact(8 * row_len)
         .zip(bytes.chunks_exact_mut(8 * row_len))
     {
         transpose_group(rows, out, row_len);
     }
-    super::filters::unshuffle(typesize, &bytes, &mut dst[..len]);
+}
+
+/// Undoes bitshuffle from `src` into `dst` (same length).
+#[cfg(test)]
+fn unshuffle(typesize: usize, format_version: u8, src: &[u8], dst: &mut [u8]) {
+    let mut scratch = alloc::vec::Vec::new();
+    let mut out = alloc::vec::Vec::new();
+    unshuffle_append(typesize, format_version, src, &mut scratch, &mut out);
+    dst.copy_from_slice(&out);
 }
 
 /// Transposes the 8x8 bit matrix held in `x` (byte `k` is row `k`, bit `b` column `b`):

@@ -57,7 +57,7 @@ pub(super) fn decode_blocks(
             .iter()
             .any(|(f, _)| !matches!(f, Filter::None | Filter::TruncPrec));
     // Never more than the input holds up front; the rest grows as blocks decode.
-    let mut out = Vec::with_capacity(nbytes.min(data.len().saturating_mul(4)));
+    let mut out = Vec::with_capacity(nbytes.min(data.len().saturating_mul(32)));
     let (mut a, mut b) = (Vec::new(), Vec::new());
     let dont_split = header.flags & FLAG_DONT_SPLIT != 0;
     let mut bstarts = Reader::new(data);
@@ -97,7 +97,7 @@ pub(super) fn decode_blocks(
         let block_start = out.len();
         // Without filters the streams go straight to the output.
         let target = if filtered {
-            a.clear();
+            // Every byte is overwritten by the streams: no zero-filling after the first.
             a.resize(bsize, 0);
             &mut a
         } else {
@@ -199,39 +199,56 @@ fn unfilter(
     b: &mut Vec<u8>,
 ) -> Result<(), ChunkError> {
     let typesize = usize::from(header.typesize);
-    let first = out.is_empty();
+    let block_start = out.len();
+    // The last filter undone appends to `out`; the others go from `a` to `b` and back.
+    let last = (0..MAX_FILTERS)
+        .find(|&slot| !matches!(header.filters[slot].0, Filter::None | Filter::TruncPrec));
     for slot in (0..MAX_FILTERS).rev() {
         let (filter, meta) = header.filters[slot];
+        let is_last = Some(slot) == last;
+        // Meta 0 means the header's typesize (for bytedelta, the super-chunk's).
+        let size = if meta == 0 {
+            typesize
+        } else {
+            usize::from(meta)
+        };
         match filter {
+            Filter::Shuffle if is_last => filters::unshuffle_append(size, a, out),
             Filter::Shuffle => {
-                let size = if meta == 0 {
-                    typesize
-                } else {
-                    usize::from(meta)
-                };
                 b.resize(a.len(), 0);
                 filters::unshuffle(size, a, b);
                 core::mem::swap(a, b);
             }
+            Filter::BitShuffle if is_last => {
+                super::bitshuffle::unshuffle_append(typesize, header.version, a, b, out);
+            }
             Filter::BitShuffle => {
-                b.resize(a.len(), 0);
-                super::bitshuffle::unshuffle(typesize, header.version, a, b);
-                core::mem::swap(a, b);
+                let mut moved = Vec::with_capacity(a.len());
+                super::bitshuffle::unshuffle_append(typesize, header.version, a, b, &mut moved);
+                *a = moved;
+            }
+            Filter::Delta if is_last => {
+                out.extend_from_slice(a);
+                let (done, block) = out.split_at_mut(block_start);
+                let reference = if block_start == 0 { None } else { Some(&*done) };
+                filters::undelta(typesize, reference, block);
             }
             Filter::Delta => {
-                let reference = if first { None } else { Some(&out[..]) };
+                let reference = if block_start == 0 {
+                    None
+                } else {
+                    Some(&out[..])
+                };
                 filters::undelta(typesize, reference, a);
             }
             Filter::ByteDelta => {
-                // Meta 0 means the super-chunk's typesize, which the header carries.
-                let size = if meta == 0 {
-                    typesize
-                } else {
-                    usize::from(meta)
-                };
                 b.resize(a.len(), 0);
                 filters::unbytedelta(size, a, b);
-                core::mem::swap(a, b);
+                if is_last {
+                    out.extend_from_slice(b);
+                } else {
+                    core::mem::swap(a, b);
+                }
             }
             Filter::None | Filter::TruncPrec => {}
             other => {
@@ -242,6 +259,5 @@ fn unfilter(
             }
         }
     }
-    out.extend_from_slice(a);
     Ok(())
 }

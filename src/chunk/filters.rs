@@ -5,6 +5,8 @@
 //! Written as plain loops over fixed-size arrays so that the compiler vectorises them;
 //! every index is in bounds by construction (slices of exactly the lengths used).
 
+use alloc::vec::Vec;
+
 /// Elements transposed per step of the fixed-width unshuffle (a tile of `16 * N` bytes).
 const TILE: usize = 16;
 
@@ -19,39 +21,51 @@ pub(super) fn unshuffle(typesize: usize, src: &[u8], dst: &mut [u8]) {
     }
     let whole = n * typesize;
     let (body, tail) = dst.split_at_mut(whole);
-    match typesize {
-        2 => unshuffle_fixed::<2>(&src[..whole], body, n),
-        4 => unshuffle_fixed::<4>(&src[..whole], body, n),
-        8 => unshuffle_fixed::<8>(&src[..whole], body, n),
-        16 => unshuffle_fixed::<16>(&src[..whole], body, n),
-        _ => unshuffle_any(typesize, &src[..whole], body, n),
-    }
+    unshuffle_any(typesize, &src[..whole], body, n);
     tail.copy_from_slice(&src[whole..]);
 }
 
-/// Unshuffle of `N`-byte elements: tiles of 16 elements are gathered from the `N` rows
-/// into a fixed array and written out whole.
-fn unshuffle_fixed<const N: usize>(src: &[u8], dst: &mut [u8], n: usize) {
-    let rows: [&[u8]; N] = core::array::from_fn(|j| &src[j * n..(j + 1) * n]);
-    let tiles = n / TILE;
-    let (dst_tiles, _) = dst.as_chunks_mut::<N>();
-    let (head, rest) = dst_tiles.split_at_mut(tiles * TILE);
-    for (t, out) in head.chunks_exact_mut(TILE).enumerate() {
-        let mut tile = [[0u8; TILE]; N];
-        for (j, row) in tile.iter_mut().enumerate() {
-            row.copy_from_slice(&rows[j][t * TILE..(t + 1) * TILE]);
-        }
-        for (i, element) in out.iter_mut().enumerate() {
-            for (j, byte) in element.iter_mut().enumerate() {
-                *byte = tile[j][i];
-            }
+/// [`unshuffle`] appending to `out` (no zero-filling pass over the destination).
+pub(super) fn unshuffle_append(typesize: usize, src: &[u8], out: &mut Vec<u8>) {
+    let n = src.len() / typesize.max(1);
+    let whole = n * typesize;
+    match typesize {
+        _ if typesize <= 1 || n == 0 => out.extend_from_slice(src),
+        2 => unshuffle_fixed::<2>(&src[..whole], out, n),
+        4 => unshuffle_fixed::<4>(&src[..whole], out, n),
+        8 => unshuffle_fixed::<8>(&src[..whole], out, n),
+        16 => unshuffle_fixed::<16>(&src[..whole], out, n),
+        _ => {
+            let start = out.len();
+            out.resize(start + whole, 0);
+            unshuffle_any(typesize, &src[..whole], &mut out[start..], n);
         }
     }
-    for (i, element) in rest.iter_mut().enumerate() {
-        let at = tiles * TILE + i;
-        for (j, byte) in element.iter_mut().enumerate() {
-            *byte = rows[j][at];
+    if n > 0 && typesize > 1 {
+        out.extend_from_slice(&src[whole..]);
+    }
+}
+
+/// Unshuffle of `N`-byte elements, appended to `out`: tiles of 16 elements are gathered
+/// from the `N` rows into a fixed array and appended whole.
+fn unshuffle_fixed<const N: usize>(src: &[u8], out: &mut Vec<u8>, n: usize) {
+    let rows: [&[u8]; N] = core::array::from_fn(|j| &src[j * n..(j + 1) * n]);
+    let tiles = n / TILE;
+    for t in 0..tiles {
+        let mut tile = [[0u8; N]; TILE];
+        for (j, row) in rows.iter().enumerate() {
+            let column: &[u8; TILE] = row[t * TILE..(t + 1) * TILE]
+                .try_into()
+                .unwrap_or(&[0; TILE]);
+            for (element, &b) in tile.iter_mut().zip(column) {
+                element[j] = b;
+            }
         }
+        out.extend_from_slice(tile.as_flattened());
+    }
+    for at in tiles * TILE..n {
+        let element: [u8; N] = core::array::from_fn(|j| rows[j][at]);
+        out.extend_from_slice(&element);
     }
 }
 
@@ -134,7 +148,6 @@ pub(super) fn unbytedelta(typesize: usize, src: &[u8], dst: &mut [u8]) {
 mod tests {
     use super::*;
     use alloc::vec;
-    use alloc::vec::Vec;
 
     /// The definition, one byte at a time.
     fn unshuffle_plain(typesize: usize, src: &[u8]) -> Vec<u8> {
@@ -156,6 +169,9 @@ mod tests {
                 let mut dst = vec![0; len];
                 unshuffle(typesize, &src, &mut dst);
                 assert_eq!(dst, unshuffle_plain(typesize, &src), "{typesize} {len}");
+                let mut appended = vec![7];
+                unshuffle_append(typesize, &src, &mut appended);
+                assert_eq!(appended[1..], dst, "{typesize} {len}");
             }
         }
     }
