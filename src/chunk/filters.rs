@@ -7,9 +7,6 @@
 
 use alloc::vec::Vec;
 
-/// Elements transposed per step of the fixed-width unshuffle (a tile of `16 * N` bytes).
-const TILE: usize = 16;
-
 /// Byte-unshuffle `src` into `dst` (same length): byte `j` of element `i` was stored at
 /// `j * n + i`, `n` the number of whole elements; the bytes past the last whole element
 /// are copied as they are.
@@ -46,27 +43,97 @@ pub(super) fn unshuffle_append(typesize: usize, src: &[u8], out: &mut Vec<u8>) {
     }
 }
 
-/// Unshuffle of `N`-byte elements, appended to `out`: tiles of 16 elements are gathered
-/// from the `N` rows into a fixed array and appended whole.
+/// Unshuffle of `N`-byte elements (`N` 2, 4, 8 or 16), appended to `out`: each group
+/// of 8 elements is a transposition of `N` rows of 8 bytes, done on `u64` words.
 fn unshuffle_fixed<const N: usize>(src: &[u8], out: &mut Vec<u8>, n: usize) {
     let rows: [&[u8]; N] = core::array::from_fn(|j| &src[j * n..(j + 1) * n]);
-    let tiles = n / TILE;
-    for t in 0..tiles {
-        let mut tile = [[0u8; N]; TILE];
-        for (j, row) in rows.iter().enumerate() {
-            let column: &[u8; TILE] = row[t * TILE..(t + 1) * TILE]
-                .try_into()
-                .unwrap_or(&[0; TILE]);
-            for (element, &b) in tile.iter_mut().zip(column) {
-                element[j] = b;
+    let groups = n / 8;
+    out.reserve(n * N);
+    for g in 0..groups {
+        let words: [u64; N] = core::array::from_fn(|j| {
+            let bytes: [u8; 8] = rows[j][8 * g..8 * g + 8].try_into().unwrap_or([0; 8]);
+            u64::from_le_bytes(bytes)
+        });
+        match N {
+            2 => {
+                let element = interleave2(words[0], words[1]);
+                out.extend_from_slice(&element[0].to_le_bytes());
+                out.extend_from_slice(&element[1].to_le_bytes());
+            }
+            4 => {
+                let mut x = [words[0], words[1], words[2], words[3]];
+                transpose_stage(&mut x, 0, 1, 8, 0x00ff_00ff_00ff_00ff);
+                transpose_stage(&mut x, 2, 3, 8, 0x00ff_00ff_00ff_00ff);
+                transpose_stage(&mut x, 0, 2, 16, 0x0000_ffff_0000_ffff);
+                transpose_stage(&mut x, 1, 3, 16, 0x0000_ffff_0000_ffff);
+                // Low halves are elements 0..4, high halves 4..8.
+                let mut bytes = [0u8; 32];
+                for (k, w) in x.iter().enumerate() {
+                    bytes[4 * k..4 * k + 4].copy_from_slice(&(*w as u32).to_le_bytes());
+                    bytes[16 + 4 * k..16 + 4 * k + 4]
+                        .copy_from_slice(&((*w >> 32) as u32).to_le_bytes());
+                }
+                out.extend_from_slice(&bytes);
+            }
+            _ => {
+                // 8 or 16: one or two 8x8 byte transpositions.
+                let halves = N / 8;
+                let mut t = [[0u64; 8]; 2];
+                for (h, half) in t.iter_mut().enumerate().take(halves) {
+                    half.copy_from_slice(&words[8 * h..8 * h + 8]);
+                    transpose8x8(half);
+                }
+                let mut bytes = [[0u8; N]; 8];
+                for (b, element) in bytes.iter_mut().enumerate() {
+                    for h in 0..halves {
+                        element[8 * h..8 * h + 8].copy_from_slice(&t[h][b].to_le_bytes());
+                    }
+                }
+                out.extend_from_slice(bytes.as_flattened());
             }
         }
-        out.extend_from_slice(tile.as_flattened());
     }
-    for at in tiles * TILE..n {
+    for at in groups * 8..n {
         let element: [u8; N] = core::array::from_fn(|j| rows[j][at]);
         out.extend_from_slice(&element);
     }
+}
+
+/// Swaps the `shift`-bit fields of word `hi` at even positions with those of word `lo`
+/// at odd positions: one stage of a transposition network.
+#[inline(always)]
+fn transpose_stage(x: &mut [u64], lo: usize, hi: usize, shift: u32, mask: u64) {
+    let t = ((x[lo] >> shift) ^ x[hi]) & mask;
+    x[hi] ^= t;
+    x[lo] ^= t << shift;
+}
+
+/// Transposes the 8x8 byte matrix `x` (word `k` is row `k`, byte `b` column `b`).
+#[inline(always)]
+pub(super) fn transpose8x8(x: &mut [u64; 8]) {
+    for k in [0, 2, 4, 6] {
+        transpose_stage(x, k, k + 1, 8, 0x00ff_00ff_00ff_00ff);
+    }
+    for k in [0, 1, 4, 5] {
+        transpose_stage(x, k, k + 2, 16, 0x0000_ffff_0000_ffff);
+    }
+    for k in [0, 1, 2, 3] {
+        transpose_stage(x, k, k + 4, 32, 0x0000_0000_ffff_ffff);
+    }
+}
+
+/// Interleaves the bytes of `a` and `b`: the 16 bytes `a0 b0 a1 b1 ...` as two words.
+#[inline(always)]
+fn interleave2(a: u64, b: u64) -> [u64; 2] {
+    fn spread(x: u32) -> u64 {
+        let x = u64::from(x);
+        let x = (x | (x << 16)) & 0x0000_ffff_0000_ffff;
+        (x | (x << 8)) & 0x00ff_00ff_00ff_00ff
+    }
+    [
+        spread(a as u32) | (spread(b as u32) << 8),
+        spread((a >> 32) as u32) | (spread((b >> 32) as u32) << 8),
+    ]
 }
 
 /// Unshuffle of any other element size.
