@@ -6,6 +6,7 @@
 
 mod c_ref;
 mod differential;
+mod python;
 
 use b2nd_meta::chunk::{self, ChunkCodec, ChunkErrorKind, Filter};
 use c_ref::{
