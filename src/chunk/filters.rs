@@ -94,7 +94,7 @@ fn unshuffle_fixed<const N: usize>(src: &[u8], out: &mut Vec<u8>, n: usize) {
         }
     }
     for at in groups * 8..n {
-        let element: [u8; N] = core::array::from_fn(|j| rows[j][at]);
+        let element: [u8; N] = rows.map(|row| row[at]);
         out.extend_from_slice(&element);
     }
 }
