@@ -67,11 +67,16 @@ fn unshuffle_fixed<const N: usize>(src: &[u8], out: &mut Vec<u8>, n: usize) {
                 transpose_stage(&mut x, 0, 2, 16, 0x0000_ffff_0000_ffff);
                 transpose_stage(&mut x, 1, 3, 16, 0x0000_ffff_0000_ffff);
                 // Low halves are elements 0..4, high halves 4..8.
+                const LOW: u64 = 0xffff_ffff;
+                let words = [
+                    (x[0] & LOW) | (x[1] << 32),
+                    (x[2] & LOW) | (x[3] << 32),
+                    (x[0] >> 32) | (x[1] & !LOW),
+                    (x[2] >> 32) | (x[3] & !LOW),
+                ];
                 let mut bytes = [0u8; 32];
-                for (k, w) in x.iter().enumerate() {
-                    bytes[4 * k..4 * k + 4].copy_from_slice(&(*w as u32).to_le_bytes());
-                    bytes[16 + 4 * k..16 + 4 * k + 4]
-                        .copy_from_slice(&((*w >> 32) as u32).to_le_bytes());
+                for (chunk, w) in bytes.chunks_exact_mut(8).zip(words) {
+                    chunk.copy_from_slice(&w.to_le_bytes());
                 }
                 out.extend_from_slice(&bytes);
             }

@@ -330,5 +330,5 @@ fn differential_small() {
 #[test]
 #[ignore = "minutes: the full sweep"]
 fn differential_full() {
-    sweep(40_000, &[1, 2, 4, 8, 16], &[0, 256, 4096], &[1, 5, 9], 7);
+    sweep(4096, &[1, 2, 4, 8, 16], &[0, 256, 4096], &[1, 5, 9], 17);
 }
