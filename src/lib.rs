@@ -56,14 +56,14 @@ mod inline;
 mod io;
 pub mod marker;
 mod meta;
-mod read;
+mod msgpack;
 #[cfg(feature = "std")]
 pub mod report;
 pub mod ser;
 mod serde_impls;
 pub mod validate;
 pub mod value;
-pub mod wire;
+pub use msgpack::wire;
 
 #[doc = include_str!("../SPEC.md")]
 pub mod spec {}

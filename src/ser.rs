@@ -1,6 +1,6 @@
 //! The serde `Serializer` of the fixed-width format.
 //!
-//! Each serde type maps to exactly one encoding, whatever the value (see [`crate::wire`]):
+//! Each serde type maps to exactly one encoding, whatever the value (see [`crate::msgpack::wire`]):
 //! `u8` is a positive fixint, `i32` an int32, `i64` an int64, `str` a str32, bytes a
 //! bin32, and sequences, tuples and structs an array of at most 16 elements. Every other
 //! serde type is refused with [`ErrorKind::UnsupportedType`].
@@ -11,7 +11,7 @@ use alloc::vec::Vec;
 use serde::ser::{self, Serialize};
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::wire;
+use crate::msgpack::wire;
 
 /// Where the serializer puts bytes.
 ///

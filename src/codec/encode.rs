@@ -1,5 +1,5 @@
 //! The direct writer: a whole metalayer into a caller's buffer, without serde, one
-//! length check up front. Each value's bytes come from [`crate::wire`] (as the serde
+//! length check up front. Each value's bytes come from [`crate::msgpack::wire`] (as the serde
 //! `Serializer`'s do), each element's place from [`Geometry`].
 
 use alloc::vec::Vec;
@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use crate::codec::{Geometry, PartsRef, VERSION};
 use crate::error::{Error, ErrorKind, Result};
 use crate::marker::STR32;
-use crate::wire;
+use crate::msgpack::wire;
 
 /// Writes `parts` into the start of `buf`; returns the number of bytes written.
 pub(crate) fn encode_into(parts: &PartsRef<'_>, buf: &mut [u8]) -> Result<usize> {

@@ -18,7 +18,7 @@ use serde::de::{self, Unexpected};
 use crate::inline::{Dims, SmallString};
 
 use crate::marker::{FIXARRAY, PFIX_MAX};
-use crate::wire::{INT32_LEN, INT64_LEN, LEN32_HEADER_LEN, MAX_ARRAY_LEN};
+use crate::msgpack::wire::{INT32_LEN, INT64_LEN, LEN32_HEADER_LEN, MAX_ARRAY_LEN};
 
 pub(crate) mod encode;
 pub(crate) mod view;

@@ -8,8 +8,8 @@ use crate::codec::{
 use crate::error::{Error, ErrorKind, Result};
 use crate::inline::{Dims, SmallString};
 use crate::marker::{INT32, INT64};
-use crate::read::{int32_value, int64_value, Reader};
-use crate::wire::{array_header, INT32_LEN, INT64_LEN};
+use crate::msgpack::read::{int32_value, int64_value, Reader};
+use crate::msgpack::wire::{array_header, INT32_LEN, INT64_LEN};
 
 /// A metalayer checked in place: it borrows the input and allocates nothing.
 ///

@@ -9,8 +9,8 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, Visitor};
 use crate::error::{Error, ErrorKind, Expected, Result};
 
 mod raw;
-use crate::read::Reader;
-use crate::wire;
+use crate::msgpack::read::Reader;
+use crate::msgpack::wire;
 pub(crate) use raw::RAW;
 
 /// A serde `Deserializer` reading the fixed-width metalayer format from a byte slice.
