@@ -45,23 +45,20 @@ extern crate std;
 
 pub mod bytes;
 pub mod chunk;
-mod codec;
 pub mod de;
 pub mod dtype;
 pub mod error;
 #[cfg(feature = "std")]
 pub mod frame;
-mod inline;
 #[cfg(feature = "std")]
 mod io;
 pub mod marker;
-mod meta;
+mod metalayer;
 mod msgpack;
 #[cfg(feature = "std")]
 pub mod report;
 pub mod ser;
-mod serde_impls;
-pub mod validate;
+pub use metalayer::validate;
 pub mod value;
 pub use msgpack::wire;
 
@@ -72,12 +69,12 @@ use alloc::vec::Vec;
 
 use serde::{Deserialize, Serialize};
 
-pub use codec::view::{Entries, MetaRef};
-pub use codec::{Layout, MAX_DIM, MAX_DTYPE_FORMAT, VERSION};
 pub use de::Deserializer;
 pub use error::{Error, ErrorKind, Expected, Found, Result};
-pub use inline::{Dims, SmallString};
-pub use meta::{Meta, MetaB2nd, MetaB2ndV1, MetaV0Caterva};
+pub use metalayer::{
+    Dims, Entries, Layout, Meta, MetaB2nd, MetaB2ndV1, MetaRef, MetaV0Caterva, SmallString,
+    MAX_DIM, MAX_DTYPE_FORMAT, VERSION,
+};
 pub use ser::Serializer;
 
 /// Encodes `value` into a new vector.

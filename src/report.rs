@@ -380,7 +380,7 @@ impl ArrayReport {
                 ),
             ),
         };
-        let strings = |r: Result<(), crate::validate::Invalid>| -> Vec<String> {
+        let strings = |r: Result<(), crate::metalayer::validate::Invalid>| -> Vec<String> {
             r.err()
                 .map(|invalid| invalid.problems().iter().map(ToString::to_string).collect())
                 .unwrap_or_default()

@@ -1,6 +1,6 @@
 //! The metalayer's layouts and geometry: where each element sits and how long the whole
-//! is. The direct writer ([`encode`]), the zero-copy reader ([`view`]) and the serde
-//! layer all place bytes by this one [`Geometry`].
+//! is. The direct writer ([`encode`](super::encode)), the zero-copy reader
+//! ([`view`](super::view)) and the serde layer all place bytes by this one [`Geometry`].
 //!
 //! Every layout starts with the same five elements; only the tail differs:
 //!
@@ -15,13 +15,10 @@ use core::fmt;
 
 use serde::de::{self, Unexpected};
 
-use crate::inline::{Dims, SmallString};
+use crate::metalayer::{Dims, SmallString};
 
 use crate::marker::{FIXARRAY, PFIX_MAX};
 use crate::msgpack::wire::{INT32_LEN, INT64_LEN, LEN32_HEADER_LEN, MAX_ARRAY_LEN};
-
-pub(crate) mod encode;
-pub(crate) mod view;
 
 /// The metalayer version this crate reads and writes: the only one defined.
 pub const VERSION: u8 = 0;

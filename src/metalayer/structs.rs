@@ -9,12 +9,13 @@ use alloc::vec::Vec;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::codec::view::{Checked, Owned};
-use crate::codec::{encode, Layout, Parts, PartsRef};
 use crate::error::Result;
-use crate::inline::{Dims, SmallString};
-use crate::serde_impls::{deserialize_parts, serialize_parts};
-use crate::validate::{self, Invalid};
+use crate::metalayer::encode;
+use crate::metalayer::layout::{Layout, Parts, PartsRef};
+use crate::metalayer::serde_impls::{deserialize_parts, serialize_parts};
+use crate::metalayer::validate::{self, Invalid};
+use crate::metalayer::view::{Checked, Owned};
+use crate::metalayer::{Dims, SmallString};
 
 macro_rules! common_methods {
     ($layout:expr) => {
@@ -47,7 +48,7 @@ macro_rules! common_methods {
             encode::encode_to_vec(&self.parts())
         }
 
-        /// Checks C-Blosc2's rules (see [`crate::validate::check`]); a block's bytes
+        /// Checks C-Blosc2's rules (see [`crate::metalayer::validate::check`]); a block's bytes
         /// are judged with the dtype's itemsize when the dtype parses.
         pub fn validate(&self) -> Result<(), Invalid> {
             validate_parts(&self.parts(), None)

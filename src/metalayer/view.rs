@@ -2,12 +2,12 @@
 
 use core::iter::FusedIterator;
 
-use crate::codec::{
+use crate::error::{Error, ErrorKind, Result};
+use crate::marker::{INT32, INT64};
+use crate::metalayer::layout::{
     check_ndim, check_version, layout_of_count, Geometry, Layout, Parts, MAX_DIM, VERSION,
 };
-use crate::error::{Error, ErrorKind, Result};
-use crate::inline::{Dims, SmallString};
-use crate::marker::{INT32, INT64};
+use crate::metalayer::{Dims, SmallString};
 use crate::msgpack::read::{int32_value, int64_value, Reader};
 use crate::msgpack::wire::{array_header, INT32_LEN, INT64_LEN};
 
@@ -401,7 +401,8 @@ mod tests {
     use alloc::vec::Vec;
 
     use super::*;
-    use crate::codec::{encode, PartsRef};
+    use crate::metalayer::encode;
+    use crate::metalayer::layout::PartsRef;
 
     fn bases() -> Vec<Vec<u8>> {
         let mut out = Vec::new();

@@ -4,9 +4,9 @@
 
 use alloc::vec::Vec;
 
-use crate::codec::{Geometry, PartsRef, VERSION};
 use crate::error::{Error, ErrorKind, Result};
 use crate::marker::STR32;
+use crate::metalayer::layout::{Geometry, PartsRef, VERSION};
 use crate::msgpack::wire;
 
 /// Writes `parts` into the start of `buf`; returns the number of bytes written.

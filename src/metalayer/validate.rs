@@ -142,7 +142,7 @@ impl fmt::Display for Problem {
                 "shape, chunkshape and blockshape have {shape}, {chunkshape} and {blockshape} entries; expected one per axis"
             ),
             Problem::TooManyDimensions { ndim } => {
-                write!(f, "{ndim} dimensions; expected at most {}", crate::codec::MAX_DIM)
+                write!(f, "{ndim} dimensions; expected at most {}", crate::metalayer::layout::MAX_DIM)
             }
             Problem::Negative { of, axis, value } => {
                 write!(f, "axis {axis}: {of} is {value}; expected >= 0")
@@ -244,7 +244,7 @@ pub fn check(
         });
         return verdict(problems);
     }
-    if ndim > crate::codec::MAX_DIM {
+    if ndim > crate::metalayer::layout::MAX_DIM {
         problems.push(Problem::TooManyDimensions { ndim });
     }
     // Running products, as C computes them; `None` once overflowed (reported once).

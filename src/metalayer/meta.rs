@@ -6,17 +6,16 @@ use alloc::vec::Vec;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::codec::view::{check_fast, Checked, MetaRef, Owned};
-use crate::codec::{encode, Layout, Parts, PartsRef};
 use crate::dtype::{Dtype, DtypeError};
 use crate::error::Result;
-use crate::inline::Dims;
-use crate::serde_impls::{deserialize_parts, serialize_parts};
-use crate::validate::{self, Invalid};
+use crate::metalayer::encode;
+use crate::metalayer::layout::{Layout, Parts, PartsRef};
+use crate::metalayer::serde_impls::{deserialize_parts, serialize_parts};
+use crate::metalayer::validate::{self, Invalid};
+use crate::metalayer::view::{check_fast, Checked, MetaRef, Owned};
+use crate::metalayer::Dims;
 
-mod layouts;
-
-pub use layouts::{MetaB2nd, MetaB2ndV1, MetaV0Caterva};
+use crate::metalayer::structs::{MetaB2nd, MetaB2ndV1, MetaV0Caterva};
 
 /// A metalayer of any layout, told apart without a tag.
 ///
@@ -223,7 +222,7 @@ impl Meta {
         }
     }
 
-    /// python-blosc2's stricter rule; see [`crate::validate::check_blocks_within_chunks`].
+    /// python-blosc2's stricter rule; see [`crate::metalayer::validate::check_blocks_within_chunks`].
     pub fn check_blocks_within_chunks(&self) -> Result<(), Invalid> {
         validate::check_blocks_within_chunks(self.chunkshape(), self.blockshape())
     }
