@@ -50,8 +50,6 @@ pub mod dtype;
 pub mod error;
 #[cfg(feature = "std")]
 pub mod frame;
-#[cfg(feature = "std")]
-mod io;
 pub mod marker;
 mod metalayer;
 mod msgpack;
@@ -184,7 +182,7 @@ pub fn take_from_slice<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Result<(T, &'
 /// ```
 #[cfg(feature = "std")]
 pub fn from_reader<R: std::io::Read, T: serde::de::DeserializeOwned>(reader: R) -> Result<T> {
-    io::from_reader(reader)
+    de::io::from_reader(reader)
 }
 
 // The README's examples run as doctests, so they cannot go stale.

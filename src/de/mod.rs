@@ -8,6 +8,8 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, Visitor};
 
 use crate::error::{Error, ErrorKind, Expected, Result};
 
+#[cfg(feature = "std")]
+pub(crate) mod io;
 mod raw;
 use crate::msgpack::read::Reader;
 use crate::msgpack::wire;
