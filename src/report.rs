@@ -279,7 +279,7 @@ impl Report {
             .iter()
             .map(|m| {
                 let layer = if Some(m.offset) == array_at && array.is_none() {
-                    match crate::take_from_slice::<Meta>(&m.content) {
+                    match crate::de::take_from_slice::<Meta>(&m.content) {
                         Ok((meta, rest)) => {
                             let used = m.content.len() - rest.len();
                             let trailing = (m.content_len as usize).saturating_sub(used);

@@ -16,8 +16,27 @@ use crate::error::{Error, ErrorKind, Result};
 /// The most bytes asked of the reader in one call.
 const CHUNK: usize = 4096;
 
-/// See [`crate::from_reader`].
-pub(crate) fn from_reader<R: Read, T: DeserializeOwned>(mut reader: R) -> Result<T> {
+/// Decodes a value from `reader`, reading exactly the bytes it needs, then one more to
+/// check that nothing follows ([`ErrorKind::TrailingBytes`], with a count of 1: the
+/// reader is not read further).
+///
+/// Bytes are read as the value reveals its size (a header, then its elements), so
+/// memory grows with the bytes actually received, never with a length field, and an
+/// endless reader is read no further than the value needs. A reader that reports more
+/// bytes than the buffer it was given is an error ([`ErrorKind::Io`]).
+///
+/// ```
+/// let bytes: &[u8] = &[0x95, 0x00, 0x00, 0x90, 0x90, 0x90];
+/// let meta: b2nd_meta::Meta = b2nd_meta::from_reader(bytes).unwrap();
+/// assert_eq!(meta.layout(), b2nd_meta::Layout::V0Caterva);
+///
+/// // A metalayer followed by endless zeros: one more byte is read, and refused.
+/// use std::io::Read;
+/// let endless = bytes.chain(std::io::repeat(0));
+/// let err = b2nd_meta::from_reader::<_, b2nd_meta::Meta>(endless).unwrap_err();
+/// assert_eq!(err.to_string(), "expected the end of the input, found 1 more byte(s) at byte 6");
+/// ```
+pub fn from_reader<R: Read, T: DeserializeOwned>(mut reader: R) -> Result<T> {
     let mut buf: Vec<u8> = Vec::new();
     loop {
         let mut de = Deserializer::from_slice(&buf);

@@ -47,7 +47,7 @@ impl FrameHeader {
 /// metalayer from the start of the content and ignores what follows (stale bytes that
 /// `blosc2_meta_update` leaves after shorter content), and so do we here.
 fn decode(layer: &Metalayer) -> Result<(Meta, &[u8]), FrameError> {
-    crate::take_from_slice(&layer.content).map_err(|source| metalayer_error(layer, source))
+    crate::de::take_from_slice(&layer.content).map_err(|source| metalayer_error(layer, source))
 }
 
 /// The array metalayer `layer` does not decode (or encode) because of `source`.
@@ -114,7 +114,7 @@ pub(super) fn reshaped(
     if let Err(invalid) = meta.validate_with_typesize(header.info.typesize.into()) {
         return refuse(ShapeChangeRefusal::Invalid(invalid));
     }
-    let mut bytes = crate::to_vec(&meta).map_err(|source| metalayer_error(layer, source))?;
+    let mut bytes = crate::ser::to_vec(&meta).map_err(|source| metalayer_error(layer, source))?;
     // Same ndim and dtype, so the same length; stale bytes after it stay as they were.
     bytes.extend_from_slice(stale);
     Ok((layer.name.clone(), meta, bytes))

@@ -161,7 +161,7 @@ impl Meta {
         let Some((checked, [])) = check_fast(bytes, None) else {
             // Not exactly one metalayer: the ordinary way names the error (or, for a
             // metalayer with bytes after it, decodes it to refuse them).
-            *self = crate::from_slice(bytes)?;
+            *self = crate::de::from_slice(bytes)?;
             return Ok(());
         };
         if self.layout() != checked.layout() {

@@ -3,4 +3,4 @@
 //! here knows about serde; every read error carries the offset of the offending value.
 
 pub(crate) mod read;
-pub mod wire;
+pub(crate) mod wire;

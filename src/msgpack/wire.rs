@@ -80,3 +80,20 @@ pub fn len32_header(marker: u8, len: usize) -> Option<[u8; LEN32_HEADER_LEN]> {
     let b = len.to_be_bytes();
     Some([marker, b[0], b[1], b[2], b[3]])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_dtype_longer_than_i32_max_cannot_be_written() {
+        // C stores the dtype's length in an int32_t; a 2 GiB string is too costly to build in
+        // a test, so the limit is checked where the str32 header is made.
+        assert_eq!(
+            len32_header(STR32, i32::MAX as usize),
+            Some([0xdb, 0x7f, 0xff, 0xff, 0xff])
+        );
+        assert_eq!(len32_header(STR32, i32::MAX as usize + 1), None);
+        assert_eq!(len32_header(STR32, 3), Some([0xdb, 0, 0, 0, 3]));
+    }
+}
