@@ -1,7 +1,7 @@
 //! Real frames: every file python-blosc2 4.14.1 wrote into tests/data/corpus, read
 //! header-only, against what python-blosc2 and C-Blosc2 reported (tests/data/manifest.json).
 
-mod common;
+use crate::common;
 
 use b2nd_meta::frame::{self, FrameError, FrameErrorKind, FrameKind, ShapeChangeRefusal};
 use b2nd_meta::Meta;

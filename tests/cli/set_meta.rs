@@ -1,7 +1,7 @@
 //! `b2nd-meta set-meta` against the python-verified rewrites of
 //! tests/data/values/expected.json: python's bytes and sha256, or exit 1 with both lengths.
 
-mod common;
+use crate::common;
 
 use common::scratch::sha256_hex;
 use common::{data_path, unhex};

@@ -3,7 +3,7 @@
 //! each decodes to exactly the JSON python's value maps to, and each recorded
 //! same-length rewrite gives python's bytes and the recorded sha256 of the file.
 
-mod common;
+use crate::common;
 
 use common::scratch::sha256_hex;
 use common::{data_path, unhex};

@@ -4,9 +4,8 @@
 //! blosc2-src, in a forked child) and compared with the verdict of python-blosc2 4.14.1
 //! (C-Blosc2 3.3.5) recorded in the file.
 
-#[path = "c_ffi/mod.rs"]
-mod c_ffi;
-mod common;
+use crate::c_ffi;
+use crate::common;
 
 use std::collections::BTreeMap;
 

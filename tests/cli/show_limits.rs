@@ -3,7 +3,7 @@
 //! within 64 MB of resident memory, with a bounded hex prefix, and a 96 MiB one in full
 //! with --full-hex, streamed.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};

@@ -11,8 +11,7 @@
 //!   caller's arrays, so ndim must be <= B2ND_MAX_DIM (8), and the input must be long
 //!   enough for everything C will read. `c_deser_precheck` enforces this before calling C.
 
-#[path = "c_ffi/mod.rs"]
-mod c_ffi;
+use crate::c_ffi;
 
 use b2nd_meta::{Meta, MetaB2ndV1, MetaV0Caterva};
 use c_ffi::*;

@@ -5,7 +5,7 @@
 //! Each line of hex is one element of the diagram:
 //! `9X | v | nd | 9X shape | 9X chunkshape | 9X blockshape [| dtype_format] [| dtype]`.
 
-mod common;
+use crate::common;
 
 use b2nd_meta::{Layout, Meta, MetaB2nd, MetaB2ndV1, MetaV0Caterva};
 use common::{hex, rep, str32};

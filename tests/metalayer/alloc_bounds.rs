@@ -6,7 +6,7 @@
 
 use std::io::Read;
 
-mod common;
+use crate::common;
 
 use b2nd_meta::dtype::Dtype;
 use b2nd_meta::frame::{self, FrameError, FrameErrorKind};

@@ -4,7 +4,7 @@
 //! same reason and, when it writes, a file with the same sha256. Until that file
 //! exists, the two python-blosc2 rewrite pairs of tests/data/manifest.json stand in.
 
-mod common;
+use crate::common;
 
 use b2nd_meta::frame::{self, FrameError, FrameErrorKind, ShapeChangeRefusal};
 use common::data_path;

@@ -1,7 +1,7 @@
 //! Semantic validation: C-Blosc2 3.3's rules, each reported with its axis; python-blosc2's
 //! stricter rule on its own; and C-Blosc2's own bug reports as regression tests.
 
-mod common;
+use crate::common;
 
 use b2nd_meta::validate::{check, check_blocks_within_chunks, Problem, Shape};
 use b2nd_meta::{Meta, MetaB2ndV1, MetaV0Caterva};

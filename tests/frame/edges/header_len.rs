@@ -2,8 +2,8 @@
 
 use b2nd_meta::frame::FrameErrorKind;
 
+use super::{assert_invalid_field, frame_err, frame_ok, noted, set_frame_len, two};
 use crate::common::frame::set_i32;
-use crate::{assert_invalid_field, frame_err, frame_ok, noted, set_frame_len, two};
 
 #[test]
 fn header_len_0_negative_or_below_87_is_refused() {

@@ -2,7 +2,7 @@
 //! contiguous and sparse frames that match python-blosc2's own resize byte for byte,
 //! and refusals as exit status 1 with one line, the file untouched.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

@@ -2,7 +2,7 @@
 
 use b2nd_meta::{ErrorKind, Expected, Meta};
 
-use crate::{decode_err, decode_ok, v1_dtype};
+use super::{decode_err, decode_ok, v1_dtype};
 
 #[test]
 fn dtype_length_0_is_an_empty_dtype() {

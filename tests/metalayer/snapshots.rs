@@ -1,7 +1,7 @@
 //! Annotated hex dumps of what we encode, kept in the top-level snapshots/ directory.
 //! Each snapshot was read line by line against SPEC.md before it was accepted.
 
-mod common;
+use crate::common;
 
 use b2nd_meta::{MetaB2nd, MetaB2ndV1, MetaV0Caterva};
 use common::annotate;
@@ -10,7 +10,7 @@ use serde::Serialize;
 fn snapshot<T: Serialize>(name: &str, value: &T) {
     let bytes = b2nd_meta::to_vec(value).unwrap();
     insta::with_settings!({
-        snapshot_path => "../snapshots",
+        snapshot_path => "../../snapshots",
         prepend_module_to_snapshot => false,
         omit_expression => true,
     }, {

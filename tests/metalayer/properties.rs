@@ -1,6 +1,6 @@
 //! Properties over generated values and bytes.
 
-mod common;
+use crate::common;
 
 use b2nd_meta::{Meta, MetaB2nd, MetaB2ndV1, MetaV0Caterva};
 use proptest::prelude::*;

@@ -6,8 +6,7 @@
 //! One module per concern, declared below; the helpers they share are here, and
 //! `crate::common` is `tests/common`.
 
-#[path = "../common/mod.rs"]
-mod common;
+use crate::common;
 
 mod contents;
 mod dtype_length;

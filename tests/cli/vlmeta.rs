@@ -3,7 +3,7 @@
 //! tests/data/values/generate.py), in trailer order; `--human` lists them; a trailer
 //! that does not read is `vlmeta_error` beside an empty `vlmeta`, exit 0.
 
-mod common;
+use crate::common;
 
 use std::fmt;
 use std::process::Command;

@@ -1,7 +1,7 @@
 //! `MetaRef` is exactly as strict as `from_slice::<Meta>`: the same bytes are accepted,
 //! to the same values, and the same bytes refused, with the same error at the same offset.
 
-mod common;
+use crate::common;
 
 use b2nd_meta::{Meta, MetaB2ndV1, MetaRef};
 use common::{hex, manifest, unhex};

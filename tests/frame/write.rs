@@ -2,7 +2,7 @@
 //! concurrent writers and readers; a change between decide and write refused; frames
 //! cut short refused; the new shape checked before the grid.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};

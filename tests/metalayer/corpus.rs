@@ -2,7 +2,7 @@
 //! file python-blosc2 4.14.1 wrote into tests/data/corpus (see tests/data/README.md),
 //! against what python-blosc2 reported about each array.
 
-mod common;
+use crate::common;
 
 use b2nd_meta::{Layout, Meta, MetaB2ndV1};
 use common::{manifest, unhex};

@@ -14,7 +14,7 @@
 //! from them, and the header of every corpus file and tests/data/frame fixture.
 //! Identical metalayers are swept once.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};

@@ -3,8 +3,8 @@
 use b2nd_meta::frame::{FrameError, FrameErrorKind};
 use b2nd_meta::{ErrorKind, Expected, Meta, MetaV0Caterva};
 
+use super::{build, decode_err, decode_ok, frame_ok, meta_with_ndim};
 use crate::common::frame::fixstr;
-use crate::{build, decode_err, decode_ok, frame_ok, meta_with_ndim};
 
 // ---------------------------------------------------------------------------
 // ndim

@@ -5,6 +5,7 @@
 //! (plain `msgpack.packb` for the rows marked so); the JSON is the crate's mapping
 //! (CONVENTIONS / README) written by hand from python's value.
 
+#[path = "../common/mod.rs"]
 mod common;
 
 use b2nd_meta::value::{Value, MAX_DEPTH};

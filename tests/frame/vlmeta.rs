@@ -4,15 +4,12 @@
 //! byte changes of the trailers are errors or values, never panics, and allocate
 //! boundedly.
 
-mod common;
+use crate::common;
 
 use std::io::Cursor;
 
 use b2nd_meta::frame::{self, FrameErrorKind, FrameHeader};
 use common::{data_path, unhex};
-
-#[global_allocator]
-static ALLOC: common::alloc::Counting = common::alloc::Counting;
 
 /// The value `f` returns and the largest single allocation this thread made meanwhile.
 fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {

@@ -2,8 +2,8 @@
 
 use b2nd_meta::frame::{self, FrameErrorKind};
 
+use super::{assert_invalid_field, build, frame_err, frame_ok, noted, set_frame_len, two};
 use crate::common::frame::{fixstr, set_i32, Built};
-use crate::{assert_invalid_field, build, frame_err, frame_ok, noted, set_frame_len, two};
 
 // ---------------------------------------------------------------------------
 // Metalayer content lengths

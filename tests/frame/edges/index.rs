@@ -2,8 +2,8 @@
 
 use b2nd_meta::frame::FrameErrorKind;
 
+use super::{build, frame_err, frame_ok, noted, two};
 use crate::common::frame::{fixstr, Built};
-use crate::{build, frame_err, frame_ok, noted, two};
 
 // ---------------------------------------------------------------------------
 // Number of metalayers

@@ -1,7 +1,7 @@
 //! Every decoding and encoding error of the format: what kind it is, and at which byte
 //! offset. Inputs are the C-Blosc2 vector of the golden table with one thing broken.
 
-mod common;
+use crate::common;
 
 use b2nd_meta::{ErrorKind, Expected, Meta, MetaB2nd, MetaB2ndV1, MetaV0Caterva};
 use common::hex;

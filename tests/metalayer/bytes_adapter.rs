@@ -5,7 +5,7 @@
 //! 4.14.1, read out of `to_cframe()`), and `msgpack.packb(["a", [0, 2, [3, 4], [2, 4],
 //! [1, 2], 0, "<i4"]])` for the generic encoding.
 
-mod common;
+use crate::common;
 
 use b2nd_meta::bytes::Exact;
 use b2nd_meta::{Meta, MetaB2ndV1};
