@@ -68,7 +68,7 @@ pub use de::{from_slice, take_from_slice, Deserializer};
 pub use error::{Error, ErrorKind, Expected, Found, Result};
 pub use metalayer::{
     Dims, Entries, Layout, Meta, MetaB2nd, MetaB2ndV1, MetaRef, MetaV0Caterva, SmallString,
-    MAX_DIM, MAX_DTYPE_FORMAT, VERSION,
+    DTYPE_FORMAT_NUMPY, MAX_DIM, MAX_DTYPE_FORMAT, VERSION,
 };
 #[cfg(feature = "std")]
 pub use ser::to_writer;

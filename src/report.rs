@@ -31,7 +31,7 @@ pub use hex::Hex;
 pub use vlmeta::{RawVlmeta, Vlmeta, VlmetaReport};
 
 use crate::frame::{self, check_array, FrameError, FrameFile};
-use crate::Meta;
+use crate::metalayer::{Meta, DTYPE_FORMAT_NUMPY};
 
 /// Everything `show` prints about one frame. Serialized, the keys come in this order:
 /// `path`, (`path_bytes_hex`), `frame`, `metalayers`, `vlmeta`, (`vlmeta_error`), (`array`).
@@ -375,7 +375,7 @@ impl ArrayReport {
             (None, _) => DtypeReport::unparsed(
                 stored,
                 std::format!(
-                    "dtype_format {} is not NumPy's (0); the dtype is not interpreted",
+                    "dtype_format {} is not NumPy's ({DTYPE_FORMAT_NUMPY}); the dtype is not interpreted",
                     meta.dtype_format().unwrap_or_default()
                 ),
             ),

@@ -15,6 +15,7 @@ use core::fmt;
 
 use serde::de::{self, Unexpected};
 
+use crate::metalayer::dtype_format::DTYPE_FORMAT_NUMPY;
 use crate::metalayer::{Dims, SmallString};
 
 use crate::marker::{FIXARRAY, PFIX_MAX};
@@ -272,7 +273,8 @@ impl<'a> PartsRef<'a> {
     pub fn dtype(&self) -> Option<(u8, &str)> {
         match self.layout {
             Layout::V0Caterva => None,
-            Layout::B2nd => Some((0, self.dtype_str())),
+            // The draft layout has no dtype_format: its dtypes are NumPy's.
+            Layout::B2nd => Some((DTYPE_FORMAT_NUMPY, self.dtype_str())),
             Layout::B2ndV1 => Some((self.dtype_format, self.dtype_str())),
         }
     }
@@ -338,7 +340,7 @@ impl Parts {
             shape: Dims::new(),
             chunkshape: Dims::new(),
             blockshape: Dims::new(),
-            dtype_format: 0,
+            dtype_format: DTYPE_FORMAT_NUMPY,
             dtype: SmallString::new(),
         }
     }

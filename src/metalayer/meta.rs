@@ -8,6 +8,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::dtype::{Dtype, DtypeError};
 use crate::error::Result;
+use crate::metalayer::dtype_format;
 use crate::metalayer::encode;
 use crate::metalayer::layout::{Layout, Parts, PartsRef};
 use crate::metalayer::serde_impls::{deserialize_parts, serialize_parts};
@@ -238,10 +239,9 @@ impl Meta {
     /// assert_eq!(dtype.itemsize(), 8);
     /// ```
     pub fn parsed_dtype(&self) -> Option<Result<Dtype, DtypeError>> {
-        match self.parts().dtype()? {
-            (0, dtype) => Some(Dtype::parse(dtype)),
-            _ => None,
-        }
+        let parts = self.parts();
+        let (format, dtype) = parts.dtype()?;
+        dtype_format::parse(format, dtype)
     }
 
     /// The dtype to read the array with: the parsed dtype, or for a caterva metalayer

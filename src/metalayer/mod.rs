@@ -1,7 +1,8 @@
 //! The metalayer format: its layouts and where each element sits ([`layout`]), the one
 //! direct writer ([`encode`]) and the checked zero-copy view ([`view`]), the typed
 //! metalayers ([`structs`]) and [`Meta`], any of them ([`meta`]), their serde impls
-//! ([`serde_impls`]), the containers that keep an ordinary metalayer inline ([`Dims`],
+//! ([`serde_impls`]), one place that maps a `dtype_format` to a dtype model
+//! ([`dtype_format`]), the containers that keep an ordinary metalayer inline ([`Dims`],
 //! [`SmallString`]), and what the values mean ([`validate`]).
 //!
 //! [`Dims`] keeps up to 16 entries inline (the format's limit, as C keeps
@@ -11,6 +12,7 @@
 //! vectors, and serialized as sequences and strings.
 
 mod dims;
+pub(crate) mod dtype_format;
 pub(crate) mod encode;
 pub(crate) mod layout;
 pub(crate) mod meta;
@@ -21,6 +23,7 @@ pub mod validate;
 pub(crate) mod view;
 
 pub use dims::Dims;
+pub use dtype_format::DTYPE_FORMAT_NUMPY;
 pub use layout::{Layout, MAX_DIM, MAX_DTYPE_FORMAT, VERSION};
 pub use meta::Meta;
 pub use small_string::SmallString;

@@ -10,6 +10,7 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::error::Result;
+use crate::metalayer::dtype_format::DTYPE_FORMAT_NUMPY;
 use crate::metalayer::encode;
 use crate::metalayer::layout::{Layout, Parts, PartsRef};
 use crate::metalayer::serde_impls::{deserialize_parts, serialize_parts};
@@ -106,7 +107,7 @@ impl MetaV0Caterva {
             shape: &self.shape,
             chunkshape: &self.chunkshape,
             blockshape: &self.blockshape,
-            dtype_format: 0,
+            dtype_format: DTYPE_FORMAT_NUMPY,
             dtype: b"",
         }
     }
@@ -177,7 +178,7 @@ impl MetaB2nd {
             shape: &self.shape,
             chunkshape: &self.chunkshape,
             blockshape: &self.blockshape,
-            dtype_format: 0,
+            dtype_format: DTYPE_FORMAT_NUMPY,
             dtype: self.dtype.as_bytes(),
         }
     }
@@ -247,7 +248,7 @@ impl MetaB2ndV1 {
             shape: shape.into(),
             chunkshape: chunkshape.into(),
             blockshape: blockshape.into(),
-            dtype_format: 0,
+            dtype_format: DTYPE_FORMAT_NUMPY,
             dtype: dtype.into(),
         }
     }

@@ -331,10 +331,10 @@ pub(crate) fn check_with_dtype(
     dtype: Option<(u8, &str)>,
     typesize: Option<u64>,
 ) -> Result<(), Invalid> {
-    let itemsize = match dtype {
-        Some((0, dtype)) => crate::dtype::Dtype::parse(dtype).ok().map(|d| d.itemsize()),
-        _ => None,
-    };
+    let itemsize = dtype
+        .and_then(|(format, dtype)| crate::metalayer::dtype_format::parse(format, dtype))
+        .and_then(Result::ok)
+        .map(|d| d.itemsize());
     let mut problems = match check(shape, chunkshape, blockshape, typesize.or(itemsize)) {
         Ok(()) => Vec::new(),
         Err(invalid) => invalid.problems,

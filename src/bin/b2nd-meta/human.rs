@@ -95,7 +95,10 @@ pub fn render(report: &Report) -> String {
                     }
                     (None, None) => {}
                 }
-                if let Some(format) = meta.dtype_format().filter(|&f| f != 0) {
+                if let Some(format) = meta
+                    .dtype_format()
+                    .filter(|&f| f != b2nd_meta::DTYPE_FORMAT_NUMPY)
+                {
                     let _ = write!(s, " (dtype_format {format})");
                 }
             }
