@@ -30,7 +30,8 @@ mod vlmeta;
 pub use hex::Hex;
 pub use vlmeta::{RawVlmeta, Vlmeta, VlmetaReport};
 
-use crate::frame::{self, check_array, FrameError, FrameFile};
+use crate::dtype::{Dtype, DtypeError};
+use crate::frame::{self, check_array_with, FrameError, FrameFile};
 use crate::metalayer::{Meta, DTYPE_FORMAT_NUMPY};
 
 /// Everything `show` prints about one frame. Serialized, the keys come in this order:
@@ -283,11 +284,19 @@ impl Report {
                         Ok((meta, rest)) => {
                             let used = m.content.len() - rest.len();
                             let trailing = (m.content_len as usize).saturating_sub(used);
-                            let mut report =
-                                ArrayReport::of(&m.name, &meta, trailing, info.typesize);
+                            // The dtype, parsed once for every check that needs it.
+                            let parsed = meta.parsed_dtype();
+                            let mut report = ArrayReport::of_parsed(
+                                &m.name,
+                                &meta,
+                                &parsed,
+                                trailing,
+                                info.typesize,
+                            );
+                            let mismatches = check_array_with(info, &meta, itemsize(&parsed));
                             report
                                 .problems
-                                .extend(check_array(info, &meta).iter().map(ToString::to_string));
+                                .extend(mismatches.iter().map(ToString::to_string));
                             array = Some(report);
                             MetalayerReport::Decoded(Box::new(meta))
                         }
@@ -362,13 +371,31 @@ impl ArrayReport {
     /// assert_eq!((array.dtype.str.as_str(), array.dtype.assumed), ("|S4", true));
     /// ```
     pub fn of(name: &str, meta: &Meta, trailing_bytes: usize, typesize: u32) -> ArrayReport {
+        ArrayReport::of_parsed(name, meta, &meta.parsed_dtype(), trailing_bytes, typesize)
+    }
+
+    /// [`ArrayReport::of`] with the dtype parsed once by the caller (`parsed`, as
+    /// [`Meta::parsed_dtype`] gives it), for the checks that need its itemsize too.
+    fn of_parsed(
+        name: &str,
+        meta: &Meta,
+        parsed: &Option<Result<Dtype, DtypeError>>,
+        trailing_bytes: usize,
+        typesize: u32,
+    ) -> ArrayReport {
         let stored = meta.dtype().unwrap_or_default().to_owned();
-        let dtype = match (meta.effective_dtype(typesize), meta.parsed_dtype()) {
+        // A caterva metalayer has no dtype: python-blosc2 assumes bytes of the typesize.
+        let assumed = matches!(meta, Meta::V0Caterva(_)).then(|| Dtype::for_typesize(typesize));
+        let effective = match (&assumed, parsed) {
+            (Some(d), _) | (None, Some(Ok(d))) => Some(d),
+            _ => None,
+        };
+        let dtype = match (effective, parsed) {
             (Some(d), _) => DtypeReport {
                 str: d.to_string(),
                 kind: Some(d.kind().name().to_owned()),
                 itemsize: Some(d.itemsize()),
-                assumed: matches!(meta, Meta::V0Caterva(_)),
+                assumed: assumed.is_some(),
                 error: None,
             },
             (None, Some(Err(e))) => DtypeReport::unparsed(stored, e.to_string()),
@@ -388,11 +415,16 @@ impl ArrayReport {
         ArrayReport {
             metalayer: name.to_owned(),
             dtype,
-            problems: strings(meta.validate_with_typesize(u64::from(typesize))),
+            problems: strings(meta.validate_with_itemsize(u64::from(typesize), itemsize(parsed))),
             blocks_within_chunks: strings(meta.check_blocks_within_chunks()),
             trailing_bytes: trailing_bytes as u64,
         }
     }
+}
+
+/// The itemsize of a dtype that parsed.
+fn itemsize(parsed: &Option<Result<Dtype, DtypeError>>) -> Option<u64> {
+    parsed.as_ref()?.as_ref().ok().map(Dtype::itemsize)
 }
 
 impl DtypeReport {

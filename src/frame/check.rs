@@ -95,6 +95,20 @@ fn ceil_div(a: i128, b: i128) -> Option<i128> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn check_array(info: &FrameInfo, meta: &Meta) -> Vec<Mismatch> {
+    let itemsize = meta
+        .parsed_dtype()
+        .and_then(Result::ok)
+        .map(|d| d.itemsize());
+    check_array_with(info, meta, itemsize)
+}
+
+/// [`check_array`] with the dtype already parsed: `itemsize` is its itemsize (`None` for
+/// caterva, or a dtype that does not parse or has another format).
+pub(crate) fn check_array_with(
+    info: &FrameInfo,
+    meta: &Meta,
+    itemsize: Option<u64>,
+) -> Vec<Mismatch> {
     let mut out = Vec::new();
     let typesize = i128::from(info.typesize);
     let mut push = |field, expected: Option<i128>, rule, found: i128| {
@@ -145,10 +159,10 @@ pub fn check_array(info: &FrameInfo, meta: &Meta) -> Vec<Mismatch> {
         "chunks in the grid, prod(ceil(shape_i / chunkshape_i)), x chunksize",
         info.nbytes.into(),
     );
-    if let Some(Ok(dtype)) = meta.parsed_dtype() {
+    if let Some(itemsize) = itemsize {
         push(
             "typesize",
-            Some(i128::from(dtype.itemsize())),
+            Some(i128::from(itemsize)),
             "the dtype's itemsize",
             typesize,
         );

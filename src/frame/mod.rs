@@ -153,6 +153,7 @@ mod user;
 mod write;
 
 pub use array::{reshaped_meta, ARRAY_METALAYERS};
+pub(crate) use check::check_array_with;
 pub use check::{check_array, Mismatch};
 pub use error::{FrameError, FrameErrorKind};
 pub use file::{open, read_header, FrameFile};

@@ -223,6 +223,23 @@ impl Meta {
         }
     }
 
+    /// [`validate_with_typesize`](Self::validate_with_typesize) with the dtype already
+    /// parsed (`itemsize`: its itemsize, when it parses as NumPy's), so that a caller
+    /// that needs the dtype too parses it once.
+    pub(crate) fn validate_with_itemsize(
+        &self,
+        typesize: u64,
+        itemsize: Option<u64>,
+    ) -> Result<(), Invalid> {
+        validate::check_with_itemsize(
+            self.shape(),
+            self.chunkshape(),
+            self.blockshape(),
+            itemsize,
+            Some(typesize),
+        )
+    }
+
     /// python-blosc2's stricter rule; see [`crate::metalayer::validate::check_blocks_within_chunks`].
     pub fn check_blocks_within_chunks(&self) -> Result<(), Invalid> {
         validate::check_blocks_within_chunks(self.chunkshape(), self.blockshape())

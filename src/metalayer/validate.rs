@@ -335,6 +335,18 @@ pub(crate) fn check_with_dtype(
         .and_then(|(format, dtype)| crate::metalayer::dtype_format::parse(format, dtype))
         .and_then(Result::ok)
         .map(|d| d.itemsize());
+    check_with_itemsize(shape, chunkshape, blockshape, itemsize, typesize)
+}
+
+/// [`check_with_dtype`] for a dtype already parsed: `itemsize` is its itemsize (`None`
+/// when there is none, it does not parse or it has another format).
+pub(crate) fn check_with_itemsize(
+    shape: &[i64],
+    chunkshape: &[i32],
+    blockshape: &[i32],
+    itemsize: Option<u64>,
+    typesize: Option<u64>,
+) -> Result<(), Invalid> {
     let mut problems = match check(shape, chunkshape, blockshape, typesize.or(itemsize)) {
         Ok(()) => Vec::new(),
         Err(invalid) => invalid.problems,
