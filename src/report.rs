@@ -126,6 +126,22 @@ pub struct RawContent {
     /// Why the array's metalayer does not decode.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Whether this is the array's metalayer, which did not decode: as
+    /// [`frame::FrameHeader::is_array_metalayer`] decides, so that no reader of the
+    /// report decides by name (not serialized: the JSON's `array` names the array's
+    /// metalayer when it decodes).
+    #[serde(skip)]
+    pub array: bool,
+}
+
+impl MetalayerReport {
+    /// Whether this is the array's metalayer (decoded, or raw because it did not decode).
+    pub fn is_array(&self) -> bool {
+        match self {
+            MetalayerReport::Decoded(_) => true,
+            MetalayerReport::Raw(raw) => raw.array,
+        }
+    }
 }
 
 /// How much of the raw contents a report holds.
@@ -242,6 +258,7 @@ impl Report {
     /// ```
     pub fn of_frame_with(path: &Path, file: &FrameFile, options: Options) -> Report {
         let info = &file.header.info;
+        let header = &file.header;
         let raw =
             |m: &frame::Metalayer, value: Option<crate::value::Value>, error: Option<String>| {
                 // `open` keeps at most CONTENT_CAP bytes of a content: the rest stays in
@@ -268,29 +285,26 @@ impl Report {
                     raw_hex,
                     raw_len,
                     error,
+                    array: header.is_array_metalayer(m),
                 })
             };
-        // The array's metalayer, as C-Blosc2 and python-blosc2 choose it; every other
-        // metalayer (a `caterva` beside a `b2nd` included) is user data.
-        let array_at = file.header.array_metalayer().map(|m| m.offset);
+        // The array's metalayer, as `frame` decides it; every other metalayer (a
+        // `caterva` beside a `b2nd` included) is user data.
         let mut array = None;
-        let metalayers = file
-            .header
+        let metalayers = header
             .metalayers
             .iter()
             .map(|m| {
-                let layer = if Some(m.offset) == array_at && array.is_none() {
-                    match crate::de::take_from_slice::<Meta>(&m.content) {
-                        Ok((meta, rest)) => {
-                            let used = m.content.len() - rest.len();
-                            let trailing = (m.content_len as usize).saturating_sub(used);
+                let layer = if header.is_array_metalayer(m) {
+                    match header.array_meta_and_trailing_bytes() {
+                        Ok((meta, trailing)) => {
                             // The dtype, parsed once for every check that needs it.
                             let parsed = meta.parsed_dtype();
                             let mut report = ArrayReport::of_parsed(
                                 &m.name,
                                 &meta,
                                 &parsed,
-                                trailing,
+                                usize::try_from(trailing).unwrap_or(usize::MAX),
                                 info.typesize,
                             );
                             let mismatches = check_array_with(info, &meta, itemsize(&parsed));
@@ -300,7 +314,13 @@ impl Report {
                             array = Some(report);
                             MetalayerReport::Decoded(Box::new(meta))
                         }
-                        Err(e) => raw(m, None, Some(e.to_string())),
+                        // The decoding error itself, offsets in the content.
+                        Err(e) => match e.kind() {
+                            frame::FrameErrorKind::Metalayer { source, .. } => {
+                                raw(m, None, Some(source.to_string()))
+                            }
+                            _ => raw(m, None, Some(e.to_string())),
+                        },
                     }
                 } else {
                     if m.content.len() < m.content_len as usize {

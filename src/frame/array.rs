@@ -36,10 +36,26 @@ impl FrameHeader {
     /// Bytes after the metalayer in the content are ignored, as C-Blosc2 ignores them;
     /// [`crate::take_from_slice`] on the content tells how many there are.
     pub fn array_meta(&self) -> Result<Meta, FrameError> {
+        self.array_meta_and_trailing_bytes().map(|(meta, _)| meta)
+    }
+
+    /// [`array_meta`](Self::array_meta), and how many bytes follow the metalayer in its
+    /// content (stale bytes that C-Blosc2 ignores, counted to the content's full length).
+    ///
+    /// ```
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpus/ndim2_i4.b2nd");
+    /// let header = b2nd_meta::frame::open(path)?.header;
+    /// let (meta, trailing) = header.array_meta_and_trailing_bytes()?;
+    /// assert_eq!((meta.ndim(), trailing), (2, 0));
+    /// # Ok::<(), b2nd_meta::frame::FrameError>(())
+    /// ```
+    pub fn array_meta_and_trailing_bytes(&self) -> Result<(Meta, u64), FrameError> {
         let layer = self
             .array_metalayer()
             .ok_or_else(|| FrameError::new(FrameErrorKind::NoArrayMetalayer))?;
-        decode(layer).map(|(meta, _)| meta)
+        let (meta, rest) = decode(layer)?;
+        let used = (layer.content.len() - rest.len()) as u64;
+        Ok((meta, u64::from(layer.content_len).saturating_sub(used)))
     }
 }
 

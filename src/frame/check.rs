@@ -4,7 +4,9 @@
 use std::fmt;
 use std::vec::Vec;
 
-use super::array::ARRAY_METALAYERS;
+use std::borrow::ToOwned;
+
+use super::error::{FrameError, FrameErrorKind};
 use super::header::{FrameHeader, FrameInfo, Metalayer};
 use crate::Meta;
 
@@ -22,15 +24,40 @@ impl FrameHeader {
     /// # Ok::<(), b2nd_meta::frame::FrameError>(())
     /// ```
     pub fn user_metalayers(&self) -> impl Iterator<Item = &Metalayer> {
-        let array = self.array_metalayer().map(|m| m.offset);
-        // The array's is the first so named; a second one of that name is user data.
-        let mut skipped = false;
-        self.metalayers.iter().filter(move |m| {
-            let is_array =
-                !skipped && Some(m.offset) == array && ARRAY_METALAYERS.contains(&m.name.as_str());
-            skipped |= is_array;
-            !is_array
-        })
+        self.metalayers
+            .iter()
+            .filter(|m| !self.is_array_metalayer(m))
+    }
+
+    /// Whether `m`, one of this header's [`metalayers`](Self::metalayers), is the one
+    /// describing the array ([`array_metalayer`](Self::array_metalayer)): the first
+    /// `b2nd`, else the first `caterva`. Every other metalayer is user data, a `caterva`
+    /// beside a `b2nd` and a second `b2nd` included. The one place this is decided; the
+    /// report and the command line ask here.
+    ///
+    /// ```
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/usermeta.b2nd");
+    /// let header = b2nd_meta::frame::open(path)?.header;
+    /// let array: Vec<bool> = header.metalayers.iter().map(|m| header.is_array_metalayer(m)).collect();
+    /// assert_eq!(array, [true, false, false]);
+    /// # Ok::<(), b2nd_meta::frame::FrameError>(())
+    /// ```
+    pub fn is_array_metalayer(&self, m: &Metalayer) -> bool {
+        // The very entry, not its name or offset: two entries may share either.
+        self.array_metalayer().is_some_and(|a| core::ptr::eq(a, m))
+    }
+
+    /// Refuses to treat metalayer `name` as user data when it is the array's (what a
+    /// user-metalayer write would rewrite: the first so named).
+    pub(super) fn refuse_array_metalayer(&self, name: &str) -> Result<(), FrameError> {
+        match self.metalayer(name) {
+            Some(m) if self.is_array_metalayer(m) => {
+                Err(FrameError::new(FrameErrorKind::NotUserMetalayer {
+                    name: name.to_owned(),
+                }))
+            }
+            _ => Ok(()),
+        }
     }
 }
 

@@ -17,9 +17,9 @@ use std::borrow::ToOwned;
 use std::path::Path;
 use std::vec::Vec;
 
+use super::write::update;
 use super::{
-    rewrite_metalayer, rewrite_metalayer_in_slice, FrameError, FrameErrorKind, FrameHeader,
-    Metalayer,
+    parse_header, rewrite_metalayer_in_slice, FrameError, FrameErrorKind, FrameHeader, Metalayer,
 };
 use crate::value::Value;
 
@@ -124,10 +124,15 @@ fn encode_error(name: &str, source: crate::Error) -> FrameError {
 }
 
 /// Rewrites the user metalayer `name` of the frame at `path` (a contiguous file or a
-/// sparse-frame directory) with the msgpack of `value`, in place, through
-/// [`rewrite_metalayer`]: only when the new bytes have exactly the old length.
+/// sparse-frame directory) with the msgpack of `value`, in place, as one locked
+/// operation like [`rewrite_metalayer`](super::rewrite_metalayer): only when the new
+/// bytes have exactly the old length.
 ///
-/// An encoding error is a [`FrameErrorKind::Metalayer`] whose content offset is 0.
+/// The array's metalayer is not a user one and is refused
+/// ([`FrameErrorKind::NotUserMetalayer`]; see
+/// [`FrameHeader::is_array_metalayer`]); a `caterva` metalayer beside a `b2nd` one is
+/// user data and is rewritten, as python-blosc2 rewrites it. An encoding error is a
+/// [`FrameErrorKind::Metalayer`] whose content offset is 0.
 ///
 /// ```
 /// use std::collections::BTreeMap;
@@ -147,6 +152,9 @@ fn encode_error(name: &str, source: crate::Error) -> FrameError {
 ///     err.kind(),
 ///     FrameErrorKind::ContentLengthMismatch { expected: 9, found: 11, .. }
 /// ));
+/// // The array's metalayer is not user data.
+/// let err = set_user_meta(&path, "b2nd", &[1, 2, 3]).unwrap_err();
+/// assert!(matches!(err.kind(), FrameErrorKind::NotUserMetalayer { .. }));
 /// std::fs::remove_file(&path).unwrap();
 /// # Ok::<(), FrameError>(())
 /// ```
@@ -156,7 +164,10 @@ pub fn set_user_meta<T: ?Sized + Serialize>(
     value: &T,
 ) -> Result<(), FrameError> {
     let bytes = user_meta_bytes(value).map_err(|e| encode_error(name, e))?;
-    rewrite_metalayer(path, name, &bytes)
+    update(path.as_ref(), |header| {
+        header.refuse_array_metalayer(name)?;
+        Ok((name.to_owned(), bytes, ()))
+    })
 }
 
 /// [`set_user_meta`] on a frame held in memory; `buf` is untouched on any error.
@@ -178,5 +189,6 @@ pub fn set_user_meta_in_slice<T: ?Sized + Serialize>(
     value: &T,
 ) -> Result<(), FrameError> {
     let bytes = user_meta_bytes(value).map_err(|e| encode_error(name, e))?;
+    parse_header(buf)?.refuse_array_metalayer(name)?;
     rewrite_metalayer_in_slice(buf, name, &bytes)
 }
