@@ -7,7 +7,7 @@ use std::vec::Vec;
 use super::error::{FrameError, FrameErrorKind};
 use super::header::{FrameHeader, Metalayer};
 use super::shape::ShapeChangeRefusal;
-use crate::Meta;
+use crate::metalayer::Meta;
 
 /// The names of the metalayer describing an array, in the order C-Blosc2's
 /// `b2nd_from_schunk` looks for them.
@@ -67,7 +67,7 @@ fn decode(layer: &Metalayer) -> Result<(Meta, &[u8]), FrameError> {
 }
 
 /// The array metalayer `layer` does not decode (or encode) because of `source`.
-fn metalayer_error(layer: &Metalayer, source: crate::Error) -> FrameError {
+fn metalayer_error(layer: &Metalayer, source: crate::error::Error) -> FrameError {
     let content_offset = layer.content_offset();
     let at = source.offset().map(|o| content_offset.saturating_add(o));
     let kind = FrameErrorKind::Metalayer {

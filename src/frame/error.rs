@@ -175,7 +175,7 @@ pub enum FrameErrorKind {
         /// Where its content starts, from the start of the frame.
         content_offset: u64,
         /// Why it does not decode.
-        source: crate::Error,
+        source: crate::error::Error,
     },
     /// A vlmetalayer's chunk does not decode. The source's offset counts from the start
     /// of the chunk, which starts at `content_offset` in the frame; the error's offset
@@ -194,7 +194,7 @@ pub enum FrameErrorKind {
         /// The vlmetalayer.
         name: String,
         /// Why it does not decode.
-        source: crate::Error,
+        source: crate::error::Error,
     },
     /// No vlmetalayer has this name.
     UnknownVlmetalayer {

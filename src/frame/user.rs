@@ -47,7 +47,7 @@ impl FrameHeader {
         // How far rmp-serde read: where the error is, or where the value ends.
         let at = |de: &De<'_>| usize::try_from(de.position()).unwrap_or(usize::MAX);
         let value = T::deserialize(&mut de).map_err(|e| {
-            let err = <crate::Error as serde::de::Error>::custom(e).or_at(at(&de));
+            let err = <crate::error::Error as serde::de::Error>::custom(e).or_at(at(&de));
             decode_error(m, err)
         })?;
         let end = at(&de);
@@ -55,7 +55,7 @@ impl FrameHeader {
             Some(0) | None => Ok(value),
             Some(count) => Err(decode_error(
                 m,
-                crate::Error::at(end, crate::ErrorKind::TrailingBytes { count }),
+                crate::error::Error::at(end, crate::error::ErrorKind::TrailingBytes { count }),
             )),
         }
     }
@@ -88,7 +88,7 @@ impl FrameHeader {
 
 /// The metalayer `m` does not decode because of `source`: the error's offset is the
 /// frame offset of the offending byte.
-fn decode_error(m: &Metalayer, source: crate::Error) -> FrameError {
+fn decode_error(m: &Metalayer, source: crate::error::Error) -> FrameError {
     let content_offset = m.content_offset();
     let at = source.offset().map(|o| content_offset.saturating_add(o));
     let kind = FrameErrorKind::Metalayer {
@@ -111,11 +111,11 @@ fn decode_error(m: &Metalayer, source: crate::Error) -> FrameError {
 /// assert_eq!(b2nd_meta::frame::user_meta_bytes(&value)?, b"\x81\xa6answer\x2b");
 /// # Ok::<(), b2nd_meta::Error>(())
 /// ```
-pub fn user_meta_bytes<T: ?Sized + Serialize>(value: &T) -> crate::Result<Vec<u8>> {
-    rmp_serde::to_vec_named(value).map_err(<crate::Error as serde::ser::Error>::custom)
+pub fn user_meta_bytes<T: ?Sized + Serialize>(value: &T) -> crate::error::Result<Vec<u8>> {
+    rmp_serde::to_vec_named(value).map_err(<crate::error::Error as serde::ser::Error>::custom)
 }
 
-fn encode_error(name: &str, source: crate::Error) -> FrameError {
+fn encode_error(name: &str, source: crate::error::Error) -> FrameError {
     FrameError::new(FrameErrorKind::Metalayer {
         name: name.to_owned(),
         content_offset: 0,

@@ -12,7 +12,7 @@ use crate::marker::{
 use crate::msgpack::read::Reader;
 
 /// A reader error (the input ends) as a frame error, `base` bytes into the frame.
-pub(super) fn reader_error(e: crate::Error, base: u64) -> FrameError {
+pub(super) fn reader_error(e: crate::error::Error, base: u64) -> FrameError {
     let at = base + e.offset().unwrap_or(0);
     match e.kind() {
         ErrorKind::UnexpectedEnd {
