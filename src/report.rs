@@ -26,6 +26,8 @@ use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
 mod hex;
+#[cfg(test)]
+mod tests;
 mod vlmeta;
 pub use hex::Hex;
 pub use vlmeta::{RawVlmeta, Vlmeta, VlmetaReport};
