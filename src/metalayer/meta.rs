@@ -225,7 +225,8 @@ impl Meta {
 
     /// [`validate_with_typesize`](Self::validate_with_typesize) with the dtype already
     /// parsed (`itemsize`: its itemsize, when it parses as NumPy's), so that a caller
-    /// that needs the dtype too parses it once.
+    /// that needs the dtype too parses it once (the report).
+    #[cfg(feature = "std")]
     pub(crate) fn validate_with_itemsize(
         &self,
         typesize: u64,
