@@ -145,6 +145,7 @@ mod fields;
 mod file;
 mod header;
 mod index;
+mod lock;
 mod parse;
 mod shape;
 mod source;
@@ -161,10 +162,13 @@ pub use header::{
     MAX_FILTERS, MAX_FRAME_FORMAT_VERSION, MAX_METALAYERS, METALAYER_NAME_MAXLEN,
     SPARSE_HEADER_FILE,
 };
+pub use lock::{lock_frame, lock_path, locking_requested, FrameLock, Locking, LOCK_SEQ_OFFSET};
 pub use shape::ShapeChangeRefusal;
 pub use source::parse_header;
 pub use trailer::{
-    parse_trailer, read_trailer, Trailer, VlMetalayer, MAX_VLMETALAYERS, TRAILER_MIN_LEN,
+    del_vlmeta, parse_trailer, read_trailer, set_vlmeta, update_stopping_after, update_vlmeta,
+    update_vlmeta_with, Trailer, VlMetalayer, VlmetaChange, VlmetaOptions, VlmetaPlan,
+    VlmetaRefusal, MAX_VLMETALAYERS, TRAILER_MIN_LEN, TRAILER_VERSION,
 };
 pub use user::{set_user_meta, set_user_meta_in_slice, user_meta_bytes};
 pub use write::{

@@ -21,7 +21,16 @@
 //! Only the header, those 25 bytes and the trailer are read, never the data.
 
 mod parse;
+mod update;
 mod vlmeta;
+pub(crate) use vlmeta::TrailerCache;
+mod write;
+
+pub use update::{
+    del_vlmeta, set_vlmeta, update_stopping_after, update_vlmeta, update_vlmeta_with, VlmetaChange,
+    VlmetaOptions, VlmetaPlan,
+};
+pub use write::{VlmetaRefusal, TRAILER_VERSION};
 
 use std::io::{self, Read, Seek, SeekFrom};
 use std::string::String;

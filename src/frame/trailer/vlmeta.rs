@@ -5,8 +5,11 @@ use serde::de::DeserializeOwned;
 use std::string::{String, ToString};
 use std::vec::Vec;
 
+use std::sync::OnceLock;
+
 use super::{read_trailer, Trailer, VlMetalayer};
 use crate::chunk;
+use crate::frame::{lock_frame, FrameKind, Locking};
 use crate::frame::{FrameError, FrameErrorKind, FrameFile};
 use crate::value::Value;
 
@@ -99,19 +102,72 @@ impl VlMetalayer {
     }
 }
 
+/// The trailer of a [`FrameFile`], read at its first use and kept: one read serves
+/// every vlmeta call on that `FrameFile` (python's `schunk.vlmeta` is one object too).
+#[derive(Clone, Default)]
+pub(crate) struct TrailerCache(OnceLock<Trailer>);
+
+impl PartialEq for TrailerCache {
+    // The cache is not part of what a FrameFile is.
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for TrailerCache {}
+
+impl core::fmt::Debug for TrailerCache {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(if self.0.get().is_some() {
+            "read"
+        } else {
+            "not read"
+        })
+    }
+}
+
+#[cfg(test)]
+std::thread_local! {
+    /// How many times this thread read a trailer from a file (tests).
+    pub(crate) static TRAILER_READS: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
+}
+
 impl FrameFile {
-    /// Reads the trailer of this frame from its file (two small reads at its end).
+    /// The trailer of this frame, read from its file at the first call (two small
+    /// reads at the frame's end, after the header's fixed part is read again for the
+    /// current `frame_len`, under the shared sidecar lock when C-Blosc2's lock protocol
+    /// is in use: see [`lock_frame`](crate::frame::lock_frame)) and kept for every later
+    /// call on this `FrameFile`. A failed read is not kept.
     ///
     /// ```
     /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/usermeta.b2nd");
-    /// let trailer = b2nd_meta::frame::open(path)?.trailer()?;
+    /// let frame = b2nd_meta::frame::open(path)?;
+    /// let trailer = frame.trailer()?;
     /// assert_eq!(trailer.version, 1);
     /// # Ok::<(), b2nd_meta::frame::FrameError>(())
     /// ```
-    pub fn trailer(&self) -> Result<Trailer, FrameError> {
+    pub fn trailer(&self) -> Result<&Trailer, FrameError> {
+        if let Some(trailer) = self.trailer_cache.0.get() {
+            return Ok(trailer);
+        }
+        let trailer = self.read_trailer_now()?;
+        Ok(self.trailer_cache.0.get_or_init(|| trailer))
+    }
+
+    fn read_trailer_now(&self) -> Result<Trailer, FrameError> {
+        #[cfg(test)]
+        TRAILER_READS.with(|n| n.set(n.get() + 1));
         let path = &self.header_path;
-        let file = std::fs::File::open(path).map_err(FrameError::io(Some(path)))?;
-        read_trailer(file, &self.header).map_err(|e| e.in_file(path))
+        let kind = self.header.info.kind;
+        let user_path = match kind {
+            FrameKind::Sparse => path.parent().unwrap_or(path),
+            _ => path,
+        };
+        let _shared = lock_frame(user_path, kind, false, Locking::Auto)?;
+        let mut file = std::fs::File::open(path).map_err(FrameError::io(Some(path)))?;
+        // The frame_len of now: a writer may have moved the trailer since the open.
+        let header = crate::frame::read_header(&mut file).map_err(|e| e.in_file(path))?;
+        read_trailer(file, &header).map_err(|e| e.in_file(path))
     }
 
     /// The names of the frame's vlmetalayers, in index order.
@@ -128,7 +184,7 @@ impl FrameFile {
 
     /// The uncompressed content (msgpack) of the vlmetalayer `name`.
     pub fn vlmeta_bytes(&self, name: &str) -> Result<Vec<u8>, FrameError> {
-        vlmetalayer(&self.trailer()?, name)?.decode()
+        vlmetalayer(self.trailer()?, name)?.decode()
     }
 
     /// The vlmetalayer `name` as a [`Value`] (see [`VlMetalayer::value`]).
@@ -140,7 +196,7 @@ impl FrameFile {
     /// # Ok::<(), b2nd_meta::frame::FrameError>(())
     /// ```
     pub fn vlmeta_value(&self, name: &str) -> Result<Value, FrameError> {
-        vlmetalayer(&self.trailer()?, name)?.value()
+        vlmetalayer(self.trailer()?, name)?.value()
     }
 
     /// The vlmetalayer `name` as a `T` (see [`VlMetalayer::deserialize`]).
@@ -154,7 +210,7 @@ impl FrameFile {
     /// # Ok::<(), b2nd_meta::frame::FrameError>(())
     /// ```
     pub fn vlmeta<T: DeserializeOwned>(&self, name: &str) -> Result<T, FrameError> {
-        vlmetalayer(&self.trailer()?, name)?.deserialize()
+        vlmetalayer(self.trailer()?, name)?.deserialize()
     }
 }
 
