@@ -109,7 +109,7 @@ pub fn locking_requested() -> bool {
 /// assert_eq!(reader.generation(), 1);
 /// # drop(reader);
 /// # std::fs::remove_dir_all(&dir)?;
-/// # Ok::<(), b2nd_meta::frame::FrameError>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 // `File::lock` is stable since Rust 1.89; the crate's rust-version follows it.
 #[clippy::msrv = "1.89"]

@@ -137,16 +137,21 @@ impl FrameFile {
     /// reads at the frame's end, after the header's fixed part is read again for the
     /// current `frame_len`, under the shared sidecar lock when C-Blosc2's lock protocol
     /// is in use: see [`lock_frame`](crate::frame::lock_frame)) and kept for every later
-    /// call on this `FrameFile`. A failed read is not kept.
+    /// call on this `FrameFile` (this returns a copy of it; the `vlmeta*` methods read it
+    /// in place). A failed read is not kept.
     ///
     /// ```
     /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/usermeta.b2nd");
-    /// let frame = b2nd_meta::frame::open(path)?;
-    /// let trailer = frame.trailer()?;
+    /// let trailer = b2nd_meta::frame::open(path)?.trailer()?;
     /// assert_eq!(trailer.version, 1);
     /// # Ok::<(), b2nd_meta::frame::FrameError>(())
     /// ```
-    pub fn trailer(&self) -> Result<&Trailer, FrameError> {
+    pub fn trailer(&self) -> Result<Trailer, FrameError> {
+        self.kept_trailer().cloned()
+    }
+
+    /// The kept trailer, read at the first call.
+    fn kept_trailer(&self) -> Result<&Trailer, FrameError> {
         if let Some(trailer) = self.trailer_cache.0.get() {
             return Ok(trailer);
         }
@@ -179,12 +184,12 @@ impl FrameFile {
     /// # Ok::<(), b2nd_meta::frame::FrameError>(())
     /// ```
     pub fn vlmeta_names(&self) -> Result<Vec<String>, FrameError> {
-        Ok(self.trailer()?.names().map(str::to_string).collect())
+        Ok(self.kept_trailer()?.names().map(str::to_string).collect())
     }
 
     /// The uncompressed content (msgpack) of the vlmetalayer `name`.
     pub fn vlmeta_bytes(&self, name: &str) -> Result<Vec<u8>, FrameError> {
-        vlmetalayer(self.trailer()?, name)?.decode()
+        vlmetalayer(self.kept_trailer()?, name)?.decode()
     }
 
     /// The vlmetalayer `name` as a [`Value`] (see [`VlMetalayer::value`]).
@@ -196,7 +201,7 @@ impl FrameFile {
     /// # Ok::<(), b2nd_meta::frame::FrameError>(())
     /// ```
     pub fn vlmeta_value(&self, name: &str) -> Result<Value, FrameError> {
-        vlmetalayer(self.trailer()?, name)?.value()
+        vlmetalayer(self.kept_trailer()?, name)?.value()
     }
 
     /// The vlmetalayer `name` as a `T` (see [`VlMetalayer::deserialize`]).
@@ -210,7 +215,7 @@ impl FrameFile {
     /// # Ok::<(), b2nd_meta::frame::FrameError>(())
     /// ```
     pub fn vlmeta<T: DeserializeOwned>(&self, name: &str) -> Result<T, FrameError> {
-        vlmetalayer(self.trailer()?, name)?.deserialize()
+        vlmetalayer(self.kept_trailer()?, name)?.deserialize()
     }
 }
 
@@ -220,4 +225,32 @@ fn vlmetalayer<'t>(trailer: &'t Trailer, name: &str) -> Result<&'t VlMetalayer, 
             name: name.to_string(),
         })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TRAILER_READS;
+
+    #[test]
+    fn one_open_reads_the_trailer_once() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/values/blosc2-4.14.1/vlmeta_small.b2nd"
+        );
+        let reads = || TRAILER_READS.with(|n| n.get());
+        let frame = crate::frame::open(path).unwrap();
+        let before = reads();
+        let names = frame.vlmeta_names().unwrap();
+        assert!(names.len() > 3);
+        for name in &names {
+            frame.vlmeta_bytes(name).unwrap();
+            frame.vlmeta_value(name).unwrap();
+        }
+        let _: String = frame.vlmeta("str").unwrap();
+        frame.trailer().unwrap();
+        assert_eq!(reads() - before, 1);
+        // A second open reads it again: it may have changed.
+        crate::frame::open(path).unwrap().vlmeta_names().unwrap();
+        assert_eq!(reads() - before, 2);
+    }
 }
