@@ -246,7 +246,7 @@ mod tests {
             frame.vlmeta_bytes(name).unwrap();
             frame.vlmeta_value(name).unwrap();
         }
-        let _: String = frame.vlmeta("str").unwrap();
+        let _: std::string::String = frame.vlmeta("str").unwrap();
         frame.trailer().unwrap();
         assert_eq!(reads() - before, 1);
         // A second open reads it again: it may have changed.
