@@ -20,12 +20,14 @@ mod common;
 
 mod array;
 mod bounds;
+mod c_vlmeta;
 mod corruption;
 mod fixed_part;
 mod metalayers;
 mod python_blosc2;
 mod rewrite;
 mod special_files;
+mod vlmeta_python;
 
 use common::frame::{build_with, fixstr, Fixed};
 
