@@ -27,6 +27,7 @@ mod metalayers;
 mod python_blosc2;
 mod rewrite;
 mod special_files;
+mod vlmeta_crash;
 mod vlmeta_python;
 
 use common::frame::{build_with, fixstr, Fixed};
