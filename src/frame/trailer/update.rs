@@ -17,7 +17,9 @@
 //! has-vlmetalayers byte, which C rewrites too and nobody reads), `sync_data`, then
 //! truncate the file at the new `frame_len` (bytes past `frame_len` are never part of
 //! the frame; C truncates there too). A crash leaves the old trailer or the new one,
-//! the data bytes (chunks and index) untouched either way.
+//! the data bytes (chunks and index) untouched either way. The flip relies on an
+//! 8-byte write at an 8-aligned offset of the file's first sector not being torn, as
+//! storage does not tear writes inside a sector.
 //!
 //! A frame holding no data (`nbytes == 0`) is the exception: C reads its trailer right
 //! after the header whatever `frame_len` says, so it is rewritten there, in place, as C
@@ -231,7 +233,8 @@ pub fn update_vlmeta_with(
 }
 
 /// [`update_vlmeta_with`] that stops, as a crash would, once `budget` units of writing
-/// are spent (a byte written, a sync, a truncation: one unit each). For crash tests.
+/// are spent (a byte of the trailer written, a sync, a truncation, the 8-byte flip of
+/// `frame_len`: one unit each). For crash tests.
 #[doc(hidden)]
 pub fn update_stopping_after(
     path: &Path,
@@ -317,7 +320,7 @@ fn locked(
         if header.info.nbytes > 0 {
             w.sync().map_err(io)?;
         }
-        w.write(OFF_FRAME_LEN as u64, &(at + n).to_be_bytes())
+        w.flip(OFF_FRAME_LEN as u64, &(at + n).to_be_bytes())
             .map_err(io)?;
         w.write(OFF_HAS_VLMETA, &[has_vlmeta]).map_err(io)?;
         w.sync().map_err(io)?;
@@ -460,6 +463,13 @@ impl Budget<'_> {
             return Err(std::io::Error::other("stopped (crash test)"));
         }
         Ok(())
+    }
+
+    /// An 8-byte write at an 8-aligned offset of the first sector: one unit, all or
+    /// nothing (storage tears writes at sector boundaries, not inside one).
+    fn flip(&mut self, at: u64, bytes: &[u8; 8]) -> std::io::Result<()> {
+        self.spend(1)?;
+        crate::frame::write::write_at(self.file, bytes, at)
     }
 
     fn sync(&mut self) -> std::io::Result<()> {
