@@ -16,6 +16,7 @@ mod set_vlmeta;
 mod show_errors;
 mod show_json;
 mod usage;
+mod vlmeta_lock;
 
 use std::ffi::OsStr;
 use std::io::Write;
