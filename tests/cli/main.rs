@@ -16,7 +16,12 @@ mod set_vlmeta;
 mod show_errors;
 mod show_json;
 mod usage;
+mod vlmeta_kill;
 mod vlmeta_lock;
+
+/// C-Blosc2 reading a frame file, shared with tests/frame.
+#[path = "../frame/c_vlmeta.rs"]
+mod c_vlmeta;
 
 use std::ffi::OsStr;
 use std::io::Write;
