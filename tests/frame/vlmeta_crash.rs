@@ -37,25 +37,45 @@ fn data_digest(path: &Path) -> (String, String) {
 
 struct Case {
     base: &'static str,
+    /// Written first (completely), to reach the state the stopped write starts from.
+    prepare: Vec<VlmetaChange>,
     changes: Vec<VlmetaChange>,
+}
+
+/// A copy of the case's base with its preparation written.
+fn start(case: &Case, tag: &str) -> Scratch {
+    let copy = Scratch::of(case.base, tag);
+    if !case.prepare.is_empty() {
+        frame::update_vlmeta(&copy.0, &case.prepare).unwrap();
+    }
+    copy
 }
 
 fn cases() -> Vec<Case> {
     let big = "v".repeat(3000);
     vec![
-        // Grows past the old trailer: written past the end, then moved down.
+        // Grows past the old trailer: written past the end.
         Case {
             base: "vlmeta_write/base/4.14.1.b2nd",
+            prepare: vec![],
             changes: vec![VlmetaChange::set("big", &big).unwrap()],
         },
         // Shrinks: written between the index and the old trailer.
         Case {
             base: "vlmeta_write/base/2.7.1.b2nd",
+            prepare: vec![],
             changes: vec![VlmetaChange::delete("existing")],
+        },
+        // Into the gap a write past the end left.
+        Case {
+            base: "vlmeta_write/base/4.14.1.b2nd",
+            prepare: vec![VlmetaChange::set("big", &big).unwrap()],
+            changes: vec![VlmetaChange::set("big", "small now").unwrap()],
         },
         // Several changes in one write, on a sparse frame.
         Case {
             base: "vlmeta_write/base/3.0.0_sparse.b2nd",
+            prepare: vec![],
             changes: vec![
                 VlmetaChange::set("n", &2).unwrap(),
                 VlmetaChange::set("units", "m/s").unwrap(),
@@ -73,12 +93,12 @@ fn stops() -> usize {
 }
 
 /// The smallest budget with which the write completes.
-fn full_budget(base: &str, changes: &[VlmetaChange]) -> u64 {
+fn full_budget(case: &Case) -> u64 {
     let (mut lo, mut hi) = (0u64, 1u64 << 24);
     while lo < hi {
         let mid = (lo + hi) / 2;
-        let copy = Scratch::of(base, "vlcrash-probe");
-        if update_stopping_after(&copy.0, changes, VlmetaOptions::default(), mid).is_ok() {
+        let copy = start(case, "vlcrash-probe");
+        if update_stopping_after(&copy.0, &case.changes, VlmetaOptions::default(), mid).is_ok() {
             hi = mid;
         } else {
             lo = mid + 1;
@@ -95,27 +115,28 @@ fn a_write_stopped_anywhere_leaves_the_old_vlmeta_or_the_new_and_the_data_untouc
     let mut seen_new = 0;
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     for (k, case) in cases.iter().enumerate() {
-        let full = full_budget(case.base, &case.changes);
-        let original = Scratch::of(case.base, "vlcrash-old");
+        let full = full_budget(case);
+        let original = start(case, "vlcrash-old");
         let old = c_read(&original.0, false);
-        let done = Scratch::of(case.base, "vlcrash-new");
+        let done = start(case, "vlcrash-new");
         frame::update_vlmeta(&done.0, &case.changes).unwrap();
         let new = c_read(&done.0, false);
         assert_ne!(old.vlmeta(), new.vlmeta());
         let digest = data_digest(&original.0);
-        // Every budget up to 60 (the first bytes and syncs), then spread at random.
+        // The first budgets one by one, then at random: half anywhere (mostly inside
+        // the trailer's bytes), half among the last steps (sync, flip, sync, cut).
         let budgets = (0..per_case as u64).map(|i| {
-            if i < 60 {
-                i
-            } else {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                seed % (full + 1)
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            match i {
+                0..16 => i,
+                _ if i % 2 == 0 => seed % (full + 1),
+                _ => full.saturating_sub(seed % 8),
             }
         });
         for budget in budgets {
-            let copy = Scratch::of(case.base, &format!("vlcrash{k}"));
+            let copy = start(case, &format!("vlcrash{k}"));
             let r = update_stopping_after(&copy.0, &case.changes, VlmetaOptions::default(), budget);
             assert_eq!(r.is_ok(), budget >= full, "{}: budget {budget}", case.base);
             let c = c_read(&copy.0, false);

@@ -8,12 +8,14 @@
 //! read as data: C itself overwrites them when it next appends a chunk. With `O` the
 //! old trailer's offset, `F` the old `frame_len` and `n` the new trailer's length:
 //!
-//! 1. if `D + n <= O`, the new trailer goes at `D` (it cannot touch the live one);
-//! 2. otherwise it goes at `F` (past the end), and when `D + n <= F` it is then copied
-//!    down to `D` the same way (the copy cannot overlap the live one at `F`); when it
-//!    does not fit, the gap (shorter than the new trailer) is left.
+//! 1. if `D + n <= O`, the new trailer goes at `D` (it cannot touch the live one), and
+//!    the file is cut at its end;
+//! 2. otherwise it goes at `F`, past the end, and the space before it (less than the new
+//!    trailer plus the old one) stays a gap until a later write fits there (step 1).
+//!    Copying it down right away would need a second write and two more syncs; the
+//!    gap is bounded by two trailers, never by the number of writes.
 //!
-//! Each placement is: write, `sync_data`, flip `frame_len` (and the header's
+//! Either way: write, `sync_data`, flip `frame_len` (and the header's
 //! has-vlmetalayers byte, which C rewrites too and nobody reads), `sync_data`, then
 //! truncate the file at the new `frame_len` (bytes past `frame_len` are never part of
 //! the frame; C truncates there too). A crash leaves the old trailer or the new one,
@@ -308,49 +310,29 @@ fn locked(
     plan.names = entries.into_iter().map(|(name, _)| name).collect();
     plan.old_trailer = (old_at, old_len);
     plan.changed = new_bytes != old_bytes;
-    let spots = placements(&header, data_end, old_at, frame_len, n, plan.changed);
-    plan.new_trailer = (*spots.last().unwrap_or(&old_at), new_bytes.len() as u32);
+    let at = match () {
+        _ if !plan.changed => old_at,
+        // No data: C reads the trailer right after the header (module docs).
+        _ if header.info.nbytes <= 0 => old_at,
+        _ if data_end + n <= old_at => data_end,
+        _ => frame_len,
+    };
+    plan.new_trailer = (at, new_bytes.len() as u32);
     if dry_run || !plan.changed {
         return Ok(plan);
     }
     let mut w = Budget { file, left: budget };
-    let has_vlmeta = if plan.names.is_empty() { 0xc2 } else { 0xc3 };
-    for at in spots {
-        w.write(at, &new_bytes).map_err(io)?;
-        if header.info.nbytes > 0 {
-            w.sync().map_err(io)?;
-        }
-        w.flip(OFF_FRAME_LEN as u64, &(at + n).to_be_bytes())
-            .map_err(io)?;
-        w.write(OFF_HAS_VLMETA, &[has_vlmeta]).map_err(io)?;
+    w.write(at, &new_bytes).map_err(io)?;
+    if header.info.nbytes > 0 {
         w.sync().map_err(io)?;
-        w.truncate(at + n).map_err(io)?;
     }
+    w.flip(OFF_FRAME_LEN as u64, &(at + n).to_be_bytes())
+        .map_err(io)?;
+    let has_vlmeta = if plan.names.is_empty() { 0xc2 } else { 0xc3 };
+    w.write(OFF_HAS_VLMETA, &[has_vlmeta]).map_err(io)?;
+    w.sync().map_err(io)?;
+    w.truncate(at + n).map_err(io)?;
     Ok(plan)
-}
-
-/// Where the new trailer is written, in order (see the module docs).
-fn placements(
-    h: &FrameHeader,
-    data_end: u64,
-    old_at: u64,
-    frame_len: u64,
-    n: u64,
-    changed: bool,
-) -> Vec<u64> {
-    if !changed {
-        return Vec::new();
-    }
-    if h.info.nbytes <= 0 {
-        return std::vec![old_at];
-    }
-    if data_end + n <= old_at {
-        std::vec![data_end]
-    } else if data_end + n <= frame_len {
-        std::vec![frame_len, data_end]
-    } else {
-        std::vec![frame_len]
-    }
 }
 
 /// The changes applied to the entries (name, stored chunk), as python applies them.
