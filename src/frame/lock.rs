@@ -31,7 +31,7 @@ use super::header::FrameKind;
 /// Where the generation counter lives in the sidecar (`FRAME_LOCK_SEQ_OFFSET`).
 pub const LOCK_SEQ_OFFSET: u64 = 8;
 
-/// When a call takes part in the lock protocol (see the [module docs](self)).
+/// When a call takes part in the lock protocol (see [`lock_frame`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum Locking {
@@ -93,6 +93,19 @@ pub fn locking_requested() -> bool {
 /// Takes the sidecar lock of the frame at `path` when `locking` says so: exclusive
 /// (bumping the generation counter) for a writer, shared for a reader. `None` when
 /// this call does not take part.
+///
+/// C-Blosc2 3.3's protocol (`frame_lock` in `blosc/frame.c`), which python-blosc2 4.x
+/// follows with `locking=True` or `BLOSC_LOCKING`: the sidecar [`lock_path`], opened
+/// `O_CREAT|O_RDWR` mode 0666; writers hold `flock(LOCK_EX)`, readers `flock(LOCK_SH)`;
+/// a writer adds one to the native-endian `u64` at byte 8 ([`LOCK_SEQ_OFFSET`]; a shorter
+/// file reads as 0), so locked handles elsewhere re-read the frame at their next locked
+/// access even when its length did not change.
+///
+/// With [`Locking::Auto`] (every call of this crate): writers take part when
+/// `BLOSC_LOCKING` asks ([`locking_requested`]; the sidecar is then created, as C
+/// creates it), readers and writers whenever the sidecar exists. No sidecar is created
+/// otherwise: a file appearing beside a frame the user only tagged would be a surprise,
+/// and without one no locked C handle exists to protect. Readers never create it.
 ///
 /// ```
 /// use b2nd_meta::frame::{lock_frame, FrameKind, Locking};
