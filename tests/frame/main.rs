@@ -29,6 +29,7 @@ mod rewrite;
 mod special_files;
 mod vlmeta_crash;
 mod vlmeta_python;
+mod vlmeta_refusals;
 
 use common::frame::{build_with, fixstr, Fixed};
 
