@@ -57,7 +57,8 @@ fn names_and_counts_c_refuses_are_refused_and_nothing_is_written() {
         .map(|i| VlmetaChange::set(&format!("k{i}"), &i).unwrap())
         .collect();
     let long = "é".repeat(16); // 32 bytes of UTF-8
-    let cases: [(Vec<VlmetaChange>, fn(&VlmetaRefusal) -> bool); 3] = [
+    type Expected = fn(&VlmetaRefusal) -> bool;
+    let cases: [(Vec<VlmetaChange>, Expected); 3] = [
         (vec![VlmetaChange::set("a\0b", &1).unwrap()], |r| {
             matches!(r, VlmetaRefusal::NameHasNul { .. })
         }),
