@@ -36,8 +36,9 @@ use super::change::{apply, borrowed, VlmetaChange, VlmetaPlan};
 use super::write::{refused, trailer_bytes, VlmetaRefusal};
 use super::{locate as locate_trailer, parse::parse_trailer_bytes, TRAILER_MIN_LEN};
 use crate::chunk::{self, ChunkHeader};
-use crate::frame::file::{check_kind, read_header, with_path};
+use crate::frame::file::{check_kind, with_path};
 use crate::frame::parse::OFF_FRAME_LEN;
+use crate::frame::source::{read_staged, Positional};
 use crate::frame::{FrameError, FrameErrorKind, FrameHeader, FrameKind};
 
 /// Offset of the has-vlmetalayers bool in the header (`FRAME_HAS_VLMETALAYERS`).
@@ -54,8 +55,13 @@ pub(super) fn locked(
 ) -> Result<VlmetaPlan, FrameError> {
     let io = |e| FrameError::io(Some(p))(e);
     let file_len = file.metadata().map_err(io)?.len();
-    let mut reader = file;
-    let header = read_header(&mut reader).map_err(|e| with_path(e, p))?;
+    // The whole header checked, none of its contents kept: memory stays small whatever
+    // the user metalayers hold.
+    let mut src = Positional {
+        file,
+        len: file_len,
+    };
+    let header = read_staged(&mut src, 0).map_err(|e| with_path(e, p))?;
     check_kind(p, kind, &header)?;
     let frame_len = header.info.frame_len;
     if file_len < frame_len {

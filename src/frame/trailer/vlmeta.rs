@@ -170,8 +170,14 @@ impl FrameFile {
         };
         let _shared = lock_frame(user_path, kind, false, Locking::Auto)?;
         let mut file = std::fs::File::open(path).map_err(FrameError::io(Some(path)))?;
-        // The frame_len of now: a writer may have moved the trailer since the open.
-        let header = crate::frame::read_header(&mut file).map_err(|e| e.in_file(path))?;
+        let len = file.metadata().map_err(FrameError::io(Some(path)))?.len();
+        // The frame_len of now (a writer may have moved the trailer since the open),
+        // from the header read again without keeping any of its contents.
+        let mut src = crate::frame::source::Positional {
+            file: &mut file,
+            len,
+        };
+        let header = crate::frame::source::read_staged(&mut src, 0).map_err(|e| e.in_file(path))?;
         read_trailer(file, &header).map_err(|e| e.in_file(path))
     }
 
