@@ -107,6 +107,9 @@ pub fn locking_requested() -> bool {
 /// otherwise: a file appearing beside a frame the user only tagged would be a surprise,
 /// and without one no locked C handle exists to protect. Readers never create it.
 ///
+/// `flock` locks conflict between open files even within one process: while you hold
+/// the exclusive lock, this crate's calls on the same frame (which take it too) wait.
+///
 /// ```
 /// use b2nd_meta::frame::{lock_frame, FrameKind, Locking};
 ///

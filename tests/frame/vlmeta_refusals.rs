@@ -91,3 +91,25 @@ fn a_trailer_python_would_not_write_is_not_rewritten() {
     assert!(matches!(refusal(&err), VlmetaRefusal::UnusualTrailer));
     assert_eq!(std::fs::read(&copy.0).unwrap(), bytes);
 }
+
+#[test]
+fn entries_not_changed_keep_their_stored_chunks_and_the_same_value_writes_nothing() {
+    let copy = Scratch::of(BASE, "vlkeep");
+    let stored = |name: &str| {
+        let t = frame::open(&copy.0).unwrap().trailer().unwrap();
+        t.vlmetalayer(name).unwrap().content.clone()
+    };
+    // python-blosc2 4.14.1 stored these (zstd, or memcpyed): kept byte for byte.
+    let (existing, n) = (stored("existing"), stored("n"));
+    frame::set_vlmeta(&copy.0, "units", "m/s").unwrap();
+    frame::set_vlmeta(&copy.0, "big", &"x".repeat(4000)).unwrap();
+    frame::del_vlmeta(&copy.0, "big").unwrap();
+    assert_eq!(stored("existing"), existing);
+    assert_eq!(stored("n"), n);
+    // Setting a value it already holds changes nothing, not even the chunk's codec.
+    let before = std::fs::read(&copy.0).unwrap();
+    let plan = frame::set_vlmeta(&copy.0, "existing", "python wrote me").unwrap();
+    assert_eq!(plan.replaced, ["existing"]);
+    assert!(!plan.changed);
+    assert_eq!(std::fs::read(&copy.0).unwrap(), before);
+}
