@@ -68,7 +68,19 @@
 //! not the offsets index or the trailer (a sparse frame's `.chunk` files are not even
 //! opened). Each call holds an exclusive advisory lock (`File::lock`) on the file with
 //! the header from its read to its write, so writers using this crate never
-//! interleave; the operating system releases the lock if the process dies.
+//! interleave; the operating system releases the lock if the process dies. When
+//! C-Blosc2 3.3's lock protocol is in use (`BLOSC_LOCKING`, or an existing `.b2lock`
+//! sidecar: see [`lock_frame`]), each write holds the sidecar's exclusive lock too and
+//! bumps its generation counter, and [`open`] reads under its shared lock.
+//!
+//! [`set_vlmeta`], [`del_vlmeta`] and [`update_vlmeta`] rewrite the trailer instead,
+//! crash-consistently: the new trailer goes where no live byte is (between the offsets
+//! index and the old trailer when it fits, else past the end), is synced, and the
+//! header's `frame_len` is flipped to it in one 8-byte write, synced; the file is then
+//! cut after it. At every instant `frame_len` points at a complete trailer, so a crash
+//! leaves the old vlmeta or the new one; chunks, the offsets index and the metalayers
+//! are never written. (A frame without data, `nbytes` 0, is the exception: C reads its
+//! trailer right after the header, so it is rewritten there in place, as C does.)
 //!
 //! - A killed process (SIGKILL) leaves the old content or the new one when the
 //!   content lies within one 4 KiB page of the file, as it does in every header
@@ -135,8 +147,9 @@
 //! the [`FrameError`], `parse` the fixed header, `index` the metalayer index, `source`
 //! the staged, bounded reads over a slice, a reader or a file ([`parse_header`]),
 //! `file` the files and directories ([`read_header`], [`open`]), `write` the locked
-//! in-place rewrites, `array` and `check` the array metalayer, `user` the user
-//! metalayers as serde values, and `trailer` the variable-length metalayers.
+//! in-place rewrites, `lock` C-Blosc2's `.b2lock` protocol, `array` and `check` the
+//! array metalayer, `user` the user metalayers as serde values, and `trailer` the
+//! variable-length metalayers (read, written as C writes them, and updated in files).
 
 mod array;
 mod check;
@@ -145,6 +158,7 @@ mod fields;
 mod file;
 mod header;
 mod index;
+mod lock;
 mod parse;
 mod shape;
 mod source;
@@ -162,10 +176,13 @@ pub use header::{
     MAX_FILTERS, MAX_FRAME_FORMAT_VERSION, MAX_METALAYERS, METALAYER_NAME_MAXLEN,
     SPARSE_HEADER_FILE,
 };
+pub use lock::{lock_frame, lock_path, locking_requested, FrameLock, Locking, LOCK_SEQ_OFFSET};
 pub use shape::ShapeChangeRefusal;
 pub use source::parse_header;
 pub use trailer::{
-    parse_trailer, read_trailer, Trailer, VlMetalayer, MAX_VLMETALAYERS, TRAILER_MIN_LEN,
+    del_vlmeta, parse_trailer, read_trailer, set_vlmeta, update_stopping_after, update_vlmeta,
+    update_vlmeta_with, Trailer, VlMetalayer, VlmetaChange, VlmetaOptions, VlmetaPlan,
+    VlmetaRefusal, MAX_VLMETALAYERS, TRAILER_MIN_LEN, TRAILER_VERSION,
 };
 pub use user::{set_user_meta, set_user_meta_in_slice, user_meta_bytes};
 pub use write::{

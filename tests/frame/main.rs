@@ -23,6 +23,7 @@ mod common;
 mod array;
 mod bounds;
 mod c_frame;
+mod c_vlmeta;
 mod corpus_frames;
 mod corruption;
 mod edges;
@@ -34,6 +35,9 @@ mod rewrite;
 mod special_files;
 mod user_meta;
 mod vlmeta;
+mod vlmeta_crash;
+mod vlmeta_python;
+mod vlmeta_refusals;
 mod write;
 
 use common::frame::{build_with, fixstr, Fixed};

@@ -19,6 +19,7 @@ mod help;
 mod human;
 mod set_meta;
 mod set_shape;
+mod set_vlmeta;
 
 use help::*;
 
@@ -83,6 +84,35 @@ enum Command {
         /// The new value as JSON (the mapping show prints), or - for stdin
         #[arg(value_name = "JSON", allow_hyphen_values = true)]
         json: String,
+    },
+    /// Set a variable-length metalayer (vlmeta) from JSON: python's vlmeta[NAME] = value
+    #[command(long_about = set_vlmeta::SET_VLMETA_LONG, after_help = set_vlmeta::SET_VLMETA_EXAMPLES)]
+    SetVlmeta {
+        /// Print what would change, as JSON, without writing
+        #[arg(long)]
+        dry_run: bool,
+        /// A contiguous frame file or a sparse frame's directory
+        #[arg(value_name = "PATH")]
+        path: PathBuf,
+        /// The vlmetalayer's name (at most 31 bytes)
+        #[arg(value_name = "NAME")]
+        name: String,
+        /// The value as JSON (the mapping show prints), or - for stdin
+        #[arg(value_name = "JSON", allow_hyphen_values = true)]
+        json: String,
+    },
+    /// Delete a variable-length metalayer (vlmeta): python's del vlmeta[NAME]
+    #[command(long_about = set_vlmeta::DEL_VLMETA_LONG, after_help = set_vlmeta::DEL_VLMETA_EXAMPLES)]
+    DelVlmeta {
+        /// Print what would change, as JSON, without writing
+        #[arg(long)]
+        dry_run: bool,
+        /// A contiguous frame file or a sparse frame's directory
+        #[arg(value_name = "PATH")]
+        path: PathBuf,
+        /// The vlmetalayer's name
+        #[arg(value_name = "NAME")]
+        name: String,
     },
     /// Encode a metalayer given as JSON (the schema decode prints) to hex
     #[command(long_about = ENCODE_LONG, after_help = ENCODE_EXAMPLES)]
@@ -158,6 +188,17 @@ fn main() -> ExitCode {
             shape,
         } => set_shape::run(&mut out, &path, &shape.0, dry_run),
         Command::SetMeta { path, name, json } => set_meta::run(&path, &name, &json),
+        Command::SetVlmeta {
+            dry_run,
+            path,
+            name,
+            json,
+        } => set_vlmeta::set(&mut out, &path, &name, &json, dry_run),
+        Command::DelVlmeta {
+            dry_run,
+            path,
+            name,
+        } => set_vlmeta::del(&mut out, &path, &name, dry_run),
     };
     match result {
         Ok(true) | Err(Fatal::BrokenPipe) => ExitCode::SUCCESS,
