@@ -43,6 +43,7 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+mod any_error;
 pub mod bytes;
 pub mod chunk;
 mod codec;
@@ -72,6 +73,7 @@ use alloc::vec::Vec;
 
 use serde::{Deserialize, Serialize};
 
+pub use any_error::AnyError;
 pub use codec::view::{Entries, MetaRef};
 pub use codec::{Layout, MAX_DIM, MAX_DTYPE_FORMAT, VERSION};
 pub use de::Deserializer;

@@ -145,6 +145,8 @@ mod fields;
 mod file;
 mod header;
 mod index;
+mod lift;
+mod msgpack;
 mod parse;
 mod shape;
 mod source;

@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 #[path = "../common/mod.rs"]
 mod common;
 
+mod any_error;
 mod array;
 mod bounds;
 mod corruption;
@@ -25,6 +26,7 @@ mod fixed_part;
 mod metalayers;
 mod python_blosc2;
 mod rewrite;
+mod rmp_offsets;
 mod special_files;
 
 use common::frame::{build_with, fixstr, Fixed};
