@@ -101,7 +101,8 @@ pub enum ErrorKind {
         /// The length asked for.
         len: usize,
     },
-    /// Arrays nested deeper than [`crate::de::MAX_DEPTH`].
+    /// Arrays (or maps) nested deeper than the bound: [`crate::de::MAX_DEPTH`] for the
+    /// metalayer format, [`crate::value::MAX_DEPTH`] for msgpack values.
     #[error("expected arrays nested at most {max} deep, found deeper")]
     TooDeep {
         /// The bound.

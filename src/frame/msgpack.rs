@@ -21,8 +21,11 @@ use std::vec::Vec;
 
 use crate::error::{Error, ErrorKind};
 
-/// How deep rmp-serde may nest (it allows 1024): a user's type recurses on the stack.
-pub(crate) const MAX_DEPTH: usize = crate::value::MAX_DEPTH;
+/// How deep rmp-serde may nest: a user's type recurses on the call stack (rmp-serde and
+/// serde's derives both do, several KiB a level in a debug build), so this stays well
+/// below rmp-serde's own 1024. Deeper values read as a [`crate::value::Value`], which
+/// takes python's 1024 levels without recursion.
+pub(crate) const MAX_DEPTH: usize = 128;
 
 /// `bytes`, all of them, as one msgpack value of type `T`.
 pub(crate) fn from_msgpack<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Error> {
