@@ -15,6 +15,7 @@ mod paths;
 mod show_errors;
 mod show_json;
 mod usage;
+mod voice;
 
 use std::ffi::OsStr;
 use std::io::Write;

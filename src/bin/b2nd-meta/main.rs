@@ -10,15 +10,17 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use b2nd_meta::frame::{self, FrameError, FrameErrorKind};
+use b2nd_meta::frame;
 use b2nd_meta::report::{MetalayerReport, Options, RawContent, Report};
 use b2nd_meta::Meta;
 use clap::{Parser, Subcommand};
 
 mod help;
 mod human;
+mod messages;
 mod set_meta;
 mod set_shape;
+mod stdin;
 
 use help::*;
 
@@ -45,9 +47,9 @@ enum Command {
         human: bool,
         /// In JSON, print every byte of each raw metalayer content as hex (streamed
         /// from the file), instead of the first 4096 bytes and "raw_len"
-        #[arg(long)]
+        #[arg(long, conflicts_with = "human")]
         full_hex: bool,
-        /// A contiguous frame file or a sparse frame's directory
+        /// A contiguous frame file or a sparse frame's directory, or - for stdin
         #[arg(value_name = "PATH", required = true)]
         paths: Vec<PathBuf>,
     },
@@ -101,7 +103,7 @@ enum Fatal {
     Error(String, String),
 }
 
-fn fatal(context: impl Into<String>, message: impl ToString) -> Fatal {
+pub(crate) fn fatal(context: impl Into<String>, message: impl ToString) -> Fatal {
     Fatal::Error(context.into(), message.to_string())
 }
 
@@ -143,7 +145,7 @@ fn main() -> ExitCode {
             full_hex,
             paths,
         } => {
-            let options = if full_hex && !human {
+            let options = if full_hex {
                 Options::FULL_HEX
             } else {
                 Options::SHOW
@@ -271,7 +273,10 @@ fn show(
 ) -> Result<bool, Fatal> {
     let mut all_ok = true;
     for path in paths {
-        all_ok &= show_one(out, path, human, options)?;
+        all_ok &= match path.as_os_str() == "-" {
+            true => stdin::show(out, human, options)?,
+            false => show_one(out, path, human, options)?,
+        };
     }
     Ok(all_ok)
 }
@@ -282,15 +287,27 @@ fn show_one(
     human: bool,
     options: Options,
 ) -> Result<bool, Fatal> {
-    let context = path.to_string_lossy().into_owned();
+    show_as(out, path, path, human, options)
+}
+
+/// Shows the frame at `path`, naming it `shown` (`-` for stdin) in the output.
+pub(crate) fn show_as(
+    out: &mut impl Write,
+    path: &Path,
+    shown: &Path,
+    human: bool,
+    options: Options,
+) -> Result<bool, Fatal> {
+    let context = shown.to_string_lossy().into_owned();
     let file = match frame::open(path) {
         Ok(file) => file,
         Err(e) => {
-            report(&context, &open_error(path, &e));
+            let access = messages::Access::Read;
+            report(&context, &messages::frame_error(path, &e, access));
             return Ok(false);
         }
     };
-    let facts = Report::of_frame_with(path, &file, options);
+    let facts = Report::of_frame_with(shown, &file, options);
     if human {
         emit(out, &human::render(&facts))?;
     } else {
@@ -312,20 +329,9 @@ fn show_one(
         }
     }
     if file.is_truncated() {
-        let holder = if file.header_path == path {
-            "the file".to_owned()
-        } else {
-            file.header_path.to_string_lossy().into_owned()
-        };
-        report(
-            &context,
-            &format!(
-                "truncated: the header declares {} bytes, {holder} has {} ({} missing)",
-                file.header.info.frame_len,
-                file.file_len,
-                file.missing_bytes()
-            ),
-        );
+        let (frame_len, access) = (file.header.info.frame_len, messages::Access::Read);
+        let line = messages::truncated(path, &file.header_path, frame_len, file.file_len, access);
+        report(&context, &line);
         ok = false;
     }
     Ok(ok)
@@ -348,20 +354,4 @@ fn emit_json(out: &mut impl Write, value: &impl serde::Serialize) -> Result<(), 
         buffered.flush().map_err(pipe)?;
     }
     out.flush().map_err(pipe)
-}
-
-/// The message for a frame that cannot be opened, without repeating the path.
-fn open_error(path: &Path, e: &FrameError) -> String {
-    match (e.kind(), e.path()) {
-        (FrameErrorKind::Io(source), Some(p)) if p == path => format!("cannot read: {source}"),
-        (FrameErrorKind::Io(source), Some(p)) => format!("cannot read {}: {source}", p.display()),
-        (kind, Some(p)) if p == path => {
-            let at = e
-                .offset()
-                .map(|o| format!(" at byte {o}"))
-                .unwrap_or_default();
-            format!("not a readable Blosc2 frame: {kind}{at}")
-        }
-        _ => format!("not a readable Blosc2 frame: {e}"),
-    }
 }
