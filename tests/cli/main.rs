@@ -12,6 +12,7 @@ mod built_frames;
 mod decode_encode;
 mod human;
 mod paths;
+mod pipeline;
 mod show_errors;
 mod show_json;
 mod usage;

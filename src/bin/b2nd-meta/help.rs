@@ -39,8 +39,10 @@ Print what the header of each Blosc2 frame holds, one JSON document per line:
    \"array\": {...}}
 
 \"frame\" has the header's facts (kind, header_len, frame_len, file_len, truncated,
-typesize, blocksize, chunksize, nbytes, cbytes, codec, codec_code, clevel,
-metalayer_names, and \"notes\" when the header holds what C-Blosc2 does not check but
+typesize, blocksize, chunksize, nbytes, cbytes, codec, codec_code, clevel, codec_meta,
+filters and filters_meta (the six slots, as python-blosc2's cparams lists them),
+splitmode (1 always, 2 never, 3 auto, 4 forward-compatible), use_dict, nchunks (null
+for chunks of variable size), cratio (nbytes / cbytes), metalayer_names, and \"notes\" when the header holds what C-Blosc2 does not check but
 would not write, each \"<what> at byte N\"). \"metalayers\" has one entry per
 metalayer, in header order: the array's (b2nd, else caterva) decoded (the schema
 `decode` prints); the array's as {\"raw_hex\": ..., \"error\": ...} when it does not
@@ -67,7 +69,8 @@ header first, and the header is still reported.
 
 A PATH is a contiguous frame (.b2nd, .b2frame) or a sparse frame's directory (its
 chunks.b2frame is read); - reads a contiguous frame from stdin (shown as \"-\").
---full-hex applies to JSON only: with --human it is refused. \"path\" is the path as given; bytes of it that are not UTF-8
+--full-hex applies to JSON only: with --human it is refused.
+\"path\" is the path as given; bytes of it that are not UTF-8
 are printed as U+FFFD, and then \"path_bytes_hex\" follows with the path's exact bytes
 as lowercase hex (absent for UTF-8 paths); error lines print the path the same lossy
 way. Only the header and the trailer (two small reads at the frame's end) are read.
