@@ -39,12 +39,13 @@ Print what the header of each Blosc2 frame holds, one JSON document per line:
    \"array\": {...}}
 
 \"frame\" has the header's facts (kind, header_len, frame_len, file_len, truncated,
-typesize, blocksize, chunksize, nbytes, cbytes, codec, codec_code, clevel, codec_meta,
-filters and filters_meta (the six slots, as python-blosc2's cparams lists them),
-splitmode (1 always, 2 never, 3 auto, 4 forward-compatible), use_dict, nchunks (null
-for chunks of variable size), cratio (nbytes / cbytes), metalayer_names, and
-\"notes\" when the header holds what C-Blosc2 does not check but would not write,
-each \"<what> at byte N\"). \"metalayers\" has one entry per metalayer, in header order: the array's (b2nd, else caterva) decoded (the schema
+typesize, blocksize, chunksize, nbytes, cbytes, codec, codec_code, clevel,
+codec_meta, filters and filters_meta (the six slots, as python-blosc2's cparams
+lists them), splitmode (1 always, 2 never, 3 auto, 4 forward-compatible), use_dict,
+nchunks (null for chunks of variable size), cratio (nbytes / cbytes),
+metalayer_names, and \"notes\" when the header holds what C-Blosc2 does not check
+but would not write, each \"<what> at byte N\"). \"metalayers\" has one entry per
+metalayer, in header order: the array's (b2nd, else caterva) decoded (the schema
 `decode` prints); the array's as {\"raw_hex\": ..., \"error\": ...} when it does not
 decode; any other (a user metalayer, a caterva one beside b2nd included) as
 {\"value\": <its msgpack value as JSON>, \"raw_hex\": ...}, or {\"raw_hex\": ...,
