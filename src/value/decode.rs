@@ -7,8 +7,9 @@ use alloc::vec::Vec;
 
 use super::{NdArray, NdData, NdDtype, Value, EXT_COMPLEX, EXT_NDARRAY, EXT_SET};
 use crate::error::{Error, ErrorKind, Expected, Result};
-use crate::marker::*;
+use crate::marker::{ARRAY16, BIN8, EXT8, FIXEXT1, MAP16, STR8};
 use crate::read::Reader;
+use rmp::Marker;
 
 /// How deep arrays, maps and decoded ext payloads (sets, NumPy arrays) may nest:
 /// msgpack-python's bound, whose C unpacker holds at most 1,024 open arrays and maps
@@ -203,53 +204,56 @@ impl<'a> Decoder<'a> {
         }
     }
 
-    /// Reads a value's marker and, for one that holds no others, the whole value.
+    /// Reads a value's marker (classified by rmp's [`Marker`]) and, for one that holds
+    /// no others, the whole value. Lengths and data go through the crate's reader, which
+    /// names the offset and how many bytes are missing.
     fn head(&self, r: &mut Reader<'a>) -> Result<Head> {
         let start = r.position();
         let m = r.byte(VALUE)?;
-        Ok(Head::Value(match m {
-            0x00..=PFIX_MAX => Value::Int(i64::from(m)),
-            NFIX_MIN..=0xff => Value::Int(i64::from(m as i8)),
-            FIXMAP..=FIXMAP_MAX => return Ok(Head::Map(usize::from(m - FIXMAP))),
-            FIXARRAY..=FIXARRAY_MAX => return Ok(Head::Array(usize::from(m - FIXARRAY))),
-            FIXSTR..=FIXSTR_MAX => str(r, usize::from(m - FIXSTR), start)?,
-            NIL => Value::Nil,
-            FALSE => Value::Bool(false),
-            TRUE => Value::Bool(true),
-            BIN8 | BIN16 | BIN32 => {
-                let n = len(r, m, BIN8)?;
-                Value::Bin(r.bytes(n, Expected::Described("bin bytes"))?.to_vec())
+        let int = |v: i64| Ok(Head::Value(Value::Int(v)));
+        let e = Expected::Described;
+        Ok(Head::Value(match Marker::from_u8(m) {
+            Marker::FixPos(v) => return int(i64::from(v)),
+            Marker::FixNeg(v) => return int(i64::from(v)),
+            Marker::FixMap(n) => return Ok(Head::Map(usize::from(n))),
+            Marker::FixArray(n) => return Ok(Head::Array(usize::from(n))),
+            Marker::FixStr(n) => str(r, usize::from(n), start)?,
+            Marker::Null => Value::Nil,
+            Marker::False => Value::Bool(false),
+            Marker::True => Value::Bool(true),
+            Marker::Bin8 | Marker::Bin16 | Marker::Bin32 => {
+                let n = len(r, m - BIN8)?;
+                Value::Bin(r.bytes(n, e("bin bytes"))?.to_vec())
             }
-            STR8 | STR16 | STR32 => {
-                let n = len(r, m, STR8)?;
+            Marker::Str8 | Marker::Str16 | Marker::Str32 => {
+                let n = len(r, m - STR8)?;
                 str(r, n, start)?
             }
-            ARRAY16 | ARRAY32 => return Ok(Head::Array(len(r, m, ARRAY16 - 1)?)),
-            MAP16 | MAP32 => return Ok(Head::Map(len(r, m, MAP16 - 1)?)),
-            FLOAT32 => Value::F32(f32::from_bits(r.be_u32(Expected::Described("float32"))?)),
-            FLOAT64 => Value::F64(f64::from_bits(r.be_u64(Expected::Described("float64"))?)),
-            UINT8 => Value::Int(i64::from(r.byte(Expected::Described("uint8"))?)),
-            UINT16 => Value::Int(i64::from(r.be_u16(Expected::Described("uint16"))?)),
-            UINT32 => Value::Int(i64::from(r.be_u32(Expected::Described("uint32"))?)),
-            UINT64 => {
-                let v = r.be_u64(Expected::Described("uint64"))?;
+            Marker::Array16 | Marker::Array32 => return Ok(Head::Array(len(r, m - ARRAY16 + 1)?)),
+            Marker::Map16 | Marker::Map32 => return Ok(Head::Map(len(r, m - MAP16 + 1)?)),
+            Marker::F32 => Value::F32(f32::from_bits(r.be_u32(e("float32"))?)),
+            Marker::F64 => Value::F64(f64::from_bits(r.be_u64(e("float64"))?)),
+            Marker::U8 => return int(i64::from(r.byte(e("uint8"))?)),
+            Marker::U16 => return int(i64::from(r.be_u16(e("uint16"))?)),
+            Marker::U32 => return int(i64::from(r.be_u32(e("uint32"))?)),
+            Marker::U64 => {
+                let v = r.be_u64(e("uint64"))?;
                 i64::try_from(v).map_or(Value::UInt(v), Value::Int)
             }
-            INT8 => Value::Int(i64::from(r.byte(Expected::Described("int8"))? as i8)),
-            INT16 => Value::Int(i64::from(r.be_i16(Expected::Described("int16"))?)),
-            INT32 => Value::Int(i64::from(r.be_i32(Expected::Described("int32"))?)),
-            INT64 => Value::Int(r.be_i64(Expected::Described("int64"))?),
-            FIXEXT1 | FIXEXT2 | FIXEXT4 | FIXEXT8 | FIXEXT16 => {
-                let n = 1usize << (m - FIXEXT1);
+            Marker::I8 => return int(i64::from(r.byte(e("int8"))? as i8)),
+            Marker::I16 => return int(i64::from(r.be_i16(e("int16"))?)),
+            Marker::I32 => return int(i64::from(r.be_i32(e("int32"))?)),
+            Marker::I64 => return int(r.be_i64(e("int64"))?),
+            Marker::FixExt1
+            | Marker::FixExt2
+            | Marker::FixExt4
+            | Marker::FixExt8
+            | Marker::FixExt16 => return ext(r, 1usize << (m - FIXEXT1), start),
+            Marker::Ext8 | Marker::Ext16 | Marker::Ext32 => {
+                let n = len(r, m - EXT8)?;
                 return ext(r, n, start);
             }
-            EXT8 | EXT16 | EXT32 => {
-                let n = len(r, m, EXT8)?;
-                return ext(r, n, start);
-            }
-            _ => {
-                return Err(Error::at(start, ErrorKind::invalid_marker(ANY, m)));
-            }
+            Marker::Reserved => return Err(Error::at(start, ErrorKind::invalid_marker(ANY, m))),
         }))
     }
 }
@@ -320,11 +324,11 @@ fn f64_be(b: &[u8]) -> f64 {
     f64::from_be_bytes(a)
 }
 
-/// The length after a bin/str/ext/array/map marker of the 8-, 16- or 32-bit kind:
-/// `m - base` is 0, 1 or 2.
-fn len(r: &mut Reader<'_>, m: u8, base: u8) -> Result<usize> {
+/// The length after a bin/str/ext/array/map marker of the 8-, 16- or 32-bit kind
+/// (`width` 0, 1 or 2).
+fn len(r: &mut Reader<'_>, width: u8) -> Result<usize> {
     let e = Expected::Described("length");
-    let n = match m.wrapping_sub(base) {
+    let n = match width {
         0 => u32::from(r.byte(e)?),
         1 => u32::from(r.be_u16(e)?),
         _ => r.be_u32(e)?,
