@@ -9,6 +9,7 @@ use crate::dtype::DtypeError;
 use crate::error::Error;
 #[cfg(feature = "std")]
 use crate::frame::FrameError;
+use crate::hex::HexError;
 use crate::validate::Invalid;
 
 /// Any error this crate returns, for a function that calls several of its parts.
@@ -48,6 +49,8 @@ pub enum AnyError {
     Invalid(Invalid),
     /// A Blosc2 chunk that does not decode ([`ChunkError`]).
     Chunk(ChunkError),
+    /// Text that is not hex ([`HexError`]).
+    Hex(HexError),
     /// A frame that cannot be read or rewritten ([`FrameError`]).
     #[cfg(feature = "std")]
     Frame(FrameError),
@@ -69,6 +72,7 @@ impl AnyError {
             AnyError::Dtype(e) => e.offset(),
             AnyError::Invalid(_) => None,
             AnyError::Chunk(e) => e.offset(),
+            AnyError::Hex(e) => Some(e.offset() as u64),
             #[cfg(feature = "std")]
             AnyError::Frame(e) => e.offset(),
             #[cfg(feature = "std")]
@@ -84,6 +88,7 @@ impl fmt::Display for AnyError {
             AnyError::Dtype(e) => fmt::Display::fmt(e, f),
             AnyError::Invalid(e) => fmt::Display::fmt(e, f),
             AnyError::Chunk(e) => fmt::Display::fmt(e, f),
+            AnyError::Hex(e) => fmt::Display::fmt(e, f),
             #[cfg(feature = "std")]
             AnyError::Frame(e) => fmt::Display::fmt(e, f),
             #[cfg(feature = "std")]
@@ -100,6 +105,7 @@ impl core::error::Error for AnyError {
             AnyError::Dtype(e) => e.source(),
             AnyError::Invalid(e) => e.source(),
             AnyError::Chunk(e) => e.source(),
+            AnyError::Hex(e) => e.source(),
             #[cfg(feature = "std")]
             AnyError::Frame(e) => e.source(),
             #[cfg(feature = "std")]
@@ -124,6 +130,7 @@ from! {
     Dtype(DtypeError),
     Invalid(Invalid),
     Chunk(ChunkError),
+    Hex(HexError),
     #[cfg(feature = "std")]
     Frame(FrameError),
     #[cfg(feature = "std")]

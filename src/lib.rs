@@ -52,6 +52,7 @@ pub mod dtype;
 pub mod error;
 #[cfg(feature = "std")]
 pub mod frame;
+pub mod hex;
 mod inline;
 #[cfg(feature = "std")]
 mod io;

@@ -174,7 +174,7 @@ fn malformed_arguments_say_which_and_count_axes_from_0() {
     assert_line(&out, &path, "the new value is not JSON", "set-meta");
     // decode and encode: their argument, on the line of the command.
     let out = run(["decode", "9z"]);
-    out.assert_one_error("b2nd-meta: decode: invalid hex digit 'z' at position 1");
+    out.assert_one_error("b2nd-meta: decode: expected a hex digit (0-9, a-f), found 'z' at byte 1");
     let out = run(["encode", "{x"]);
     out.assert_one_error("b2nd-meta: encode: invalid JSON");
     assert_eq!(fs::read(&path).unwrap(), before);

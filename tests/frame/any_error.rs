@@ -14,6 +14,7 @@ enum Step {
     Dtype,
     Invalid,
     Chunk,
+    Hex,
     Io,
 }
 
@@ -40,6 +41,9 @@ fn run(fail: Step) -> Result<(), AnyError> {
     }
     if let Step::Chunk = fail {
         b2nd_meta::chunk::decode(&[5, 1, 2, 1])?;
+    }
+    if let Step::Hex = fail {
+        b2nd_meta::hex::decode("97z0")?;
     }
     if let Step::Io = fail {
         std::fs::read("/no/such/b2nd-meta/file")?;
@@ -82,6 +86,10 @@ fn every_crate_error_converts_with_its_offset_and_kind() {
         matches!(&chunk, AnyError::Chunk(e) if matches!(e.kind(), ChunkErrorKind::UnexpectedEnd { .. }))
     );
     assert_eq!(chunk.offset(), Some(4));
+
+    let hex = run(Step::Hex).unwrap_err();
+    assert!(matches!(&hex, AnyError::Hex(_)));
+    assert_eq!(hex.offset(), Some(2));
 
     let io = run(Step::Io).unwrap_err();
     assert!(matches!(&io, AnyError::Io(e) if e.kind() == std::io::ErrorKind::NotFound));

@@ -22,7 +22,7 @@ fn tuple<T: std::fmt::Display>(items: &[T]) -> String {
 fn short_hex(bytes: &[u8], len: u64) -> String {
     const MAX: usize = 16;
     let head = bytes.get(..MAX).unwrap_or(bytes);
-    let mut s: String = head.iter().map(|b| format!("{b:02x}")).collect();
+    let mut s = b2nd_meta::hex::encode(head);
     if len > head.len() as u64 {
         s.push_str("...");
     }

@@ -5,7 +5,6 @@
 //! non-zero exit status; nothing here panics on any input, and a closed stdout
 //! (`b2nd-meta show ... | head -1`) ends the program quietly.
 
-use std::fmt::Write as _;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -188,44 +187,16 @@ fn argument_or_stdin(arg: &str, context: &str) -> Result<String, Fatal> {
     Ok(text)
 }
 
-/// Bytes from hex: whitespace anywhere, an optional `0x` prefix.
+/// Bytes from hex: whitespace anywhere, an optional `0x` prefix; an error's offset
+/// counts in `text`.
 fn parse_hex(text: &str) -> Result<Vec<u8>, String> {
-    let trimmed = text.trim_start();
-    let skipped = text.len() - trimmed.len();
-    let (body, start) = match trimmed
-        .strip_prefix("0x")
-        .or_else(|| trimmed.strip_prefix("0X"))
-    {
-        Some(rest) => (rest, skipped + 2),
-        None => (trimmed, skipped),
-    };
-    let mut bytes = Vec::with_capacity(body.len() / 2);
-    let mut high: Option<u8> = None;
-    let mut digits = 0usize;
-    for (i, c) in body.char_indices() {
-        if c.is_whitespace() {
-            continue;
-        }
-        let Some(v) = c.to_digit(16) else {
-            return Err(format!(
-                "invalid hex digit {c:?} at position {}; expected 0-9 or a-f",
-                start + i
-            ));
-        };
-        digits += 1;
-        // A hex digit is < 16, so it fits a u8.
-        let v = v as u8;
-        match high.take() {
-            None => high = Some(v),
-            Some(h) => bytes.push(h << 4 | v),
-        }
+    let skipped = text.len() - text.trim_start().len();
+    let mut text = text.to_owned();
+    if matches!(text.get(skipped..skipped + 2), Some("0x" | "0X")) {
+        // Blanked, so that offsets still count in the text as given.
+        text.replace_range(skipped..skipped + 2, "  ");
     }
-    if high.is_some() {
-        return Err(format!(
-            "odd number of hex digits ({digits}); each byte needs two"
-        ));
-    }
-    Ok(bytes)
+    b2nd_meta::hex::decode_spaced(&text).map_err(|e| e.to_string())
 }
 
 fn decode(out: &mut impl Write, args: &[String]) -> Result<(), Fatal> {
@@ -249,15 +220,7 @@ fn encode(out: &mut impl Write, arg: &str) -> Result<(), Fatal> {
         fatal("encode", format!("{what}: {e}"))
     })?;
     let bytes = b2nd_meta::to_vec(&meta).map_err(|e| fatal("encode", e))?;
-    emit(out, &to_hex(&bytes))
-}
-
-fn to_hex(bytes: &[u8]) -> String {
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        let _ = write!(s, "{b:02x}");
-    }
-    s
+    emit(out, &b2nd_meta::hex::encode(&bytes))
 }
 
 // ---------------------------------------------------------------------------
