@@ -10,7 +10,7 @@ use crate::error::Error;
 #[cfg(feature = "std")]
 use crate::frame::FrameError;
 use crate::hex::HexError;
-use crate::validate::Invalid;
+use crate::metalayer::validate::Invalid;
 
 /// Any error this crate returns, for a function that calls several of its parts.
 ///

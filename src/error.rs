@@ -101,8 +101,8 @@ pub enum ErrorKind {
         /// The length asked for.
         len: usize,
     },
-    /// Arrays (or maps) nested deeper than the bound: [`crate::de::MAX_DEPTH`] for the
-    /// metalayer format, [`crate::value::MAX_DEPTH`] for msgpack values.
+    /// Arrays (or maps) nested deeper than `max` levels: a metalayer nests two deep, a
+    /// msgpack value at most [`crate::value::MAX_DEPTH`].
     #[error("expected arrays nested at most {max} deep, found deeper")]
     TooDeep {
         /// The bound.

@@ -173,15 +173,16 @@ mod file;
 mod header;
 mod index;
 mod lift;
-mod msgpack;
 mod parse;
 mod shape;
 mod source;
 mod trailer;
+mod typed;
 mod user;
 mod write;
 
 pub use array::{reshaped_meta, ARRAY_METALAYERS};
+pub(crate) use check::check_array_with;
 pub use check::{check_array, Mismatch};
 pub use error::{FrameError, FrameErrorKind};
 pub use file::{open, read_header, FrameFile};

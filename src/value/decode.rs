@@ -8,8 +8,7 @@ use alloc::vec::Vec;
 use super::nd::{invalid, kind_name};
 use super::{Value, EXT_COMPLEX, EXT_NDARRAY, EXT_SET};
 use crate::error::{Error, ErrorKind, Expected, Result};
-use crate::marker::{ARRAY16, BIN8, EXT8, FIXEXT1, MAP16, STR8};
-use crate::read::Reader;
+use crate::msgpack::read::Reader;
 use rmp::Marker;
 
 /// How deep arrays, maps and decoded ext payloads (sets, NumPy arrays) may nest:
@@ -212,16 +211,16 @@ impl<'a> Decoder<'a> {
             Marker::Null => Value::Nil,
             Marker::False => Value::Bool(false),
             Marker::True => Value::Bool(true),
-            Marker::Bin8 | Marker::Bin16 | Marker::Bin32 => {
-                let n = len(r, m - BIN8)?;
-                Value::Bin(r.bytes(n, e("bin bytes"))?.to_vec())
-            }
-            Marker::Str8 | Marker::Str16 | Marker::Str32 => {
-                let n = len(r, m - STR8)?;
-                str(r, n, start)?
-            }
-            Marker::Array16 | Marker::Array32 => return Ok(Head::Array(len(r, m - ARRAY16 + 1)?)),
-            Marker::Map16 | Marker::Map32 => return Ok(Head::Map(len(r, m - MAP16 + 1)?)),
+            Marker::Bin8 => bin(r, 0)?,
+            Marker::Bin16 => bin(r, 1)?,
+            Marker::Bin32 => bin(r, 2)?,
+            Marker::Str8 => str_of(r, 0, start)?,
+            Marker::Str16 => str_of(r, 1, start)?,
+            Marker::Str32 => str_of(r, 2, start)?,
+            Marker::Array16 => return Ok(Head::Array(len(r, 1)?)),
+            Marker::Array32 => return Ok(Head::Array(len(r, 2)?)),
+            Marker::Map16 => return Ok(Head::Map(len(r, 1)?)),
+            Marker::Map32 => return Ok(Head::Map(len(r, 2)?)),
             Marker::F32 => Value::F32(f32::from_bits(r.be_u32(e("float32"))?)),
             Marker::F64 => Value::F64(f64::from_bits(r.be_u64(e("float64"))?)),
             Marker::U8 => return int(i64::from(r.byte(e("uint8"))?)),
@@ -235,15 +234,14 @@ impl<'a> Decoder<'a> {
             Marker::I16 => return int(i64::from(r.be_i16(e("int16"))?)),
             Marker::I32 => return int(i64::from(r.be_i32(e("int32"))?)),
             Marker::I64 => return int(r.be_i64(e("int64"))?),
-            Marker::FixExt1
-            | Marker::FixExt2
-            | Marker::FixExt4
-            | Marker::FixExt8
-            | Marker::FixExt16 => return ext(r, 1usize << (m - FIXEXT1), start),
-            Marker::Ext8 | Marker::Ext16 | Marker::Ext32 => {
-                let n = len(r, m - EXT8)?;
-                return ext(r, n, start);
-            }
+            Marker::FixExt1 => return ext(r, 1, start),
+            Marker::FixExt2 => return ext(r, 2, start),
+            Marker::FixExt4 => return ext(r, 4, start),
+            Marker::FixExt8 => return ext(r, 8, start),
+            Marker::FixExt16 => return ext(r, 16, start),
+            Marker::Ext8 => return len(r, 0).and_then(|n| ext(r, n, start)),
+            Marker::Ext16 => return len(r, 1).and_then(|n| ext(r, n, start)),
+            Marker::Ext32 => return len(r, 2).and_then(|n| ext(r, n, start)),
             Marker::Reserved => return Err(Error::at(start, ErrorKind::invalid_marker(ANY, m))),
         }))
     }
@@ -325,6 +323,20 @@ fn len(r: &mut Reader<'_>, width: u8) -> Result<usize> {
         _ => r.be_u32(e)?,
     };
     Ok(usize::try_from(n).unwrap_or(usize::MAX))
+}
+
+/// A bin8/16/32 (`width` 0, 1, 2): its length, then its bytes.
+fn bin(r: &mut Reader<'_>, width: u8) -> Result<Value> {
+    let n = len(r, width)?;
+    Ok(Value::Bin(
+        r.bytes(n, Expected::Described("bin bytes"))?.to_vec(),
+    ))
+}
+
+/// A str8/16/32 (`width` 0, 1, 2) whose marker is at `start`.
+fn str_of(r: &mut Reader<'_>, width: u8, start: usize) -> Result<Value> {
+    let n = len(r, width)?;
+    str(r, n, start)
 }
 
 fn str(r: &mut Reader<'_>, n: usize, start: usize) -> Result<Value> {

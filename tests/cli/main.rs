@@ -13,9 +13,13 @@ mod decode_encode;
 mod human;
 mod paths;
 mod pipeline;
+mod set_meta;
+mod set_shape;
 mod show_errors;
 mod show_json;
+mod show_limits;
 mod usage;
+mod vlmeta;
 mod voice;
 
 use std::ffi::OsStr;

@@ -70,10 +70,10 @@ impl VlMetalayer {
     /// ```
     pub fn deserialize<T: DeserializeOwned>(&self) -> Result<T, FrameError> {
         let bytes = self.decode()?;
-        crate::frame::msgpack::from_msgpack(&bytes).map_err(|source| self.value_error(source))
+        crate::frame::typed::from_msgpack(&bytes).map_err(|source| self.value_error(source))
     }
 
-    fn value_error(&self, source: crate::Error) -> FrameError {
+    fn value_error(&self, source: crate::error::Error) -> FrameError {
         FrameError::new(FrameErrorKind::VlmetaValue {
             name: self.name.clone(),
             source,
