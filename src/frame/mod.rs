@@ -100,8 +100,35 @@
 //!
 //! # Example
 //!
-//! Build a minimal contiguous-frame header by hand, with one metalayer `"m"`
-//! holding the three bytes `01 02 03`, and read it back:
+//! Open a file python-blosc2 wrote (`blosc2.asarray(..., meta={"user": {"answer": 42},
+//! ...})`, with `vlmeta["note"] = "hi"`): the header's facts, the array metadata, a user
+//! metalayer and a vlmeta value. [`open`] reads only the header; the trailer (vlmeta) is
+//! read when asked for.
+//!
+//! ```
+//! use std::collections::BTreeMap;
+//! use b2nd_meta::frame::{self, FrameKind};
+//!
+//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/usermeta.b2nd");
+//! let file = frame::open(path)?;
+//! let info = &file.header.info;
+//! assert_eq!((info.kind, info.codec.name(), info.clevel, info.typesize), (FrameKind::Contiguous, "blosclz", 9, 2));
+//!
+//! let meta = file.header.array_meta()?;
+//! assert_eq!((meta.shape(), meta.dtype()), (&[4, 4][..], Some("<u2")));
+//!
+//! let names: Vec<&str> = file.header.metalayers.iter().map(|m| m.name.as_str()).collect();
+//! assert_eq!(names[..2], ["b2nd", "user"]);
+//! let user: BTreeMap<String, i32> = file.header.user_meta("user")?;
+//! assert_eq!(user["answer"], 42);
+//!
+//! let note: String = file.vlmeta("note")?;
+//! assert_eq!(note, "hi");
+//! # Ok::<(), b2nd_meta::AnyError>(())
+//! ```
+//!
+//! Headers in memory are read by [`parse_header`]. A minimal contiguous-frame header
+//! built by hand, with one metalayer `"m"` holding the three bytes `01 02 03`:
 //!
 //! ```
 //! use b2nd_meta::frame::{parse_header, FrameKind};
@@ -158,11 +185,13 @@ mod fields;
 mod file;
 mod header;
 mod index;
+mod lift;
 mod lock;
 mod parse;
 mod shape;
 mod source;
 mod trailer;
+mod typed;
 mod user;
 mod write;
 

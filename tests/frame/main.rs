@@ -20,6 +20,7 @@ mod c_ffi;
 #[path = "../common/mod.rs"]
 mod common;
 
+mod any_error;
 mod array;
 mod bounds;
 mod c_frame;
@@ -32,6 +33,7 @@ mod metalayers;
 mod python_blosc2;
 mod resize;
 mod rewrite;
+mod rmp_offsets;
 mod special_files;
 mod user_meta;
 mod vlmeta;

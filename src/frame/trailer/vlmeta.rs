@@ -32,17 +32,13 @@ impl VlMetalayer {
     /// ```
     pub fn decode(&self) -> Result<Vec<u8>, FrameError> {
         chunk::decode(&self.content).map_err(|source| {
-            let content_offset = self.content_offset();
-            let at = source.offset().map(|o| content_offset.saturating_add(o));
+            let (content_offset, at) = (self.content_offset(), source.offset());
             let kind = FrameErrorKind::VlmetaChunk {
                 name: self.name.clone(),
                 content_offset,
                 source,
             };
-            match at {
-                Some(at) => FrameError::at(at, kind),
-                None => FrameError::new(kind),
-            }
+            FrameError::inside(content_offset, at, kind)
         })
     }
 }
@@ -77,21 +73,7 @@ impl VlMetalayer {
     /// ```
     pub fn deserialize<T: DeserializeOwned>(&self) -> Result<T, FrameError> {
         let bytes = self.decode()?;
-        let mut de = rmp_serde::Deserializer::new(std::io::Cursor::new(bytes.as_slice()));
-        // rmp-serde allows 1024 levels; the value type's bound keeps the stack small.
-        de.set_max_depth(crate::value::MAX_DEPTH);
-        let value = T::deserialize(&mut de).map_err(|e| {
-            let at = usize::try_from(de.position()).unwrap_or(usize::MAX);
-            self.value_error(<crate::error::Error as serde::de::Error>::custom(e).or_at(at))
-        })?;
-        let end = usize::try_from(de.position()).unwrap_or(usize::MAX);
-        match bytes.len().checked_sub(end) {
-            Some(0) | None => Ok(value),
-            Some(count) => Err(self.value_error(crate::error::Error::at(
-                end,
-                crate::error::ErrorKind::TrailingBytes { count },
-            ))),
-        }
+        crate::frame::typed::from_msgpack(&bytes).map_err(|source| self.value_error(source))
     }
 
     fn value_error(&self, source: crate::error::Error) -> FrameError {
