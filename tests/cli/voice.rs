@@ -73,8 +73,23 @@ fn commands(path: &Path) -> Vec<(&'static str, Vec<String>)> {
         ("set-shape", vec!["set-shape".into(), p.clone(), "3".into()]),
         (
             "set-meta",
-            vec!["set-meta".into(), p, "other".into(), "[3, 2, 1]".into()],
+            vec![
+                "set-meta".into(),
+                p.clone(),
+                "other".into(),
+                "[3, 2, 1]".into(),
+            ],
         ),
+        (
+            "set-vlmeta",
+            vec![
+                "set-vlmeta".into(),
+                p.clone(),
+                "units".into(),
+                "\"m/s\"".into(),
+            ],
+        ),
+        ("del-vlmeta", vec!["del-vlmeta".into(), p, "note".into()]),
     ]
 }
 
@@ -172,6 +187,8 @@ fn malformed_arguments_say_which_and_count_axes_from_0() {
     // set-meta: the JSON, on the line of its path.
     let out = run(["set-meta", &p, "m", "{x"]);
     assert_line(&out, &path, "the new value is not JSON", "set-meta");
+    let out = run(["set-vlmeta", &p, "m", "{x"]);
+    assert_line(&out, &path, "the new value is not JSON", "set-vlmeta");
     // decode and encode: their argument, on the line of the command.
     let out = run(["decode", "9z"]);
     out.assert_one_error("b2nd-meta: decode: expected a hex digit (0-9, a-f), found 'z' at byte 1");

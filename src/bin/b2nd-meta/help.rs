@@ -19,8 +19,8 @@ metalayer in place: b2nd-meta set-meta --help.
 
 Exit status: 0 on success, 1 when an input cannot be read or decoded (or a frame is
 truncated), or set-shape or set-meta refuses, 2 on a usage error. Validation problems are reported, not failures.
-A successful set-shape or set-meta prints nothing (set-shape --dry-run prints what
-would change).
+A successful set-shape, set-meta, set-vlmeta or del-vlmeta prints nothing (--dry-run
+prints what would change).
 
 Errors: one line on stderr, `b2nd-meta: <PATH as given>: <what>[ at byte N]`, the same
 for every command (`b2nd-meta: decode: ...`, `b2nd-meta: encode: ...` for their

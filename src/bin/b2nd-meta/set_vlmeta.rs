@@ -4,10 +4,11 @@
 use std::io::Write;
 use std::path::Path;
 
-use b2nd_meta::frame::{self, FrameErrorKind, VlmetaChange, VlmetaOptions, VlmetaPlan};
+use b2nd_meta::frame::{self, VlmetaChange, VlmetaOptions, VlmetaPlan};
 use b2nd_meta::value::Value;
 use serde_json::json;
 
+use crate::messages::{self, Access};
 use crate::{argument_or_stdin, emit_json, report, Fatal};
 
 pub const SET_VLMETA_LONG: &str = "\
@@ -90,19 +91,7 @@ fn write(
         }
         Ok(_) => Ok(true),
         Err(e) => {
-            let file = e.path().unwrap_or(path);
-            let line = match e.kind() {
-                FrameErrorKind::Io(source) if file == path => {
-                    format!("cannot read or write: {source}")
-                }
-                FrameErrorKind::Io(source) => {
-                    format!("cannot read or write {}: {source}", file.display())
-                }
-                kind => match e.offset() {
-                    Some(at) => format!("{kind} at byte {at}"),
-                    None => kind.to_string(),
-                },
-            };
+            let line = messages::frame_error(path, &e, Access::Write);
             report(&context, &line);
             Ok(false)
         }
