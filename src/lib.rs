@@ -46,6 +46,8 @@ extern crate std;
 pub mod bytes;
 pub mod chunk;
 mod codec;
+#[cfg(feature = "std")]
+pub mod container;
 pub mod de;
 pub mod dtype;
 pub mod error;

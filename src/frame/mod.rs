@@ -140,6 +140,7 @@
 
 mod array;
 mod check;
+mod chunks;
 mod error;
 mod fields;
 mod file;
@@ -154,6 +155,7 @@ mod write;
 
 pub use array::{reshaped_meta, ARRAY_METALAYERS};
 pub use check::{check_array, Mismatch};
+pub use chunks::{chunk_file_name, ChunkIndex, ChunkLocation, DataReader};
 pub use error::{FrameError, FrameErrorKind};
 pub use file::{open, read_header, FrameFile};
 pub use header::{
@@ -163,6 +165,7 @@ pub use header::{
 };
 pub use shape::ShapeChangeRefusal;
 pub use source::parse_header;
+pub(crate) use source::{read_staged, Positional};
 pub use trailer::{
     parse_trailer, read_trailer, Trailer, VlMetalayer, MAX_VLMETALAYERS, TRAILER_MIN_LEN,
 };
