@@ -88,6 +88,13 @@ pub fn open(path: impl AsRef<Path>) -> Result<Container, ContainerError> {
     if md.is_dir() {
         return open_dir(path);
     }
+    if !md.is_file() {
+        // A FIFO or a device: refused before anything is opened, as frame::open does.
+        return match crate::frame::open(path) {
+            Err(e) => Err(ContainerError::frame(e, 0)),
+            Ok(_) => Err(not_regular(path)),
+        };
+    }
     let file = fs::File::open(path).map_err(|e| ContainerError::io(e).in_file(path))?;
     let suffix_b2e = path.to_string_lossy().ends_with(".b2e");
     open_source(Arc::new(file), path, !suffix_b2e).map_err(|e| e.in_file(path))
@@ -143,6 +150,10 @@ pub fn open_source(
     open_range(src, 0, len, label)
 }
 
+fn not_regular(path: &Path) -> ContainerError {
+    ContainerError::io(std::io::Error::other("not a regular file")).in_file(path)
+}
+
 fn single(label: &Path, info: NodeInfo) -> Container {
     Container {
         path: label.to_path_buf(),
@@ -174,7 +185,11 @@ fn open_zip(src: Arc<dyn ReadAt + Send + Sync>, label: &Path) -> Result<Containe
     let members = zip::members(&src)?;
     let embed_member = members.iter().find(|(name, _)| name == EMBED_NAME);
     let embed = match embed_member {
-        None => None,
+        None => {
+            return Err(ContainerError::new(ContainerErrorKind::Zip {
+                reason: std::format!("no {EMBED_NAME} member: not a python-blosc2 store"),
+            }))
+        }
         Some((_, Err(e))) => {
             return Err(ContainerError::new(ContainerErrorKind::Zip {
                 reason: std::format!("{EMBED_NAME}: {e}"),
@@ -222,17 +237,16 @@ fn open_dir(path: &Path) -> Result<Container, ContainerError> {
             },
         ));
     }
-    let embed = if embed_path.is_file() {
-        let file =
-            fs::File::open(&embed_path).map_err(|e| ContainerError::io(e).in_file(&embed_path))?;
-        let len = file
-            .metadata()
-            .map_err(|e| ContainerError::io(e).in_file(&embed_path))?
-            .len();
-        Some(Embed::open(Arc::new(file), 0, len, &embed_path).map_err(|e| e.in_file(&embed_path))?)
-    } else {
-        None
-    };
+    // python-blosc2 refuses a store directory without its embed store.
+    let io = |e| ContainerError::io(e).in_file(&embed_path);
+    if !fs::metadata(&embed_path).map_err(io)?.is_file() {
+        return Err(not_regular(&embed_path));
+    }
+    let file = fs::File::open(&embed_path).map_err(io)?;
+    let len = file.metadata().map_err(io)?.len();
+    let embed =
+        Embed::open(Arc::new(file), 0, len, &embed_path).map_err(|e| e.in_file(&embed_path))?;
+    let embed = Some(embed);
     let found = store::walk_dir(path)?;
     store_container(path, embed, found, None)
 }

@@ -19,6 +19,7 @@ mod help;
 mod human;
 mod set_meta;
 mod set_shape;
+mod show_store;
 
 use help::*;
 
@@ -47,7 +48,8 @@ enum Command {
         /// from the file), instead of the first 4096 bytes and "raw_len"
         #[arg(long)]
         full_hex: bool,
-        /// A contiguous frame file or a sparse frame's directory
+        /// A contiguous frame file or a sparse frame's directory; a store or bundle
+        /// (.b2e, .b2d, .b2z), optionally followed by the KEY of one of its nodes
         #[arg(value_name = "PATH", required = true)]
         paths: Vec<PathBuf>,
     },
@@ -269,9 +271,21 @@ fn show(
     human: bool,
     options: Options,
 ) -> Result<bool, Fatal> {
+    // `show STORE KEY`: one node of a store.
+    if let [store, key] = paths {
+        let key = key.to_string_lossy();
+        if key.starts_with('/') && !Path::new(key.as_ref()).exists() {
+            if let Some(c) = show_store::open(store) {
+                return show_store::show(out, store, &c, Some(&key), human);
+            }
+        }
+    }
     let mut all_ok = true;
     for path in paths {
-        all_ok &= show_one(out, path, human, options)?;
+        all_ok &= match show_store::open(path) {
+            Some(c) => show_store::show(out, path, &c, None, human)?,
+            None => show_one(out, path, human, options)?,
+        };
     }
     Ok(all_ok)
 }
