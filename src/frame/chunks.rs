@@ -113,12 +113,13 @@ fn read_chunk_at<R: Read + Seek>(
     nchunk: Option<u64>,
 ) -> Result<Vec<u8>, FrameError> {
     let chunk_error = |source: chunk::ChunkError| {
+        let offset = at.saturating_add(source.offset().unwrap_or(0));
         let kind = FrameErrorKind::DataChunk {
             nchunk,
             chunk_offset: at,
             source,
         };
-        FrameError::at(at, kind)
+        FrameError::at(offset, kind)
     };
     let head = read_exact_at(reader, at, EXTENDED_HEADER_LEN, "a chunk header")?;
     let header = ChunkHeader::parse(&head).map_err(chunk_error)?;
