@@ -80,7 +80,10 @@ fn parse_map(metadata: Option<&Value>) -> Result<Vec<MapEntry>, String> {
     pairs
         .iter()
         .map(|(k, v)| match k.as_str() {
-            Some(key) => Ok((key.to_string(), entry_location(v))),
+            Some(key) => Ok((
+                key.to_string(),
+                entry_location(v).map_err(|e| format!("embed map entry: {e}")),
+            )),
             None => Err(format!("a key that is not a string: {k:?}")),
         })
         .collect()

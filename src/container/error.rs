@@ -73,6 +73,14 @@ pub enum ContainerErrorKind {
         /// How many bytes the holder has.
         available: u64,
     },
+    /// A node listed with why it cannot be read: an embed map entry that is not what
+    /// python-blosc2 writes, a zip member whose local header does not read.
+    Unreadable {
+        /// The node.
+        key: String,
+        /// Why.
+        reason: String,
+    },
     /// No node has this key.
     UnknownKey {
         /// The key asked for.
@@ -163,6 +171,9 @@ impl fmt::Display for ContainerErrorKind {
                 "node {key:?} at offset {offset}, length {length}, lies outside the {available} bytes that hold it"
             ),
             ContainerErrorKind::UnknownKey { key } => write!(f, "no node {key:?}"),
+            ContainerErrorKind::Unreadable { key, reason } => {
+                write!(f, "node {key:?} cannot be read: {reason}")
+            }
             ContainerErrorKind::Remote { key } => {
                 write!(f, "node {key:?} is a remote reference; nothing to read here")
             }

@@ -381,8 +381,9 @@ impl Container {
                 })),
             },
             Location::Invalid { reason } => {
-                Err(ContainerError::new(ContainerErrorKind::EmbedMap {
-                    reason: std::format!("entry {key:?}: {reason}"),
+                Err(ContainerError::new(ContainerErrorKind::Unreadable {
+                    key: key.to_owned(),
+                    reason: reason.clone(),
                 }))
             }
             other => store::describe_leaf(self.src.as_ref(), key, other, &self.path),

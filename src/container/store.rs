@@ -134,6 +134,11 @@ pub(crate) fn zip_leaves(
         }
         let m = match member {
             Ok(m) => m,
+            Err(e) if trusted(file) => {
+                let reason = format!("zip member {name:?}: {e}");
+                found.push(Found::Leaf(key_of(name), Location::Invalid { reason }));
+                continue;
+            }
             Err(e) => {
                 found.push(Found::Skipped(format!("{name}: {e}")));
                 continue;

@@ -3,6 +3,7 @@
 //! tests/data/containers/generate.py); the chunk index and byte-range reads against
 //! C-Blosc2; what listing reads; bad input.
 
+mod bad;
 mod c;
 mod chunk_index;
 mod python;
