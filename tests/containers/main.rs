@@ -4,7 +4,10 @@
 //! C-Blosc2; what listing reads; bad input.
 
 mod bad;
+mod bounds;
 mod c;
+#[path = "../c_ffi/mod.rs"]
+mod c_ffi;
 mod chunk_index;
 mod python;
 
