@@ -9,6 +9,7 @@ mod c;
 #[path = "../c_ffi/mod.rs"]
 mod c_ffi;
 mod chunk_index;
+mod cli;
 mod python;
 
 use std::path::PathBuf;
