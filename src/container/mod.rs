@@ -143,7 +143,12 @@ pub fn open_source(
     label: &Path,
     zip_allowed: bool,
 ) -> Result<Container, ContainerError> {
-    if zip_allowed && zip::is_zip(&src) {
+    // A frame starts with its msgpack fixarray and the magic's fixstr; only what does
+    // not is looked at as a zip (whose directory is at its end).
+    let mut magic = [0u8; 2];
+    let is_frame = src.read_at(&mut magic, 0).map_err(ContainerError::io)? == 2
+        && magic == [crate::marker::FIXARRAY + 14, crate::marker::FIXSTR + 8];
+    if zip_allowed && !is_frame && zip::is_zip(&src) {
         return open_zip(src, label);
     }
     let len = src.size().map_err(ContainerError::io)?;

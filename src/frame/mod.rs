@@ -141,6 +141,7 @@
 mod array;
 mod check;
 mod chunks;
+mod data;
 mod error;
 mod fields;
 mod file;
@@ -155,7 +156,8 @@ mod write;
 
 pub use array::{reshaped_meta, ARRAY_METALAYERS};
 pub use check::{check_array, Mismatch};
-pub use chunks::{chunk_file_name, ChunkIndex, ChunkLocation, DataReader};
+pub use chunks::{chunk_file_name, ChunkIndex, ChunkLocation};
+pub use data::DataReader;
 pub use error::{FrameError, FrameErrorKind};
 pub use file::{open, read_header, FrameFile};
 pub use header::{
