@@ -19,6 +19,17 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// Open, list, and read every node's header (shape, dtype: what python reads).
+fn headers(path: &Path) -> usize {
+    let c = container::open(path).unwrap();
+    let mut n = 0;
+    for node in c.nodes() {
+        let header = c.node_header(&node.key).unwrap();
+        n += black_box(header.array_metalayer()).is_some() as usize;
+    }
+    n
+}
+
 /// Open, list, and read every entry's metadata; the number of entries.
 fn list(path: &Path) -> usize {
     let c = container::open(path).unwrap();
@@ -39,6 +50,7 @@ fn bench(c: &mut Criterion) {
         let path = PathBuf::from(big);
         g.sample_size(10);
         g.bench_function("B2ND_BUNDLE", |b| b.iter(|| list(&path)));
+        g.bench_function("B2ND_BUNDLE headers", |b| b.iter(|| headers(&path)));
     }
     g.finish();
 }

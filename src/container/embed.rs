@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::vec::Vec;
 
 use super::error::{ContainerError, ContainerErrorKind};
-use super::node::{describe, Location, NodeInfo};
+use super::node::{describe, How, Location, NodeInfo};
 use super::read_at::{Embedded, Window};
 use super::ReadAt;
 use crate::frame::{DataReader, FrameHeader};
@@ -122,12 +122,13 @@ impl Embed {
     }
 
     /// Reads the frame of the node `key` at `[offset, offset + length)` of the data.
-    pub(crate) fn describe_node(
+    pub(crate) fn describe_node<T>(
         &self,
         key: &str,
         offset: u64,
         length: u64,
-    ) -> Result<NodeInfo, ContainerError> {
+        how: How<T>,
+    ) -> Result<T, ContainerError> {
         let data = self.data.get_or_init(|| {
             let window = Window::new(Arc::clone(&self.src), self.start, self.len);
             DataReader::new(window, &self.header)
@@ -155,8 +156,6 @@ impl Embed {
             len: length,
             pos: 0,
         };
-        describe(&mut node, length, &label)
-            .map(|(_, info)| info)
-            .map_err(|e| ContainerError::frame(e, offset))
+        how(&mut node, length, &label).map_err(|e| ContainerError::frame(e, offset))
     }
 }

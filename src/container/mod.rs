@@ -377,10 +377,38 @@ impl Container {
         self.read_node(key, location)
     }
 
+    /// The header of node `key` alone: one read of its first KiB (for an embedded
+    /// node, of the chunks holding it), enough for its shape, dtype and metalayers.
+    ///
+    /// ```
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/containers/blosc2-4.14.1/dict.b2z");
+    /// let store = b2nd_meta::container::open(path)?;
+    /// let header = store.node_header("/dir1/big")?;
+    /// assert_eq!(header.array_metalayer().unwrap().name, "b2nd");
+    /// # Ok::<(), b2nd_meta::container::ContainerError>(())
+    /// ```
+    pub fn node_header(&self, key: &str) -> Result<crate::frame::FrameHeader, ContainerError> {
+        let location = self.nodes.get(key).ok_or_else(|| {
+            ContainerError::new(ContainerErrorKind::UnknownKey {
+                key: key.to_owned(),
+            })
+        })?;
+        self.read_with(key, location, node::header_only)
+    }
+
     fn read_node(&self, key: &str, location: &Location) -> Result<NodeInfo, ContainerError> {
+        self.read_with(key, location, node::full)
+    }
+
+    fn read_with<T>(
+        &self,
+        key: &str,
+        location: &Location,
+        how: node::How<T>,
+    ) -> Result<T, ContainerError> {
         match location {
             Location::Embedded { offset, length } => match &self.embed {
-                Some(embed) => embed.describe_node(key, *offset, *length),
+                Some(embed) => embed.describe_node(key, *offset, *length, how),
                 None => Err(ContainerError::new(ContainerErrorKind::UnknownKey {
                     key: key.to_owned(),
                 })),
@@ -391,7 +419,7 @@ impl Container {
                     reason: reason.clone(),
                 }))
             }
-            other => store::describe_leaf(self.src.as_ref(), key, other, &self.path),
+            other => store::describe_leaf(self.src.as_ref(), key, other, &self.path, how),
         }
     }
 

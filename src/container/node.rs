@@ -7,6 +7,7 @@ use std::string::String;
 
 use serde::Serialize;
 
+use super::read_at::Prefetch;
 use super::Kind;
 use crate::frame::{self, FrameError, FrameFile, FrameHeader, Positional, CONTENT_CAP};
 use crate::report::{Options, Report};
@@ -87,6 +88,38 @@ impl NodeInfo {
     }
 }
 
+/// A `Read + Seek` behind a `&mut dyn`: how a node is read does not depend on where.
+pub(crate) trait ReadSeek: Read + Seek {}
+impl<T: Read + Seek> ReadSeek for T {}
+
+/// How a node is read: its header alone, or all `show` reports.
+pub(crate) type How<T> = fn(&mut dyn ReadSeek, u64, &Path) -> Result<T, FrameError>;
+
+/// The full read: header, trailer, report.
+pub(crate) fn full(
+    reader: &mut dyn ReadSeek,
+    len: u64,
+    label: &Path,
+) -> Result<NodeInfo, FrameError> {
+    describe(&mut &mut *reader, len, label).map(|(_, info)| info)
+}
+
+/// The header alone (one read of the node's first KiB, when the header fits).
+pub(crate) fn header_only(
+    reader: &mut dyn ReadSeek,
+    len: u64,
+    _label: &Path,
+) -> Result<FrameHeader, FrameError> {
+    let mut reader = Prefetch::new(reader, len);
+    frame::read_staged(
+        &mut Positional {
+            file: &mut reader,
+            len,
+        },
+        CONTENT_CAP,
+    )
+}
+
 /// Reads the header and the trailer of the frame `reader` holds (`len` bytes from its
 /// position 0), and nothing else; `label` names it in the report.
 pub(crate) fn describe<R: Read + Seek>(
@@ -94,14 +127,15 @@ pub(crate) fn describe<R: Read + Seek>(
     len: u64,
     label: &Path,
 ) -> Result<(FrameHeader, NodeInfo), FrameError> {
+    let mut reader = Prefetch::new(reader, len);
     let header = frame::read_staged(
         &mut Positional {
-            file: &mut *reader,
+            file: &mut reader,
             len,
         },
         CONTENT_CAP,
     )?;
-    let trailer = frame::read_trailer(&mut *reader, &header);
+    let trailer = frame::read_trailer(&mut reader, &header);
     let file = FrameFile {
         header_path: label.to_path_buf(),
         header,

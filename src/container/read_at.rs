@@ -174,3 +174,94 @@ impl Seek for Embedded<'_> {
         seek_in(&mut self.pos, self.len, to)
     }
 }
+
+/// How much of a node's frame is read at once from its start, and from its end: a
+/// header and a trailer without large metalayers fit, so a node costs two reads.
+const PREFETCH: u64 = 1024;
+
+/// A `Read + Seek` of `len` bytes that reads its first and last [`PREFETCH`] bytes in
+/// one read each, when first touched, and serves reads there from them.
+pub(crate) struct Prefetch<R> {
+    inner: R,
+    len: u64,
+    pos: u64,
+    head: Option<Vec<u8>>,
+    tail: Option<(u64, Vec<u8>)>,
+}
+
+impl<R: Read + Seek> Prefetch<R> {
+    pub(crate) fn new(inner: R, len: u64) -> Self {
+        Prefetch {
+            inner,
+            len,
+            pos: 0,
+            head: None,
+            tail: None,
+        }
+    }
+
+    /// `n` (at most [`PREFETCH`]) bytes at `at`, fewer where the input ends.
+    fn fill(&mut self, at: u64, n: u64) -> io::Result<Vec<u8>> {
+        self.inner.seek(SeekFrom::Start(at))?;
+        let mut out = std::vec![0u8; n as usize];
+        let mut got = 0;
+        while let Some(dst) = out.get_mut(got..).filter(|d| !d.is_empty()) {
+            match self.inner.read(dst) {
+                Ok(0) => break,
+                Ok(k) => got += k,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        out.truncate(got);
+        Ok(out)
+    }
+}
+
+impl<R: Read + Seek> Read for Prefetch<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let want = (buf.len() as u64).min(self.len.saturating_sub(self.pos));
+        if want == 0 {
+            return Ok(0);
+        }
+        let end = self.pos + want;
+        let cached = if end <= PREFETCH.min(self.len) {
+            if self.head.is_none() {
+                self.head = Some(self.fill(0, PREFETCH.min(self.len))?);
+            }
+            self.head.as_ref().map(|h| (0, h))
+        } else if self.pos >= self.len.saturating_sub(PREFETCH) {
+            if self.tail.is_none() {
+                let start = self.len.saturating_sub(PREFETCH);
+                self.tail = Some((start, self.fill(start, PREFETCH)?));
+            }
+            self.tail.as_ref().map(|(s, t)| (*s, t))
+        } else {
+            None
+        };
+        let got = match cached {
+            Some((start, bytes)) => {
+                let from = (self.pos - start) as usize;
+                let src = bytes.get(from..).unwrap_or_default();
+                let n = src.len().min(want as usize);
+                if let (Some(dst), Some(src)) = (buf.get_mut(..n), src.get(..n)) {
+                    dst.copy_from_slice(src);
+                }
+                n
+            }
+            None => {
+                self.inner.seek(SeekFrom::Start(self.pos))?;
+                let dst = buf.get_mut(..want as usize).unwrap_or_default();
+                self.inner.read(dst)?
+            }
+        };
+        self.pos += got as u64;
+        Ok(got)
+    }
+}
+
+impl<R> Seek for Prefetch<R> {
+    fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
+        seek_in(&mut self.pos, self.len, to)
+    }
+}

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::vec::Vec;
 
 use super::error::{ContainerError, ContainerErrorKind};
-use super::node::{describe, Location, NodeInfo};
+use super::node::{How, Location};
 use super::read_at::Window;
 use super::zip::Member;
 use super::ReadAt;
@@ -173,12 +173,13 @@ pub(crate) fn zip_leaves(
 }
 
 /// Reads an external leaf or a zip member's frame.
-pub(crate) fn describe_leaf(
+pub(crate) fn describe_leaf<T>(
     src: Option<&Arc<dyn ReadAt + Send + Sync>>,
     key: &str,
     location: &Location,
     label: &Path,
-) -> Result<NodeInfo, ContainerError> {
+    how: How<T>,
+) -> Result<T, ContainerError> {
     match (location, src) {
         (Location::External { path }, _) => {
             let file = fs::File::open(path).map_err(|e| ContainerError::io(e).in_file(path))?;
@@ -187,9 +188,7 @@ pub(crate) fn describe_leaf(
                 .map_err(|e| ContainerError::io(e).in_file(path))?
                 .len();
             let mut w = Window::new(Arc::new(file), 0, len);
-            describe(&mut w, len, path)
-                .map(|(_, info)| info)
-                .map_err(|e| ContainerError::frame(e, 0).in_file(path))
+            how(&mut w, len, path).map_err(|e| ContainerError::frame(e, 0).in_file(path))
         }
         (
             Location::ZipMember {
@@ -201,9 +200,7 @@ pub(crate) fn describe_leaf(
         ) => {
             let mut w = Window::new(Arc::clone(src), *offset, *length);
             let label = PathBuf::from(format!("{}#{name}", label.display()));
-            describe(&mut w, *length, &label)
-                .map(|(_, info)| info)
-                .map_err(|e| ContainerError::frame(e, *offset))
+            how(&mut w, *length, &label).map_err(|e| ContainerError::frame(e, *offset))
         }
         (Location::Remote { .. }, _) => Err(ContainerError::new(ContainerErrorKind::Remote {
             key: key.to_string(),
