@@ -208,12 +208,7 @@ fn open_zip(src: Arc<dyn ReadAt + Send + Sync>, label: &Path) -> Result<Containe
         }
         Some((_, Ok(m))) => {
             let embed_label = PathBuf::from(std::format!("{}#{EMBED_NAME}", label.display()));
-            Some(Embed::open(
-                Arc::clone(&src),
-                m.offset,
-                m.length,
-                &embed_label,
-            )?)
+            Embed::open(Arc::clone(&src), m.offset, m.length, &embed_label)?
         }
     };
     let found = store::zip_leaves(&src, &members);
@@ -251,7 +246,6 @@ fn open_dir(path: &Path) -> Result<Container, ContainerError> {
     let len = file.metadata().map_err(io)?.len();
     let embed =
         Embed::open(Arc::new(file), 0, len, &embed_path).map_err(|e| e.in_file(&embed_path))?;
-    let embed = Some(embed);
     let found = store::walk_dir(path)?;
     store_container(path, embed, found, None)
 }
@@ -259,16 +253,11 @@ fn open_dir(path: &Path) -> Result<Container, ContainerError> {
 /// A DictStore or TreeStore from its EmbedStore and its leaves.
 fn store_container(
     label: &Path,
-    embed: Option<Embed>,
+    embed: Embed,
     found: Vec<Found>,
     src: Option<Arc<dyn ReadAt + Send + Sync>>,
 ) -> Result<Container, ContainerError> {
-    let marker = embed.as_ref().and_then(|e| Kind::store_marker(&e.header));
-    let kind = match (marker, kind_by_suffix(label)) {
-        (Some(k), _) => k,
-        (None, Some(Kind::EmbedStore)) | (None, None) => Kind::DictStore,
-        (None, Some(k)) => k,
-    };
+    let marker = Kind::store_marker(&embed.header);
     let mut notes = Vec::new();
     let mut leaves = Vec::new();
     for f in found {
@@ -277,28 +266,33 @@ fn store_container(
             Found::Skipped(note) => notes.push(note),
         }
     }
-    if embed.is_none() {
-        notes.push(std::format!(
-            "no {EMBED_NAME}: python-blosc2 refuses to open this store"
-        ));
-    }
-    let mut c = match embed {
-        Some(embed) => from_embed(label, kind, embed, notes, src),
-        None => Container {
-            path: label.to_path_buf(),
-            kind,
-            info: None,
-            notes,
-            src,
-            embed: None,
-            nodes: BTreeMap::new(),
-            entries: Vec::new(),
-        },
-    };
+    let mut c = from_embed(label, Kind::DictStore, embed, notes, src);
     // An external leaf wins over an embedded node of the same key.
     for (key, location) in leaves {
         c.nodes.insert(key, location);
     }
+    c.kind = match (marker, kind_by_suffix(label)) {
+        (Some(Kind::EmbedStore), _) => {
+            // python-blosc2 3.x marks the embed.b2e of every store `b2embed`; 4.x's
+            // blosc2.open then takes the whole store for an EmbedStore and fails, its
+            // DictStore and TreeStore classes read it. Nothing in it says which wrote
+            // it but a TreeStore's attrs carriers (`__vlmeta__`).
+            c.notes.push(
+                "written by python-blosc2 3.x (its embed.b2e is marked b2embed): \
+                 python-blosc2 4.x's blosc2.open refuses it, DictStore(path) and \
+                 TreeStore(path) read it"
+                    .into(),
+            );
+            if c.nodes.keys().any(|k| k.ends_with(tree::VLMETA_LEAF)) {
+                Kind::TreeStore
+            } else {
+                Kind::DictStore
+            }
+        }
+        (Some(k), _) => k,
+        (None, Some(Kind::EmbedStore)) | (None, None) => Kind::DictStore,
+        (None, Some(k)) => k,
+    };
     c.entries = tree::entries(&c);
     if c.kind == Kind::TreeStore && tree::root_ctable(&c) {
         c.kind = Kind::CTable;

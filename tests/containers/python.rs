@@ -131,4 +131,12 @@ fixtures! {
     tree_empty: "blosc2-4.14.1" "tree_empty.b2z",
     tree_many: "blosc2-4.14.1" "tree_many.b2z",
     ctable: "blosc2-4.14.1" "ctable.b2z",
+    ctable_other: "blosc2-4.14.1" "ctable_other.b2z",
+    tree_one: "blosc2-4.14.1" "tree_one.b2d",
+    dict_many: "blosc2-4.14.1" "dict_many.b2d",
+    v312_embed: "blosc2-3.12.2" "embed.b2e",
+    v312_dict_dir: "blosc2-3.12.2" "dict.b2d",
+    v312_dict_zip: "blosc2-3.12.2" "dict.b2z",
+    v312_tree_dir: "blosc2-3.12.2" "tree.b2d",
+    v312_tree_zip: "blosc2-3.12.2" "tree.b2z",
 }

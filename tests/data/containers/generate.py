@@ -12,9 +12,12 @@ Usage (from the repository root; any python3, the driver needs only the stdlib):
 For each producer the driver finds a venv (env var B2ND_VENV_<NAME>, else
 /work/venvs/<name>, else $XDG_CACHE_HOME/b2nd-meta/venvs/<name> created with the pins
 below), wipes tests/data/containers/<name>/ and runs this file inside the venv
-(`--produce <name> <outdir>`). python-blosc2 3.0.0 has none of the stores (they came
-in 4.x); from it come a plain NDArray, an SChunk and a saved LazyExpr (the legacy
-`LazyArray` metalayer). Each fixture gets `<fixture>.json`: what `blosc2.open` returns,
+(`--produce <name> <outdir>`). python-blosc2 3.0.0 has none of the stores; from it
+come a plain NDArray, an SChunk and a saved LazyExpr (the legacy `LazyArray`
+metalayer). 3.12.2 has EmbedStore, DictStore and TreeStore (since 3.7), whose
+`embed.b2e` it marks `b2embed`: 4.x's `blosc2.open` refuses those stores, so their view
+is taken with the class that wrote them (`"open"` then names it, `"opened_with"` says
+so). Each fixture gets `<fixture>.json`: what `blosc2.open` returns,
 `keys()`, and per node its type, shape, dtype, chunks, blocks, meta and vlmeta as python
 reads them (values that JSON cannot hold are given as their repr).
 """
@@ -29,6 +32,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 PRODUCERS = [
     ("blosc2-3.0.0", ["blosc2==3.0.0", "numpy==2.4.6", "msgpack==1.2.4"]),
+    ("blosc2-3.12.2", ["blosc2==3.12.2", "numpy==2.4.6", "msgpack==1.2.4"]),
     ("blosc2-4.14.1", ["blosc2==4.14.1", "numpy==2.4.6", "msgpack==1.2.4"]),
 ]
 
@@ -114,15 +118,20 @@ def describe_obj(obj):
 
 
 def python_view(path, store_cls=None):
-    """What blosc2.open (safe, then full when safe refuses) says about `path`."""
+    """What blosc2.open (safe, then full when safe refuses) says about `path`; or, with
+    `store_cls`, what that store class reads."""
     import blosc2
 
     view = {}
-    try:
-        obj = blosc2.open(path, mode="r")
-    except Exception as e:
-        view["open_error"] = type(e).__name__
-        obj = blosc2.open(path, mode="r", deserialize="full")
+    if store_cls is not None:
+        obj = getattr(blosc2, store_cls)(path, mode="r")
+        view["opened_with"] = store_cls + "(path)"
+    else:
+        try:
+            obj = blosc2.open(path, mode="r")
+        except Exception as e:
+            view["open_error"] = type(e).__name__
+            obj = blosc2.open(path, mode="r", deserialize="full")
     view["open"] = type(obj).__name__
     if hasattr(obj, "keys") and type(obj).__name__ in ("EmbedStore", "DictStore", "TreeStore"):
         view["keys"] = sorted(obj.keys())
@@ -210,6 +219,35 @@ def recompress_embed(path):
     new.vlmeta["estore_metadata"] = metadata
     if registry is not None:
         new.vlmeta["_object_registry"] = registry
+
+
+def produce_312(out):
+    """The stores of python-blosc2 3.12.2: EmbedStore, DictStore, TreeStore."""
+    import blosc2
+    import numpy as np
+
+    os.chdir(out)
+    es = blosc2.EmbedStore("embed.b2e", mode="w")
+    es["/a"] = blosc2.asarray(np.arange(6, dtype="f8").reshape(2, 3))
+    es["/b"] = small(1)
+    del es
+    # Default threshold (8 KiB): small values embedded, the large one external.
+    for path in ("dict.b2d", "dict.b2z"):
+        with blosc2.DictStore(path, mode="w") as ds:
+            ds["/small"] = small(2)
+            ds["/dir/big"] = blosc2.asarray(np.arange(5000, dtype="i8"))
+            ds["/sc"] = blosc2.SChunk(chunksize=400, data=np.arange(100, dtype="i4"))
+    for path in ("tree.b2d", "tree.b2z"):
+        with blosc2.TreeStore(path, mode="w") as ts:
+            ts["/x"] = small(0)
+            ts["/g1/a"] = blosc2.asarray(np.arange(3000, dtype="f4"))
+            ts["/g1/g2/b"] = small(10, 3, "i2")
+            ts.vlmeta["title"] = "root attrs"
+            ts["/g1"].vlmeta["level"] = 1
+    views = [("embed.b2e", "EmbedStore"), ("dict.b2d", "DictStore"), ("dict.b2z", "DictStore"),
+             ("tree.b2d", "TreeStore"), ("tree.b2z", "TreeStore")]
+    for name, cls in views:
+        write_view(out, name, python_view(name, cls))
 
 
 def small(i, n=4, dtype="i4"):
@@ -333,6 +371,27 @@ def produce_4(out):
             ts["/tables/t1"] = table()
     with blosc2.TreeStore("tree_empty.b2z", mode="w"):
         pass
+    with blosc2.TreeStore("tree_one.b2d", mode="w") as ts:
+        ts["/only/leaf"] = small(7)
+    with blosc2.DictStore("dict_many.b2d", mode="w", threshold=10**9) as ds:
+        for i in range(1000):
+            ds[f"/d{i % 7}/n{i:04d}"] = small(i % 200, 2, "u1")
+    recompress_embed(os.path.join("dict_many.b2d", "embed.b2e"))
+
+    # A CTable of the other column kinds, saved at the root of its own bundle.
+    @dataclasses.dataclass
+    class Other:
+        c: complex = blosc2.field(blosc2.complex128())
+        ts: np.datetime64 = blosc2.field(blosc2.timestamp())
+        vb: bytes = blosc2.field(blosc2.vlbytes())
+        vs: str = blosc2.field(blosc2.vlstring())
+        by: bytes = blosc2.field(blosc2.bytes(max_length=4))
+        u8: int = blosc2.field(blosc2.uint8())
+
+    other = blosc2.CTable(Other)
+    other.append(Other(c=1 + 2j, ts=np.datetime64("2024-01-01T00:00:00", "ns"), vb=b"xy",
+                       vs="hi", by=b"ab", u8=7))
+    other.save("ctable_other.b2z")
     with blosc2.TreeStore("tree_many.b2d", mode="w", threshold=10**9) as ts:
         for i in range(1000):
             ts[f"/g{i % 10}/n{i:04d}"] = small(i % 200, 2, "u1")
@@ -341,7 +400,8 @@ def produce_4(out):
         ds.to_b2z(filename="tree_many.b2z")
     shutil.rmtree("tree_many.b2d")
     table().save("ctable.b2z")
-    fixtures += ["tree.b2z", "tree.b2d", "tree_empty.b2z", "tree_many.b2z", "ctable.b2z"]
+    fixtures += ["tree.b2z", "tree.b2d", "tree_empty.b2z", "tree_one.b2d", "tree_many.b2z",
+                 "dict_many.b2d", "ctable.b2z", "ctable_other.b2z"]
 
     for name in fixtures:
         write_view(out, name, python_view(name))
@@ -350,7 +410,9 @@ def produce_4(out):
 
 
 def produce(name, out):
-    if name.startswith("blosc2-3"):
+    if name == "blosc2-3.12.2":
+        produce_312(out)
+    elif name.startswith("blosc2-3"):
         produce_3(out)
     else:
         produce_4(out)
