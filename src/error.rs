@@ -101,7 +101,7 @@ pub enum ErrorKind {
         /// The length asked for.
         len: usize,
     },
-    /// Arrays nested deeper than [`crate::de::MAX_DEPTH`].
+    /// Arrays nested deeper than `max` levels (a metalayer nests two deep).
     #[error("expected arrays nested at most {max} deep, found deeper")]
     TooDeep {
         /// The bound.

@@ -51,8 +51,6 @@ pub const FIXMAP: u8 = 0x80;
 pub const FIXMAP_MAX: u8 = 0x8f;
 /// The largest fixarray header in generic msgpack (`0x9f`, 15 elements).
 pub const FIXARRAY_MAX: u8 = 0x9f;
-/// `0xc1`: never used by msgpack.
-pub const RESERVED: u8 = 0xc1;
 /// `0xc4`: bin8, followed by a 1-byte length and the bytes.
 pub const BIN8: u8 = 0xc4;
 /// `0xc5`: bin16, followed by a 2-byte big-endian length and the bytes.

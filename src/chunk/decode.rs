@@ -10,7 +10,7 @@ use super::header::{
     FLAG_DONT_SPLIT, MAX_FILTERS,
 };
 use crate::error::Expected;
-use crate::read::Reader;
+use crate::msgpack::read::Reader;
 
 /// The most decompressed bytes [`decode`] accepts from one chunk: 64 MiB.
 pub const DEFAULT_MAX_NBYTES: u32 = 64 << 20;

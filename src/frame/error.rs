@@ -159,6 +159,13 @@ pub enum FrameErrorKind {
     },
     /// The frame has neither a `b2nd` nor a `caterva` metalayer: not an n-dimensional array.
     NoArrayMetalayer,
+    /// A user-metalayer write named the array's metalayer (see
+    /// [`FrameHeader::is_array_metalayer`](super::FrameHeader::is_array_metalayer));
+    /// its shape changes through [`set_shape`](super::set_shape).
+    NotUserMetalayer {
+        /// The name given.
+        name: String,
+    },
     /// The array metalayer does not decode. The source's offset counts from the start
     /// of the content, which starts at `content_offset` in the frame; the error's
     /// offset is the frame offset of the offending byte.
@@ -168,7 +175,7 @@ pub enum FrameErrorKind {
         /// Where its content starts, from the start of the frame.
         content_offset: u64,
         /// Why it does not decode.
-        source: crate::Error,
+        source: crate::error::Error,
     },
     /// A vlmetalayer's chunk does not decode. The source's offset counts from the start
     /// of the chunk, which starts at `content_offset` in the frame; the error's offset
@@ -199,7 +206,7 @@ pub enum FrameErrorKind {
         /// The vlmetalayer.
         name: String,
         /// Why it does not decode.
-        source: crate::Error,
+        source: crate::error::Error,
     },
     /// No vlmetalayer has this name.
     UnknownVlmetalayer {
@@ -317,6 +324,10 @@ impl fmt::Display for FrameErrorKind {
             UnknownMetalayer { name } => write!(f, "no metalayer named {name:?}"),
             NoArrayMetalayer => f.write_str(
                 "no b2nd or caterva metalayer: the frame does not hold an n-dimensional array",
+            ),
+            NotUserMetalayer { name } => write!(
+                f,
+                "metalayer {name:?} is the array's, not a user metalayer: its shape changes with set_shape"
             ),
             Metalayer {
                 name,

@@ -1,10 +1,10 @@
-//! The crate's one reader ([`crate::read::Reader`]) for frame headers: its errors
+//! The crate's one reader ([`crate::msgpack::read::Reader`]) for frame headers: its errors
 //! become [`FrameError`]s, `Truncated` before `header_len` is trusted and `OutOfHeader`
 //! after.
 
 use super::error::{FrameError, FrameErrorKind};
 use crate::error::{Error, ErrorKind, Expected};
-use crate::read::Reader;
+use crate::msgpack::read::Reader;
 
 /// Where reads are allowed to go.
 #[derive(Clone, Copy)]

@@ -155,6 +155,7 @@ mod user;
 mod write;
 
 pub use array::{reshaped_meta, ARRAY_METALAYERS};
+pub(crate) use check::check_array_with;
 pub use check::{check_array, Mismatch};
 pub use chunks::{chunk_file_name, ChunkIndex, ChunkLocation};
 pub use data::DataReader;

@@ -20,7 +20,7 @@ use super::error::{FrameError, FrameErrorKind};
 use super::file::{check_kind, locate, read_header, with_path};
 use super::header::{FrameHeader, FrameKind, Metalayer};
 use super::source::parse_header;
-use crate::Meta;
+use crate::metalayer::Meta;
 
 /// Find `name` in `header` and check `new_len` against it.
 pub(super) fn target<'h>(

@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 use super::{NdArray, NdData, NdDtype, Value, EXT_COMPLEX, EXT_NDARRAY, EXT_SET};
 use crate::error::{Error, ErrorKind, Expected, Result};
 use crate::marker::*;
-use crate::read::Reader;
+use crate::msgpack::read::Reader;
 
 /// How deep arrays, maps and decoded ext payloads may nest (a deeper value is an
 /// error, so decoding, dropping and serializing cannot overflow the stack).

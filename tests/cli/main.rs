@@ -12,9 +12,13 @@ mod built_frames;
 mod decode_encode;
 mod human;
 mod paths;
+mod set_meta;
+mod set_shape;
 mod show_errors;
 mod show_json;
+mod show_limits;
 mod usage;
+mod vlmeta;
 
 use std::ffi::OsStr;
 use std::io::Write;

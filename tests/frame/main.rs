@@ -15,17 +15,26 @@ use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
+#[path = "../c_ffi/mod.rs"]
+mod c_ffi;
 #[path = "../common/mod.rs"]
 mod common;
 
 mod array;
 mod bounds;
+mod c_frame;
+mod corpus_frames;
 mod corruption;
+mod edges;
 mod fixed_part;
 mod metalayers;
 mod python_blosc2;
+mod resize;
 mod rewrite;
 mod special_files;
+mod user_meta;
+mod vlmeta;
+mod write;
 
 use common::frame::{build_with, fixstr, Fixed};
 

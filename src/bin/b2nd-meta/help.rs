@@ -136,8 +136,9 @@ python-blosc2 reads it back.
 As C-Blosc2's blosc2_meta_update, only a value whose encoding has exactly the length
 of the current content can be written: another length is refused with exit status 1
 and one line on stderr naming both lengths, the file untouched. The file is locked
-while it is read, checked and written. The b2nd and caterva metalayers are refused
-here (use set-shape). - reads the JSON from stdin.";
+while it is read, checked and written. The array's metalayer (b2nd, else caterva) is
+refused here (use set-shape); a caterva metalayer beside a b2nd one is user data and is
+rewritten, as python-blosc2 does. - reads the JSON from stdin.";
 
 pub const SET_META_EXAMPLES: &str = "\
 Examples:

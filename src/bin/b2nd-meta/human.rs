@@ -2,7 +2,6 @@
 
 use std::fmt::Write as _;
 
-use b2nd_meta::frame::ARRAY_METALAYERS;
 use b2nd_meta::report::{DtypeReport, MetalayerReport, Report, VlmetaReport};
 
 /// A Python-style tuple: `()`, `(10,)`, `(10, 7)`.
@@ -86,7 +85,8 @@ pub fn render(report: &Report) -> String {
                     tuple(meta.chunkshape()),
                     tuple(meta.blockshape())
                 );
-                match (array.filter(|a| &a.metalayer == name), meta.dtype()) {
+                // Decoded: the array's metalayer, which `array` reports on.
+                match (array, meta.dtype()) {
                     (Some(array), _) => {
                         let _ = write!(s, ", dtype {}", dtype(&array.dtype));
                     }
@@ -95,7 +95,10 @@ pub fn render(report: &Report) -> String {
                     }
                     (None, None) => {}
                 }
-                if let Some(format) = meta.dtype_format().filter(|&f| f != 0) {
+                if let Some(format) = meta
+                    .dtype_format()
+                    .filter(|&f| f != b2nd_meta::DTYPE_FORMAT_NUMPY)
+                {
                     let _ = write!(s, " (dtype_format {format})");
                 }
             }
@@ -104,8 +107,7 @@ pub fn render(report: &Report) -> String {
                 let head = raw.raw_hex.bytes().unwrap_or_default();
                 // A user metalayer that is not msgpack is shown as its bytes (the JSON
                 // says why in "error"); an array metalayer that does not decode is loud.
-                let array_layer = ARRAY_METALAYERS.contains(&name.as_str());
-                if let (Some(e), true) = (&raw.error, array_layer) {
+                if let (Some(e), true) = (&raw.error, raw.array) {
                     let _ = write!(s, "\n  {shown}: DOES NOT DECODE: {e}");
                 }
                 match &raw.value {
@@ -132,12 +134,7 @@ pub fn render(report: &Report) -> String {
     }
     if report.metalayers.0.is_empty() {
         s.push_str("\n  (no metalayers)");
-    } else if !report
-        .metalayers
-        .0
-        .iter()
-        .any(|(n, _)| ARRAY_METALAYERS.contains(&n.as_str()))
-    {
+    } else if !report.metalayers.0.iter().any(|(_, m)| m.is_array()) {
         s.push_str("\n  (no b2nd or caterva metalayer: not an n-dimensional array)");
     }
     // The vlmetalayers (trailer), one line each, values as user metalayers are shown.

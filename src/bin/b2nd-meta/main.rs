@@ -314,9 +314,11 @@ fn show_one(
     let mut ok = true;
     for (name, layer) in &facts.metalayers.0 {
         // A user metalayer need not be msgpack: its "error" is information, not a failure.
-        let array_layer = frame::ARRAY_METALAYERS.contains(&name.as_str());
-        if let (MetalayerReport::Raw(RawContent { error: Some(e), .. }), true) =
-            (layer, array_layer)
+        if let MetalayerReport::Raw(RawContent {
+            error: Some(e),
+            array: true,
+            ..
+        }) = layer
         {
             report(
                 &context,

@@ -17,22 +17,21 @@ pub fn run(path: &Path, name: &str, json: &str) -> Result<bool, Fatal> {
         report(&context, &line);
         Ok(false)
     };
-    if frame::ARRAY_METALAYERS.contains(&name) {
-        return refuse(format!(
-            "{name:?} is the array metalayer, not a user one: use set-shape to change it"
-        ));
-    }
     let value: Value = match serde_json::from_str(&json) {
         Ok(value) => value,
         Err(e) => return refuse(format!("the new value is not JSON of the mapping: {e}")),
     };
-    let bytes = match value.to_msgpack() {
-        Ok(bytes) => bytes,
-        Err(e) => return refuse(format!("cannot encode the new value: {e}")),
-    };
-    match frame::rewrite_metalayer(path, name, &bytes) {
+    // The library's one writer of user values (python-blosc2's bytes), and its rule of
+    // which metalayer is the array's.
+    match frame::set_user_meta(path, name, &value) {
         Ok(()) => Ok(true),
         Err(e) => refuse(match e.kind() {
+            FrameErrorKind::NotUserMetalayer { .. } => format!(
+                "{name:?} is the array metalayer, not a user one: use set-shape to change it"
+            ),
+            FrameErrorKind::Metalayer { source, .. } => {
+                format!("cannot encode the new value: {source}")
+            }
             FrameErrorKind::ContentLengthMismatch {
                 expected, found, ..
             } => format!(

@@ -9,10 +9,10 @@ use crate::frame::{FrameError, FrameErrorKind};
 use crate::marker::{
     ARRAY16, BIN32, FIXARRAY, FIXEXT16, FIXSTR, INT32, MAP16, PFIX_MAX, UINT16, UINT32,
 };
-use crate::read::Reader;
+use crate::msgpack::read::Reader;
 
 /// A reader error (the input ends) as a frame error, `base` bytes into the frame.
-pub(super) fn reader_error(e: crate::Error, base: u64) -> FrameError {
+pub(super) fn reader_error(e: crate::error::Error, base: u64) -> FrameError {
     let at = base + e.offset().unwrap_or(0);
     match e.kind() {
         ErrorKind::UnexpectedEnd {

@@ -79,19 +79,19 @@ impl VlMetalayer {
         de.set_max_depth(crate::value::MAX_DEPTH);
         let value = T::deserialize(&mut de).map_err(|e| {
             let at = usize::try_from(de.position()).unwrap_or(usize::MAX);
-            self.value_error(<crate::Error as serde::de::Error>::custom(e).or_at(at))
+            self.value_error(<crate::error::Error as serde::de::Error>::custom(e).or_at(at))
         })?;
         let end = usize::try_from(de.position()).unwrap_or(usize::MAX);
         match bytes.len().checked_sub(end) {
             Some(0) | None => Ok(value),
-            Some(count) => Err(self.value_error(crate::Error::at(
+            Some(count) => Err(self.value_error(crate::error::Error::at(
                 end,
-                crate::ErrorKind::TrailingBytes { count },
+                crate::error::ErrorKind::TrailingBytes { count },
             ))),
         }
     }
 
-    fn value_error(&self, source: crate::Error) -> FrameError {
+    fn value_error(&self, source: crate::error::Error) -> FrameError {
         FrameError::new(FrameErrorKind::VlmetaValue {
             name: self.name.clone(),
             source,
