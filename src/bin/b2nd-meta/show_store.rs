@@ -16,6 +16,14 @@ use crate::{emit, emit_json, human, report, Fatal};
 /// python-blosc2 names (everything but a plain NDArray or SChunk, which `show` prints as
 /// it always has). `None` when it does not open as a container at all.
 pub fn open(path: &Path) -> Option<Container> {
+    // A frame of a plain array or SChunk stays with show's frame path, decided from its
+    // header alone (no second read of its trailer).
+    if let Ok(frame) = b2nd_meta::frame::open(path) {
+        let kind = Kind::of_frame(&frame.header);
+        if matches!(kind, Kind::NDArray | Kind::SChunk) {
+            return None;
+        }
+    }
     let c = container::open(path).ok()?;
     (!matches!(c.kind, Kind::NDArray | Kind::SChunk)).then_some(c)
 }
