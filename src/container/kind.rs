@@ -41,6 +41,8 @@ pub enum Kind {
     /// A `b2o` object carrier: an NDArray with no data whose vlmeta `b2o` holds the
     /// object; the marker's `kind` (`lazyexpr`, `lazyudf`, `remote_array`, `c2array`).
     B2Object(String),
+    /// A `Proxy` cache (`proxy-source` metalayer: the source it caches).
+    Proxy,
     /// A LazyArray saved by python-blosc2 3.x (`LazyArray` metalayer, vlmeta
     /// `_LazyArray`).
     LazyArray,
@@ -76,11 +78,13 @@ impl Kind {
                 "remote_array" | "c2array" => "C2Array",
                 _ => "b2o",
             },
+            Kind::Proxy => "Proxy",
             Kind::LazyArray => "LazyExpr",
         }
     }
 
-    /// What a frame holds, by its metalayers, as `blosc2.from_cframe` decides.
+    /// What a frame holds, by its metalayers, as `blosc2.from_cframe` decides (then
+    /// `proxy-source`, which `blosc2.open` also knows).
     ///
     /// ```
     /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/contiguous.b2nd");
@@ -105,6 +109,9 @@ impl Kind {
                 .and_then(|v| v.get("kind").and_then(Value::as_str).map(ToOwned::to_owned))
                 .unwrap_or_else(|| "b2o".to_owned());
             Kind::B2Object(kind)
+        } else if has("proxy-source") {
+            // blosc2.open's process_opened_object checks it first; from_cframe never.
+            Kind::Proxy
         } else if has("LazyArray") {
             Kind::LazyArray
         } else if header.array_metalayer().is_some() {
@@ -113,6 +120,12 @@ impl Kind {
             Kind::SChunk
         }
     }
+
+    /// The metalayers that name a kind further (the first present is a node's
+    /// `detail`): `b2o` (the object), `proxy-source` (the source a Proxy caches),
+    /// `ctable_varlen_scalar` (the CTable column a BatchArray or ObjectArray backs).
+    pub const DETAIL_METALAYERS: [&'static str; 3] =
+        ["b2o", "proxy-source", "ctable_varlen_scalar"];
 
     /// The store a frame marks (an `embed.b2e`, or a `.b2e` file), by the marker
     /// metalayer python-blosc2's `_open_special_store` looks for first.

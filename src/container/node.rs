@@ -143,13 +143,10 @@ pub(crate) fn describe<R: Read + Seek>(
     };
     let report = Report::of_frame_and_trailer(label, &file, trailer, Options::SHOW);
     let kind = Kind::of_frame(&file.header);
-    let detail = match &kind {
-        Kind::B2Object(_) => file
-            .header
-            .metalayer("b2o")
-            .and_then(|m| Value::from_msgpack(&m.content).ok()),
-        _ => None,
-    };
+    let detail = Kind::DETAIL_METALAYERS
+        .iter()
+        .find_map(|name| file.header.metalayer(name))
+        .and_then(|m| Value::from_msgpack(&m.content).ok());
     let info = NodeInfo {
         kind,
         detail,

@@ -107,6 +107,11 @@ fn show_path_key_shows_one_node() {
     assert_eq!(code, 0);
     let node: Value = serde_json::from_str(&lines[0]).unwrap();
     assert_eq!(node["location"]["in"], "zip_member");
+    // A CTable column's backing array is named with the column role it plays.
+    let (lines, _, _) = show(&[&path("tree.b2z"), "/tables/t1/_cols/cat_dict"]);
+    let node: Value = serde_json::from_str(&lines[0]).unwrap();
+    assert_eq!(node["kind"], "BatchArray");
+    assert_eq!(node["detail"]["py_type"], "str");
     // No such key: one error line, exit 1.
     let (lines, stderr, code) = show(&[&path("tree.b2z"), "/nope"]);
     assert_eq!((code, lines.len()), (1, 0));
