@@ -43,6 +43,7 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+mod any_error;
 pub mod bytes;
 pub mod chunk;
 #[cfg(feature = "std")]
@@ -52,6 +53,7 @@ pub mod dtype;
 pub mod error;
 #[cfg(feature = "std")]
 pub mod frame;
+pub mod hex;
 mod marker;
 mod metalayer;
 mod msgpack;
@@ -64,6 +66,7 @@ pub mod value;
 #[doc = include_str!("../SPEC.md")]
 pub mod spec {}
 
+pub use any_error::AnyError;
 #[cfg(feature = "std")]
 pub use de::io::from_reader;
 pub use de::{from_slice, take_from_slice, Deserializer};

@@ -26,10 +26,12 @@ use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
 mod hex;
+mod pipeline;
 #[cfg(test)]
 mod tests;
 mod vlmeta;
 pub use hex::Hex;
+pub use pipeline::Pipeline;
 pub use vlmeta::{RawVlmeta, Vlmeta, VlmetaReport};
 
 use crate::dtype::{Dtype, DtypeError};
@@ -62,7 +64,7 @@ pub struct Report {
 }
 
 /// The facts of a frame's fixed header, and of the file that holds it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FrameReport {
     /// `"contiguous"` or `"sparse"`.
     pub kind: String,
@@ -90,6 +92,10 @@ pub struct FrameReport {
     pub codec_code: u8,
     /// The compression level.
     pub clevel: u8,
+    /// The filters, split mode and dictionary, the chunk count and compression ratio:
+    /// flattened into this object, after `clevel`.
+    #[serde(flatten)]
+    pub pipeline: Pipeline,
     /// The metalayer names, in header order.
     pub metalayer_names: Vec<String>,
     /// What the header holds that C-Blosc2 does not check but would not write
@@ -384,6 +390,7 @@ impl Report {
                 codec: info.codec.name().to_owned(),
                 codec_code: info.codec.code,
                 clevel: info.clevel,
+                pipeline: Pipeline::of(info),
                 metalayer_names: file.header.names().map(ToOwned::to_owned).collect(),
                 notes: info.notes.iter().map(ToString::to_string).collect(),
             },

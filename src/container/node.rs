@@ -140,6 +140,8 @@ pub(crate) fn describe<R: Read + Seek>(
         header_path: label.to_path_buf(),
         header,
         file_len: len,
+        // Not a file of its own: its trailer is the one read above, never from a path.
+        trailer_cache: Default::default(),
     };
     let report = Report::of_frame_and_trailer(label, &file, trailer, Options::SHOW);
     let kind = Kind::of_frame(&file.header);

@@ -1,7 +1,7 @@
 //! The array a frame holds: its `b2nd` (or `caterva`) metalayer decoded, and its shape
 //! changed in place the way C-Blosc2 resizes arrays.
 
-use std::string::{String, ToString};
+use std::string::String;
 use std::vec::Vec;
 
 use super::error::{FrameError, FrameErrorKind};
@@ -63,22 +63,7 @@ impl FrameHeader {
 /// metalayer from the start of the content and ignores what follows (stale bytes that
 /// `blosc2_meta_update` leaves after shorter content), and so do we here.
 fn decode(layer: &Metalayer) -> Result<(Meta, &[u8]), FrameError> {
-    crate::de::take_from_slice(&layer.content).map_err(|source| metalayer_error(layer, source))
-}
-
-/// The array metalayer `layer` does not decode (or encode) because of `source`.
-fn metalayer_error(layer: &Metalayer, source: crate::error::Error) -> FrameError {
-    let content_offset = layer.content_offset();
-    let at = source.offset().map(|o| content_offset.saturating_add(o));
-    let kind = FrameErrorKind::Metalayer {
-        name: layer.name.to_string(),
-        content_offset,
-        source,
-    };
-    match at {
-        Some(at) => FrameError::at(at, kind),
-        None => FrameError::new(kind),
-    }
+    crate::de::take_from_slice(&layer.content).map_err(|source| layer.error(source))
 }
 
 /// Chunks along an axis of length `len` cut into chunks of `chunk`.
@@ -130,7 +115,7 @@ pub(super) fn reshaped(
     if let Err(invalid) = meta.validate_with_typesize(header.info.typesize.into()) {
         return refuse(ShapeChangeRefusal::Invalid(invalid));
     }
-    let mut bytes = crate::ser::to_vec(&meta).map_err(|source| metalayer_error(layer, source))?;
+    let mut bytes = crate::ser::to_vec(&meta).map_err(|source| layer.error(source))?;
     // Same ndim and dtype, so the same length; stale bytes after it stay as they were.
     bytes.extend_from_slice(stale);
     Ok((layer.name.clone(), meta, bytes))

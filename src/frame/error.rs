@@ -213,6 +213,11 @@ pub enum FrameErrorKind {
         /// The name asked for.
         name: String,
     },
+    /// A vlmeta change (set or delete) that is refused; nothing is written.
+    VlmetaChange {
+        /// Why not.
+        reason: super::trailer::VlmetaRefusal,
+    },
     /// A shape change that cannot be written in place.
     ShapeChange {
         /// Why not.
@@ -380,6 +385,7 @@ impl fmt::Display for FrameErrorKind {
             },
             UnknownVlmetalayer { name } => write!(f, "no vlmetalayer named {name:?}"),
             ShapeChange { reason } => write!(f, "cannot set the shape in place: {reason}"),
+            VlmetaChange { reason } => write!(f, "vlmeta not changed: {reason}"),
             ContentLengthMismatch {
                 name,
                 expected,
@@ -522,6 +528,7 @@ impl std::error::Error for FrameError {
             FrameErrorKind::DataChunk { source, .. } => Some(source),
             FrameErrorKind::VlmetaValue { source, .. } => Some(source),
             FrameErrorKind::ShapeChange { reason } => Some(reason),
+            FrameErrorKind::VlmetaChange { reason } => Some(reason),
             _ => None,
         }
     }

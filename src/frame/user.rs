@@ -39,25 +39,7 @@ impl FrameHeader {
     /// ```
     pub fn user_meta<T: DeserializeOwned>(&self, name: &str) -> Result<T, FrameError> {
         let m = self.user_metalayer(name)?;
-        let mut de = rmp_serde::Deserializer::new(std::io::Cursor::new(m.content.as_slice()));
-        // rmp-serde allows 1024 levels; the value type's bound keeps the stack small.
-        de.set_max_depth(crate::value::MAX_DEPTH);
-        type De<'a> =
-            rmp_serde::Deserializer<rmp_serde::decode::ReadReader<std::io::Cursor<&'a [u8]>>>;
-        // How far rmp-serde read: where the error is, or where the value ends.
-        let at = |de: &De<'_>| usize::try_from(de.position()).unwrap_or(usize::MAX);
-        let value = T::deserialize(&mut de).map_err(|e| {
-            let err = <crate::error::Error as serde::de::Error>::custom(e).or_at(at(&de));
-            decode_error(m, err)
-        })?;
-        let end = at(&de);
-        match m.content.len().checked_sub(end) {
-            Some(0) | None => Ok(value),
-            Some(count) => Err(decode_error(
-                m,
-                crate::error::Error::at(end, crate::error::ErrorKind::TrailingBytes { count }),
-            )),
-        }
+        super::typed::from_msgpack(&m.content).map_err(|e| m.error(e))
     }
 
     /// The metalayer `name` decoded as a [`Value`], python-blosc2's conventions
@@ -74,7 +56,7 @@ impl FrameHeader {
     /// ```
     pub fn user_meta_value(&self, name: &str) -> Result<Value, FrameError> {
         let m = self.user_metalayer(name)?;
-        Value::from_msgpack(&m.content).map_err(|e| decode_error(m, e))
+        Value::from_msgpack(&m.content).map_err(|e| m.error(e))
     }
 
     fn user_metalayer(&self, name: &str) -> Result<&Metalayer, FrameError> {
@@ -83,22 +65,6 @@ impl FrameHeader {
                 name: name.to_owned(),
             })
         })
-    }
-}
-
-/// The metalayer `m` does not decode because of `source`: the error's offset is the
-/// frame offset of the offending byte.
-fn decode_error(m: &Metalayer, source: crate::error::Error) -> FrameError {
-    let content_offset = m.content_offset();
-    let at = source.offset().map(|o| content_offset.saturating_add(o));
-    let kind = FrameErrorKind::Metalayer {
-        name: m.name.clone(),
-        content_offset,
-        source,
-    };
-    match at {
-        Some(at) => FrameError::at(at, kind),
-        None => FrameError::new(kind),
     }
 }
 

@@ -19,6 +19,7 @@ use super::array::reshaped;
 use super::error::{FrameError, FrameErrorKind};
 use super::file::{check_kind, locate, read_header, with_path};
 use super::header::{FrameHeader, FrameKind, Metalayer};
+use super::lock::{lock_frame, Locking};
 use super::source::parse_header;
 use crate::metalayer::Meta;
 
@@ -245,6 +246,8 @@ pub(super) fn update_with_hook<T>(
         .write(true)
         .open(p)
         .map_err(io)?;
+    // C-Blosc2's lock protocol first (when it applies), then our own lock on the file.
+    let _sidecar = lock_frame(path, kind, true, Locking::Auto)?;
     file.lock().map_err(io)?;
     let result = locked(&file, p, kind, decide, between);
     // Closing the file releases the lock too; unlock first so that an error here is
@@ -288,24 +291,24 @@ fn locked<T>(
 }
 
 #[cfg(unix)]
-fn read_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+pub(crate) fn read_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
     std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
 }
 
 #[cfg(unix)]
-fn write_at(file: &File, buf: &[u8], offset: u64) -> std::io::Result<()> {
+pub(crate) fn write_at(file: &File, buf: &[u8], offset: u64) -> std::io::Result<()> {
     std::os::unix::fs::FileExt::write_all_at(file, buf, offset)
 }
 
 #[cfg(not(unix))]
-fn read_at(mut file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+pub(crate) fn read_at(mut file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
     use std::io::{Read, Seek, SeekFrom};
     file.seek(SeekFrom::Start(offset))?;
     file.read_exact(buf)
 }
 
 #[cfg(not(unix))]
-fn write_at(mut file: &File, buf: &[u8], offset: u64) -> std::io::Result<()> {
+pub(crate) fn write_at(mut file: &File, buf: &[u8], offset: u64) -> std::io::Result<()> {
     use std::io::{Seek, SeekFrom, Write};
     file.seek(SeekFrom::Start(offset))?;
     file.write_all(buf)

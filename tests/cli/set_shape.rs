@@ -151,7 +151,7 @@ fn refusals_are_one_line_and_leave_the_file_untouched() {
     let missing = scratch.0.with_extension("missing");
     for (path, needle) in [
         (not_a_frame.0.clone(), "not a Blosc2 frame"),
-        (missing, "cannot read or write"),
+        (missing, "cannot open"),
         (no_array.0.clone(), "no b2nd or caterva metalayer"),
     ] {
         let out = set_shape(&path, "1", false);
@@ -244,7 +244,7 @@ fn help_has_an_example_and_readme_lists_the_command() {
     let out = set_shape(Path::new("x.b2nd"), "12,x", false);
     assert_eq!(out.code, Some(2));
     assert!(
-        out.stderr.contains("dimension 2 (\"x\") is not an integer"),
+        out.stderr.contains("axis 1 (\"x\") is not an integer"),
         "{}",
         out.stderr
     );

@@ -311,3 +311,93 @@ fn length_claims_allocate_nothing_beyond_the_bytes_present() {
         assert!(peak <= 64 * bytes.len() + 256, "{h}: {peak} bytes");
     }
 }
+
+/// What python-blosc2 4.14.1 reads from user metalayers nested 129 to 1,025 deep
+/// (tests/data/values/deep.py): the same values up to python's 1,024 open arrays and
+/// maps, and a refusal at the container python refuses. Read on a thread with a 2 MiB
+/// stack: decoding keeps its open containers on the heap, not on the call stack.
+#[test]
+fn deep_values_read_as_python_reads_them_on_a_2_mib_stack() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/values/deep");
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(format!("{dir}/deep.json")).unwrap())
+            .unwrap();
+    let header = b2nd_meta::frame::open(format!("{dir}/deep.b2nd"))
+        .unwrap()
+        .header;
+    let cases = doc.as_object().unwrap().clone();
+    assert_eq!(cases.len(), 11);
+    let run = move || {
+        for (name, python) in &cases {
+            let content_offset = header.metalayer(name).unwrap().content_offset();
+            let got = header.user_meta_value(name);
+            match python["python"].as_str().unwrap() {
+                "ok" => {
+                    let value = got.unwrap_or_else(|e| panic!("{name}: {e}"));
+                    // Walk down without recursion: one-element arrays or {"k": ..} maps.
+                    let (mut v, mut depth) = (&value, 0);
+                    loop {
+                        match v {
+                            Value::Array(items) if items.len() == 1 => v = &items[0],
+                            Value::Map(pairs) if pairs.len() == 1 => v = &pairs[0].1,
+                            Value::Array(items) if items.is_empty() => {
+                                depth += 1;
+                                break;
+                            }
+                            _ => break,
+                        }
+                        depth += 1;
+                    }
+                    assert_eq!(depth, python["depth"].as_u64().unwrap(), "{name}");
+                    match &python["innermost"] {
+                        serde_json::Value::Number(n) => {
+                            assert_eq!(*v, Value::Int(n.as_i64().unwrap()), "{name}")
+                        }
+                        _ => assert_eq!(*v, Value::Array(vec![]), "{name}"),
+                    }
+                }
+                "StackError" => {
+                    let err = got.unwrap_err();
+                    let Some(b2nd_meta::frame::FrameErrorKind::Metalayer { source, .. }) =
+                        Some(err.kind())
+                    else {
+                        panic!("{name}: {err}");
+                    };
+                    assert!(
+                        matches!(source.kind(), ErrorKind::TooDeep { max: 1024 }),
+                        "{err}"
+                    );
+                    // The 1,025th container's first byte; msgpack's `tell()` stops at it
+                    // (arrays, maps) or inside its header (array16: 2 bytes into it).
+                    let at = source.offset().unwrap();
+                    let python_at = python["offset"].as_u64().unwrap();
+                    assert!(at <= python_at && python_at < at + 3, "{name}: {err}");
+                    assert_eq!(err.offset(), Some(content_offset + at), "{name}");
+                }
+                other => panic!("{name}: {other}"),
+            }
+        }
+    };
+    std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(run)
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+/// A hostile value nesting far deeper than any bound (a million one-element arrays) is
+/// refused at the 1,025th, on a 2 MiB stack, with nothing allocated per claimed element.
+#[test]
+fn a_million_nested_arrays_are_refused_at_the_bound_on_a_2_mib_stack() {
+    let bytes = [vec![0x91; 1 << 20], vec![0xc0]].concat();
+    let err = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || Value::from_msgpack(&bytes).unwrap_err())
+        .unwrap()
+        .join()
+        .unwrap();
+    assert!(matches!(err.kind(), ErrorKind::TooDeep { max: MAX_DEPTH }));
+    assert_eq!(err.offset(), Some(MAX_DEPTH as u64));
+    assert_eq!(MAX_DEPTH, 1024);
+}

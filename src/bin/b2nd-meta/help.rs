@@ -18,7 +18,19 @@ Resizing an array in place: b2nd-meta set-shape --help. Rewriting a user
 metalayer in place: b2nd-meta set-meta --help.
 
 Exit status: 0 on success, 1 when an input cannot be read or decoded (or a frame is
-truncated), or set-shape or set-meta refuses, 2 on a usage error. Validation problems are reported, not failures.";
+truncated), or set-shape or set-meta refuses, 2 on a usage error. Validation problems are reported, not failures.
+A successful set-shape or set-meta prints nothing (set-shape --dry-run prints what
+would change).
+
+Errors: one line on stderr, `b2nd-meta: <PATH as given>: <what>[ at byte N]`, the same
+for every command (`b2nd-meta: decode: ...`, `b2nd-meta: encode: ...` for their
+arguments; a malformed SHAPE is a usage error). Axes and bytes count from 0:
+  b2nd-meta: a.b2nd: cannot open: No such file or directory (os error 2)
+  b2nd-meta: dir: a directory without chunks.b2frame, so not a sparse frame: cannot open dir/chunks.b2frame: ...
+  b2nd-meta: notes.txt: not a Blosc2 frame: expected 0x62 of the magic \"b2frame\\0\", found 0x6f at byte 2
+  b2nd-meta: a.b2nd: not a readable Blosc2 frame: <what> at byte N
+  b2nd-meta: ro.b2nd: cannot open for writing: Permission denied (os error 13)
+  error: invalid value '12,x' for '<SHAPE>': axis 1 (\"x\") is not an integer: ...";
 
 pub const SHOW_LONG: &str = "\
 Print what the header of each Blosc2 frame holds, one JSON document per line:
@@ -28,8 +40,11 @@ Print what the header of each Blosc2 frame holds, one JSON document per line:
 
 \"frame\" has the header's facts (kind, header_len, frame_len, file_len, truncated,
 typesize, blocksize, chunksize, nbytes, cbytes, codec, codec_code, clevel,
-metalayer_names, and \"notes\" when the header holds what C-Blosc2 does not check but
-would not write, each \"<what> at byte N\"). \"metalayers\" has one entry per
+codec_meta, filters and filters_meta (the six slots, as python-blosc2's cparams
+lists them), splitmode (1 always, 2 never, 3 auto, 4 forward-compatible), use_dict,
+nchunks (null for chunks of variable size), cratio (nbytes / cbytes),
+metalayer_names, and \"notes\" when the header holds what C-Blosc2 does not check
+but would not write, each \"<what> at byte N\"). \"metalayers\" has one entry per
 metalayer, in header order: the array's (b2nd, else caterva) decoded (the schema
 `decode` prints); the array's as {\"raw_hex\": ..., \"error\": ...} when it does not
 decode; any other (a user metalayer, a caterva one beside b2nd included) as
@@ -54,7 +69,9 @@ Neither fails show. A trailer that cannot be read gives \"vlmeta\": {} and
 header first, and the header is still reported.
 
 A PATH is a contiguous frame (.b2nd, .b2frame) or a sparse frame's directory (its
-chunks.b2frame is read). \"path\" is the path as given; bytes of it that are not UTF-8
+chunks.b2frame is read); - reads a contiguous frame from stdin (shown as \"-\").
+--full-hex applies to JSON only: with --human it is refused.
+\"path\" is the path as given; bytes of it that are not UTF-8
 are printed as U+FFFD, and then \"path_bytes_hex\" follows with the path's exact bytes
 as lowercase hex (absent for UTF-8 paths); error lines print the path the same lossy
 way. Only the header and the trailer (two small reads at the frame's end) are read.

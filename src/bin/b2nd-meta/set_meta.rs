@@ -5,6 +5,7 @@ use std::path::Path;
 use b2nd_meta::frame::{self, FrameErrorKind};
 use b2nd_meta::value::Value;
 
+use crate::messages::{self, Access};
 use crate::{argument_or_stdin, report, Fatal};
 
 /// Rewrites metalayer `name` of the frame at `path` with the msgpack python-blosc2
@@ -38,10 +39,7 @@ pub fn run(path: &Path, name: &str, json: &str) -> Result<bool, Fatal> {
                 "metalayer {name:?} holds {expected} bytes, the new value encodes to {found}: \
                  refused (a metalayer is rewritten in place, at its own length only)"
             ),
-            kind => match e.offset() {
-                Some(at) => format!("{kind} at byte {at}"),
-                None => kind.to_string(),
-            },
+            _ => messages::frame_error(path, &e, Access::Write),
         }),
     }
 }

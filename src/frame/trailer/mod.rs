@@ -20,8 +20,19 @@
 //! header when the frame holds no data (`nbytes == 0`), as C's `get_trailer_offset`.
 //! Only the header, those 25 bytes and the trailer are read, never the data.
 
+mod change;
+mod commit;
 mod parse;
+mod update;
 mod vlmeta;
+pub(crate) use vlmeta::TrailerCache;
+mod write;
+
+pub use change::{VlmetaChange, VlmetaPlan};
+pub use update::{
+    del_vlmeta, set_vlmeta, update_stopping_after, update_vlmeta, update_vlmeta_with, VlmetaOptions,
+};
+pub use write::{VlmetaRefusal, TRAILER_VERSION};
 
 use std::io::{self, Read, Seek, SeekFrom};
 use std::string::String;
