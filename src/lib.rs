@@ -46,6 +46,8 @@ extern crate std;
 mod any_error;
 pub mod bytes;
 pub mod chunk;
+#[cfg(feature = "std")]
+pub mod container;
 mod de;
 pub mod dtype;
 pub mod error;

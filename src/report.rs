@@ -265,6 +265,29 @@ impl Report {
     /// # Ok::<(), b2nd_meta::frame::FrameError>(())
     /// ```
     pub fn of_frame_with(path: &Path, file: &FrameFile, options: Options) -> Report {
+        Report::of_frame_and_trailer(path, file, file.trailer(), options)
+    }
+
+    /// [`Report::of_frame_with`] with the trailer already read (or why it cannot be):
+    /// for a frame that is not a file of its own (a node of a store, a zip member),
+    /// whose `header_path` only names it. Raw contents are never read again from
+    /// there: give `options` with `from_file: false`.
+    ///
+    /// ```
+    /// use b2nd_meta::report::{Options, Report};
+    ///
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/usermeta.b2nd");
+    /// let file = b2nd_meta::frame::open(path)?;
+    /// let report = Report::of_frame_and_trailer(path.as_ref(), &file, file.trailer(), Options::SHOW);
+    /// assert_eq!(report.vlmeta_error, None);
+    /// # Ok::<(), b2nd_meta::frame::FrameError>(())
+    /// ```
+    pub fn of_frame_and_trailer(
+        path: &Path,
+        file: &FrameFile,
+        trailer: Result<frame::Trailer, FrameError>,
+        options: Options,
+    ) -> Report {
         let info = &file.header.info;
         let header = &file.header;
         let raw =
@@ -349,7 +372,7 @@ impl Report {
                 (m.name.clone(), layer)
             })
             .collect();
-        let (vlmeta, vlmeta_error) = Vlmeta::of_file(file, options);
+        let (vlmeta, vlmeta_error) = Vlmeta::of_trailer(trailer, options);
         Report {
             path: path.to_string_lossy().into_owned(),
             path_bytes_hex: path_bytes_hex(path),

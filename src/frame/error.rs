@@ -188,6 +188,18 @@ pub enum FrameErrorKind {
         /// Why it does not decode.
         source: crate::chunk::ChunkError,
     },
+    /// A chunk of the frame's data, or its offsets chunk (`nchunk` `None`), does not
+    /// decode. The source's offset counts from the start of the chunk, which starts at
+    /// `chunk_offset` in the frame (for a sparse frame's data chunk, in its `.chunk`
+    /// file); the error's offset is the frame offset of the offending byte.
+    DataChunk {
+        /// Which chunk, `None` for the offsets chunk.
+        nchunk: Option<u64>,
+        /// Where it starts.
+        chunk_offset: u64,
+        /// Why it does not decode.
+        source: crate::chunk::ChunkError,
+    },
     /// A vlmetalayer's uncompressed content is not one msgpack value of the type asked
     /// for; the source's offset counts from the start of that uncompressed content.
     VlmetaValue {
@@ -337,6 +349,17 @@ impl fmt::Display for FrameErrorKind {
                     "metalayer {name:?}, whose content starts at frame byte {content_offset}, does not decode: {source}"
                 ),
             },
+            DataChunk {
+                nchunk,
+                chunk_offset,
+                source,
+            } => {
+                match nchunk {
+                    Some(n) => write!(f, "data chunk {n}")?,
+                    None => f.write_str("the chunk offsets index")?,
+                }
+                write!(f, " (starting at byte {chunk_offset}) does not decode: {}", source.kind())
+            }
             VlmetaChunk {
                 name,
                 content_offset,
@@ -502,6 +525,7 @@ impl std::error::Error for FrameError {
             FrameErrorKind::Io(source) => Some(source),
             FrameErrorKind::Metalayer { source, .. } => Some(source),
             FrameErrorKind::VlmetaChunk { source, .. } => Some(source),
+            FrameErrorKind::DataChunk { source, .. } => Some(source),
             FrameErrorKind::VlmetaValue { source, .. } => Some(source),
             FrameErrorKind::ShapeChange { reason } => Some(reason),
             FrameErrorKind::VlmetaChange { reason } => Some(reason),

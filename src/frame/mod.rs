@@ -180,6 +180,8 @@
 
 mod array;
 mod check;
+mod chunks;
+mod data;
 mod error;
 mod fields;
 mod file;
@@ -198,6 +200,8 @@ mod write;
 pub use array::{reshaped_meta, ARRAY_METALAYERS};
 pub(crate) use check::check_array_with;
 pub use check::{check_array, Mismatch};
+pub use chunks::{chunk_file_name, ChunkIndex, ChunkLocation};
+pub use data::DataReader;
 pub use error::{FrameError, FrameErrorKind};
 pub use file::{open, read_header, FrameFile};
 pub use header::{
@@ -208,6 +212,7 @@ pub use header::{
 pub use lock::{lock_frame, lock_path, locking_requested, FrameLock, Locking, LOCK_SEQ_OFFSET};
 pub use shape::ShapeChangeRefusal;
 pub use source::parse_header;
+pub(crate) use source::{read_staged, Positional};
 pub use trailer::{
     del_vlmeta, parse_trailer, read_trailer, set_vlmeta, update_stopping_after, update_vlmeta,
     update_vlmeta_with, Trailer, VlMetalayer, VlmetaChange, VlmetaOptions, VlmetaPlan,

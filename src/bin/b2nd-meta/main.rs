@@ -20,6 +20,7 @@ mod messages;
 mod set_meta;
 mod set_shape;
 mod set_vlmeta;
+mod show_store;
 mod stdin;
 
 use help::*;
@@ -49,7 +50,8 @@ enum Command {
         /// from the file), instead of the first 4096 bytes and "raw_len"
         #[arg(long, conflicts_with = "human")]
         full_hex: bool,
-        /// A contiguous frame file or a sparse frame's directory, or - for stdin
+        /// A contiguous frame file or a sparse frame's directory, or - for stdin; a
+        /// store or bundle (.b2e, .b2d, .b2z), optionally followed by one node's KEY
         #[arg(value_name = "PATH", required = true)]
         paths: Vec<PathBuf>,
     },
@@ -275,11 +277,23 @@ fn show(
     human: bool,
     options: Options,
 ) -> Result<bool, Fatal> {
+    // `show STORE KEY`: one node of a store.
+    if let [store, key] = paths {
+        let key = key.to_string_lossy();
+        if key.starts_with('/') && !Path::new(key.as_ref()).exists() {
+            if let Some(c) = show_store::open(store) {
+                return show_store::show(out, store, &c, Some(&key), human);
+            }
+        }
+    }
     let mut all_ok = true;
     for path in paths {
-        all_ok &= match path.as_os_str() == "-" {
-            true => stdin::show(out, human, options)?,
-            false => show_one(out, path, human, options)?,
+        all_ok &= if path.as_os_str() == "-" {
+            stdin::show(out, human, options)?
+        } else if let Some(c) = show_store::open(path) {
+            show_store::show(out, path, &c, None, human)?
+        } else {
+            show_one(out, path, human, options)?
         };
     }
     Ok(all_ok)
