@@ -19,7 +19,10 @@
 //! exists to protect. Readers never create the sidecar. [`Locking::Always`] is
 //! python's `locking=True`; [`Locking::Never`] ignores the protocol.
 //!
-//! Our writes also keep their own exclusive lock on the frame file itself, as before.
+//! Our writes also keep their own exclusive lock on the frame file itself, as before
+//! ([`open_locked`]): a vlmeta write to a frame without data replaces that file by a
+//! rename, so a writer that waited on the old file's lock checks, once it holds it,
+//! that the path still names that file, and starts over on the new one otherwise.
 
 use std::fs::{File, OpenOptions};
 use std::io;
@@ -162,6 +165,49 @@ pub fn lock_frame(
         write_seq(&file, generation).map_err(io)?;
     }
     Ok(Some(FrameLock { file, generation }))
+}
+
+/// How many times [`open_locked`] starts over before giving up: each one means a writer
+/// replaced the file meanwhile.
+const REOPENS: usize = 1000;
+
+/// Opens the file at `path` (read-write for a `writer`) and takes our own lock on it
+/// (exclusive for a writer, shared otherwise). Once the lock is held, `path` must
+/// still name the file locked: a vlmeta write to a frame without data replaces the
+/// file by a rename (`trailer/replace.rs`), and a writer that waited on the old file
+/// would otherwise write into a file no path names any more, its change lost. Then it
+/// starts over on the file the path names now.
+#[clippy::msrv = "1.89"]
+pub(crate) fn open_locked(path: &Path, writer: bool) -> io::Result<File> {
+    for _ in 0..REOPENS {
+        let file = OpenOptions::new().read(true).write(writer).open(path)?;
+        if writer {
+            file.lock()?;
+        } else {
+            file.lock_shared()?;
+        }
+        if same_file(&file, path)? {
+            return Ok(file);
+        }
+        // Closing releases the lock.
+    }
+    Err(io::Error::other(
+        "the file was replaced 1000 times while waiting for its lock",
+    ))
+}
+
+/// Whether `path` names the open `file` (the same device and inode).
+#[cfg(unix)]
+fn same_file(file: &File, path: &Path) -> io::Result<bool> {
+    use std::os::unix::fs::MetadataExt;
+    let (held, named) = (file.metadata()?, std::fs::metadata(path)?);
+    Ok(held.dev() == named.dev() && held.ino() == named.ino())
+}
+
+/// Elsewhere a file held open cannot be renamed over, so the path names it still.
+#[cfg(not(unix))]
+fn same_file(_file: &File, _path: &Path) -> io::Result<bool> {
+    Ok(true)
 }
 
 /// The counter; a file too short to hold it reads as 0, as in C.

@@ -10,7 +10,7 @@
 //! the metalayer between the read and the write is caught by the re-read, unless it
 //! writes in the microseconds between that re-read and the write.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::path::Path;
 use std::string::{String, ToString};
 use std::vec::Vec;
@@ -19,7 +19,7 @@ use super::array::reshaped;
 use super::error::{FrameError, FrameErrorKind};
 use super::file::{check_kind, locate, read_header, with_path};
 use super::header::{FrameHeader, FrameKind, Metalayer};
-use super::lock::{lock_frame, Locking};
+use super::lock::{lock_frame, open_locked, Locking};
 use super::source::parse_header;
 use crate::metalayer::Meta;
 
@@ -241,14 +241,10 @@ pub(super) fn update_with_hook<T>(
     let (header_path, kind) = locate(path)?;
     let p = header_path.as_path();
     let io = |e| FrameError::io(Some(p))(e);
-    let file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open(p)
-        .map_err(io)?;
-    // C-Blosc2's lock protocol first (when it applies), then our own lock on the file.
+    // C-Blosc2's lock protocol first (when it applies), then our own lock on the file
+    // the path names once locked (a vlmeta write may replace it meanwhile).
     let _sidecar = lock_frame(path, kind, true, Locking::Auto)?;
-    file.lock().map_err(io)?;
+    let file = open_locked(p, true).map_err(io)?;
     let result = locked(&file, p, kind, decide, between);
     // Closing the file releases the lock too; unlock first so that an error here is
     // reported rather than silently deferred.

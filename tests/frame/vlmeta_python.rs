@@ -84,7 +84,7 @@ fn we_write_the_files_python_read_back_and_c_reads_our_exact_msgpack() {
         .collect();
     assert_eq!(versions, ["2.7.1", "3.0.0", "4.14.1"]);
     let results = m["results"].as_array().unwrap();
-    assert_eq!(results.len(), 36);
+    assert_eq!(results.len(), 54);
     for (i, r) in results.iter().enumerate() {
         let id = r["id"].as_str().unwrap();
         let base = format!("vlmeta_write/base/{}", r["base"].as_str().unwrap());
@@ -151,7 +151,13 @@ fn we_write_the_files_python_read_back_and_c_reads_our_exact_msgpack() {
 fn c_appends_to_a_frame_we_wrote_and_reads_it_back() {
     // C writes the new chunk where the offsets index was, then the index and the
     // trailer after it: our gap (if any) is overwritten.
-    for base in ["4.14.1.b2nd", "2.7.1_sparse.b2nd", "3.0.0.b2nd"] {
+    for base in [
+        "4.14.1.b2nd",
+        "2.7.1_sparse.b2nd",
+        "3.0.0.b2nd",
+        "4.14.1_empty.b2nd",
+        "3.0.0_empty_sparse.b2nd",
+    ] {
         let copy = Scratch::of(&format!("vlmeta_write/base/{base}"), "vlappend");
         frame::set_vlmeta(&copy.0, "units", "m/s").unwrap();
         frame::set_vlmeta(&copy.0, "big", &"x".repeat(5000)).unwrap();

@@ -23,16 +23,21 @@
 //! 8-byte write at an 8-aligned offset of the file's first sector not being torn, as
 //! storage does not tear writes inside a sector.
 //!
-//! A frame holding no data (`nbytes == 0`) is the exception: C reads its trailer right
-//! after the header whatever `frame_len` says, so it is rewritten there, in place, as C
-//! does; a crash during that write can leave a trailer that does not read.
+//! A frame holding no data (`nbytes == 0`) cannot be written so: C reads its trailer
+//! right after the header whatever `frame_len` says, so there is no room beside the old
+//! one. C rewrites it in place, where a crash can leave a trailer that does not read;
+//! we write the whole new frame (a header and a trailer, nothing else) to a staging
+//! file and rename it over the old one (`replace.rs`): a crash leaves the old file or
+//! the new one there.
 
 use std::fs::File;
 use std::path::Path;
 use std::string::String;
 use std::vec::Vec;
 
+use super::budget::Budget;
 use super::change::{apply, borrowed, VlmetaChange, VlmetaPlan};
+use super::replace::{replace, OFF_HAS_VLMETA};
 use super::write::{refused, trailer_bytes, VlmetaRefusal};
 use super::{locate as locate_trailer, parse::parse_trailer_bytes, TRAILER_MIN_LEN};
 use crate::chunk::{self, ChunkHeader};
@@ -40,9 +45,6 @@ use crate::frame::file::{check_kind, with_path};
 use crate::frame::parse::OFF_FRAME_LEN;
 use crate::frame::source::{read_staged, Positional};
 use crate::frame::{FrameError, FrameErrorKind, FrameHeader, FrameKind};
-
-/// Offset of the has-vlmetalayers bool in the header (`FRAME_HAS_VLMETALAYERS`).
-const OFF_HAS_VLMETA: u64 = 68;
 
 /// Under the locks: read, check, decide, and (unless a dry run) write.
 pub(super) fn locked(
@@ -97,7 +99,8 @@ pub(super) fn locked(
     plan.changed = new_bytes != old_bytes;
     let at = match () {
         _ if !plan.changed => old_at,
-        // No data: C reads the trailer right after the header (module docs).
+        // No data: C reads the trailer right after the header; a new file holds it
+        // there (`replace.rs`).
         _ if header.info.nbytes <= 0 => old_at,
         _ if data_end + n <= old_at => data_end,
         _ => frame_len,
@@ -106,17 +109,28 @@ pub(super) fn locked(
     if dry_run || !plan.changed {
         return Ok(plan);
     }
-    let mut w = Budget { file, left: budget };
-    w.write(at, &new_bytes).map_err(io)?;
-    if header.info.nbytes > 0 {
-        w.sync().map_err(io)?;
+    let mut w = Budget::new(budget);
+    if header.info.nbytes <= 0 {
+        let header_len = u64::from(header.info.header_len);
+        replace(
+            file,
+            p,
+            header_len,
+            &new_bytes,
+            !plan.names.is_empty(),
+            &mut w,
+        )?;
+        return Ok(plan);
     }
-    w.flip(OFF_FRAME_LEN as u64, &(at + n).to_be_bytes())
+    w.write(file, at, &new_bytes).map_err(io)?;
+    w.sync(file).map_err(io)?;
+    w.flip(file, OFF_FRAME_LEN as u64, &(at + n).to_be_bytes())
         .map_err(io)?;
     let has_vlmeta = if plan.names.is_empty() { 0xc2 } else { 0xc3 };
-    w.write(OFF_HAS_VLMETA, &[has_vlmeta]).map_err(io)?;
-    w.sync().map_err(io)?;
-    w.truncate(at + n).map_err(io)?;
+    w.write(file, OFF_HAS_VLMETA as u64, &[has_vlmeta])
+        .map_err(io)?;
+    w.sync(file).map_err(io)?;
+    w.truncate(file, at + n).map_err(io)?;
     Ok(plan)
 }
 
@@ -148,50 +162,4 @@ fn read_exact(file: &File, at: u64, len: usize) -> std::io::Result<Vec<u8>> {
     let mut buf = std::vec![0u8; len];
     crate::frame::write::read_at(file, &mut buf, at)?;
     Ok(buf)
-}
-
-/// Writes that stop, as a crash would, when their budget is spent.
-struct Budget<'f> {
-    file: &'f File,
-    left: u64,
-}
-
-impl Budget<'_> {
-    fn spend(&mut self, units: u64) -> std::io::Result<u64> {
-        if self.left == 0 {
-            return Err(std::io::Error::other("stopped (crash test)"));
-        }
-        let spent = units.min(self.left);
-        self.left -= spent;
-        Ok(spent)
-    }
-
-    fn write(&mut self, at: u64, bytes: &[u8]) -> std::io::Result<()> {
-        let k = self.spend(bytes.len() as u64)? as usize;
-        crate::frame::write::write_at(self.file, bytes.get(..k).unwrap_or(bytes), at)?;
-        if k < bytes.len() {
-            return Err(std::io::Error::other("stopped (crash test)"));
-        }
-        Ok(())
-    }
-
-    /// An 8-byte write at an 8-aligned offset of the first sector: one unit, all or
-    /// nothing (storage tears writes at sector boundaries, not inside one).
-    fn flip(&mut self, at: u64, bytes: &[u8; 8]) -> std::io::Result<()> {
-        self.spend(1)?;
-        crate::frame::write::write_at(self.file, bytes, at)
-    }
-
-    fn sync(&mut self) -> std::io::Result<()> {
-        self.spend(1)?;
-        self.file.sync_data()
-    }
-
-    fn truncate(&mut self, len: u64) -> std::io::Result<()> {
-        self.spend(1)?;
-        if self.file.metadata()?.len() > len {
-            self.file.set_len(len)?;
-        }
-        Ok(())
-    }
 }

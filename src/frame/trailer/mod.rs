@@ -20,9 +20,11 @@
 //! header when the frame holds no data (`nbytes == 0`), as C's `get_trailer_offset`.
 //! Only the header, those 25 bytes and the trailer are read, never the data.
 
+mod budget;
 mod change;
 mod commit;
 mod parse;
+mod replace;
 mod update;
 mod vlmeta;
 pub(crate) use vlmeta::TrailerCache;

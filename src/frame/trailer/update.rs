@@ -2,13 +2,12 @@
 //! `change.rs` says what changes, `commit.rs` writes it.
 
 use serde::Serialize;
-use std::fs::OpenOptions;
 use std::path::Path;
 
 use super::change::{VlmetaChange, VlmetaPlan};
 use super::commit::locked;
 use crate::frame::file::locate;
-use crate::frame::lock::{lock_frame, Locking};
+use crate::frame::lock::{lock_frame, open_locked, Locking};
 use crate::frame::FrameError;
 
 /// How [`update_vlmeta_with`] works.
@@ -124,17 +123,8 @@ pub fn update_stopping_after(
     let (header_path, kind) = locate(path)?;
     let p = header_path.as_path();
     let io = |e| FrameError::io(Some(p))(e);
-    let file = OpenOptions::new()
-        .read(true)
-        .write(!options.dry_run)
-        .open(p)
-        .map_err(io)?;
     let _sidecar = lock_frame(path, kind, !options.dry_run, options.locking)?;
-    if options.dry_run {
-        file.lock_shared().map_err(io)?;
-    } else {
-        file.lock().map_err(io)?;
-    }
+    let file = open_locked(p, !options.dry_run).map_err(io)?;
     let result = locked(&file, p, kind, changes, options.dry_run, budget);
     let unlocked = file.unlock().map_err(io);
     let plan = result?;

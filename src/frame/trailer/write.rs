@@ -51,6 +51,14 @@ pub enum VlmetaRefusal {
     /// The frame's chunk-offsets index is not where the header says, so the space
     /// before the trailer is not known to be free.
     UnusualIndex,
+    /// A frame without data gets its new trailer in a new file renamed over the old one
+    /// (C reads its trailer right after the header, so there is no room to write it
+    /// beside the old one), and this file cannot be replaced so without losing
+    /// something.
+    NotReplaceable {
+        /// What would be lost.
+        why: String,
+    },
 }
 
 impl std::error::Error for VlmetaRefusal {}
@@ -80,6 +88,10 @@ impl fmt::Display for VlmetaRefusal {
             ),
             VlmetaRefusal::UnusualIndex => f.write_str(
                 "the chunk-offsets index is not where the header says; the trailer is not rewritten",
+            ),
+            VlmetaRefusal::NotReplaceable { why } => write!(
+                f,
+                "the frame holds no data, so its trailer is rewritten by replacing the file, and {why}"
             ),
         }
     }
