@@ -3,6 +3,10 @@
 //! leaves a frame C-Blosc2 opens from its path, whose vlmeta is exactly the old set or
 //! the new one, and whose chunks and offsets index are byte for byte what they were.
 //!
+//! A frame without data (`nbytes` 0) is replaced by a new file instead (staged as
+//! `<name>.<pid>.tmp`, renamed over it): stopped anywhere, the path names the old file or
+//! the new one, and at most the staging file is left beside it.
+//!
 //! 200 stops by default; `VLMETA_CRASH_STOPS=2000 cargo test --test frame vlmeta_crash`
 //! for more. (tests/cli/vlmeta_kill.rs kills the CLI at random instants too.)
 
@@ -20,6 +24,14 @@ fn data_digest(path: &Path) -> (String, String) {
     let bytes = std::fs::read(&f.header_path).unwrap();
     let header_len = f.header.info.header_len as usize;
     let trailer = f.trailer().unwrap();
+    let mut header = bytes[..header_len].to_vec();
+    header[16..24].fill(0);
+    header[68] = 0;
+    if f.header.info.nbytes == 0 {
+        // No data, no index: the trailer follows the header.
+        assert_eq!(trailer.offset, header_len as u64);
+        return (sha256_hex(&[]), sha256_hex(&header));
+    }
     // The index ends where its chunk says (cbytes at bytes 12..16 of its header).
     let index_at = if path.is_dir() {
         header_len
@@ -29,9 +41,6 @@ fn data_digest(path: &Path) -> (String, String) {
     let cbytes = u32::from_le_bytes(bytes[index_at + 12..index_at + 16].try_into().unwrap());
     let end = index_at + cbytes as usize;
     assert!(end as u64 <= trailer.offset);
-    let mut header = bytes[..header_len].to_vec();
-    header[16..24].fill(0);
-    header[68] = 0;
     (sha256_hex(&bytes[header_len..end]), sha256_hex(&header))
 }
 
@@ -82,6 +91,26 @@ fn cases() -> Vec<Case> {
                 VlmetaChange::delete("existing"),
             ],
         },
+        // No data: the file is replaced (python wrote it; 4.14.1 and 2.7.1).
+        Case {
+            base: "vlmeta_write/base/4.14.1_empty.b2nd",
+            prepare: vec![],
+            changes: vec![VlmetaChange::set("big", &big).unwrap()],
+        },
+        Case {
+            base: "vlmeta_write/base/2.7.1_empty.b2nd",
+            prepare: vec![],
+            changes: vec![VlmetaChange::delete("existing")],
+        },
+        // No data, sparse: chunks.b2frame is replaced inside the directory.
+        Case {
+            base: "vlmeta_write/base/3.0.0_empty_sparse.b2nd",
+            prepare: vec![],
+            changes: vec![
+                VlmetaChange::set("n", &2).unwrap(),
+                VlmetaChange::delete("existing"),
+            ],
+        },
     ]
 }
 
@@ -92,13 +121,32 @@ fn stops() -> usize {
         .unwrap_or(200)
 }
 
+/// Staging files left beside the file holding the header (`<name>.<pid>.tmp`), removed.
+fn remove_staging(copy: &Scratch) -> usize {
+    let header = copy.header_file();
+    let prefix = format!("{}.", header.file_name().unwrap().to_str().unwrap());
+    let dir = header.parent().unwrap();
+    let mut n = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if name.starts_with(&prefix) && name.ends_with(".tmp") {
+            assert_eq!(name, format!("{prefix}{}.tmp", std::process::id()));
+            std::fs::remove_file(dir.join(&name)).unwrap();
+            n += 1;
+        }
+    }
+    n
+}
+
 /// The smallest budget with which the write completes.
 fn full_budget(case: &Case) -> u64 {
     let (mut lo, mut hi) = (0u64, 1u64 << 24);
     while lo < hi {
         let mid = (lo + hi) / 2;
         let copy = start(case, "vlcrash-probe");
-        if update_stopping_after(&copy.0, &case.changes, VlmetaOptions::default(), mid).is_ok() {
+        let done = update_stopping_after(&copy.0, &case.changes, VlmetaOptions::default(), mid);
+        remove_staging(&copy);
+        if done.is_ok() {
             hi = mid;
         } else {
             lo = mid + 1;
@@ -120,6 +168,10 @@ fn a_write_stopped_anywhere_leaves_the_old_vlmeta_or_the_new_and_the_data_untouc
         let old = c_read(&original.0, false);
         let done = start(case, "vlcrash-new");
         frame::update_vlmeta(&done.0, &case.changes).unwrap();
+        // A completed write leaves no staging file.
+        assert_eq!(remove_staging(&done), 0, "{}", case.base);
+        let no_data = frame::open(&original.0).unwrap().header.info.nbytes == 0;
+        let mut left = 0;
         let new = c_read(&done.0, false);
         assert_ne!(old.vlmeta(), new.vlmeta());
         let digest = data_digest(&original.0);
@@ -139,6 +191,13 @@ fn a_write_stopped_anywhere_leaves_the_old_vlmeta_or_the_new_and_the_data_untouc
             let copy = start(case, &format!("vlcrash{k}"));
             let r = update_stopping_after(&copy.0, &case.changes, VlmetaOptions::default(), budget);
             assert_eq!(r.is_ok(), budget >= full, "{}: budget {budget}", case.base);
+            let staged = remove_staging(&copy);
+            assert!(
+                staged == 0 || (no_data && !r.is_ok()),
+                "{}: budget {budget}",
+                case.base
+            );
+            left += staged;
             let c = c_read(&copy.0, false);
             assert!(
                 matches!(c, CRead::Opens { .. }),
@@ -169,6 +228,8 @@ fn a_write_stopped_anywhere_leaves_the_old_vlmeta_or_the_new_and_the_data_untouc
                 assert_eq!(c_read(&copy.0, false).vlmeta(), new.vlmeta());
             }
         }
+        // Stops before the rename left the staging file (as a crash would).
+        assert_eq!(left > 0, no_data, "{}", case.base);
     }
     // Both outcomes were reached: the stops fell before and after the flip.
     assert!(
