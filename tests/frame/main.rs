@@ -40,6 +40,7 @@ mod vlmeta;
 mod vlmeta_crash;
 mod vlmeta_python;
 mod vlmeta_refusals;
+mod vlmeta_replace;
 mod write;
 
 use common::frame::{build_with, fixstr, Fixed};
