@@ -3,7 +3,9 @@
 //! chunks, offsets index, trailer) as it is (~1 KiB), and with 1 GiB of holes between
 //! its chunks and its offsets index (cbytes and frame_len grown to match: C-Blosc2
 //! 2.15.3 opens it, reads its chunks and our vlmeta, checked before timing). And
-//! C-Blosc2's own `blosc2_vlmeta_update` on both, in the same run.
+//! C-Blosc2's own `blosc2_vlmeta_update` on both, in the same run. And a frame without
+//! data (base/4.14.1_empty.b2nd, nbytes 0), which we replace by a staged file renamed
+//! over it (C rewrites it in place).
 //!
 //! Run with `cargo bench --bench vlmeta_write`.
 
@@ -23,6 +25,10 @@ mod c_vlmeta;
 const BASE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/tests/data/vlmeta_write/base/4.14.1.b2nd"
+);
+const EMPTY: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/vlmeta_write/base/4.14.1_empty.b2nd"
 );
 /// frame_len (uint64) and cbytes (int64), big-endian, after their markers.
 const FRAME_LEN_AT: usize = 16;
@@ -129,6 +135,34 @@ fn bench(c: &mut Criterion) {
             b.iter(|| frame::update_vlmeta_with(black_box(path), &change, dry).unwrap())
         });
     }
+    group.finish();
+    // No data: the new frame staged, synced, renamed, the directory synced.
+    let empty = dir.join("empty.b2nd");
+    fs::copy(EMPTY, &empty).unwrap();
+    frame::set_vlmeta(&empty, "units", "m/s").unwrap();
+    let read = c_vlmeta::c_read(&empty, false);
+    assert!(read.data().is_empty());
+    assert!(read
+        .vlmeta()
+        .iter()
+        .any(|(n, v)| n == "units" && v == b"\xa3m/s"));
+    let mut group = c.benchmark_group("set-vlmeta without data (ours: a replacement)");
+    group.measurement_time(Duration::from_secs(5));
+    let mut flip = false;
+    group.bench_function("ours", |b| {
+        b.iter(|| {
+            flip = !flip;
+            let v = if flip { "m/s" } else { "km" };
+            frame::set_vlmeta(black_box(&empty), "units", v).unwrap()
+        })
+    });
+    let mut flip = false;
+    group.bench_function("C-Blosc2", |b| {
+        b.iter(|| {
+            flip = !flip;
+            c_update(black_box(&empty), if flip { b"\xa3m/s" } else { b"\xa2km" })
+        })
+    });
     group.finish();
     let _ = fs::remove_dir_all(&dir);
 }

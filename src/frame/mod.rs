@@ -79,8 +79,13 @@
 //! header's `frame_len` is flipped to it in one 8-byte write, synced; the file is then
 //! cut after it. At every instant `frame_len` points at a complete trailer, so a crash
 //! leaves the old vlmeta or the new one; chunks, the offsets index and the metalayers
-//! are never written. (A frame without data, `nbytes` 0, is the exception: C reads its
-//! trailer right after the header, so it is rewritten there in place, as C does.)
+//! are never written. A frame without data (`nbytes` 0) has no room for that, as C reads
+//! its trailer right after the header: the whole new frame (its header and the new
+//! trailer, nothing else) is written to `<name>.<pid>.tmp` beside it, synced and renamed
+//! over it, then the directory synced; a crash leaves the old file or the new one at the
+//! path (and perhaps the staging file). A file with other hard links is refused then.
+//! Our writers lock the file the path names once they hold the lock, so a writer that
+//! waited on a replaced file starts over on the new one.
 //!
 //! - A killed process (SIGKILL) leaves the old content or the new one when the
 //!   content lies within one 4 KiB page of the file, as it does in every header

@@ -2,7 +2,8 @@
 //! checked operation on one open handle.
 //!
 //! The file operation is: open read-write, take an exclusive advisory lock
-//! ([`std::fs::File::lock`]), read and check the header, refuse a frame whose data is
+//! ([`std::fs::File::lock`]) on the file the path still names once locked (a vlmeta
+//! write may replace a frame without data meanwhile), read and check the header, refuse a frame whose data is
 //! cut short, decide the new content from what was read, read the bytes to be
 //! replaced again and check they are exactly the bytes the decision used, write the
 //! new content with one positioned write, sync, unlock. Writers using this crate never

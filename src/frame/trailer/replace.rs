@@ -10,6 +10,9 @@
 //! `DictStore.__setitem__`; our container listing skips such files), given the file's
 //! owner and mode, synced, renamed over the file (atomic), and the directory synced. A
 //! crash leaves the old file or the new one at the path, and perhaps the staging file.
+//! (python-blosc2's DictStore discovery opens files of other suffixes to probe them,
+//! so a staging file left complete by a crash just before the rename, its own or ours,
+//! would be listed there as a leaf: the caveat its docs give for its own.)
 //!
 //! Readers see one file or the other: C-Blosc2 2.15.3 opens the file by path for every
 //! access, and 3.3 (python-blosc2 4.x) checks its cached handle against the path

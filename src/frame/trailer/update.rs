@@ -111,8 +111,9 @@ pub fn update_vlmeta_with(
 }
 
 /// [`update_vlmeta_with`] that stops, as a crash would, once `budget` units of writing
-/// are spent (a byte of the trailer written, a sync, a truncation, the 8-byte flip of
-/// `frame_len`: one unit each). For crash tests.
+/// are spent (a byte written, a sync, a truncation, the 8-byte flip of `frame_len`, the
+/// rename replacing a frame without data: one unit each). A stop leaves what a crash
+/// would, the staging file of a replacement included. For crash tests.
 #[doc(hidden)]
 pub fn update_stopping_after(
     path: &Path,
