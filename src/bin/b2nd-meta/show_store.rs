@@ -222,6 +222,13 @@ fn show_entries(
     human: bool,
     tree: Option<usize>,
 ) -> Result<bool, Fatal> {
+    let pipe = |e: std::io::Error| match e.kind() {
+        std::io::ErrorKind::BrokenPipe => Fatal::BrokenPipe,
+        _ => crate::fatal("stdout", e),
+    };
+    // One buffer for every line: a store's listing is one output, written in 64 KiB
+    // writes rather than one write (and one buffer) per line.
+    let mut buffered = std::io::BufWriter::with_capacity(1 << 16, out);
     let mut ok = true;
     for entry in entries {
         let info = c.entry_info(entry);
@@ -230,19 +237,22 @@ fn show_entries(
             ok = false;
         }
         if human {
-            emit(out, &tree_line(entry, &info, tree))?;
+            writeln!(buffered, "{}", tree_line(entry, &info, tree)).map_err(pipe)?;
         } else {
-            emit_json(
-                out,
-                &Line {
-                    key: &entry.key,
-                    location: &entry.location,
-                    info: info.as_ref().ok(),
-                    error: info.as_ref().err().map(ToString::to_string),
-                },
-            )?;
+            let line = Line {
+                key: &entry.key,
+                location: &entry.location,
+                info: info.as_ref().ok(),
+                error: info.as_ref().err().map(ToString::to_string),
+            };
+            serde_json::to_writer(&mut buffered, &line).map_err(|e| match e.io_error_kind() {
+                Some(std::io::ErrorKind::BrokenPipe) => Fatal::BrokenPipe,
+                _ => crate::fatal("stdout", e),
+            })?;
+            buffered.write_all(b"\n").map_err(pipe)?;
         }
     }
+    buffered.flush().map_err(pipe)?;
     Ok(ok)
 }
 
