@@ -216,7 +216,7 @@ pub enum FrameErrorKind {
     /// A vlmeta change (set or delete) that is refused; nothing is written.
     VlmetaChange {
         /// Why not.
-        reason: super::trailer::VlmetaRefusal,
+        reason: super::vlmeta_refusal::VlmetaRefusal,
     },
     /// A shape change that cannot be written in place.
     ShapeChange {

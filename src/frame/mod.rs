@@ -195,6 +195,7 @@ mod source;
 mod trailer;
 mod typed;
 mod user;
+mod vlmeta_refusal;
 mod write;
 
 pub use array::{reshaped_meta, ARRAY_METALAYERS};

@@ -25,7 +25,6 @@ mod commit;
 mod parse;
 mod update;
 mod vlmeta;
-pub(crate) use vlmeta::TrailerCache;
 mod write;
 
 pub use change::{VlmetaChange, VlmetaPlan};
@@ -36,6 +35,7 @@ pub use write::{VlmetaRefusal, TRAILER_VERSION};
 
 use std::io::{self, Read, Seek, SeekFrom};
 use std::string::String;
+use std::sync::OnceLock;
 use std::vec::Vec;
 
 use super::{FrameError, FrameErrorKind, FrameHeader, FrameInfo, FIXED_HEADER_LEN};
@@ -245,4 +245,28 @@ fn read_at<R: Read + Seek>(
         ));
     }
     Ok(out)
+}
+
+/// The trailer of a [`FrameFile`](crate::frame::FrameFile), read at its first use and kept: one read serves
+/// every vlmeta call on that `FrameFile` (python's `schunk.vlmeta` is one object too).
+#[derive(Clone, Default)]
+pub(crate) struct TrailerCache(OnceLock<Trailer>);
+
+impl PartialEq for TrailerCache {
+    // The cache is not part of what a FrameFile is.
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for TrailerCache {}
+
+impl core::fmt::Debug for TrailerCache {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(if self.0.get().is_some() {
+            "read"
+        } else {
+            "not read"
+        })
+    }
 }

@@ -5,8 +5,6 @@ use serde::de::DeserializeOwned;
 use std::string::{String, ToString};
 use std::vec::Vec;
 
-use std::sync::OnceLock;
-
 use super::{read_trailer, Trailer, VlMetalayer};
 use crate::chunk;
 use crate::frame::{lock_frame, FrameKind, Locking};
@@ -80,30 +78,6 @@ impl VlMetalayer {
         FrameError::new(FrameErrorKind::VlmetaValue {
             name: self.name.clone(),
             source,
-        })
-    }
-}
-
-/// The trailer of a [`FrameFile`], read at its first use and kept: one read serves
-/// every vlmeta call on that `FrameFile` (python's `schunk.vlmeta` is one object too).
-#[derive(Clone, Default)]
-pub(crate) struct TrailerCache(OnceLock<Trailer>);
-
-impl PartialEq for TrailerCache {
-    // The cache is not part of what a FrameFile is.
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-
-impl Eq for TrailerCache {}
-
-impl core::fmt::Debug for TrailerCache {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(if self.0.get().is_some() {
-            "read"
-        } else {
-            "not read"
         })
     }
 }
