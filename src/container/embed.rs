@@ -14,7 +14,7 @@ use std::vec::Vec;
 
 use super::error::{ContainerError, ContainerErrorKind};
 use super::node::{describe, How, Location, NodeInfo};
-use super::read_at::{Embedded, Window};
+use super::read_at::{Embedded, Window, UNSTORED_ALLOWANCE};
 use super::ReadAt;
 use crate::frame::{DataReader, FrameHeader};
 use crate::value::Value;
@@ -155,6 +155,7 @@ impl Embed {
             start: offset,
             len: length,
             pos: 0,
+            unstored: UNSTORED_ALLOWANCE,
         };
         how(&mut node, length, &label).map_err(|e| ContainerError::frame(e, offset))
     }

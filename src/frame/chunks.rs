@@ -78,7 +78,7 @@ pub(super) fn invalid(
 }
 
 /// Reads `len` bytes at `at`, or says the input ends first.
-fn read_exact_at<R: Read + Seek>(
+pub(super) fn read_exact_at<R: Read + Seek>(
     reader: &mut R,
     at: u64,
     len: usize,
@@ -138,6 +138,82 @@ pub(super) fn read_chunk_at<R: Read + Seek>(
     }
     let bytes = read_exact_at(reader, at, header.cbytes as usize, "a chunk")?;
     chunk::decode_with_limit(&bytes, max_nbytes).map_err(chunk_error)
+}
+
+/// C-Blosc2's `BLOSC2_VL_BLOCKS` bit of `blosc2_flags2`, which the decoder refuses.
+const VL_BLOCKS: u8 = 0x01;
+
+/// A chunk's bytes: decoded, or one pattern repeated (a special chunk), not
+/// materialised.
+#[derive(Debug)]
+pub(super) enum Decoded {
+    /// Decoded bytes.
+    Bytes(Vec<u8>),
+    /// `pattern` repeated to `len` bytes (`len` a multiple of its length).
+    Repeat {
+        /// The repeated bytes (zeros, a NaN, the chunk's value).
+        pattern: Vec<u8>,
+        /// The chunk's length.
+        len: u64,
+    },
+}
+
+impl Decoded {
+    pub(super) fn len(&self) -> u64 {
+        match self {
+            Decoded::Bytes(b) => b.len() as u64,
+            Decoded::Repeat { len, .. } => *len,
+        }
+    }
+}
+
+/// [`read_chunk_at`], but a chunk whose header says it is one value repeated (zeros,
+/// NaNs, uninitialised, a value) is neither read past its value nor expanded: the
+/// caller takes the bytes it needs. The checks are the decoder's; any chunk they would
+/// refuse goes through [`read_chunk_at`] and its error.
+pub(super) fn read_chunk_lazy<R: Read + Seek>(
+    reader: &mut R,
+    at: u64,
+    limit: u64,
+    max_nbytes: u32,
+    nchunk: Option<u64>,
+) -> Result<Decoded, FrameError> {
+    let head = read_exact_at(reader, at, EXTENDED_HEADER_LEN, "a chunk header")?;
+    let header = ChunkHeader::parse(&head).ok();
+    let repeat = header.as_ref().and_then(|h| {
+        let fits = at.saturating_add(u64::from(h.cbytes)) <= limit;
+        let decodable = h.blosc2_flags2 & VL_BLOCKS == 0 && h.nbytes <= max_nbytes && fits;
+        let pattern: Vec<u8> = match h.special()? {
+            Special::Zero | Special::Uninit => std::vec![0],
+            Special::Nan if h.typesize == 4 => std::vec![0, 0, 0xc0, 0x7f],
+            Special::Nan if h.typesize == 8 => std::vec![0, 0, 0, 0, 0, 0, 0xf8, 0x7f],
+            // The value: the chunk's bytes after its header (the header check made its
+            // length divide nbytes); read below.
+            Special::Value => Vec::new(),
+            Special::Nan => return None,
+        };
+        decodable.then_some((h.clone(), pattern))
+    });
+    // Whole patterns only, as the decoder repeats them.
+    let whole = |pattern: &[u8], h: &ChunkHeader| {
+        !pattern.is_empty() && (h.nbytes as usize).is_multiple_of(pattern.len())
+    };
+    let pattern = match repeat {
+        Some((h, pattern)) if !pattern.is_empty() => Some((h, pattern)),
+        Some((h, _)) => {
+            let bytes = read_exact_at(reader, at, h.cbytes as usize, "a chunk")?;
+            let value = bytes.get(h.len()..).unwrap_or_default().to_vec();
+            Some((h, value))
+        }
+        None => None,
+    };
+    match pattern {
+        Some((h, pattern)) if whole(&pattern, &h) => Ok(Decoded::Repeat {
+            pattern,
+            len: u64::from(h.nbytes),
+        }),
+        _ => read_chunk_at(reader, at, limit, max_nbytes, nchunk).map(Decoded::Bytes),
+    }
 }
 
 /// The number of chunks the header implies, when it does (chunksize > 0).

@@ -5,7 +5,9 @@ use std::io::{Read, Seek};
 use std::path::{Path, PathBuf};
 use std::vec::Vec;
 
-use super::chunks::{chunk_file_name, invalid, read_chunk_at, ChunkIndex, ChunkLocation};
+use super::chunks::{
+    chunk_file_name, invalid, read_chunk_lazy, ChunkIndex, ChunkLocation, Decoded,
+};
 use super::error::{FrameError, FrameErrorKind};
 use super::header::{FrameHeader, FrameInfo, FrameKind};
 use crate::chunk::{Special, DEFAULT_MAX_NBYTES};
@@ -33,7 +35,7 @@ pub struct DataReader<R> {
     index: ChunkIndex,
     /// Where each chunk starts in the data, as far as known (variable-size chunks).
     starts: Vec<u64>,
-    cache: Option<(usize, Vec<u8>)>,
+    cache: Option<(usize, Decoded)>,
 }
 
 impl<R: Read + Seek> DataReader<R> {
@@ -72,8 +74,18 @@ impl<R: Read + Seek> DataReader<R> {
         self.info.nbytes.max(0) as u64
     }
 
-    /// The decoded bytes of chunk `n`.
+    /// The decoded bytes of chunk `n` (a special chunk expanded: its length is the
+    /// frame's chunksize, which the caller asked for).
     pub fn read_chunk(&mut self, n: usize) -> Result<Vec<u8>, FrameError> {
+        Ok(match self.load(n)? {
+            Decoded::Bytes(bytes) => bytes,
+            Decoded::Repeat { pattern, len } => repeat(&pattern, 0, len as usize),
+        })
+    }
+
+    /// Chunk `n`: decoded, or the pattern of a special chunk (one the index says is
+    /// not stored, or whose header says it is one value repeated), never expanded.
+    fn load(&mut self, n: usize) -> Result<Decoded, FrameError> {
         let nchunks = self.index.locations.len();
         let location = *self.index.locations.get(n).ok_or_else(|| {
             invalid(
@@ -91,10 +103,10 @@ impl<R: Read + Seek> DataReader<R> {
         };
         let limit = expected.map_or(DEFAULT_MAX_NBYTES, |e| e.min(u64::from(u32::MAX)) as u32);
         let nchunk = Some(n as u64);
-        let bytes = match location {
+        let chunk = match location {
             ChunkLocation::Offset(at) => {
                 let data_end = u64::from(self.info.header_len) + self.info.cbytes.max(0) as u64;
-                read_chunk_at(&mut self.reader, at, data_end, limit, nchunk)?
+                read_chunk_lazy(&mut self.reader, at, data_end, limit, nchunk)?
             }
             ChunkLocation::File(number) => {
                 let Some(dir) = &self.dir else {
@@ -108,7 +120,7 @@ impl<R: Read + Seek> DataReader<R> {
                 let path = dir.join(chunk_file_name(number));
                 let mut file = std::fs::File::open(&path).map_err(FrameError::io(Some(&path)))?;
                 let len = file.metadata().map_err(FrameError::io(Some(&path)))?.len();
-                read_chunk_at(&mut file, 0, len, limit, nchunk).map_err(|e| e.in_file(&path))?
+                read_chunk_lazy(&mut file, 0, len, limit, nchunk).map_err(|e| e.in_file(&path))?
             }
             ChunkLocation::Special(special) => {
                 let Some(len) = expected else {
@@ -119,29 +131,30 @@ impl<R: Read + Seek> DataReader<R> {
                         "a special chunk in a frame of variable-size chunks",
                     ));
                 };
-                special_bytes(special, len as usize, self.info.typesize).ok_or_else(|| {
+                let pattern = special_pattern(special, self.info.typesize).ok_or_else(|| {
                     invalid(
                         47,
                         "typesize",
                         i128::from(self.info.typesize),
                         "NaN chunks need a typesize of 4 or 8",
                     )
-                })?
+                })?;
+                Decoded::Repeat { pattern, len }
             }
         };
-        if let Some(e) = expected.filter(|&e| e != bytes.len() as u64) {
+        if let Some(e) = expected.filter(|&e| e != chunk.len()) {
             return Err(invalid(
                 self.index.offset,
                 "chunk nbytes",
-                bytes.len() as i128,
-                if e > bytes.len() as u64 {
+                chunk.len() as i128,
+                if e > chunk.len() {
                     "smaller than the frame's chunksize"
                 } else {
                     "larger than the frame's chunksize"
                 },
             ));
         }
-        Ok(bytes)
+        Ok(chunk)
     }
 
     /// Where chunk `n` starts in the data (reads the headers of variable-size chunks
@@ -154,7 +167,7 @@ impl<R: Read + Seek> DataReader<R> {
         }
         while self.starts.len() <= n {
             let i = self.starts.len() - 1;
-            let len = self.read_chunk(i)?.len() as u64;
+            let len = self.load(i)?.len();
             let last = self.starts.last().copied().unwrap_or(0);
             self.starts.push(last + len);
         }
@@ -177,8 +190,21 @@ impl<R: Read + Seek> DataReader<R> {
     }
 
     /// Bytes `[start, start + len)` of the data: only the chunks that range covers are
-    /// read and decoded.
+    /// read and decoded, and a special chunk gives only the bytes asked of it.
     pub fn read_range(&mut self, start: u64, len: usize) -> Result<Vec<u8>, FrameError> {
+        let mut unlimited = u64::MAX;
+        self.read_range_within(start, len, &mut unlimited)
+    }
+
+    /// [`DataReader::read_range`], taking at most `*unstored` bytes from special chunks
+    /// (bytes no stored byte backs) and counting them off: past that, an error before
+    /// they are made.
+    pub(crate) fn read_range_within(
+        &mut self,
+        start: u64,
+        len: usize,
+        unstored: &mut u64,
+    ) -> Result<Vec<u8>, FrameError> {
         let end = start.saturating_add(len as u64);
         if end > self.nbytes() {
             return Err(FrameError::at(
@@ -194,14 +220,14 @@ impl<R: Read + Seek> DataReader<R> {
         let mut at = start;
         while at < end {
             let (n, chunk_start) = self.chunk_of(at)?;
-            let bytes = match self.cache.take() {
-                Some((cached, bytes)) if cached == n => bytes,
-                _ => self.read_chunk(n)?,
+            let chunk = match self.cache.take() {
+                Some((cached, chunk)) if cached == n => chunk,
+                _ => self.load(n)?,
             };
-            let from = (at - chunk_start) as usize;
-            let to = ((end - chunk_start) as usize).min(bytes.len());
-            let piece = bytes.get(from..to).unwrap_or_default();
-            if piece.is_empty() {
+            let from = at - chunk_start;
+            let to = (end - chunk_start).min(chunk.len());
+            let taken = to.saturating_sub(from);
+            if taken == 0 {
                 return Err(invalid(
                     0,
                     "data range",
@@ -209,26 +235,50 @@ impl<R: Read + Seek> DataReader<R> {
                     "not covered by the frame's chunks",
                 ));
             }
-            out.extend_from_slice(piece);
-            at += piece.len() as u64;
-            self.cache = Some((n, bytes));
+            match &chunk {
+                Decoded::Bytes(bytes) => {
+                    out.extend_from_slice(bytes.get(from as usize..to as usize).unwrap_or_default())
+                }
+                Decoded::Repeat { pattern, .. } => {
+                    *unstored = unstored.checked_sub(taken).ok_or_else(|| {
+                        invalid(
+                            self.index.offset,
+                            "data range",
+                            i128::from(at),
+                            "would take more bytes from special chunks (stored nowhere) than allowed",
+                        )
+                    })?;
+                    out.extend(repeat(pattern, from, taken as usize));
+                }
+            }
+            at += taken;
+            self.cache = Some((n, chunk));
         }
         Ok(out)
     }
 }
 
-/// The bytes of a special chunk of `len` bytes.
-fn special_bytes(special: Special, len: usize, typesize: u32) -> Option<Vec<u8>> {
+/// `len` bytes of `pattern` repeated, from byte `from` of the repetition.
+fn repeat(pattern: &[u8], from: u64, len: usize) -> Vec<u8> {
+    let phase = (from % pattern.len().max(1) as u64) as usize;
+    pattern
+        .iter()
+        .copied()
+        .cycle()
+        .skip(phase)
+        .take(len)
+        .collect()
+}
+
+/// The repeated bytes of a special chunk.
+fn special_pattern(special: Special, typesize: u32) -> Option<Vec<u8>> {
     match special {
-        Special::Zero | Special::Uninit => Some(std::vec![0; len]),
-        Special::Nan => {
-            let nan: &[u8] = match typesize {
-                4 => &[0, 0, 0xc0, 0x7f],
-                8 => &[0, 0, 0, 0, 0, 0, 0xf8, 0x7f],
-                _ => return None,
-            };
-            Some(nan.iter().copied().cycle().take(len).collect())
-        }
+        Special::Zero | Special::Uninit => Some(std::vec![0]),
+        Special::Nan => match typesize {
+            4 => Some(std::vec![0, 0, 0xc0, 0x7f]),
+            8 => Some(std::vec![0, 0, 0, 0, 0, 0, 0xf8, 0x7f]),
+            _ => None,
+        },
         Special::Value => None,
     }
 }

@@ -1,5 +1,5 @@
 //! `b2nd-meta show` on stores, bundles and object kinds: the record line, one JSON line
-//! per entry with the keys python-blosc2 lists, `--human` trees, `show PATH KEY`.
+//! per entry with the keys python-blosc2 lists, `--human` trees, `show PATH --key KEY`.
 
 use std::process::Command;
 
@@ -95,27 +95,82 @@ fn human_draws_the_tree_with_attrs_indented() {
 
 #[test]
 fn show_path_key_shows_one_node() {
-    let (lines, _, code) = show(&[&path("tree.b2z"), "/g1/g2/c"]);
+    let (lines, _, code) = show(&[&path("tree.b2z"), "--key", "/g1/g2/c"]);
     assert_eq!((code, lines.len()), (0, 1));
     let node: Value = serde_json::from_str(&lines[0]).unwrap();
     assert_eq!(node["key"], "/g1/g2/c");
     assert_eq!(node["kind"], "NDArray");
     assert_eq!(node["array"]["dtype"]["str"], "<c16");
     assert_eq!(node["location"]["in"], "embedded");
-    // A hidden node (a CTable column) is reachable by its key too.
-    let (lines, _, code) = show(&[&path("tree.b2z"), "/tables/t1/_cols/id"]);
+    // A hidden node (a CTable column) is reachable by its key too; -k before PATH.
+    let (lines, _, code) = show(&["-k", "/tables/t1/_cols/id", &path("tree.b2z")]);
     assert_eq!(code, 0);
     let node: Value = serde_json::from_str(&lines[0]).unwrap();
     assert_eq!(node["location"]["in"], "zip_member");
     // A CTable column's backing array is named with the column role it plays.
-    let (lines, _, _) = show(&[&path("tree.b2z"), "/tables/t1/_cols/cat_dict"]);
+    let (lines, _, _) = show(&[&path("tree.b2z"), "--key=/tables/t1/_cols/cat_dict"]);
     let node: Value = serde_json::from_str(&lines[0]).unwrap();
     assert_eq!(node["kind"], "BatchArray");
     assert_eq!(node["detail"]["py_type"], "str");
     // No such key: one error line, exit 1.
-    let (lines, stderr, code) = show(&[&path("tree.b2z"), "/nope"]);
+    let (lines, stderr, code) = show(&[&path("tree.b2z"), "--key", "/nope"]);
     assert_eq!((code, lines.len()), (1, 0));
     assert!(stderr.contains("no node \"/nope\""), "{stderr}");
+}
+
+#[test]
+fn several_keys_print_one_line_each_in_the_order_given() {
+    let (lines, stderr, code) = show(&[
+        "--human",
+        &path("dict.b2z"),
+        "-k",
+        "/tiny",
+        "-k",
+        "/nope",
+        "-k",
+        "/dir1/big",
+    ]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("no node \"/nope\""), "{stderr}");
+    let keys: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert_eq!(keys, ["/tiny", "/dir1/big"], "{lines:?}");
+}
+
+#[test]
+fn a_key_is_never_guessed_from_a_path() {
+    // Two PATHs are two paths: a key-like second one is a missing file, with a hint.
+    let (lines, stderr, code) = show(&[&path("tree.b2z"), "/g1/g2/c"]);
+    assert_eq!(code, 1);
+    let record: Value = serde_json::from_str(&lines[0]).unwrap();
+    assert_eq!(record["kind"], "TreeStore");
+    assert_eq!(lines.len(), 9, "the record and 8 entries: {lines:?}");
+    assert!(
+        stderr.contains("b2nd-meta: /g1/g2/c: cannot open"),
+        "{stderr}"
+    );
+    assert!(stderr.contains(" --key /g1/g2/c"), "{stderr}");
+    // The help says so.
+    let (help, _, code) = show(&["--help"]);
+    assert_eq!(code, 0);
+    let help = help.join("\n");
+    assert!(help.contains("-k, --key <KEY>"), "{help}");
+    assert!(
+        help.contains("`show STORE /dir/name` shows two paths"),
+        "{help}"
+    );
+    // --key takes one PATH, and it must be a store or bundle.
+    let (lines, stderr, code) = show(&[&path("dict.b2z"), &path("tree.b2z"), "-k", "/x"]);
+    assert_eq!((code, lines.len()), (1, 0));
+    assert!(stderr.contains("expected one PATH, found 2"), "{stderr}");
+    let (lines, stderr, code) = show(&[&path("objectarray.b2f"), "-k", "/x"]);
+    assert_eq!((code, lines.len()), (1, 0));
+    assert!(
+        stderr.contains("this ObjectArray holds no nodes: --key names a node"),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -10,7 +10,14 @@ mod c;
 mod c_ffi;
 mod chunk_index;
 mod cli;
+#[path = "../common/mod.rs"]
+mod common;
+mod hostile;
 mod python;
+
+/// Counts allocations, for the memory bounds of `hostile`.
+#[global_allocator]
+static ALLOC: common::alloc::Counting = common::alloc::Counting;
 
 use std::path::PathBuf;
 

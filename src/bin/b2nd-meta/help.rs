@@ -70,6 +70,16 @@ header first, and the header is still reported.
 
 A PATH is a contiguous frame (.b2nd, .b2frame) or a sparse frame's directory (its
 chunks.b2frame is read); - reads a contiguous frame from stdin (shown as \"-\").
+A PATH may also be a store or bundle python-blosc2 writes (an EmbedStore .b2e, a
+DictStore or TreeStore .b2d directory or .b2z zip), or a frame of a kind it names
+(ObjectArray, BatchArray, ListArray, a b2o object...): a store prints its record
+({\"path\", \"kind\", \"entries\", \"notes\", \"frame\": <its embed.b2e>}), then one line
+per entry python's keys() lists, {\"key\", \"location\", \"kind\", ...} and the same
+fields as a frame, or \"error\" for a node that does not read (exit 1, the others still
+listed). --key KEY (-k KEY) shows only the node KEY of the one store or bundle PATH,
+as python-blosc2 spells it (/dir/name; hidden nodes too, such as /g1/__vlmeta__);
+repeat it for several nodes, printed in the order given. A KEY is only ever given
+with --key: `show STORE /dir/name` shows two paths, the second a file.
 --full-hex applies to JSON only: with --human it is refused.
 \"path\" is the path as given; bytes of it that are not UTF-8
 are printed as U+FFFD, and then \"path_bytes_hex\" follows with the path's exact bytes
@@ -91,7 +101,8 @@ string becomes its JSON text: 1 -> \"1\", [1,2] -> \"[1,2]\", null -> \"null\"."
 pub const SHOW_EXAMPLES: &str = "\
 Examples:
   b2nd-meta show tests/data/corpus/ndim2_i4.b2nd
-  b2nd-meta show --human tests/data/corpus/*.b2nd";
+  b2nd-meta show --human tests/data/corpus/*.b2nd
+  b2nd-meta show tests/data/containers/blosc2-4.14.1/tree.b2z --key /g1/g2/c";
 
 pub const DECODE_LONG: &str = "\
 Decode the content of a b2nd (C-Blosc2, draft) or caterva metalayer, given as hex, and

@@ -50,8 +50,12 @@ enum Command {
         /// from the file), instead of the first 4096 bytes and "raw_len"
         #[arg(long, conflicts_with = "human")]
         full_hex: bool,
+        /// Show only the node KEY of the store or bundle PATH (its key as python-blosc2
+        /// lists it, e.g. /dir/name; hidden nodes too); repeat for several
+        #[arg(long, short = 'k', value_name = "KEY")]
+        key: Vec<String>,
         /// A contiguous frame file or a sparse frame's directory, or - for stdin; a
-        /// store or bundle (.b2e, .b2d, .b2z), optionally followed by one node's KEY
+        /// store or bundle (.b2e, .b2d, .b2z)
         #[arg(value_name = "PATH", required = true)]
         paths: Vec<PathBuf>,
     },
@@ -174,6 +178,7 @@ fn main() -> ExitCode {
         Command::Show {
             human,
             full_hex,
+            key,
             paths,
         } => {
             let options = if full_hex {
@@ -181,7 +186,11 @@ fn main() -> ExitCode {
             } else {
                 Options::SHOW
             };
-            show(&mut out, &paths, human, options)
+            if key.is_empty() {
+                show(&mut out, &paths, human, options)
+            } else {
+                show_store::show_keys(&mut out, &paths, &key, human)
+            }
         }
         Command::Decode { hex } => decode(&mut out, &hex).map(|()| true),
         Command::Encode { json } => encode(&mut out, &json).map(|()| true),
@@ -277,23 +286,20 @@ fn show(
     human: bool,
     options: Options,
 ) -> Result<bool, Fatal> {
-    // `show STORE KEY`: one node of a store.
-    if let [store, key] = paths {
-        let key = key.to_string_lossy();
-        if key.starts_with('/') && !Path::new(key.as_ref()).exists() {
-            if let Some(c) = show_store::open(store) {
-                return show_store::show(out, store, &c, Some(&key), human);
-            }
-        }
-    }
     let mut all_ok = true;
+    let mut last_store = None;
     for path in paths {
         all_ok &= if path.as_os_str() == "-" {
             stdin::show(out, human, options)?
         } else if let Some(c) = show_store::open(path) {
+            last_store = Some(path);
             show_store::show(out, path, &c, None, human)?
         } else {
-            show_one(out, path, human, options)?
+            let shown = show_one(out, path, human, options)?;
+            if let Some(store) = last_store.filter(|_| !shown) {
+                show_store::hint_key(store, path);
+            }
+            shown
         };
     }
     Ok(all_ok)

@@ -1,10 +1,10 @@
 //! `show` on stores, bundles and the object kinds: the container's own record, then one
 //! JSON line per entry with its `"key"`; `--human` draws a tree (key, kind, shape,
-//! dtype, chunks) with attrs indented; `show PATH KEY` shows one node.
+//! dtype, chunks) with attrs indented; `show PATH --key KEY` shows one node.
 
 use std::fmt::Write as _;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use b2nd_meta::container::{self, Container, Entry, EntryInfo, Kind, NodeInfo};
 use b2nd_meta::report::{MetalayerReport, Vlmeta, VlmetaReport};
@@ -26,6 +26,66 @@ pub fn open(path: &Path) -> Option<Container> {
     }
     let c = container::open(path).ok()?;
     (!matches!(c.kind, Kind::NDArray | Kind::SChunk)).then_some(c)
+}
+
+/// `show PATH --key KEY...`: the nodes `keys` of the one store or bundle `paths` holds,
+/// one line each; `Ok(false)` when PATH is not a store or a key is not in it (each said
+/// on stderr).
+pub fn show_keys(
+    out: &mut impl Write,
+    paths: &[PathBuf],
+    keys: &[String],
+    human: bool,
+) -> Result<bool, Fatal> {
+    let [path] = paths else {
+        return Err(crate::fatal(
+            "show",
+            format!(
+                "--key names a node of one store or bundle: expected one PATH, found {}",
+                paths.len()
+            ),
+        ));
+    };
+    let context = path.to_string_lossy().into_owned();
+    let c = match container::open(path) {
+        Ok(c) if is_store(&c.kind) => c,
+        Ok(c) => {
+            report(
+                &context,
+                &format!(
+                    "this {} holds no nodes: --key names a node of a store or bundle \
+                     (.b2e, .b2d, .b2z)",
+                    c.kind.name()
+                ),
+            );
+            return Ok(false);
+        }
+        Err(e) => {
+            report(&context, &e.to_string());
+            return Ok(false);
+        }
+    };
+    let mut all_ok = true;
+    for key in keys {
+        all_ok &= show(out, path, &c, Some(key), human)?;
+    }
+    Ok(all_ok)
+}
+
+/// After `path` failed to show following the store `store`: when `path` looks like one
+/// of its keys, says how to show it (`show STORE KEY` is not a form: `path` is a path).
+pub fn hint_key(store: &Path, path: &Path) {
+    let key = path.to_string_lossy();
+    if key.starts_with('/') && !path.exists() {
+        report(
+            &key,
+            &format!(
+                "to show the node {key} of {}, run: b2nd-meta show {} --key {key}",
+                store.display(),
+                store.display()
+            ),
+        );
+    }
 }
 
 /// The container's own record: what it is, how many entries, what was left out, and
@@ -162,6 +222,13 @@ fn show_entries(
     human: bool,
     tree: Option<usize>,
 ) -> Result<bool, Fatal> {
+    let pipe = |e: std::io::Error| match e.kind() {
+        std::io::ErrorKind::BrokenPipe => Fatal::BrokenPipe,
+        _ => crate::fatal("stdout", e),
+    };
+    // One buffer for every line: a store's listing is one output, written in 64 KiB
+    // writes rather than one write (and one buffer) per line.
+    let mut buffered = std::io::BufWriter::with_capacity(1 << 16, out);
     let mut ok = true;
     for entry in entries {
         let info = c.entry_info(entry);
@@ -170,19 +237,22 @@ fn show_entries(
             ok = false;
         }
         if human {
-            emit(out, &tree_line(entry, &info, tree))?;
+            writeln!(buffered, "{}", tree_line(entry, &info, tree)).map_err(pipe)?;
         } else {
-            emit_json(
-                out,
-                &Line {
-                    key: &entry.key,
-                    location: &entry.location,
-                    info: info.as_ref().ok(),
-                    error: info.as_ref().err().map(ToString::to_string),
-                },
-            )?;
+            let line = Line {
+                key: &entry.key,
+                location: &entry.location,
+                info: info.as_ref().ok(),
+                error: info.as_ref().err().map(ToString::to_string),
+            };
+            serde_json::to_writer(&mut buffered, &line).map_err(|e| match e.io_error_kind() {
+                Some(std::io::ErrorKind::BrokenPipe) => Fatal::BrokenPipe,
+                _ => crate::fatal("stdout", e),
+            })?;
+            buffered.write_all(b"\n").map_err(pipe)?;
         }
     }
+    buffered.flush().map_err(pipe)?;
     Ok(ok)
 }
 
