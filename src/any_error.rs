@@ -5,6 +5,8 @@
 use core::fmt;
 
 use crate::chunk::ChunkError;
+#[cfg(feature = "std")]
+use crate::container::ContainerError;
 use crate::dtype::DtypeError;
 use crate::error::Error;
 #[cfg(feature = "std")]
@@ -54,6 +56,9 @@ pub enum AnyError {
     /// A frame that cannot be read or rewritten ([`FrameError`]).
     #[cfg(feature = "std")]
     Frame(FrameError),
+    /// A store, a bundle or one of its nodes that cannot be read ([`ContainerError`]).
+    #[cfg(feature = "std")]
+    Container(ContainerError),
     /// An I/O error outside this crate's calls (so that `?` works on `std::fs` too).
     #[cfg(feature = "std")]
     Io(std::io::Error),
@@ -76,6 +81,8 @@ impl AnyError {
             #[cfg(feature = "std")]
             AnyError::Frame(e) => e.offset(),
             #[cfg(feature = "std")]
+            AnyError::Container(e) => e.offset(),
+            #[cfg(feature = "std")]
             AnyError::Io(_) => None,
         }
     }
@@ -91,6 +98,8 @@ impl fmt::Display for AnyError {
             AnyError::Hex(e) => fmt::Display::fmt(e, f),
             #[cfg(feature = "std")]
             AnyError::Frame(e) => fmt::Display::fmt(e, f),
+            #[cfg(feature = "std")]
+            AnyError::Container(e) => fmt::Display::fmt(e, f),
             #[cfg(feature = "std")]
             AnyError::Io(e) => fmt::Display::fmt(e, f),
         }
@@ -108,6 +117,8 @@ impl core::error::Error for AnyError {
             AnyError::Hex(e) => e.source(),
             #[cfg(feature = "std")]
             AnyError::Frame(e) => e.source(),
+            #[cfg(feature = "std")]
+            AnyError::Container(e) => e.source(),
             #[cfg(feature = "std")]
             AnyError::Io(e) => e.source(),
         }
@@ -133,6 +144,8 @@ from! {
     Hex(HexError),
     #[cfg(feature = "std")]
     Frame(FrameError),
+    #[cfg(feature = "std")]
+    Container(ContainerError),
     #[cfg(feature = "std")]
     Io(std::io::Error),
 }

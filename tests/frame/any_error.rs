@@ -15,6 +15,7 @@ enum Step {
     Invalid,
     Chunk,
     Hex,
+    Container,
     Io,
 }
 
@@ -44,6 +45,9 @@ fn run(fail: Step) -> Result<(), AnyError> {
     }
     if let Step::Hex = fail {
         b2nd_meta::hex::decode("97z0")?;
+    }
+    if let Step::Container = fail {
+        b2nd_meta::container::open_bytes(b"neither a frame nor a zip")?;
     }
     if let Step::Io = fail {
         std::fs::read("/no/such/b2nd-meta/file")?;
@@ -90,6 +94,13 @@ fn every_crate_error_converts_with_its_offset_and_kind() {
     let hex = run(Step::Hex).unwrap_err();
     assert!(matches!(&hex, AnyError::Hex(_)));
     assert_eq!(hex.offset(), Some(2));
+
+    let container = run(Step::Container).unwrap_err();
+    assert!(matches!(&container, AnyError::Container(e) if matches!(
+        e.kind(),
+        b2nd_meta::container::ContainerErrorKind::Frame(_)
+    )));
+    assert_eq!(container.offset(), Some(2));
 
     let io = run(Step::Io).unwrap_err();
     assert!(matches!(&io, AnyError::Io(e) if e.kind() == std::io::ErrorKind::NotFound));
