@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Fails when a module of src/ imports a module that imports it (directly or round a
 longer loop). Edges are the `crate::`, `super::` and `self::` paths a module names, in
-`use` lines or inline; a module's own submodules count as part of it. lib.rs (re-exports
-only) and the binary are left out. Usage: python3 .ci/module_cycles.py [src] [-v]"""
+`use` lines or inline; a module's own submodules count as part of it. A name taken
+through a module's re-export (`use crate::frame::FrameError`, which frame/mod.rs takes
+from `error`) is followed to the module that defines it. lib.rs (re-exports only) and
+the binary are left out. Usage: python3 .ci/module_cycles.py [src] [-v]"""
 import pathlib
 import re
 import sys
@@ -27,10 +29,13 @@ for f in src.rglob("*.rs"):
     mods["::".join(module_of(f))] = f
 
 
-def resolve(segs):
+def resolve(segs, depth=0):
     for i in range(len(segs), 0, -1):
         cand = "::".join(segs[:i])
         if cand in mods:
+            # A name the module re-exports: the module that defines it.
+            if i < len(segs) and (cand, segs[i]) in reexports and depth < 8:
+                return resolve(reexports[(cand, segs[i])], depth + 1) or cand
             return cand
     return None
 
@@ -70,6 +75,27 @@ def expand(prefix, body):
             item += ch
     return out
 
+
+# (module, name) -> the absolute path a `pub use` / `pub(crate) use` line takes it from.
+reexports = {}
+for m, f in mods.items():
+    text = re.sub(r"//.*", "", f.read_text())
+    for body in re.findall(r"pub(?:\([\w: ]+\))?\s+use\s+([^;]+);", text):
+        body = re.sub(r"\s+", "", body)
+        m2 = re.match(r"(.*?)::\{(.*)\}$", body)
+        items = expand(m2.group(1), m2.group(2)) if m2 else [body]
+        for item in items:
+            segs = item.split("::")
+            if segs[0] not in ("crate", "super", "self") and "::".join(
+                (m.split("::") if m else []) + segs[:1]
+            ) not in mods:
+                continue
+            path = absolute(m, item) if segs[0] in ("crate", "super", "self") else (
+                (m.split("::") if m else []) + segs
+            )
+            name = segs[-1]
+            if name not in ("*", "self"):
+                reexports[(m, name)] = path
 
 graph = {m: set() for m in mods}
 for m, f in mods.items():

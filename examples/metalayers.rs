@@ -12,10 +12,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .filter(|l| !l.starts_with('#') && !l.is_empty())
     {
         let (name, hex) = line.split_once(' ').ok_or("a line is `name hex`")?;
-        let bytes = (0..hex.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&hex[i..i + 2], 16))
-            .collect::<Result<Vec<u8>, _>>()?;
+        let bytes = b2nd_meta::hex::decode(hex)?;
         let meta: Meta = b2nd_meta::from_slice(&bytes)?;
         let again = b2nd_meta::to_vec(&meta)?;
         let verdict = if again == bytes {

@@ -101,7 +101,8 @@ pub enum ErrorKind {
         /// The length asked for.
         len: usize,
     },
-    /// Arrays nested deeper than [`crate::de::MAX_DEPTH`].
+    /// Arrays (or maps) nested deeper than `max` levels: a metalayer nests two deep, a
+    /// msgpack value at most [`crate::value::MAX_DEPTH`].
     #[error("expected arrays nested at most {max} deep, found deeper")]
     TooDeep {
         /// The bound.
@@ -271,11 +272,37 @@ impl From<std::io::Error> for Error {
     }
 }
 
+impl Error {
+    /// For a metalayer of another layout than the type asked for (its first byte, the
+    /// array header, says which): the type that reads it.
+    fn layout_hint(&self) -> Option<&'static str> {
+        let ErrorKind::InvalidMarker {
+            expected: Expected::Array(5..=7),
+            found,
+        } = &self.inner.kind
+        else {
+            return None;
+        };
+        match (self.inner.offset, found.0) {
+            (Some(0), 0x95) => Some("caterva metalayer: read it as `MetaV0Caterva` or `Meta`"),
+            (Some(0), 0x96) => Some("draft b2nd metalayer: read it as `MetaB2nd` or `Meta`"),
+            (Some(0), 0x97) => Some(
+                "b2nd metalayer as C-Blosc2 and python-blosc2 write it: read it as `MetaB2ndV1` or `Meta`",
+            ),
+            _ => None,
+        }
+    }
+}
+
 impl Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.inner.offset {
-            Some(offset) => write!(f, "{} at byte {offset}", self.inner.kind),
-            None => Display::fmt(&self.inner.kind, f),
+            Some(offset) => write!(f, "{} at byte {offset}", self.inner.kind)?,
+            None => Display::fmt(&self.inner.kind, f)?,
+        }
+        match self.layout_hint() {
+            Some(hint) => write!(f, " (a {hint})"),
+            None => Ok(()),
         }
     }
 }

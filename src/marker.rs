@@ -2,7 +2,10 @@
 //! imports nothing, and no other module spells a marker as a bare number.
 //!
 //! The metalayer format uses positive fixints, fixarrays (`0x90 + n`, up to C's `0xa0`),
-//! int32, int64 and str32; a frame header adds the others below.
+//! int32, int64 and str32; a frame header and its trailer add the others below (so
+//! without `std`, where there is no `frame`, those are unused). Generic msgpack values
+//! ([`crate::value::Value`]) name their markers through `rmp::Marker`.
+#![cfg_attr(not(feature = "std"), allow(dead_code))]
 
 /// `0x00..=0x7f`: a positive fixint is its own value; this is the largest.
 pub const PFIX_MAX: u8 = 0x7f;
@@ -12,8 +15,6 @@ pub const FIXARRAY: u8 = 0x90;
 pub const FIXSTR: u8 = 0xa0;
 /// The largest fixstr header (`0xbf`, 31 bytes).
 pub const FIXSTR_MAX: u8 = 0xbf;
-/// `0xc0`: nil.
-pub const NIL: u8 = 0xc0;
 /// `0xc2`: false.
 pub const FALSE: u8 = 0xc2;
 /// `0xc3`: true.
@@ -45,49 +46,8 @@ pub const MAP16: u8 = 0xde;
 
 // The rest of msgpack, for generic values (user metalayers, vlmeta).
 
-/// `0x80`: a fixmap header is this plus the number of pairs (up to 15).
-pub const FIXMAP: u8 = 0x80;
-/// The largest fixmap header (`0x8f`, 15 pairs).
-pub const FIXMAP_MAX: u8 = 0x8f;
-/// The largest fixarray header in generic msgpack (`0x9f`, 15 elements).
-pub const FIXARRAY_MAX: u8 = 0x9f;
-/// `0xc1`: never used by msgpack.
-pub const RESERVED: u8 = 0xc1;
-/// `0xc4`: bin8, followed by a 1-byte length and the bytes.
-pub const BIN8: u8 = 0xc4;
-/// `0xc5`: bin16, followed by a 2-byte big-endian length and the bytes.
-pub const BIN16: u8 = 0xc5;
-/// `0xc7`: ext8, followed by a 1-byte length, a type byte and the bytes.
-pub const EXT8: u8 = 0xc7;
-/// `0xc8`: ext16, followed by a 2-byte big-endian length, a type byte and the bytes.
-pub const EXT16: u8 = 0xc8;
-/// `0xc9`: ext32, followed by a 4-byte big-endian length, a type byte and the bytes.
-pub const EXT32: u8 = 0xc9;
-/// `0xca`: float32, followed by 4 bytes big-endian.
-pub const FLOAT32: u8 = 0xca;
-/// `0xcb`: float64, followed by 8 bytes big-endian.
-pub const FLOAT64: u8 = 0xcb;
-/// `0xcc`: uint8, followed by 1 byte.
-pub const UINT8: u8 = 0xcc;
 /// `0xce`: uint32, followed by 4 bytes big-endian.
 pub const UINT32: u8 = 0xce;
-/// `0xd0`: int8, followed by 1 byte.
-pub const INT8: u8 = 0xd0;
-/// `0xd4`: fixext 1, followed by a type byte and 1 byte.
-pub const FIXEXT1: u8 = 0xd4;
-/// `0xd5`: fixext 2, followed by a type byte and 2 bytes.
-pub const FIXEXT2: u8 = 0xd5;
-/// `0xd6`: fixext 4, followed by a type byte and 4 bytes.
-pub const FIXEXT4: u8 = 0xd6;
-/// `0xd7`: fixext 8, followed by a type byte and 8 bytes.
-pub const FIXEXT8: u8 = 0xd7;
-/// `0xdd`: array32, followed by a 4-byte big-endian count.
-pub const ARRAY32: u8 = 0xdd;
-/// `0xdf`: map32, followed by a 4-byte big-endian count.
-pub const MAP32: u8 = 0xdf;
-/// `0xe0..=0xff`: a negative fixint is its own value (as `i8`); this is the smallest.
-pub const NFIX_MIN: u8 = 0xe0;
-
 /// The msgpack name of a marker byte, for error messages (`0xcf` is `"uint64"`).
 ///
 /// `0xa0` is both an empty fixstr and C-Blosc2's header of a 16-element array.

@@ -26,12 +26,17 @@ use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
 mod hex;
+mod pipeline;
+#[cfg(test)]
+mod tests;
 mod vlmeta;
 pub use hex::Hex;
+pub use pipeline::Pipeline;
 pub use vlmeta::{RawVlmeta, Vlmeta, VlmetaReport};
 
-use crate::frame::{self, check_array, FrameError, FrameFile};
-use crate::Meta;
+use crate::dtype::{Dtype, DtypeError};
+use crate::frame::{self, check_array_with, FrameError, FrameFile};
+use crate::metalayer::{Meta, DTYPE_FORMAT_NUMPY};
 
 /// The largest user metalayer a report decodes (16 MiB): larger ones are shown as
 /// bytes, so that decoding stays within `show`'s memory bound.
@@ -63,7 +68,7 @@ pub struct Report {
 }
 
 /// The facts of a frame's fixed header, and of the file that holds it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FrameReport {
     /// `"contiguous"` or `"sparse"`.
     pub kind: String,
@@ -91,6 +96,10 @@ pub struct FrameReport {
     pub codec_code: u8,
     /// The compression level.
     pub clevel: u8,
+    /// The filters, split mode and dictionary, the chunk count and compression ratio:
+    /// flattened into this object, after `clevel`.
+    #[serde(flatten)]
+    pub pipeline: Pipeline,
     /// The metalayer names, in header order.
     pub metalayer_names: Vec<String>,
     /// What the header holds that C-Blosc2 does not check but would not write
@@ -129,6 +138,22 @@ pub struct RawContent {
     /// Why the array's metalayer does not decode.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Whether this is the array's metalayer, which did not decode: as
+    /// [`frame::FrameHeader::is_array_metalayer`] decides, so that no reader of the
+    /// report decides by name (not serialized: the JSON's `array` names the array's
+    /// metalayer when it decodes).
+    #[serde(skip)]
+    pub array: bool,
+}
+
+impl MetalayerReport {
+    /// Whether this is the array's metalayer (decoded, or raw because it did not decode).
+    pub fn is_array(&self) -> bool {
+        match self {
+            MetalayerReport::Decoded(_) => true,
+            MetalayerReport::Raw(raw) => raw.array,
+        }
+    }
 }
 
 /// How much of the raw contents a report holds.
@@ -244,7 +269,31 @@ impl Report {
     /// # Ok::<(), b2nd_meta::frame::FrameError>(())
     /// ```
     pub fn of_frame_with(path: &Path, file: &FrameFile, options: Options) -> Report {
+        Report::of_frame_and_trailer(path, file, file.trailer(), options)
+    }
+
+    /// [`Report::of_frame_with`] with the trailer already read (or why it cannot be):
+    /// for a frame that is not a file of its own (a node of a store, a zip member),
+    /// whose `header_path` only names it. Raw contents are never read again from
+    /// there: give `options` with `from_file: false`.
+    ///
+    /// ```
+    /// use b2nd_meta::report::{Options, Report};
+    ///
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/usermeta.b2nd");
+    /// let file = b2nd_meta::frame::open(path)?;
+    /// let report = Report::of_frame_and_trailer(path.as_ref(), &file, file.trailer(), Options::SHOW);
+    /// assert_eq!(report.vlmeta_error, None);
+    /// # Ok::<(), b2nd_meta::frame::FrameError>(())
+    /// ```
+    pub fn of_frame_and_trailer(
+        path: &Path,
+        file: &FrameFile,
+        trailer: Result<frame::Trailer, FrameError>,
+        options: Options,
+    ) -> Report {
         let info = &file.header.info;
+        let header = &file.header;
         let raw =
             |m: &frame::Metalayer, value: Option<crate::value::Value>, error: Option<String>| {
                 // `open` keeps at most CONTENT_CAP bytes of a content: the rest stays in
@@ -271,31 +320,42 @@ impl Report {
                     raw_hex,
                     raw_len,
                     error,
+                    array: header.is_array_metalayer(m),
                 })
             };
-        // The array's metalayer, as C-Blosc2 and python-blosc2 choose it; every other
-        // metalayer (a `caterva` beside a `b2nd` included) is user data.
-        let array_at = file.header.array_metalayer().map(|m| m.offset);
+        // The array's metalayer, as `frame` decides it; every other metalayer (a
+        // `caterva` beside a `b2nd` included) is user data.
         let mut array = None;
-        let metalayers = file
-            .header
+        let metalayers = header
             .metalayers
             .iter()
             .map(|m| {
-                let layer = if Some(m.offset) == array_at && array.is_none() {
-                    match crate::take_from_slice::<Meta>(&m.content) {
-                        Ok((meta, rest)) => {
-                            let used = m.content.len() - rest.len();
-                            let trailing = (m.content_len as usize).saturating_sub(used);
-                            let mut report =
-                                ArrayReport::of(&m.name, &meta, trailing, info.typesize);
+                let layer = if header.is_array_metalayer(m) {
+                    match header.array_meta_and_trailing_bytes() {
+                        Ok((meta, trailing)) => {
+                            // The dtype, parsed once for every check that needs it.
+                            let parsed = meta.parsed_dtype();
+                            let mut report = ArrayReport::of_parsed(
+                                &m.name,
+                                &meta,
+                                &parsed,
+                                usize::try_from(trailing).unwrap_or(usize::MAX),
+                                info.typesize,
+                            );
+                            let mismatches = check_array_with(info, &meta, itemsize(&parsed));
                             report
                                 .problems
-                                .extend(check_array(info, &meta).iter().map(ToString::to_string));
+                                .extend(mismatches.iter().map(ToString::to_string));
                             array = Some(report);
                             MetalayerReport::Decoded(Box::new(meta))
                         }
-                        Err(e) => raw(m, None, Some(e.to_string())),
+                        // The decoding error itself, offsets in the content.
+                        Err(e) => match e.kind() {
+                            frame::FrameErrorKind::Metalayer { source, .. } => {
+                                raw(m, None, Some(source.to_string()))
+                            }
+                            _ => raw(m, None, Some(e.to_string())),
+                        },
                     }
                 } else {
                     // `open` kept at most CONTENT_CAP bytes of the content: the rest is
@@ -331,7 +391,7 @@ impl Report {
                 (m.name.clone(), layer)
             })
             .collect();
-        let (vlmeta, vlmeta_error) = Vlmeta::of_file(file, options);
+        let (vlmeta, vlmeta_error) = Vlmeta::of_trailer(trailer, options);
         Report {
             path: path.to_string_lossy().into_owned(),
             path_bytes_hex: path_bytes_hex(path),
@@ -349,6 +409,7 @@ impl Report {
                 codec: info.codec.name().to_owned(),
                 codec_code: info.codec.code,
                 clevel: info.clevel,
+                pipeline: Pipeline::of(info),
                 metalayer_names: file.header.names().map(ToOwned::to_owned).collect(),
                 notes: info.notes.iter().map(ToString::to_string).collect(),
             },
@@ -381,25 +442,43 @@ impl ArrayReport {
     /// assert_eq!((array.dtype.str.as_str(), array.dtype.assumed), ("|S4", true));
     /// ```
     pub fn of(name: &str, meta: &Meta, trailing_bytes: usize, typesize: u32) -> ArrayReport {
+        ArrayReport::of_parsed(name, meta, &meta.parsed_dtype(), trailing_bytes, typesize)
+    }
+
+    /// [`ArrayReport::of`] with the dtype parsed once by the caller (`parsed`, as
+    /// [`Meta::parsed_dtype`] gives it), for the checks that need its itemsize too.
+    fn of_parsed(
+        name: &str,
+        meta: &Meta,
+        parsed: &Option<Result<Dtype, DtypeError>>,
+        trailing_bytes: usize,
+        typesize: u32,
+    ) -> ArrayReport {
         let stored = meta.dtype().unwrap_or_default().to_owned();
-        let dtype = match (meta.effective_dtype(typesize), meta.parsed_dtype()) {
+        // A caterva metalayer has no dtype: python-blosc2 assumes bytes of the typesize.
+        let assumed = matches!(meta, Meta::V0Caterva(_)).then(|| Dtype::for_typesize(typesize));
+        let effective = match (&assumed, parsed) {
+            (Some(d), _) | (None, Some(Ok(d))) => Some(d),
+            _ => None,
+        };
+        let dtype = match (effective, parsed) {
             (Some(d), _) => DtypeReport {
                 str: d.to_string(),
                 kind: Some(d.kind().name().to_owned()),
                 itemsize: Some(d.itemsize()),
-                assumed: matches!(meta, Meta::V0Caterva(_)),
+                assumed: assumed.is_some(),
                 error: None,
             },
             (None, Some(Err(e))) => DtypeReport::unparsed(stored, e.to_string()),
             (None, _) => DtypeReport::unparsed(
                 stored,
                 std::format!(
-                    "dtype_format {} is not NumPy's (0); the dtype is not interpreted",
+                    "dtype_format {} is not NumPy's ({DTYPE_FORMAT_NUMPY}); the dtype is not interpreted",
                     meta.dtype_format().unwrap_or_default()
                 ),
             ),
         };
-        let strings = |r: Result<(), crate::validate::Invalid>| -> Vec<String> {
+        let strings = |r: Result<(), crate::metalayer::validate::Invalid>| -> Vec<String> {
             r.err()
                 .map(|invalid| invalid.problems().iter().map(ToString::to_string).collect())
                 .unwrap_or_default()
@@ -407,11 +486,16 @@ impl ArrayReport {
         ArrayReport {
             metalayer: name.to_owned(),
             dtype,
-            problems: strings(meta.validate_with_typesize(u64::from(typesize))),
+            problems: strings(meta.validate_with_itemsize(u64::from(typesize), itemsize(parsed))),
             blocks_within_chunks: strings(meta.check_blocks_within_chunks()),
             trailing_bytes: trailing_bytes as u64,
         }
     }
+}
+
+/// The itemsize of a dtype that parsed.
+fn itemsize(parsed: &Option<Result<Dtype, DtypeError>>) -> Option<u64> {
+    parsed.as_ref()?.as_ref().ok().map(Dtype::itemsize)
 }
 
 impl DtypeReport {

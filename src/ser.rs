@@ -1,6 +1,6 @@
 //! The serde `Serializer` of the fixed-width format.
 //!
-//! Each serde type maps to exactly one encoding, whatever the value (see [`crate::wire`]):
+//! Each serde type maps to exactly one encoding, whatever the value (see [`crate::msgpack::wire`]):
 //! `u8` is a positive fixint, `i32` an int32, `i64` an int64, `str` a str32, bytes a
 //! bin32, and sequences, tuples and structs an array of at most 16 elements. Every other
 //! serde type is refused with [`ErrorKind::UnsupportedType`].
@@ -11,12 +11,13 @@ use alloc::vec::Vec;
 use serde::ser::{self, Serialize};
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::wire;
+use crate::msgpack::wire;
 
 /// Where the serializer puts bytes.
 ///
-/// Implemented for `Vec<u8>` (grows), [`SliceOutput`] (a caller's buffer, no
-/// allocation) and, with the `std` feature, [`IoOutput`] (any `std::io::Write`).
+/// Implemented for `Vec<u8>` (grows) and `&mut` of any output; [`to_slice`] writes
+/// into a caller's buffer (no allocation) and [`to_writer`] into any `std::io::Write`
+/// through outputs of their own.
 pub trait Output {
     /// Appends all of `bytes`, or fails without a partial write being reported as success.
     fn write_bytes(&mut self, bytes: &[u8]) -> Result<()>;
@@ -39,7 +40,7 @@ impl<O: Output + ?Sized> Output for &mut O {
 
 /// A caller's buffer filled from the start; see [`crate::to_slice`].
 #[derive(Debug)]
-pub struct SliceOutput<'a> {
+pub(crate) struct SliceOutput<'a> {
     buf: &'a mut [u8],
     len: usize,
 }
@@ -53,11 +54,6 @@ impl<'a> SliceOutput<'a> {
     /// How many bytes have been written.
     pub fn len(&self) -> usize {
         self.len
-    }
-
-    /// True if nothing has been written yet.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
     }
 }
 
@@ -89,7 +85,7 @@ impl Output for SliceOutput<'_> {
 /// Any `std::io::Write` as an [`Output`]; see [`crate::to_writer`].
 #[cfg(feature = "std")]
 #[derive(Debug)]
-pub struct IoOutput<W>(pub W);
+pub(crate) struct IoOutput<W>(pub W);
 
 #[cfg(feature = "std")]
 impl<W: std::io::Write> Output for IoOutput<W> {
@@ -352,4 +348,49 @@ impl<O: Output> ser::SerializeStruct for &mut Serializer<O> {
     fn end(self) -> Result<()> {
         Ok(())
     }
+}
+
+/// Encodes `value` into a new vector.
+///
+/// ```
+/// let bytes = b2nd_meta::to_vec(&b2nd_meta::MetaV0Caterva::default()).unwrap();
+/// assert_eq!(bytes, [0x95, 0x00, 0x00, 0x90, 0x90, 0x90]);
+/// ```
+#[inline]
+pub fn to_vec<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
+    // One allocation instead of a chain of reallocations from empty: 384 bytes hold any
+    // metalayer (12 + 19 * 16 bytes at most) with a dtype of up to 68 bytes.
+    let mut out = Vec::with_capacity(384);
+    value.serialize(&mut Serializer::new(&mut out))?;
+    Ok(out)
+}
+
+/// Encodes `value` into the start of `buf`, allocating nothing; returns the number of
+/// bytes written. The metalayer types' `encoded_len()` says how large `buf` must be.
+///
+/// ```
+/// use b2nd_meta::MetaB2ndV1;
+///
+/// let meta = MetaB2ndV1::new([3, 4], [2, 4], [1, 2], "<i4");
+/// let mut buf = [0u8; 64];
+/// let n = b2nd_meta::to_slice(&meta, &mut buf).unwrap();
+/// assert_eq!(n, meta.encoded_len());
+/// assert!(b2nd_meta::to_slice(&meta, &mut [0u8; 10]).is_err());
+/// ```
+pub fn to_slice<T: ?Sized + Serialize>(value: &T, buf: &mut [u8]) -> Result<usize> {
+    let mut out = SliceOutput::new(buf);
+    value.serialize(&mut Serializer::new(&mut out))?;
+    Ok(out.len())
+}
+
+/// Encodes `value` into a writer.
+///
+/// ```
+/// let mut file = Vec::new(); // any std::io::Write
+/// b2nd_meta::to_writer(&mut file, &b2nd_meta::MetaV0Caterva::default()).unwrap();
+/// assert_eq!(file.len(), 6);
+/// ```
+#[cfg(feature = "std")]
+pub fn to_writer<W: std::io::Write, T: ?Sized + Serialize>(writer: W, value: &T) -> Result<()> {
+    value.serialize(&mut Serializer::new(IoOutput(writer)))
 }

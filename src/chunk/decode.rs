@@ -9,7 +9,7 @@ use super::blocks::decode_blocks;
 use super::error::{ChunkError, ChunkErrorKind};
 use super::header::{ChunkHeader, Filter, Special, BLOSC2_LAZY, BLOSC2_USEDICT, BLOSC2_VL_BLOCKS};
 use crate::error::Expected;
-use crate::read::Reader;
+use crate::msgpack::read::Reader;
 
 /// The most decompressed bytes [`decode`] accepts from one chunk: 64 MiB.
 pub const DEFAULT_MAX_NBYTES: u32 = 64 << 20;

@@ -200,7 +200,7 @@ impl From<Error> for ChunkError {
                 needed,
             } => ChunkErrorKind::UnexpectedEnd {
                 what: match expected {
-                    crate::Expected::Described(what) => what,
+                    crate::error::Expected::Described(what) => what,
                     _ => "a field",
                 },
                 input_len: *input_len as u64,

@@ -36,6 +36,8 @@ mod blosclz;
 #[cfg(feature = "std")]
 mod codecs;
 mod decode;
+#[cfg(feature = "std")]
+mod encode;
 mod error;
 mod filters;
 mod header;
@@ -44,6 +46,8 @@ mod kinds;
 mod zstd;
 
 pub use decode::{decode, decode_with_limit, DEFAULT_MAX_NBYTES};
+#[cfg(feature = "std")]
+pub use encode::{encode, TooLargeForChunk, ENCODE_BLOCKSIZE, MAX_ENCODE_NBYTES};
 pub use error::{ChunkError, ChunkErrorKind};
 pub use header::{
     ChunkCodec, ChunkHeader, Filter, Special, EXTENDED_HEADER_LEN, MAX_BLOCKSIZE, MAX_FILTERS,

@@ -5,12 +5,15 @@
 //! comes from the types being read. Errors carry the offset of the value that failed.
 
 use serde::de::{self, DeserializeSeed, IgnoredAny, Visitor};
+use serde::Deserialize;
 
 use crate::error::{Error, ErrorKind, Expected, Result};
 
+#[cfg(feature = "std")]
+pub(crate) mod io;
 mod raw;
-use crate::read::Reader;
-use crate::wire;
+use crate::msgpack::read::Reader;
+use crate::msgpack::wire;
 pub(crate) use raw::RAW;
 
 /// A serde `Deserializer` reading the fixed-width metalayer format from a byte slice.
@@ -340,4 +343,44 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, 'de> {
     fn size_hint(&self) -> Option<usize> {
         Some(self.remaining)
     }
+}
+
+/// Decodes a value that fills all of `bytes`; trailing bytes are an error
+/// ([`ErrorKind::TrailingBytes`]). Use [`take_from_slice`] when more may follow.
+///
+/// ```
+/// use b2nd_meta::{ErrorKind, MetaV0Caterva};
+///
+/// let bytes = [0x95, 0x00, 0x00, 0x90, 0x90, 0x90];
+/// assert_eq!(b2nd_meta::from_slice::<MetaV0Caterva>(&bytes).unwrap(), MetaV0Caterva::default());
+///
+/// let err = b2nd_meta::from_slice::<MetaV0Caterva>(&[0x95, 0x00, 0x00, 0x90, 0x90, 0x90, 0x00])
+///     .unwrap_err();
+/// assert!(matches!(err.kind(), ErrorKind::TrailingBytes { count: 1 }));
+/// assert_eq!(err.offset(), Some(6));
+/// ```
+#[inline]
+pub fn from_slice<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Result<T> {
+    // The deserializer refuses trailing bytes where the value ends, so the value is
+    // returned where it was built, with no check (and move) after it.
+    T::deserialize(&mut Deserializer::whole(bytes))
+}
+
+/// Decodes a value at the start of `bytes` and returns it with the bytes after it.
+///
+/// This is how C-Blosc2 reads a metalayer: it returns the number of bytes consumed, and
+/// a content updated in place with `blosc2_meta_update` can be followed by stale bytes.
+///
+/// ```
+/// use b2nd_meta::Meta;
+///
+/// let bytes = [0x95, 0x00, 0x00, 0x90, 0x90, 0x90, 0xde, 0xad];
+/// let (meta, rest): (Meta, _) = b2nd_meta::take_from_slice(&bytes).unwrap();
+/// assert_eq!(meta.ndim(), 0);
+/// assert_eq!(rest, [0xde, 0xad]);
+/// ```
+pub fn take_from_slice<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Result<(T, &'a [u8])> {
+    let mut de = Deserializer::from_slice(bytes);
+    let value = T::deserialize(&mut de)?;
+    Ok((value, de.remaining()))
 }

@@ -1,13 +1,13 @@
 //! The array a frame holds: its `b2nd` (or `caterva`) metalayer decoded, and its shape
 //! changed in place the way C-Blosc2 resizes arrays.
 
-use std::string::{String, ToString};
+use std::string::String;
 use std::vec::Vec;
 
 use super::error::{FrameError, FrameErrorKind};
 use super::header::{FrameHeader, Metalayer};
 use super::shape::ShapeChangeRefusal;
-use crate::Meta;
+use crate::metalayer::Meta;
 
 /// The names of the metalayer describing an array, in the order C-Blosc2's
 /// `b2nd_from_schunk` looks for them.
@@ -36,10 +36,26 @@ impl FrameHeader {
     /// Bytes after the metalayer in the content are ignored, as C-Blosc2 ignores them;
     /// [`crate::take_from_slice`] on the content tells how many there are.
     pub fn array_meta(&self) -> Result<Meta, FrameError> {
+        self.array_meta_and_trailing_bytes().map(|(meta, _)| meta)
+    }
+
+    /// [`array_meta`](Self::array_meta), and how many bytes follow the metalayer in its
+    /// content (stale bytes that C-Blosc2 ignores, counted to the content's full length).
+    ///
+    /// ```
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpus/ndim2_i4.b2nd");
+    /// let header = b2nd_meta::frame::open(path)?.header;
+    /// let (meta, trailing) = header.array_meta_and_trailing_bytes()?;
+    /// assert_eq!((meta.ndim(), trailing), (2, 0));
+    /// # Ok::<(), b2nd_meta::frame::FrameError>(())
+    /// ```
+    pub fn array_meta_and_trailing_bytes(&self) -> Result<(Meta, u64), FrameError> {
         let layer = self
             .array_metalayer()
             .ok_or_else(|| FrameError::new(FrameErrorKind::NoArrayMetalayer))?;
-        decode(layer).map(|(meta, _)| meta)
+        let (meta, rest) = decode(layer)?;
+        let used = (layer.content.len() - rest.len()) as u64;
+        Ok((meta, u64::from(layer.content_len).saturating_sub(used)))
     }
 }
 
@@ -47,22 +63,7 @@ impl FrameHeader {
 /// metalayer from the start of the content and ignores what follows (stale bytes that
 /// `blosc2_meta_update` leaves after shorter content), and so do we here.
 fn decode(layer: &Metalayer) -> Result<(Meta, &[u8]), FrameError> {
-    crate::take_from_slice(&layer.content).map_err(|source| metalayer_error(layer, source))
-}
-
-/// The array metalayer `layer` does not decode (or encode) because of `source`.
-fn metalayer_error(layer: &Metalayer, source: crate::Error) -> FrameError {
-    let content_offset = layer.content_offset();
-    let at = source.offset().map(|o| content_offset.saturating_add(o));
-    let kind = FrameErrorKind::Metalayer {
-        name: layer.name.to_string(),
-        content_offset,
-        source,
-    };
-    match at {
-        Some(at) => FrameError::at(at, kind),
-        None => FrameError::new(kind),
-    }
+    crate::de::take_from_slice(&layer.content).map_err(|source| layer.error(source))
 }
 
 /// Chunks along an axis of length `len` cut into chunks of `chunk`.
@@ -114,7 +115,7 @@ pub(super) fn reshaped(
     if let Err(invalid) = meta.validate_with_typesize(header.info.typesize.into()) {
         return refuse(ShapeChangeRefusal::Invalid(invalid));
     }
-    let mut bytes = crate::to_vec(&meta).map_err(|source| metalayer_error(layer, source))?;
+    let mut bytes = crate::ser::to_vec(&meta).map_err(|source| layer.error(source))?;
     // Same ndim and dtype, so the same length; stale bytes after it stay as they were.
     bytes.extend_from_slice(stale);
     Ok((layer.name.clone(), meta, bytes))

@@ -4,9 +4,11 @@
 use std::fmt;
 use std::vec::Vec;
 
-use super::array::ARRAY_METALAYERS;
+use std::borrow::ToOwned;
+
+use super::error::{FrameError, FrameErrorKind};
 use super::header::{FrameHeader, FrameInfo, Metalayer};
-use crate::Meta;
+use crate::metalayer::Meta;
 
 impl FrameHeader {
     /// The metalayers other than the array's (see
@@ -22,15 +24,40 @@ impl FrameHeader {
     /// # Ok::<(), b2nd_meta::frame::FrameError>(())
     /// ```
     pub fn user_metalayers(&self) -> impl Iterator<Item = &Metalayer> {
-        let array = self.array_metalayer().map(|m| m.offset);
-        // The array's is the first so named; a second one of that name is user data.
-        let mut skipped = false;
-        self.metalayers.iter().filter(move |m| {
-            let is_array =
-                !skipped && Some(m.offset) == array && ARRAY_METALAYERS.contains(&m.name.as_str());
-            skipped |= is_array;
-            !is_array
-        })
+        self.metalayers
+            .iter()
+            .filter(|m| !self.is_array_metalayer(m))
+    }
+
+    /// Whether `m`, one of this header's [`metalayers`](Self::metalayers), is the one
+    /// describing the array ([`array_metalayer`](Self::array_metalayer)): the first
+    /// `b2nd`, else the first `caterva`. Every other metalayer is user data, a `caterva`
+    /// beside a `b2nd` and a second `b2nd` included. The one place this is decided; the
+    /// report and the command line ask here.
+    ///
+    /// ```
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/usermeta.b2nd");
+    /// let header = b2nd_meta::frame::open(path)?.header;
+    /// let array: Vec<bool> = header.metalayers.iter().map(|m| header.is_array_metalayer(m)).collect();
+    /// assert_eq!(array, [true, false, false]);
+    /// # Ok::<(), b2nd_meta::frame::FrameError>(())
+    /// ```
+    pub fn is_array_metalayer(&self, m: &Metalayer) -> bool {
+        // The very entry, not its name or offset: two entries may share either.
+        self.array_metalayer().is_some_and(|a| core::ptr::eq(a, m))
+    }
+
+    /// Refuses to treat metalayer `name` as user data when it is the array's (what a
+    /// user-metalayer write would rewrite: the first so named).
+    pub(super) fn refuse_array_metalayer(&self, name: &str) -> Result<(), FrameError> {
+        match self.metalayer(name) {
+            Some(m) if self.is_array_metalayer(m) => {
+                Err(FrameError::new(FrameErrorKind::NotUserMetalayer {
+                    name: name.to_owned(),
+                }))
+            }
+            _ => Ok(()),
+        }
     }
 }
 
@@ -95,6 +122,20 @@ fn ceil_div(a: i128, b: i128) -> Option<i128> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn check_array(info: &FrameInfo, meta: &Meta) -> Vec<Mismatch> {
+    let itemsize = meta
+        .parsed_dtype()
+        .and_then(Result::ok)
+        .map(|d| d.itemsize());
+    check_array_with(info, meta, itemsize)
+}
+
+/// [`check_array`] with the dtype already parsed: `itemsize` is its itemsize (`None` for
+/// caterva, or a dtype that does not parse or has another format).
+pub(crate) fn check_array_with(
+    info: &FrameInfo,
+    meta: &Meta,
+    itemsize: Option<u64>,
+) -> Vec<Mismatch> {
     let mut out = Vec::new();
     let typesize = i128::from(info.typesize);
     let mut push = |field, expected: Option<i128>, rule, found: i128| {
@@ -145,10 +186,10 @@ pub fn check_array(info: &FrameInfo, meta: &Meta) -> Vec<Mismatch> {
         "chunks in the grid, prod(ceil(shape_i / chunkshape_i)), x chunksize",
         info.nbytes.into(),
     );
-    if let Some(Ok(dtype)) = meta.parsed_dtype() {
+    if let Some(itemsize) = itemsize {
         push(
             "typesize",
-            Some(i128::from(dtype.itemsize())),
+            Some(i128::from(itemsize)),
             "the dtype's itemsize",
             typesize,
         );

@@ -159,6 +159,13 @@ pub enum FrameErrorKind {
     },
     /// The frame has neither a `b2nd` nor a `caterva` metalayer: not an n-dimensional array.
     NoArrayMetalayer,
+    /// A user-metalayer write named the array's metalayer (see
+    /// [`FrameHeader::is_array_metalayer`](super::FrameHeader::is_array_metalayer));
+    /// its shape changes through [`set_shape`](super::set_shape).
+    NotUserMetalayer {
+        /// The name given.
+        name: String,
+    },
     /// The array metalayer does not decode. The source's offset counts from the start
     /// of the content, which starts at `content_offset` in the frame; the error's
     /// offset is the frame offset of the offending byte.
@@ -168,7 +175,7 @@ pub enum FrameErrorKind {
         /// Where its content starts, from the start of the frame.
         content_offset: u64,
         /// Why it does not decode.
-        source: crate::Error,
+        source: crate::error::Error,
     },
     /// A vlmetalayer's chunk does not decode. The source's offset counts from the start
     /// of the chunk, which starts at `content_offset` in the frame; the error's offset
@@ -181,18 +188,35 @@ pub enum FrameErrorKind {
         /// Why it does not decode.
         source: crate::chunk::ChunkError,
     },
+    /// A chunk of the frame's data, or its offsets chunk (`nchunk` `None`), does not
+    /// decode. The source's offset counts from the start of the chunk, which starts at
+    /// `chunk_offset` in the frame (for a sparse frame's data chunk, in its `.chunk`
+    /// file); the error's offset is the frame offset of the offending byte.
+    DataChunk {
+        /// Which chunk, `None` for the offsets chunk.
+        nchunk: Option<u64>,
+        /// Where it starts.
+        chunk_offset: u64,
+        /// Why it does not decode.
+        source: crate::chunk::ChunkError,
+    },
     /// A vlmetalayer's uncompressed content is not one msgpack value of the type asked
     /// for; the source's offset counts from the start of that uncompressed content.
     VlmetaValue {
         /// The vlmetalayer.
         name: String,
         /// Why it does not decode.
-        source: crate::Error,
+        source: crate::error::Error,
     },
     /// No vlmetalayer has this name.
     UnknownVlmetalayer {
         /// The name asked for.
         name: String,
+    },
+    /// A vlmeta change (set or delete) that is refused; nothing is written.
+    VlmetaChange {
+        /// Why not.
+        reason: super::vlmeta_refusal::VlmetaRefusal,
     },
     /// A shape change that cannot be written in place.
     ShapeChange {
@@ -306,6 +330,10 @@ impl fmt::Display for FrameErrorKind {
             NoArrayMetalayer => f.write_str(
                 "no b2nd or caterva metalayer: the frame does not hold an n-dimensional array",
             ),
+            NotUserMetalayer { name } => write!(
+                f,
+                "metalayer {name:?} is the array's, not a user metalayer: its shape changes with set_shape"
+            ),
             Metalayer {
                 name,
                 content_offset,
@@ -321,6 +349,17 @@ impl fmt::Display for FrameErrorKind {
                     "metalayer {name:?}, whose content starts at frame byte {content_offset}, does not decode: {source}"
                 ),
             },
+            DataChunk {
+                nchunk,
+                chunk_offset,
+                source,
+            } => {
+                match nchunk {
+                    Some(n) => write!(f, "data chunk {n}")?,
+                    None => f.write_str("the chunk offsets index")?,
+                }
+                write!(f, " (starting at byte {chunk_offset}) does not decode: {}", source.kind())
+            }
             VlmetaChunk {
                 name,
                 content_offset,
@@ -346,6 +385,7 @@ impl fmt::Display for FrameErrorKind {
             },
             UnknownVlmetalayer { name } => write!(f, "no vlmetalayer named {name:?}"),
             ShapeChange { reason } => write!(f, "cannot set the shape in place: {reason}"),
+            VlmetaChange { reason } => write!(f, "vlmeta not changed: {reason}"),
             ContentLengthMismatch {
                 name,
                 expected,
@@ -485,8 +525,10 @@ impl std::error::Error for FrameError {
             FrameErrorKind::Io(source) => Some(source),
             FrameErrorKind::Metalayer { source, .. } => Some(source),
             FrameErrorKind::VlmetaChunk { source, .. } => Some(source),
+            FrameErrorKind::DataChunk { source, .. } => Some(source),
             FrameErrorKind::VlmetaValue { source, .. } => Some(source),
             FrameErrorKind::ShapeChange { reason } => Some(reason),
+            FrameErrorKind::VlmetaChange { reason } => Some(reason),
             _ => None,
         }
     }

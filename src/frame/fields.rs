@@ -1,32 +1,18 @@
-//! The crate's one reader ([`crate::read::Reader`]) for frame headers: its errors
+//! The crate's one reader ([`crate::msgpack::read::Reader`]) for frame headers: its errors
 //! become [`FrameError`]s, `Truncated` before `header_len` is trusted and `OutOfHeader`
 //! after.
 
 use super::error::{FrameError, FrameErrorKind};
-use crate::error::{Error, ErrorKind, Expected};
-use crate::read::Reader;
+use crate::error::{Error, Expected};
+use crate::msgpack::read::Reader;
 
-/// Where reads are allowed to go.
-#[derive(Clone, Copy)]
-pub(crate) enum Bound {
-    /// Up to the end of the input (fixed part, before header_len is trusted).
-    Input,
-    /// Up to header_len (metalayer section).
-    Header(u32),
-}
+/// Where reads are allowed to go (the frame's one name for it, [`Past`]).
+pub(crate) use super::lift::Past as Bound;
 
 /// The crate's reader, with its errors turned into frame errors.
 pub(crate) struct Fields<'a> {
     pub(crate) r: Reader<'a>,
     pub(crate) bound: Bound,
-}
-
-/// The words of an `Expected::Described`.
-fn described(expected: &Expected) -> &'static str {
-    match expected {
-        Expected::Described(what) => what,
-        _ => "a frame header field",
-    }
 }
 
 impl<'a> Fields<'a> {
@@ -35,40 +21,7 @@ impl<'a> Fields<'a> {
     }
 
     fn lift(&self, e: Error) -> FrameError {
-        let offset = e.offset().unwrap_or(0);
-        let kind = match e.kind() {
-            ErrorKind::InvalidMarker { expected, found } => FrameErrorKind::BadMarker {
-                expected: described(expected),
-                found: found.0,
-            },
-            ErrorKind::UnexpectedEnd {
-                expected,
-                input_len,
-                needed,
-            } => {
-                let what = described(expected);
-                let end = (*input_len as u64).saturating_add(*needed as u64);
-                match self.bound {
-                    Bound::Input => FrameErrorKind::Truncated {
-                        what,
-                        end,
-                        available: *input_len as u64,
-                    },
-                    Bound::Header(header_len) => FrameErrorKind::OutOfHeader {
-                        what,
-                        end,
-                        header_len,
-                    },
-                }
-            }
-            // The reader's byte-level calls raise nothing else.
-            _ => FrameErrorKind::Truncated {
-                what: "a frame header field",
-                end: offset,
-                available: self.r.position() as u64,
-            },
-        };
-        FrameError::at(offset, kind)
+        FrameError::from_reader(e, 0, self.bound)
     }
 
     pub(crate) fn marker(&mut self, marker: u8, what: &'static str) -> Result<(), FrameError> {

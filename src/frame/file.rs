@@ -28,6 +28,8 @@ pub struct FrameFile {
     pub header: FrameHeader,
     /// Length of `header_path` on disk.
     pub file_len: u64,
+    /// The trailer, once read ([`FrameFile::trailer`]).
+    pub(crate) trailer_cache: super::trailer::TrailerCache,
 }
 
 impl FrameFile {
@@ -236,6 +238,8 @@ pub(crate) fn with_path(e: FrameError, path: &Path) -> FrameError {
 /// ```
 pub fn open(path: impl AsRef<Path>) -> Result<FrameFile, FrameError> {
     let (header_path, kind) = locate(path.as_ref())?;
+    // Under the shared sidecar lock when C-Blosc2's lock protocol is in use.
+    let _shared = super::lock::lock_frame(path.as_ref(), kind, false, super::lock::Locking::Auto)?;
     let io_err = FrameError::io(Some(&header_path));
     let mut file = fs::File::open(&header_path).map_err(io_err)?;
     let file_len = file
@@ -252,5 +256,6 @@ pub fn open(path: impl AsRef<Path>) -> Result<FrameFile, FrameError> {
         header_path,
         header,
         file_len,
+        trailer_cache: Default::default(),
     })
 }

@@ -17,7 +17,7 @@ use crate::error::Found;
 use crate::marker::{
     ARRAY16, BIN32, FIXARRAY, FIXSTR, FIXSTR_MAX, INT32, MAP16, STR16, STR32, STR8, UINT16,
 };
-use crate::read::Reader;
+use crate::msgpack::read::Reader;
 
 /// Offset of the index size (uint16), from C-Blosc2's `blosc/frame.h`.
 const OFF_IDX_SIZE: usize = 89;

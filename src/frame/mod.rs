@@ -68,7 +68,24 @@
 //! not the offsets index or the trailer (a sparse frame's `.chunk` files are not even
 //! opened). Each call holds an exclusive advisory lock (`File::lock`) on the file with
 //! the header from its read to its write, so writers using this crate never
-//! interleave; the operating system releases the lock if the process dies.
+//! interleave; the operating system releases the lock if the process dies. When
+//! C-Blosc2 3.3's lock protocol is in use (`BLOSC_LOCKING`, or an existing `.b2lock`
+//! sidecar: see [`lock_frame`]), each write holds the sidecar's exclusive lock too and
+//! bumps its generation counter, and [`open`] reads under its shared lock.
+//!
+//! [`set_vlmeta`], [`del_vlmeta`] and [`update_vlmeta`] rewrite the trailer instead,
+//! crash-consistently: the new trailer goes where no live byte is (between the offsets
+//! index and the old trailer when it fits, else past the end), is synced, and the
+//! header's `frame_len` is flipped to it in one 8-byte write, synced; the file is then
+//! cut after it. At every instant `frame_len` points at a complete trailer, so a crash
+//! leaves the old vlmeta or the new one; chunks, the offsets index and the metalayers
+//! are never written. A frame without data (`nbytes` 0) has no room for that, as C reads
+//! its trailer right after the header: the whole new frame (its header and the new
+//! trailer, nothing else) is written to `<name>.<pid>.tmp` beside it, synced and renamed
+//! over it, then the directory synced; a crash leaves the old file or the new one at the
+//! path (and perhaps the staging file). A file with other hard links is refused then.
+//! Our writers lock the file the path names once they hold the lock, so a writer that
+//! waited on a replaced file starts over on the new one.
 //!
 //! - A killed process (SIGKILL) leaves the old content or the new one when the
 //!   content lies within one 4 KiB page of the file, as it does in every header
@@ -88,8 +105,35 @@
 //!
 //! # Example
 //!
-//! Build a minimal contiguous-frame header by hand, with one metalayer `"m"`
-//! holding the three bytes `01 02 03`, and read it back:
+//! Open a file python-blosc2 wrote (`blosc2.asarray(..., meta={"user": {"answer": 42},
+//! ...})`, with `vlmeta["note"] = "hi"`): the header's facts, the array metadata, a user
+//! metalayer and a vlmeta value. [`open`] reads only the header; the trailer (vlmeta) is
+//! read when asked for.
+//!
+//! ```
+//! use std::collections::BTreeMap;
+//! use b2nd_meta::frame::{self, FrameKind};
+//!
+//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/usermeta.b2nd");
+//! let file = frame::open(path)?;
+//! let info = &file.header.info;
+//! assert_eq!((info.kind, info.codec.name(), info.clevel, info.typesize), (FrameKind::Contiguous, "blosclz", 9, 2));
+//!
+//! let meta = file.header.array_meta()?;
+//! assert_eq!((meta.shape(), meta.dtype()), (&[4, 4][..], Some("<u2")));
+//!
+//! let names: Vec<&str> = file.header.metalayers.iter().map(|m| m.name.as_str()).collect();
+//! assert_eq!(names[..2], ["b2nd", "user"]);
+//! let user: BTreeMap<String, i32> = file.header.user_meta("user")?;
+//! assert_eq!(user["answer"], 42);
+//!
+//! let note: String = file.vlmeta("note")?;
+//! assert_eq!(note, "hi");
+//! # Ok::<(), b2nd_meta::AnyError>(())
+//! ```
+//!
+//! Headers in memory are read by [`parse_header`]. A minimal contiguous-frame header
+//! built by hand, with one metalayer `"m"` holding the three bytes `01 02 03`:
 //!
 //! ```
 //! use b2nd_meta::frame::{parse_header, FrameKind};
@@ -135,25 +179,35 @@
 //! the [`FrameError`], `parse` the fixed header, `index` the metalayer index, `source`
 //! the staged, bounded reads over a slice, a reader or a file ([`parse_header`]),
 //! `file` the files and directories ([`read_header`], [`open`]), `write` the locked
-//! in-place rewrites, `array` and `check` the array metalayer, `user` the user
-//! metalayers as serde values, and `trailer` the variable-length metalayers.
+//! in-place rewrites, `lock` C-Blosc2's `.b2lock` protocol, `array` and `check` the
+//! array metalayer, `user` the user metalayers as serde values, and `trailer` the
+//! variable-length metalayers (read, written as C writes them, and updated in files).
 
 mod array;
 mod check;
+mod chunks;
+mod data;
 mod error;
 mod fields;
 mod file;
 mod header;
 mod index;
+mod lift;
+mod lock;
 mod parse;
 mod shape;
 mod source;
 mod trailer;
+mod typed;
 mod user;
+mod vlmeta_refusal;
 mod write;
 
 pub use array::{reshaped_meta, ARRAY_METALAYERS};
+pub(crate) use check::check_array_with;
 pub use check::{check_array, Mismatch};
+pub use chunks::{chunk_file_name, ChunkIndex, ChunkLocation};
+pub use data::DataReader;
 pub use error::{FrameError, FrameErrorKind};
 pub use file::{open, read_header, FrameFile};
 pub use header::{
@@ -161,10 +215,14 @@ pub use header::{
     MAX_FILTERS, MAX_FRAME_FORMAT_VERSION, MAX_METALAYERS, METALAYER_NAME_MAXLEN,
     SPARSE_HEADER_FILE,
 };
+pub use lock::{lock_frame, lock_path, locking_requested, FrameLock, Locking, LOCK_SEQ_OFFSET};
 pub use shape::ShapeChangeRefusal;
 pub use source::parse_header;
+pub(crate) use source::{read_staged, Positional};
 pub use trailer::{
-    parse_trailer, read_trailer, Trailer, VlMetalayer, MAX_VLMETALAYERS, TRAILER_MIN_LEN,
+    del_vlmeta, parse_trailer, read_trailer, set_vlmeta, update_stopping_after, update_vlmeta,
+    update_vlmeta_with, Trailer, VlMetalayer, VlmetaChange, VlmetaOptions, VlmetaPlan,
+    VlmetaRefusal, MAX_VLMETALAYERS, TRAILER_MIN_LEN, TRAILER_VERSION,
 };
 pub use user::{set_user_meta, set_user_meta_in_slice, user_meta_bytes};
 pub use write::{

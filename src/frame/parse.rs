@@ -1,5 +1,5 @@
 //! Parsing a frame header from a slice: the fixed part here, the metalayer index and
-//! contents in `index`, over the crate's one reader ([`crate::read::Reader`]) and the marker
+//! contents in `index`, over the crate's one reader ([`crate::msgpack::read::Reader`]) and the marker
 //! constants of [`crate::marker`].
 
 use super::error::{FrameError, FrameErrorKind};
@@ -14,7 +14,7 @@ use super::header::{
 };
 use crate::error::Found;
 use crate::marker::{FALSE, FIXARRAY, FIXEXT16, FIXSTR, INT16, INT32, INT64, TRUE, UINT64};
-use crate::read::Reader;
+use crate::msgpack::read::Reader;
 
 const MAGIC: [u8; 8] = *b"b2frame\0";
 

@@ -17,9 +17,9 @@ use std::borrow::ToOwned;
 use std::path::Path;
 use std::vec::Vec;
 
+use super::write::update;
 use super::{
-    rewrite_metalayer, rewrite_metalayer_in_slice, FrameError, FrameErrorKind, FrameHeader,
-    Metalayer,
+    parse_header, rewrite_metalayer_in_slice, FrameError, FrameErrorKind, FrameHeader, Metalayer,
 };
 use crate::value::Value;
 
@@ -39,25 +39,7 @@ impl FrameHeader {
     /// ```
     pub fn user_meta<T: DeserializeOwned>(&self, name: &str) -> Result<T, FrameError> {
         let m = self.user_metalayer(name)?;
-        let mut de = rmp_serde::Deserializer::new(std::io::Cursor::new(m.content.as_slice()));
-        // rmp-serde allows 1024 levels; the value type's bound keeps the stack small.
-        de.set_max_depth(crate::value::MAX_DEPTH);
-        type De<'a> =
-            rmp_serde::Deserializer<rmp_serde::decode::ReadReader<std::io::Cursor<&'a [u8]>>>;
-        // How far rmp-serde read: where the error is, or where the value ends.
-        let at = |de: &De<'_>| usize::try_from(de.position()).unwrap_or(usize::MAX);
-        let value = T::deserialize(&mut de).map_err(|e| {
-            let err = <crate::Error as serde::de::Error>::custom(e).or_at(at(&de));
-            decode_error(m, err)
-        })?;
-        let end = at(&de);
-        match m.content.len().checked_sub(end) {
-            Some(0) | None => Ok(value),
-            Some(count) => Err(decode_error(
-                m,
-                crate::Error::at(end, crate::ErrorKind::TrailingBytes { count }),
-            )),
-        }
+        super::typed::from_msgpack(&m.content).map_err(|e| m.error(e))
     }
 
     /// The metalayer `name` decoded as a [`Value`], python-blosc2's conventions
@@ -74,7 +56,7 @@ impl FrameHeader {
     /// ```
     pub fn user_meta_value(&self, name: &str) -> Result<Value, FrameError> {
         let m = self.user_metalayer(name)?;
-        Value::from_msgpack(&m.content).map_err(|e| decode_error(m, e))
+        Value::from_msgpack(&m.content).map_err(|e| m.error(e))
     }
 
     fn user_metalayer(&self, name: &str) -> Result<&Metalayer, FrameError> {
@@ -83,22 +65,6 @@ impl FrameHeader {
                 name: name.to_owned(),
             })
         })
-    }
-}
-
-/// The metalayer `m` does not decode because of `source`: the error's offset is the
-/// frame offset of the offending byte.
-fn decode_error(m: &Metalayer, source: crate::Error) -> FrameError {
-    let content_offset = m.content_offset();
-    let at = source.offset().map(|o| content_offset.saturating_add(o));
-    let kind = FrameErrorKind::Metalayer {
-        name: m.name.clone(),
-        content_offset,
-        source,
-    };
-    match at {
-        Some(at) => FrameError::at(at, kind),
-        None => FrameError::new(kind),
     }
 }
 
@@ -111,11 +77,11 @@ fn decode_error(m: &Metalayer, source: crate::Error) -> FrameError {
 /// assert_eq!(b2nd_meta::frame::user_meta_bytes(&value)?, b"\x81\xa6answer\x2b");
 /// # Ok::<(), b2nd_meta::Error>(())
 /// ```
-pub fn user_meta_bytes<T: ?Sized + Serialize>(value: &T) -> crate::Result<Vec<u8>> {
-    rmp_serde::to_vec_named(value).map_err(<crate::Error as serde::ser::Error>::custom)
+pub fn user_meta_bytes<T: ?Sized + Serialize>(value: &T) -> crate::error::Result<Vec<u8>> {
+    rmp_serde::to_vec_named(value).map_err(<crate::error::Error as serde::ser::Error>::custom)
 }
 
-fn encode_error(name: &str, source: crate::Error) -> FrameError {
+fn encode_error(name: &str, source: crate::error::Error) -> FrameError {
     FrameError::new(FrameErrorKind::Metalayer {
         name: name.to_owned(),
         content_offset: 0,
@@ -124,10 +90,15 @@ fn encode_error(name: &str, source: crate::Error) -> FrameError {
 }
 
 /// Rewrites the user metalayer `name` of the frame at `path` (a contiguous file or a
-/// sparse-frame directory) with the msgpack of `value`, in place, through
-/// [`rewrite_metalayer`]: only when the new bytes have exactly the old length.
+/// sparse-frame directory) with the msgpack of `value`, in place, as one locked
+/// operation like [`rewrite_metalayer`](super::rewrite_metalayer): only when the new
+/// bytes have exactly the old length.
 ///
-/// An encoding error is a [`FrameErrorKind::Metalayer`] whose content offset is 0.
+/// The array's metalayer is not a user one and is refused
+/// ([`FrameErrorKind::NotUserMetalayer`]; see
+/// [`FrameHeader::is_array_metalayer`]); a `caterva` metalayer beside a `b2nd` one is
+/// user data and is rewritten, as python-blosc2 rewrites it. An encoding error is a
+/// [`FrameErrorKind::Metalayer`] whose content offset is 0.
 ///
 /// ```
 /// use std::collections::BTreeMap;
@@ -147,6 +118,9 @@ fn encode_error(name: &str, source: crate::Error) -> FrameError {
 ///     err.kind(),
 ///     FrameErrorKind::ContentLengthMismatch { expected: 9, found: 11, .. }
 /// ));
+/// // The array's metalayer is not user data.
+/// let err = set_user_meta(&path, "b2nd", &[1, 2, 3]).unwrap_err();
+/// assert!(matches!(err.kind(), FrameErrorKind::NotUserMetalayer { .. }));
 /// std::fs::remove_file(&path).unwrap();
 /// # Ok::<(), FrameError>(())
 /// ```
@@ -156,7 +130,10 @@ pub fn set_user_meta<T: ?Sized + Serialize>(
     value: &T,
 ) -> Result<(), FrameError> {
     let bytes = user_meta_bytes(value).map_err(|e| encode_error(name, e))?;
-    rewrite_metalayer(path, name, &bytes)
+    update(path.as_ref(), |header| {
+        header.refuse_array_metalayer(name)?;
+        Ok((name.to_owned(), bytes, ()))
+    })
 }
 
 /// [`set_user_meta`] on a frame held in memory; `buf` is untouched on any error.
@@ -178,5 +155,6 @@ pub fn set_user_meta_in_slice<T: ?Sized + Serialize>(
     value: &T,
 ) -> Result<(), FrameError> {
     let bytes = user_meta_bytes(value).map_err(|e| encode_error(name, e))?;
+    parse_header(buf)?.refuse_array_metalayer(name)?;
     rewrite_metalayer_in_slice(buf, name, &bytes)
 }

@@ -2,7 +2,8 @@
 //! checked operation on one open handle.
 //!
 //! The file operation is: open read-write, take an exclusive advisory lock
-//! ([`std::fs::File::lock`]), read and check the header, refuse a frame whose data is
+//! ([`std::fs::File::lock`]) on the file the path still names once locked (a vlmeta
+//! write may replace a frame without data meanwhile), read and check the header, refuse a frame whose data is
 //! cut short, decide the new content from what was read, read the bytes to be
 //! replaced again and check they are exactly the bytes the decision used, write the
 //! new content with one positioned write, sync, unlock. Writers using this crate never
@@ -10,7 +11,7 @@
 //! the metalayer between the read and the write is caught by the re-read, unless it
 //! writes in the microseconds between that re-read and the write.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::path::Path;
 use std::string::{String, ToString};
 use std::vec::Vec;
@@ -19,8 +20,9 @@ use super::array::reshaped;
 use super::error::{FrameError, FrameErrorKind};
 use super::file::{check_kind, locate, read_header, with_path};
 use super::header::{FrameHeader, FrameKind, Metalayer};
+use super::lock::{lock_frame, open_locked, Locking};
 use super::source::parse_header;
-use crate::Meta;
+use crate::metalayer::Meta;
 
 /// Find `name` in `header` and check `new_len` against it.
 pub(super) fn target<'h>(
@@ -240,12 +242,10 @@ pub(super) fn update_with_hook<T>(
     let (header_path, kind) = locate(path)?;
     let p = header_path.as_path();
     let io = |e| FrameError::io(Some(p))(e);
-    let file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open(p)
-        .map_err(io)?;
-    file.lock().map_err(io)?;
+    // C-Blosc2's lock protocol first (when it applies), then our own lock on the file
+    // the path names once locked (a vlmeta write may replace it meanwhile).
+    let _sidecar = lock_frame(path, kind, true, Locking::Auto)?;
+    let file = open_locked(p, true).map_err(io)?;
     let result = locked(&file, p, kind, decide, between);
     // Closing the file releases the lock too; unlock first so that an error here is
     // reported rather than silently deferred.
@@ -288,24 +288,24 @@ fn locked<T>(
 }
 
 #[cfg(unix)]
-fn read_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+pub(crate) fn read_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
     std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
 }
 
 #[cfg(unix)]
-fn write_at(file: &File, buf: &[u8], offset: u64) -> std::io::Result<()> {
+pub(crate) fn write_at(file: &File, buf: &[u8], offset: u64) -> std::io::Result<()> {
     std::os::unix::fs::FileExt::write_all_at(file, buf, offset)
 }
 
 #[cfg(not(unix))]
-fn read_at(mut file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+pub(crate) fn read_at(mut file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
     use std::io::{Read, Seek, SeekFrom};
     file.seek(SeekFrom::Start(offset))?;
     file.read_exact(buf)
 }
 
 #[cfg(not(unix))]
-fn write_at(mut file: &File, buf: &[u8], offset: u64) -> std::io::Result<()> {
+pub(crate) fn write_at(mut file: &File, buf: &[u8], offset: u64) -> std::io::Result<()> {
     use std::io::{Seek, SeekFrom, Write};
     file.seek(SeekFrom::Start(offset))?;
     file.write_all(buf)

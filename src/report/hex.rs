@@ -56,18 +56,7 @@ impl Hex {
 }
 
 fn write_hex(f: &mut fmt::Formatter<'_>, bytes: &[u8]) -> fmt::Result {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut buf = [0u8; 2 * 4096];
-    for piece in bytes.chunks(4096) {
-        for (pair, &b) in buf.chunks_exact_mut(2).zip(piece) {
-            let digit = |n: u8| DIGITS.get(usize::from(n)).copied().unwrap_or(b'0');
-            pair.copy_from_slice(&[digit(b >> 4), digit(b & 15)]);
-        }
-        let digits = buf.get(..2 * piece.len()).unwrap_or_default();
-        // Hex digits are ASCII.
-        f.write_str(std::str::from_utf8(digits).map_err(|_| fmt::Error)?)?;
-    }
-    Ok(())
+    fmt::Display::fmt(&crate::hex::Lower(bytes), f)
 }
 
 impl fmt::Display for Hex {

@@ -9,7 +9,7 @@ use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
 use super::{Hex, Options};
-use crate::frame::{FrameFile, VlMetalayer};
+use crate::frame::{FrameError, Trailer, VlMetalayer};
 use crate::value::Value;
 
 /// One vlmetalayer: its value, or its stored chunk with why it does not decode.
@@ -58,9 +58,12 @@ impl Vlmeta {
         self.0.iter().find(|(n, _)| n == name).map(|(_, m)| m)
     }
 
-    /// The vlmetalayers of `file`, or (empty, why) when its trailer cannot be read.
-    pub(super) fn of_file(file: &FrameFile, options: Options) -> (Vlmeta, Option<String>) {
-        match file.trailer() {
+    /// The vlmetalayers of a trailer, or (empty, why) when it cannot be read.
+    pub(super) fn of_trailer(
+        trailer: Result<Trailer, FrameError>,
+        options: Options,
+    ) -> (Vlmeta, Option<String>) {
+        match trailer {
             Ok(trailer) => {
                 let layers = trailer
                     .vlmetalayers

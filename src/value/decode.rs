@@ -2,20 +2,30 @@
 
 use alloc::boxed::Box;
 use alloc::format;
-use alloc::string::{String, ToString};
+use alloc::string::ToString;
 use alloc::vec::Vec;
 
-use super::{NdArray, NdData, NdDtype, Value, EXT_COMPLEX, EXT_NDARRAY, EXT_SET};
+use super::nd::{invalid, kind_name};
+use super::{Value, EXT_COMPLEX, EXT_NDARRAY, EXT_SET};
 use crate::error::{Error, ErrorKind, Expected, Result};
-use crate::marker::*;
-use crate::read::Reader;
+use crate::msgpack::read::Reader;
+use rmp::Marker;
 
-/// How deep arrays, maps and decoded ext payloads may nest (a deeper value is an
-/// error, so decoding, dropping and serializing cannot overflow the stack).
-pub const MAX_DEPTH: usize = 128;
+/// How deep arrays, maps and decoded ext payloads (sets, NumPy arrays) may nest:
+/// msgpack-python's bound, whose C unpacker holds at most 1,024 open arrays and maps
+/// (`StackError` beyond; empty ones count). A deeper value is an error at the first byte
+/// of the container past the bound.
+///
+/// Decoding keeps the open containers on the heap, so it takes no call stack per
+/// level, and neither does dropping a value. Serializing, encoding, cloning and
+/// comparing a [`Value`] recurse: at 1,024 levels they need under 256 KiB of stack in
+/// a release build, and up to 3 MiB in a debug build. python restarts its count inside
+/// a set's or NumPy array's payload (a separate `unpackb`); here the payload's levels
+/// add to those around it, so nesting through ext payloads is bounded too.
+pub const MAX_DEPTH: usize = 1024;
 
 /// The most elements an array or map reserves before they are read.
-const RESERVE_MAX: usize = 1024;
+const RESERVE_MAX: usize = 16;
 
 const ANY: Expected = Expected::Described("a msgpack value");
 /// The same, read as "... byte(s) short of the msgpack value".
@@ -59,7 +69,7 @@ impl Value {
     /// ```
     pub fn take_from_msgpack(bytes: &[u8]) -> Result<(Value, &[u8])> {
         let mut r = Reader::new(bytes);
-        let value = Decoder { input: bytes }.value(&mut r, 0)?;
+        let value = Decoder { input: bytes }.value(&mut r)?;
         Ok((value, r.remaining()))
     }
 }
@@ -68,162 +78,232 @@ fn trailing(at: usize, count: usize) -> Error {
     Error::at(at, ErrorKind::TrailingBytes { count })
 }
 
-fn invalid(at: usize, expected: &str, found: String) -> Error {
-    Error::at(
-        at,
-        ErrorKind::InvalidValue {
-            expected: expected.to_string(),
-            found,
-        },
-    )
-}
-
 struct Decoder<'a> {
     input: &'a [u8],
 }
 
+/// What a value's first bytes say: a whole value, or the start of one that holds others.
+enum Head {
+    Value(Value),
+    Array(usize),
+    Map(usize),
+    /// A set's or NumPy array's payload (ext 45, 46): one msgpack value filling
+    /// `at..end`.
+    Payload {
+        code: i8,
+        at: usize,
+        end: usize,
+    },
+}
+
+/// A value being read, whose elements are being read; the decoder keeps these on a
+/// heap stack, so nesting costs no call stack.
+enum Open<'a> {
+    Array {
+        items: Vec<Value>,
+        left: usize,
+    },
+    Map {
+        pairs: Vec<(Value, Value)>,
+        key: Option<Value>,
+        left: usize,
+    },
+    /// The payload's reader replaced `outer`, which resumes after it.
+    Payload {
+        code: i8,
+        at: usize,
+        outer: Reader<'a>,
+    },
+}
+
 impl<'a> Decoder<'a> {
-    fn value(&self, r: &mut Reader<'a>, depth: usize) -> Result<Value> {
+    /// One value, read without recursion: containers and ext payloads are kept on
+    /// `stack` (at most [`MAX_DEPTH`] of them), so the call stack stays flat however
+    /// deep the value nests.
+    fn value(&self, r: &mut Reader<'a>) -> Result<Value> {
+        let mut stack: Vec<Open<'a>> = Vec::new();
+        loop {
+            let start = r.position();
+            let head = self.head(r)?;
+            if !matches!(head, Head::Value(_)) && stack.len() >= MAX_DEPTH {
+                return Err(Error::at(start, ErrorKind::TooDeep { max: MAX_DEPTH }));
+            }
+            // Every element takes at least one byte; reserve no more than a few up
+            // front, so claimed lengths allocate nothing (real elements grow it).
+            let reserve = |n: usize, r: &Reader<'_>| n.min(r.remaining().len()).min(RESERVE_MAX);
+            let mut value = match head {
+                Head::Value(v) => v,
+                Head::Array(0) => array(Vec::new()),
+                Head::Map(0) => Value::Map(Vec::new()),
+                Head::Array(n) => {
+                    let items = Vec::with_capacity(reserve(n, r));
+                    stack.push(Open::Array { items, left: n });
+                    continue;
+                }
+                Head::Map(n) => {
+                    let pairs = Vec::with_capacity(reserve(n, r));
+                    stack.push(Open::Map {
+                        pairs,
+                        key: None,
+                        left: n,
+                    });
+                    continue;
+                }
+                Head::Payload { code, at, end } => {
+                    let inner = Reader::new_at(self.input.get(..end).unwrap_or_default(), at);
+                    let outer = core::mem::replace(r, inner);
+                    stack.push(Open::Payload { code, at, outer });
+                    continue;
+                }
+            };
+            // The value completes the values open around it, innermost first.
+            loop {
+                match stack.last_mut() {
+                    None => return Ok(value),
+                    Some(Open::Array { items, left }) => {
+                        items.push(value);
+                        *left -= 1;
+                        if *left > 0 {
+                            break;
+                        }
+                        value = array(core::mem::take(items));
+                    }
+                    Some(Open::Map { pairs, key, left }) => {
+                        let Some(k) = key.take() else {
+                            *key = Some(value);
+                            break;
+                        };
+                        pairs.push((k, value));
+                        *left -= 1;
+                        if *left > 0 {
+                            break;
+                        }
+                        value = Value::Map(core::mem::take(pairs));
+                    }
+                    Some(Open::Payload { code, at, outer }) => {
+                        match r.remaining().len() {
+                            0 => {}
+                            count => return Err(trailing(r.position(), count)),
+                        }
+                        *r = outer.clone();
+                        value = payload(*code, value, *at)?;
+                    }
+                }
+                stack.pop();
+            }
+        }
+    }
+
+    /// Reads a value's marker (classified by rmp's [`Marker`]) and, for one that holds
+    /// no others, the whole value. Lengths and data go through the crate's reader, which
+    /// names the offset and how many bytes are missing.
+    fn head(&self, r: &mut Reader<'a>) -> Result<Head> {
         let start = r.position();
         let m = r.byte(VALUE)?;
-        let nested = |_: &Reader<'a>| deeper(depth, start);
-        Ok(match m {
-            0x00..=PFIX_MAX => Value::Int(i64::from(m)),
-            NFIX_MIN..=0xff => Value::Int(i64::from(m as i8)),
-            FIXMAP..=FIXMAP_MAX => self.map(r, usize::from(m - FIXMAP), nested(r)?)?,
-            FIXARRAY..=FIXARRAY_MAX => self.array(r, usize::from(m - FIXARRAY), nested(r)?)?,
-            FIXSTR..=FIXSTR_MAX => str(r, usize::from(m - FIXSTR), start)?,
-            NIL => Value::Nil,
-            FALSE => Value::Bool(false),
-            TRUE => Value::Bool(true),
-            BIN8 | BIN16 | BIN32 => {
-                let n = len(r, m, BIN8)?;
-                Value::Bin(r.bytes(n, Expected::Described("bin bytes"))?.to_vec())
-            }
-            STR8 | STR16 | STR32 => {
-                let n = len(r, m, STR8)?;
-                str(r, n, start)?
-            }
-            ARRAY16 | ARRAY32 => {
-                let n = len(r, m, ARRAY16 - 1)?;
-                self.array(r, n, nested(r)?)?
-            }
-            MAP16 | MAP32 => {
-                let n = len(r, m, MAP16 - 1)?;
-                self.map(r, n, nested(r)?)?
-            }
-            FLOAT32 => Value::F32(f32::from_bits(r.be_u32(Expected::Described("float32"))?)),
-            FLOAT64 => Value::F64(f64::from_bits(r.be_u64(Expected::Described("float64"))?)),
-            UINT8 => Value::Int(i64::from(r.byte(Expected::Described("uint8"))?)),
-            UINT16 => Value::Int(i64::from(r.be_u16(Expected::Described("uint16"))?)),
-            UINT32 => Value::Int(i64::from(r.be_u32(Expected::Described("uint32"))?)),
-            UINT64 => {
-                let v = r.be_u64(Expected::Described("uint64"))?;
+        let int = |v: i64| Ok(Head::Value(Value::Int(v)));
+        let e = Expected::Described;
+        Ok(Head::Value(match Marker::from_u8(m) {
+            Marker::FixPos(v) => return int(i64::from(v)),
+            Marker::FixNeg(v) => return int(i64::from(v)),
+            Marker::FixMap(n) => return Ok(Head::Map(usize::from(n))),
+            Marker::FixArray(n) => return Ok(Head::Array(usize::from(n))),
+            Marker::FixStr(n) => str(r, usize::from(n), start)?,
+            Marker::Null => Value::Nil,
+            Marker::False => Value::Bool(false),
+            Marker::True => Value::Bool(true),
+            Marker::Bin8 => bin(r, 0)?,
+            Marker::Bin16 => bin(r, 1)?,
+            Marker::Bin32 => bin(r, 2)?,
+            Marker::Str8 => str_of(r, 0, start)?,
+            Marker::Str16 => str_of(r, 1, start)?,
+            Marker::Str32 => str_of(r, 2, start)?,
+            Marker::Array16 => return Ok(Head::Array(len(r, 1)?)),
+            Marker::Array32 => return Ok(Head::Array(len(r, 2)?)),
+            Marker::Map16 => return Ok(Head::Map(len(r, 1)?)),
+            Marker::Map32 => return Ok(Head::Map(len(r, 2)?)),
+            Marker::F32 => Value::F32(f32::from_bits(r.be_u32(e("float32"))?)),
+            Marker::F64 => Value::F64(f64::from_bits(r.be_u64(e("float64"))?)),
+            Marker::U8 => return int(i64::from(r.byte(e("uint8"))?)),
+            Marker::U16 => return int(i64::from(r.be_u16(e("uint16"))?)),
+            Marker::U32 => return int(i64::from(r.be_u32(e("uint32"))?)),
+            Marker::U64 => {
+                let v = r.be_u64(e("uint64"))?;
                 i64::try_from(v).map_or(Value::UInt(v), Value::Int)
             }
-            INT8 => Value::Int(i64::from(r.byte(Expected::Described("int8"))? as i8)),
-            INT16 => Value::Int(i64::from(r.be_i16(Expected::Described("int16"))?)),
-            INT32 => Value::Int(i64::from(r.be_i32(Expected::Described("int32"))?)),
-            INT64 => Value::Int(r.be_i64(Expected::Described("int64"))?),
-            FIXEXT1 | FIXEXT2 | FIXEXT4 | FIXEXT8 | FIXEXT16 => {
-                let n = 1usize << (m - FIXEXT1);
-                self.ext(r, n, start, depth)?
-            }
-            EXT8 | EXT16 | EXT32 => {
-                let n = len(r, m, EXT8)?;
-                self.ext(r, n, start, depth)?
-            }
-            _ => {
-                return Err(Error::at(start, ErrorKind::invalid_marker(ANY, m)));
-            }
-        })
-    }
-
-    fn array(&self, r: &mut Reader<'a>, n: usize, depth: usize) -> Result<Value> {
-        // Every element takes at least one byte: never reserve more than that (nor
-        // more than a few pages up front; real elements grow it).
-        let mut items = Vec::with_capacity(n.min(r.remaining().len()).min(RESERVE_MAX));
-        for _ in 0..n {
-            items.push(self.value(r, depth)?);
-        }
-        // python-blosc2's list hook: a list starting with the string "__tuple__".
-        if matches!(items.first(), Some(Value::Str(s)) if s == TUPLE_TAG) {
-            items.remove(0);
-            return Ok(Value::Tuple(items));
-        }
-        Ok(Value::Array(items))
-    }
-
-    fn map(&self, r: &mut Reader<'a>, n: usize, depth: usize) -> Result<Value> {
-        let mut pairs = Vec::with_capacity(n.min(r.remaining().len() / 2).min(RESERVE_MAX));
-        for _ in 0..n {
-            let k = self.value(r, depth)?;
-            let v = self.value(r, depth)?;
-            pairs.push((k, v));
-        }
-        Ok(Value::Map(pairs))
-    }
-
-    /// The type byte and `n` payload bytes of an ext whose marker is at `start`.
-    fn ext(&self, r: &mut Reader<'a>, n: usize, start: usize, depth: usize) -> Result<Value> {
-        let code = r.byte(Expected::Described("ext type"))? as i8;
-        let at = r.position();
-        let data = r.bytes(n, Expected::Described("ext payload"))?;
-        match code {
-            EXT_COMPLEX => match <[u8; 16]>::try_from(data) {
-                Ok(b) => {
-                    let (re, im) = b.split_at(8);
-                    Ok(Value::Complex {
-                        re: f64_be(re),
-                        im: f64_be(im),
-                    })
-                }
-                Err(_) => Err(invalid(
-                    start,
-                    "a complex (ext 44) of 16 bytes (two float64)",
-                    format!("{n} byte(s)"),
-                )),
-            },
-            EXT_SET | EXT_NDARRAY => {
-                let payload = self.payload(at, r.position(), deeper(depth, start)?)?;
-                if code == EXT_SET {
-                    match payload {
-                        // `set(unpackb(data))`: a list, or a tuple by the list hook.
-                        Value::Array(items) | Value::Tuple(items) => Ok(Value::Set(items)),
-                        other => Err(invalid(
-                            at,
-                            "a set (ext 45) holding a msgpack array",
-                            kind_name(&other),
-                        )),
-                    }
-                } else {
-                    ndarray(payload, at).map(|a| Value::NdArray(Box::new(a)))
-                }
-            }
-            _ => Ok(Value::Ext {
-                code,
-                data: data.to_vec(),
-            }),
-        }
-    }
-
-    /// The one msgpack value filling `from..to`, with offsets in the whole content.
-    fn payload(&self, from: usize, to: usize, depth: usize) -> Result<Value> {
-        let mut r = Reader::new_at(self.input.get(..to).unwrap_or_default(), from);
-        let value = self.value(&mut r, depth)?;
-        match r.remaining().len() {
-            0 => Ok(value),
-            count => Err(trailing(r.position(), count)),
-        }
+            Marker::I8 => return int(i64::from(r.byte(e("int8"))? as i8)),
+            Marker::I16 => return int(i64::from(r.be_i16(e("int16"))?)),
+            Marker::I32 => return int(i64::from(r.be_i32(e("int32"))?)),
+            Marker::I64 => return int(r.be_i64(e("int64"))?),
+            Marker::FixExt1 => return ext(r, 1, start),
+            Marker::FixExt2 => return ext(r, 2, start),
+            Marker::FixExt4 => return ext(r, 4, start),
+            Marker::FixExt8 => return ext(r, 8, start),
+            Marker::FixExt16 => return ext(r, 16, start),
+            Marker::Ext8 => return len(r, 0).and_then(|n| ext(r, n, start)),
+            Marker::Ext16 => return len(r, 1).and_then(|n| ext(r, n, start)),
+            Marker::Ext32 => return len(r, 2).and_then(|n| ext(r, n, start)),
+            Marker::Reserved => return Err(Error::at(start, ErrorKind::invalid_marker(ANY, m))),
+        }))
     }
 }
 
-/// The depth inside a container opened at `start`, if within [`MAX_DEPTH`].
-fn deeper(depth: usize, start: usize) -> Result<usize> {
-    if depth >= MAX_DEPTH {
-        Err(Error::at(start, ErrorKind::TooDeep { max: MAX_DEPTH }))
+/// An array's items as python-blosc2's list hook gives them: a list starting with the
+/// string "__tuple__" is a tuple.
+fn array(mut items: Vec<Value>) -> Value {
+    if matches!(items.first(), Some(Value::Str(s)) if s == TUPLE_TAG) {
+        items.remove(0);
+        return Value::Tuple(items);
+    }
+    Value::Array(items)
+}
+
+/// The type byte and `n` payload bytes of an ext whose marker is at `start`.
+fn ext(r: &mut Reader<'_>, n: usize, start: usize) -> Result<Head> {
+    let code = r.byte(Expected::Described("ext type"))? as i8;
+    let at = r.position();
+    let data = r.bytes(n, Expected::Described("ext payload"))?;
+    Ok(Head::Value(match code {
+        EXT_COMPLEX => match <[u8; 16]>::try_from(data) {
+            Ok(b) => {
+                let (re, im) = b.split_at(8);
+                Value::Complex {
+                    re: f64_be(re),
+                    im: f64_be(im),
+                }
+            }
+            Err(_) => {
+                return Err(invalid(
+                    start,
+                    "a complex (ext 44) of 16 bytes (two float64)",
+                    format!("{n} byte(s)"),
+                ))
+            }
+        },
+        EXT_SET | EXT_NDARRAY => {
+            let end = r.position();
+            return Ok(Head::Payload { code, at, end });
+        }
+        _ => Value::Ext {
+            code,
+            data: data.to_vec(),
+        },
+    }))
+}
+
+/// The set or NumPy array (ext `code`, payload at `at`) whose payload decoded to `value`.
+fn payload(code: i8, value: Value, at: usize) -> Result<Value> {
+    if code == EXT_SET {
+        match value {
+            // `set(unpackb(data))`: a list, or a tuple by the list hook.
+            Value::Array(items) | Value::Tuple(items) => Ok(Value::Set(items)),
+            other => Err(invalid(
+                at,
+                "a set (ext 45) holding a msgpack array",
+                kind_name(&other),
+            )),
+        }
     } else {
-        Ok(depth + 1)
+        super::nd::ndarray(value, at).map(|a| Value::NdArray(Box::new(a)))
     }
 }
 
@@ -233,16 +313,30 @@ fn f64_be(b: &[u8]) -> f64 {
     f64::from_be_bytes(a)
 }
 
-/// The length after a bin/str/ext/array/map marker of the 8-, 16- or 32-bit kind:
-/// `m - base` is 0, 1 or 2.
-fn len(r: &mut Reader<'_>, m: u8, base: u8) -> Result<usize> {
+/// The length after a bin/str/ext/array/map marker of the 8-, 16- or 32-bit kind
+/// (`width` 0, 1 or 2).
+fn len(r: &mut Reader<'_>, width: u8) -> Result<usize> {
     let e = Expected::Described("length");
-    let n = match m.wrapping_sub(base) {
+    let n = match width {
         0 => u32::from(r.byte(e)?),
         1 => u32::from(r.be_u16(e)?),
         _ => r.be_u32(e)?,
     };
     Ok(usize::try_from(n).unwrap_or(usize::MAX))
+}
+
+/// A bin8/16/32 (`width` 0, 1, 2): its length, then its bytes.
+fn bin(r: &mut Reader<'_>, width: u8) -> Result<Value> {
+    let n = len(r, width)?;
+    Ok(Value::Bin(
+        r.bytes(n, Expected::Described("bin bytes"))?.to_vec(),
+    ))
+}
+
+/// A str8/16/32 (`width` 0, 1, 2) whose marker is at `start`.
+fn str_of(r: &mut Reader<'_>, width: u8, start: usize) -> Result<Value> {
+    let n = len(r, width)?;
+    str(r, n, start)
 }
 
 fn str(r: &mut Reader<'_>, n: usize, start: usize) -> Result<Value> {
@@ -255,85 +349,4 @@ fn str(r: &mut Reader<'_>, n: usize, start: usize) -> Result<Value> {
             ErrorKind::InvalidUtf8 { str_offset: start },
         )),
     }
-}
-
-fn kind_name(v: &Value) -> String {
-    let name = match v {
-        Value::Nil => "nil",
-        Value::Bool(_) => "a bool",
-        Value::Int(_) | Value::UInt(_) => "an int",
-        Value::F32(_) | Value::F64(_) => "a float",
-        Value::Str(_) => "a string",
-        Value::Bin(_) => "a bin",
-        Value::Array(_) => "an array",
-        Value::Tuple(_) => "a tuple",
-        Value::Map(_) => "a map",
-        Value::Complex { .. } | Value::Set(_) | Value::NdArray(_) | Value::Ext { .. } => "an ext",
-    };
-    name.to_string()
-}
-
-const ND: &str = "a NumPy array (ext 46): a map of \"dtype\", \"shape\" and \"data\", or of \"values\" and \"shape\"";
-
-/// python-blosc2's `_decode_ndarray`, strictly: exactly the keys it writes.
-fn ndarray(payload: Value, at: usize) -> Result<NdArray> {
-    let Value::Map(pairs) = payload else {
-        return Err(invalid(at, ND, kind_name(&payload)));
-    };
-    let (mut dtype, mut shape, mut data, mut values) = (None, None, None, None);
-    for (k, v) in pairs {
-        let slot = match k.as_str() {
-            Some("dtype") => &mut dtype,
-            Some("shape") => &mut shape,
-            Some("data") => &mut data,
-            Some("values") => &mut values,
-            _ => return Err(invalid(at, ND, format!("the key {k:?}"))),
-        };
-        if slot.replace(v).is_some() {
-            return Err(invalid(at, ND, format!("the key {k:?} twice")));
-        }
-    }
-    let shape = match shape {
-        Some(Value::Array(dims)) => dims
-            .iter()
-            .map(|d| match d {
-                Value::Int(n) => u64::try_from(*n).ok(),
-                Value::UInt(n) => Some(*n),
-                _ => None,
-            })
-            .collect::<Option<Vec<u64>>>()
-            .ok_or_else(|| invalid(at, "a shape of non-negative ints", format!("{dims:?}")))?,
-        Some(other) => {
-            return Err(invalid(
-                at,
-                ND,
-                format!("a shape that is {}", kind_name(&other)),
-            ))
-        }
-        None => return Err(invalid(at, ND, "no \"shape\"".to_string())),
-    };
-    let (dtype, data) = match (dtype, data, values) {
-        (Some(dtype), Some(Value::Bin(bytes)), None) => {
-            let dtype = match dtype {
-                Value::Map(mut d) if d.len() == 1 => match d.pop() {
-                    Some((Value::Str(k), Value::Str(s))) if k == "str" => NdDtype::Str(s),
-                    Some((Value::Str(k), Value::Array(descr))) if k == "descr" => {
-                        NdDtype::Descr(descr)
-                    }
-                    other => {
-                        return Err(invalid(
-                            at,
-                            "a dtype {\"str\": ..} or {\"descr\": [..]}",
-                            format!("{other:?}"),
-                        ))
-                    }
-                },
-                other => return Err(invalid(at, "a dtype map of one entry", kind_name(&other))),
-            };
-            (dtype, NdData::Bytes(bytes))
-        }
-        (None, None, Some(Value::Array(items))) => (NdDtype::Object, NdData::Values(items)),
-        _ => return Err(invalid(at, ND, "other keys or types".to_string())),
-    };
-    Ok(NdArray { dtype, shape, data })
 }

@@ -108,15 +108,7 @@ fn unhex(s: &Value, what: &str) -> Result<Vec<u8>, String> {
     let s = s
         .as_str()
         .ok_or_else(|| format!("{what}: expected a hex string"))?;
-    let digit = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
-    if s.len() % 2 != 0 {
-        return Err(format!("{what}: odd number of hex digits"));
-    }
-    s.as_bytes()
-        .chunks(2)
-        .map(|p| Some(digit(*p.first()?)? << 4 | digit(*p.get(1)?)?))
-        .collect::<Option<Vec<u8>>>()
-        .ok_or_else(|| format!("{what}: not hex"))
+    crate::hex::decode(s).map_err(|e| format!("{what}: {e}"))
 }
 
 fn float(v: &Value) -> Option<f64> {

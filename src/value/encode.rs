@@ -6,7 +6,6 @@ use alloc::vec::Vec;
 
 use super::{NdArray, NdData, NdDtype, Value, EXT_COMPLEX, EXT_NDARRAY, EXT_SET};
 use crate::error::{Error, ErrorKind, Result};
-use crate::marker::*;
 
 impl Value {
     /// The msgpack bytes python-blosc2's `msgpack_packb` writes for this value.
@@ -68,86 +67,46 @@ fn too_long(what: &'static str) -> Error {
     })
 }
 
-/// A length header: the fix form below `fix_max`, else the 8 (if `m8`), 16 or 32-bit one.
-fn header(
-    out: &mut Vec<u8>,
-    n: usize,
-    fix: Option<(u8, usize)>,
-    m8: Option<u8>,
-    m16: u8,
-    m32: u8,
-    what: &'static str,
-) -> Result<()> {
-    match (fix, m8) {
-        (Some((base, max)), _) if n <= max => out.push(base | n as u8),
-        (_, Some(m)) if n <= 0xff => out.extend_from_slice(&[m, n as u8]),
-        _ if n <= 0xffff => {
-            out.push(m16);
-            out.extend_from_slice(&(n as u16).to_be_bytes());
-        }
-        _ => {
-            let n = u32::try_from(n).map_err(|_| too_long(what))?;
-            out.push(m32);
-            out.extend_from_slice(&n.to_be_bytes());
-        }
-    }
-    Ok(())
+/// rmp's writers into a vector: they pick msgpack's most compact widths, as python's
+/// `msgpack.packb` does. Writing into a `Vec` cannot fail (rmp's error type is
+/// `Infallible` without `std`, and the vector's `io::Write` never errs with it).
+fn put<T, E>(written: core::result::Result<T, E>) -> Result<()> {
+    written
+        .map(drop)
+        .map_err(|_| Error::new(ErrorKind::Message("msgpack write failed".to_string())))
 }
 
-fn int(v: i64, out: &mut Vec<u8>) {
-    if v >= 0 {
-        return uint(v as u64, out);
-    }
-    if v >= -32 {
-        out.push(v as i8 as u8);
-    } else if v >= i64::from(i8::MIN) {
-        out.extend_from_slice(&[INT8, v as i8 as u8]);
-    } else if v >= i64::from(i16::MIN) {
-        out.push(INT16);
-        out.extend_from_slice(&(v as i16).to_be_bytes());
-    } else if v >= i64::from(i32::MIN) {
-        out.push(INT32);
-        out.extend_from_slice(&(v as i32).to_be_bytes());
-    } else {
-        out.push(INT64);
-        out.extend_from_slice(&v.to_be_bytes());
-    }
+/// A length msgpack can hold.
+fn len32(n: usize, what: &'static str) -> Result<u32> {
+    u32::try_from(n).map_err(|_| too_long(what))
 }
 
-fn uint(v: u64, out: &mut Vec<u8>) {
-    if v <= u64::from(PFIX_MAX) {
-        out.push(v as u8);
-    } else if v <= 0xff {
-        out.extend_from_slice(&[UINT8, v as u8]);
-    } else if v <= 0xffff {
-        out.push(UINT16);
-        out.extend_from_slice(&(v as u16).to_be_bytes());
-    } else if v <= 0xffff_ffff {
-        out.push(UINT32);
-        out.extend_from_slice(&(v as u32).to_be_bytes());
-    } else {
-        out.push(UINT64);
-        out.extend_from_slice(&v.to_be_bytes());
-    }
+fn int(v: i64, out: &mut Vec<u8>) -> Result<()> {
+    put(rmp::encode::write_sint(out, v))
+}
+
+fn uint(v: u64, out: &mut Vec<u8>) -> Result<()> {
+    put(rmp::encode::write_uint(out, v))
 }
 
 fn str(s: &str, out: &mut Vec<u8>) -> Result<()> {
-    let fix = Some((FIXSTR, usize::from(FIXSTR_MAX - FIXSTR)));
-    header(out, s.len(), fix, Some(STR8), STR16, STR32, "a string")?;
+    put(rmp::encode::write_str_len(out, len32(s.len(), "a string")?))?;
     out.extend_from_slice(s.as_bytes());
     Ok(())
 }
 
 fn bin(b: &[u8], out: &mut Vec<u8>) -> Result<()> {
-    header(out, b.len(), None, Some(BIN8), BIN16, BIN32, "a bin")?;
+    put(rmp::encode::write_bin_len(out, len32(b.len(), "a bin")?))?;
     out.extend_from_slice(b);
     Ok(())
 }
 
+fn array_header(n: usize, what: &'static str, out: &mut Vec<u8>) -> Result<()> {
+    put(rmp::encode::write_array_len(out, len32(n, what)?))
+}
+
 fn seq(items: &[Value], tag: Option<&str>, out: &mut Vec<u8>, depth: usize) -> Result<()> {
-    let n = items.len() + usize::from(tag.is_some());
-    let fix = Some((FIXARRAY, usize::from(FIXARRAY_MAX - FIXARRAY)));
-    header(out, n, fix, None, ARRAY16, ARRAY32, "an array")?;
+    array_header(items.len() + usize::from(tag.is_some()), "an array", out)?;
     if let Some(tag) = tag {
         str(tag, out)?;
     }
@@ -155,17 +114,14 @@ fn seq(items: &[Value], tag: Option<&str>, out: &mut Vec<u8>, depth: usize) -> R
 }
 
 fn map_header(n: usize, out: &mut Vec<u8>) -> Result<()> {
-    let fix = Some((FIXMAP, usize::from(FIXMAP_MAX - FIXMAP)));
-    header(out, n, fix, None, MAP16, MAP32, "a map")
+    put(rmp::encode::write_map_len(out, len32(n, "a map")?))
 }
 
 fn ndarray(a: &NdArray, out: &mut Vec<u8>, depth: usize) -> Result<()> {
     let shape = |out: &mut Vec<u8>| -> Result<()> {
         str("shape", out)?;
-        let fix = Some((FIXARRAY, usize::from(FIXARRAY_MAX - FIXARRAY)));
-        header(out, a.shape.len(), fix, None, ARRAY16, ARRAY32, "a shape")?;
-        a.shape.iter().for_each(|&d| uint(d, out));
-        Ok(())
+        array_header(a.shape.len(), "a shape", out)?;
+        a.shape.iter().try_for_each(|&d| uint(d, out))
     };
     match (&a.dtype, &a.data) {
         (NdDtype::Object, NdData::Values(items)) | (_, NdData::Values(items)) => {
@@ -206,18 +162,12 @@ fn encode(v: &Value, out: &mut Vec<u8>, depth: usize) -> Result<()> {
         }));
     }
     match v {
-        Value::Nil => out.push(NIL),
-        Value::Bool(b) => out.push(if *b { TRUE } else { FALSE }),
-        Value::Int(i) => int(*i, out),
-        Value::UInt(u) => uint(*u, out),
-        Value::F32(f) => {
-            out.push(FLOAT32);
-            out.extend_from_slice(&f.to_be_bytes());
-        }
-        Value::F64(f) => {
-            out.push(FLOAT64);
-            out.extend_from_slice(&f.to_be_bytes());
-        }
+        Value::Nil => put(rmp::encode::write_nil(out))?,
+        Value::Bool(b) => put(rmp::encode::write_bool(out, *b))?,
+        Value::Int(i) => int(*i, out)?,
+        Value::UInt(u) => uint(*u, out)?,
+        Value::F32(f) => put(rmp::encode::write_f32(out, *f))?,
+        Value::F64(f) => put(rmp::encode::write_f64(out, *f))?,
         Value::Str(s) => str(s, out)?,
         Value::Bin(b) => bin(b, out)?,
         Value::Array(items) => seq(items, None, out, depth + 1)?,
@@ -238,21 +188,14 @@ fn encode(v: &Value, out: &mut Vec<u8>, depth: usize) -> Result<()> {
     Ok(())
 }
 
-/// An ext: fixext for 1, 2, 4, 8 and 16 bytes, else ext8/16/32 (python's choice).
+/// An ext: fixext for 1, 2, 4, 8 and 16 bytes, else ext8/16/32 (python's choice, and
+/// rmp's).
 pub(super) fn ext(code: i8, payload: &[u8], out: &mut Vec<u8>) -> Result<()> {
-    let fixed = match payload.len() {
-        1 => Some(FIXEXT1),
-        2 => Some(FIXEXT2),
-        4 => Some(FIXEXT4),
-        8 => Some(FIXEXT8),
-        16 => Some(FIXEXT16),
-        _ => None,
-    };
-    match fixed {
-        Some(m) => out.push(m),
-        None => header(out, payload.len(), None, Some(EXT8), EXT16, EXT32, "an ext")?,
-    }
-    out.push(code as u8);
+    put(rmp::encode::write_ext_meta(
+        out,
+        len32(payload.len(), "an ext")?,
+        code,
+    ))?;
     out.extend_from_slice(payload);
     Ok(())
 }

@@ -1,19 +1,11 @@
 //! The JSON text of a value (compact, as serde_json writes the mapping), for map keys
-//! that are not strings; and lowercase hex. No serde_json: the library never needs it.
+//! that are not strings. No serde_json: the library never needs it.
 
 use alloc::string::String;
 use core::fmt::{self, Write};
 
 use super::{NdArray, NdData, Value};
-
-/// Bytes as lowercase hex, written without an intermediate string.
-pub(super) struct Hex<'a>(pub &'a [u8]);
-
-impl fmt::Display for Hex<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.iter().try_for_each(|b| write!(f, "{b:02x}"))
-    }
-}
+pub(super) use crate::hex::Lower as Hex;
 
 /// The JSON text of `v` under the crate's mapping, as used for a non-string map key:
 /// `1` -> `1`, `[1, 2]` -> `[1,2]`, `None` -> `null`.

@@ -58,6 +58,7 @@ mod decode;
 mod deserialize;
 mod encode;
 mod json;
+mod nd;
 mod serialize;
 
 pub use decode::MAX_DEPTH;

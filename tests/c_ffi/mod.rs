@@ -4,7 +4,7 @@
 // Make sure the crate (and so its bundled libblosc2.a) is linked.
 use blosc2_src as _;
 
-// The frame reader of C-Blosc2, for tests/c_frame.rs (kept apart from the codec's block).
+// The frame reader of C-Blosc2, for tests/frame/c_frame.rs (kept apart from the codec's block).
 pub mod frame;
 
 use std::ffi::{c_char, c_int, CString};

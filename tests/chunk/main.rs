@@ -1,6 +1,6 @@
 //! The chunk decoder against C-Blosc2: chunks compressed by the C library (blosc2-src,
 //! zstd, lz4 and blosclz compiled in; zlib is not, its chunks come from python-blosc2's
-//! fixtures in tests/vlmeta.rs) decode to the bytes given to it; hand-made chunks from the format
+//! fixtures in tests/frame/vlmeta.rs) decode to the bytes given to it; hand-made chunks from the format
 //! document decode or fail with their offset; truncations and byte changes never panic.
 //! `differential` compares every verdict with C's own `blosc2_decompress` (forked).
 

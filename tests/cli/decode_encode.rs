@@ -91,9 +91,13 @@ fn encode_then_decode_round_trips_every_layout() {
 #[test]
 fn bad_hex_is_one_error_line() {
     for (input, needle) in [
-        ("970", "odd number of hex digits"),
-        ("zz", "position 0"),
-        ("97 00 0g", "position 7"),
+        (
+            "970",
+            "expected two hex digits per byte, found 3 digit(s) at byte 3",
+        ),
+        ("zz", "expected a hex digit (0-9, a-f), found 'z' at byte 0"),
+        ("97 00 0g", "found 'g' at byte 7"),
+        (" 0x97z", "found 'z' at byte 5"),
         ("0x", ""),
         ("97 00 02 92 03", "at byte 4"),
         ("950000909090ff", "at byte 6"),

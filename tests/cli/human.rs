@@ -17,7 +17,8 @@ fn human_view_is_compact_and_readable() {
     let text = &out.stdout;
     assert!(
         text.contains(
-            "tests/data/corpus/ndim2_i4.b2nd: contiguous frame, 856 bytes, zstd level 5, typesize 4\n"
+            "tests/data/corpus/ndim2_i4.b2nd: contiguous frame, 856 bytes, zstd level 5, typesize 4, \
+             filters shuffle, split auto, 6 chunks, cratio 0.67x\n"
         ),
         "{text}"
     );

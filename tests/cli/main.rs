@@ -12,9 +12,22 @@ mod built_frames;
 mod decode_encode;
 mod human;
 mod paths;
+mod pipeline;
+mod set_meta;
+mod set_shape;
+mod set_vlmeta;
 mod show_errors;
 mod show_json;
+mod show_limits;
 mod usage;
+mod vlmeta;
+mod vlmeta_kill;
+mod vlmeta_lock;
+
+/// C-Blosc2 reading a frame file, shared with tests/frame.
+#[path = "../frame/c_vlmeta.rs"]
+mod c_vlmeta;
+mod voice;
 
 use std::ffi::OsStr;
 use std::io::Write;

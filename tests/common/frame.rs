@@ -1,6 +1,6 @@
 //! The one frame-header builder of the tests: a header laid out byte for byte as
 //! C-Blosc2's `new_header_frame` writes it (checked against a real python-blosc2 file in
-//! tests/edges/, `the_builder_writes_what_c_writes`).
+//! tests/frame/edges/, `the_builder_writes_what_c_writes`).
 #![allow(dead_code)]
 
 /// Length of the fixed part of a header.

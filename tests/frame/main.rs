@@ -15,17 +15,33 @@ use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
+#[path = "../c_ffi/mod.rs"]
+mod c_ffi;
 #[path = "../common/mod.rs"]
 mod common;
 
+mod any_error;
 mod array;
 mod bounds;
+mod c_frame;
+mod c_vlmeta;
+mod corpus_frames;
 mod corruption;
+mod edges;
 mod fixed_part;
 mod metalayers;
 mod python_blosc2;
+mod resize;
 mod rewrite;
+mod rmp_offsets;
 mod special_files;
+mod user_meta;
+mod vlmeta;
+mod vlmeta_crash;
+mod vlmeta_python;
+mod vlmeta_refusals;
+mod vlmeta_replace;
+mod write;
 
 use common::frame::{build_with, fixstr, Fixed};
 

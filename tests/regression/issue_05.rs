@@ -6,8 +6,8 @@ use crate::common;
 use b2nd_meta::frame::{self, FrameErrorKind};
 use common::frame::{build_with, real_fixed_part};
 
-/// Found by tests/edges/ while writing the name tests: a metalayer name stored as a
-/// str8/str16/str32 of at most 31 bytes was reported as `NameTooLong`, whose message
+/// Found by the edge tests (tests/frame/edges/) while writing the name tests: a
+/// metalayer name stored as a str8/str16/str32 of at most 31 bytes was reported as `NameTooLong`, whose message
 /// then contradicts itself ("metalayer name of 4 bytes, at most 31 allowed"). C writes
 /// names as fixstr only; a short name in another string type is a wrong marker, not a
 /// long name.

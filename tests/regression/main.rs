@@ -9,3 +9,4 @@
 mod common;
 
 mod issue_05;
+mod issue_20;

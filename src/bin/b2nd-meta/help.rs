@@ -18,7 +18,19 @@ Resizing an array in place: b2nd-meta set-shape --help. Rewriting a user
 metalayer in place: b2nd-meta set-meta --help.
 
 Exit status: 0 on success, 1 when an input cannot be read or decoded (or a frame is
-truncated), or set-shape or set-meta refuses, 2 on a usage error. Validation problems are reported, not failures.";
+truncated), or set-shape or set-meta refuses, 2 on a usage error. Validation problems are reported, not failures.
+A successful set-shape, set-meta, set-vlmeta or del-vlmeta prints nothing (--dry-run
+prints what would change).
+
+Errors: one line on stderr, `b2nd-meta: <PATH as given>: <what>[ at byte N]`, the same
+for every command (`b2nd-meta: decode: ...`, `b2nd-meta: encode: ...` for their
+arguments; a malformed SHAPE is a usage error). Axes and bytes count from 0:
+  b2nd-meta: a.b2nd: cannot open: No such file or directory (os error 2)
+  b2nd-meta: dir: a directory without chunks.b2frame, so not a sparse frame: cannot open dir/chunks.b2frame: ...
+  b2nd-meta: notes.txt: not a Blosc2 frame: expected 0x62 of the magic \"b2frame\\0\", found 0x6f at byte 2
+  b2nd-meta: a.b2nd: not a readable Blosc2 frame: <what> at byte N
+  b2nd-meta: ro.b2nd: cannot open for writing: Permission denied (os error 13)
+  error: invalid value '12,x' for '<SHAPE>': axis 1 (\"x\") is not an integer: ...";
 
 pub const SHOW_LONG: &str = "\
 Print what the header of each Blosc2 frame holds, one JSON document per line:
@@ -28,8 +40,11 @@ Print what the header of each Blosc2 frame holds, one JSON document per line:
 
 \"frame\" has the header's facts (kind, header_len, frame_len, file_len, truncated,
 typesize, blocksize, chunksize, nbytes, cbytes, codec, codec_code, clevel,
-metalayer_names, and \"notes\" when the header holds what C-Blosc2 does not check but
-would not write, each \"<what> at byte N\"). \"metalayers\" has one entry per
+codec_meta, filters and filters_meta (the six slots, as python-blosc2's cparams
+lists them), splitmode (1 always, 2 never, 3 auto, 4 forward-compatible), use_dict,
+nchunks (null for chunks of variable size), cratio (nbytes / cbytes),
+metalayer_names, and \"notes\" when the header holds what C-Blosc2 does not check
+but would not write, each \"<what> at byte N\"). \"metalayers\" has one entry per
 metalayer, in header order: the array's (b2nd, else caterva) decoded (the schema
 `decode` prints); the array's as {\"raw_hex\": ..., \"error\": ...} when it does not
 decode; any other (a user metalayer, a caterva one beside b2nd included) as
@@ -54,7 +69,19 @@ Neither fails show. A trailer that cannot be read gives \"vlmeta\": {} and
 header first, and the header is still reported.
 
 A PATH is a contiguous frame (.b2nd, .b2frame) or a sparse frame's directory (its
-chunks.b2frame is read). \"path\" is the path as given; bytes of it that are not UTF-8
+chunks.b2frame is read); - reads a contiguous frame from stdin (shown as \"-\").
+A PATH may also be a store or bundle python-blosc2 writes (an EmbedStore .b2e, a
+DictStore or TreeStore .b2d directory or .b2z zip), or a frame of a kind it names
+(ObjectArray, BatchArray, ListArray, a b2o object...): a store prints its record
+({\"path\", \"kind\", \"entries\", \"notes\", \"frame\": <its embed.b2e>}), then one line
+per entry python's keys() lists, {\"key\", \"location\", \"kind\", ...} and the same
+fields as a frame, or \"error\" for a node that does not read (exit 1, the others still
+listed). --key KEY (-k KEY) shows only the node KEY of the one store or bundle PATH,
+as python-blosc2 spells it (/dir/name; hidden nodes too, such as /g1/__vlmeta__);
+repeat it for several nodes, printed in the order given. A KEY is only ever given
+with --key: `show STORE /dir/name` shows two paths, the second a file.
+--full-hex applies to JSON only: with --human it is refused.
+\"path\" is the path as given; bytes of it that are not UTF-8
 are printed as U+FFFD, and then \"path_bytes_hex\" follows with the path's exact bytes
 as lowercase hex (absent for UTF-8 paths); error lines print the path the same lossy
 way. Only the header and the trailer (two small reads at the frame's end) are read.
@@ -74,7 +101,8 @@ string becomes its JSON text: 1 -> \"1\", [1,2] -> \"[1,2]\", null -> \"null\"."
 pub const SHOW_EXAMPLES: &str = "\
 Examples:
   b2nd-meta show tests/data/corpus/ndim2_i4.b2nd
-  b2nd-meta show --human tests/data/corpus/*.b2nd";
+  b2nd-meta show --human tests/data/corpus/*.b2nd
+  b2nd-meta show tests/data/containers/blosc2-4.14.1/tree.b2z --key /g1/g2/c";
 
 pub const DECODE_LONG: &str = "\
 Decode the content of a b2nd (C-Blosc2, draft) or caterva metalayer, given as hex, and
@@ -136,8 +164,9 @@ python-blosc2 reads it back.
 As C-Blosc2's blosc2_meta_update, only a value whose encoding has exactly the length
 of the current content can be written: another length is refused with exit status 1
 and one line on stderr naming both lengths, the file untouched. The file is locked
-while it is read, checked and written. The b2nd and caterva metalayers are refused
-here (use set-shape). - reads the JSON from stdin.";
+while it is read, checked and written. The array's metalayer (b2nd, else caterva) is
+refused here (use set-shape); a caterva metalayer beside a b2nd one is user data and is
+rewritten, as python-blosc2 does. - reads the JSON from stdin.";
 
 pub const SET_META_EXAMPLES: &str = "\
 Examples:

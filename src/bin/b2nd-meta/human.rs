@@ -2,8 +2,7 @@
 
 use std::fmt::Write as _;
 
-use b2nd_meta::frame::ARRAY_METALAYERS;
-use b2nd_meta::report::{DtypeReport, MetalayerReport, Report, VlmetaReport};
+use b2nd_meta::report::{DtypeReport, MetalayerReport, Pipeline, Report, VlmetaReport};
 
 /// A Python-style tuple: `()`, `(10,)`, `(10, 7)`.
 fn tuple<T: std::fmt::Display>(items: &[T]) -> String {
@@ -22,7 +21,7 @@ fn tuple<T: std::fmt::Display>(items: &[T]) -> String {
 fn short_hex(bytes: &[u8], len: u64) -> String {
     const MAX: usize = 16;
     let head = bytes.get(..MAX).unwrap_or(bytes);
-    let mut s: String = head.iter().map(|b| format!("{b:02x}")).collect();
+    let mut s = b2nd_meta::hex::encode(head);
     if len > head.len() as u64 {
         s.push_str("...");
     }
@@ -45,6 +44,53 @@ fn printable(s: &str) -> String {
     } else {
         s.to_owned()
     }
+}
+
+/// python-blosc2's name of a filter code (`blosc2.Filter`), lowercase.
+fn filter_name(code: u8) -> String {
+    match code {
+        1 => "shuffle".to_owned(),
+        2 => "bitshuffle".to_owned(),
+        3 => "delta".to_owned(),
+        4 => "trunc_prec".to_owned(),
+        32 => "ndcell".to_owned(),
+        33 => "ndmean".to_owned(),
+        35 => "bytedelta".to_owned(),
+        36 => "int_trunc".to_owned(),
+        other => format!("filter {other}"),
+    }
+}
+
+/// `filters shuffle, split auto, 6 chunks, cratio 0.67x` (and `dictionary` when used).
+fn pipeline(p: &Pipeline) -> String {
+    let filters: Vec<String> = p
+        .filters
+        .iter()
+        .zip(p.filters_meta)
+        .filter(|(&code, _)| code != 0)
+        .map(|(&code, meta)| match meta {
+            0 => filter_name(code),
+            meta => format!("{} (meta {meta})", filter_name(code)),
+        })
+        .collect();
+    let filters = match filters.is_empty() {
+        true => "no filters".to_owned(),
+        false => format!("filters {}", filters.join(" > ")),
+    };
+    let split = match p.splitmode {
+        1 => "always",
+        2 => "never",
+        3 => "auto",
+        _ => "forward-compatible",
+    };
+    let dict = if p.use_dict { ", dictionary" } else { "" };
+    let chunks = p
+        .nchunks
+        .map_or("chunks of variable size".to_owned(), |n| plural(n, "chunk"));
+    format!(
+        "{filters}, split {split}{dict}, {chunks}, cratio {:.2}x",
+        p.cratio
+    )
 }
 
 /// The summary of one frame, several lines without a final newline.
@@ -70,6 +116,7 @@ pub fn render(report: &Report) -> String {
             frame.frame_len.saturating_sub(frame.file_len)
         );
     }
+    let _ = write!(s, ", {}", pipeline(&frame.pipeline));
     for note in &frame.notes {
         let _ = write!(s, "\n  note: {}", printable(note));
     }
@@ -86,7 +133,8 @@ pub fn render(report: &Report) -> String {
                     tuple(meta.chunkshape()),
                     tuple(meta.blockshape())
                 );
-                match (array.filter(|a| &a.metalayer == name), meta.dtype()) {
+                // Decoded: the array's metalayer, which `array` reports on.
+                match (array, meta.dtype()) {
                     (Some(array), _) => {
                         let _ = write!(s, ", dtype {}", dtype(&array.dtype));
                     }
@@ -95,7 +143,10 @@ pub fn render(report: &Report) -> String {
                     }
                     (None, None) => {}
                 }
-                if let Some(format) = meta.dtype_format().filter(|&f| f != 0) {
+                if let Some(format) = meta
+                    .dtype_format()
+                    .filter(|&f| f != b2nd_meta::DTYPE_FORMAT_NUMPY)
+                {
                     let _ = write!(s, " (dtype_format {format})");
                 }
             }
@@ -104,8 +155,7 @@ pub fn render(report: &Report) -> String {
                 let head = raw.raw_hex.bytes().unwrap_or_default();
                 // A user metalayer that is not msgpack is shown as its bytes (the JSON
                 // says why in "error"); an array metalayer that does not decode is loud.
-                let array_layer = ARRAY_METALAYERS.contains(&name.as_str());
-                if let (Some(e), true) = (&raw.error, array_layer) {
+                if let (Some(e), true) = (&raw.error, raw.array) {
                     let _ = write!(s, "\n  {shown}: DOES NOT DECODE: {e}");
                 }
                 match &raw.value {
@@ -132,12 +182,7 @@ pub fn render(report: &Report) -> String {
     }
     if report.metalayers.0.is_empty() {
         s.push_str("\n  (no metalayers)");
-    } else if !report
-        .metalayers
-        .0
-        .iter()
-        .any(|(n, _)| ARRAY_METALAYERS.contains(&n.as_str()))
-    {
+    } else if !report.metalayers.0.iter().any(|(_, m)| m.is_array()) {
         s.push_str("\n  (no b2nd or caterva metalayer: not an n-dimensional array)");
     }
     // The vlmetalayers (trailer), one line each, values as user metalayers are shown.

@@ -5,20 +5,23 @@
 //! non-zero exit status; nothing here panics on any input, and a closed stdout
 //! (`b2nd-meta show ... | head -1`) ends the program quietly.
 
-use std::fmt::Write as _;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use b2nd_meta::frame::{self, FrameError, FrameErrorKind};
+use b2nd_meta::frame;
 use b2nd_meta::report::{MetalayerReport, Options, RawContent, Report};
 use b2nd_meta::Meta;
 use clap::{Parser, Subcommand};
 
 mod help;
 mod human;
+mod messages;
 mod set_meta;
 mod set_shape;
+mod set_vlmeta;
+mod show_store;
+mod stdin;
 
 use help::*;
 
@@ -45,9 +48,14 @@ enum Command {
         human: bool,
         /// In JSON, print every byte of each raw metalayer content as hex (streamed
         /// from the file), instead of the first 4096 bytes and "raw_len"
-        #[arg(long)]
+        #[arg(long, conflicts_with = "human")]
         full_hex: bool,
-        /// A contiguous frame file or a sparse frame's directory
+        /// Show only the node KEY of the store or bundle PATH (its key as python-blosc2
+        /// lists it, e.g. /dir/name; hidden nodes too); repeat for several
+        #[arg(long, short = 'k', value_name = "KEY")]
+        key: Vec<String>,
+        /// A contiguous frame file or a sparse frame's directory, or - for stdin; a
+        /// store or bundle (.b2e, .b2d, .b2z)
         #[arg(value_name = "PATH", required = true)]
         paths: Vec<PathBuf>,
     },
@@ -84,6 +92,35 @@ enum Command {
         #[arg(value_name = "JSON", allow_hyphen_values = true)]
         json: String,
     },
+    /// Set a variable-length metalayer (vlmeta) from JSON: python's vlmeta[NAME] = value
+    #[command(long_about = set_vlmeta::SET_VLMETA_LONG, after_help = set_vlmeta::SET_VLMETA_EXAMPLES)]
+    SetVlmeta {
+        /// Print what would change, as JSON, without writing
+        #[arg(long)]
+        dry_run: bool,
+        /// A contiguous frame file or a sparse frame's directory
+        #[arg(value_name = "PATH")]
+        path: PathBuf,
+        /// The vlmetalayer's name (at most 31 bytes)
+        #[arg(value_name = "NAME")]
+        name: String,
+        /// The value as JSON (the mapping show prints), or - for stdin
+        #[arg(value_name = "JSON", allow_hyphen_values = true)]
+        json: String,
+    },
+    /// Delete a variable-length metalayer (vlmeta): python's del vlmeta[NAME]
+    #[command(long_about = set_vlmeta::DEL_VLMETA_LONG, after_help = set_vlmeta::DEL_VLMETA_EXAMPLES)]
+    DelVlmeta {
+        /// Print what would change, as JSON, without writing
+        #[arg(long)]
+        dry_run: bool,
+        /// A contiguous frame file or a sparse frame's directory
+        #[arg(value_name = "PATH")]
+        path: PathBuf,
+        /// The vlmetalayer's name
+        #[arg(value_name = "NAME")]
+        name: String,
+    },
     /// Encode a metalayer given as JSON (the schema decode prints) to hex
     #[command(long_about = ENCODE_LONG, after_help = ENCODE_EXAMPLES)]
     Encode {
@@ -101,7 +138,7 @@ enum Fatal {
     Error(String, String),
 }
 
-fn fatal(context: impl Into<String>, message: impl ToString) -> Fatal {
+pub(crate) fn fatal(context: impl Into<String>, message: impl ToString) -> Fatal {
     Fatal::Error(context.into(), message.to_string())
 }
 
@@ -141,14 +178,19 @@ fn main() -> ExitCode {
         Command::Show {
             human,
             full_hex,
+            key,
             paths,
         } => {
-            let options = if full_hex && !human {
+            let options = if full_hex {
                 Options::FULL_HEX
             } else {
                 Options::SHOW
             };
-            show(&mut out, &paths, human, options)
+            if key.is_empty() {
+                show(&mut out, &paths, human, options)
+            } else {
+                show_store::show_keys(&mut out, &paths, &key, human)
+            }
         }
         Command::Decode { hex } => decode(&mut out, &hex).map(|()| true),
         Command::Encode { json } => encode(&mut out, &json).map(|()| true),
@@ -158,6 +200,17 @@ fn main() -> ExitCode {
             shape,
         } => set_shape::run(&mut out, &path, &shape.0, dry_run),
         Command::SetMeta { path, name, json } => set_meta::run(&path, &name, &json),
+        Command::SetVlmeta {
+            dry_run,
+            path,
+            name,
+            json,
+        } => set_vlmeta::set(&mut out, &path, &name, &json, dry_run),
+        Command::DelVlmeta {
+            dry_run,
+            path,
+            name,
+        } => set_vlmeta::del(&mut out, &path, &name, dry_run),
     };
     match result {
         Ok(true) | Err(Fatal::BrokenPipe) => ExitCode::SUCCESS,
@@ -186,44 +239,16 @@ fn argument_or_stdin(arg: &str, context: &str) -> Result<String, Fatal> {
     Ok(text)
 }
 
-/// Bytes from hex: whitespace anywhere, an optional `0x` prefix.
+/// Bytes from hex: whitespace anywhere, an optional `0x` prefix; an error's offset
+/// counts in `text`.
 fn parse_hex(text: &str) -> Result<Vec<u8>, String> {
-    let trimmed = text.trim_start();
-    let skipped = text.len() - trimmed.len();
-    let (body, start) = match trimmed
-        .strip_prefix("0x")
-        .or_else(|| trimmed.strip_prefix("0X"))
-    {
-        Some(rest) => (rest, skipped + 2),
-        None => (trimmed, skipped),
-    };
-    let mut bytes = Vec::with_capacity(body.len() / 2);
-    let mut high: Option<u8> = None;
-    let mut digits = 0usize;
-    for (i, c) in body.char_indices() {
-        if c.is_whitespace() {
-            continue;
-        }
-        let Some(v) = c.to_digit(16) else {
-            return Err(format!(
-                "invalid hex digit {c:?} at position {}; expected 0-9 or a-f",
-                start + i
-            ));
-        };
-        digits += 1;
-        // A hex digit is < 16, so it fits a u8.
-        let v = v as u8;
-        match high.take() {
-            None => high = Some(v),
-            Some(h) => bytes.push(h << 4 | v),
-        }
+    let skipped = text.len() - text.trim_start().len();
+    let mut text = text.to_owned();
+    if matches!(text.get(skipped..skipped + 2), Some("0x" | "0X")) {
+        // Blanked, so that offsets still count in the text as given.
+        text.replace_range(skipped..skipped + 2, "  ");
     }
-    if high.is_some() {
-        return Err(format!(
-            "odd number of hex digits ({digits}); each byte needs two"
-        ));
-    }
-    Ok(bytes)
+    b2nd_meta::hex::decode_spaced(&text).map_err(|e| e.to_string())
 }
 
 fn decode(out: &mut impl Write, args: &[String]) -> Result<(), Fatal> {
@@ -247,15 +272,7 @@ fn encode(out: &mut impl Write, arg: &str) -> Result<(), Fatal> {
         fatal("encode", format!("{what}: {e}"))
     })?;
     let bytes = b2nd_meta::to_vec(&meta).map_err(|e| fatal("encode", e))?;
-    emit(out, &to_hex(&bytes))
-}
-
-fn to_hex(bytes: &[u8]) -> String {
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        let _ = write!(s, "{b:02x}");
-    }
-    s
+    emit(out, &b2nd_meta::hex::encode(&bytes))
 }
 
 // ---------------------------------------------------------------------------
@@ -270,8 +287,20 @@ fn show(
     options: Options,
 ) -> Result<bool, Fatal> {
     let mut all_ok = true;
+    let mut last_store = None;
     for path in paths {
-        all_ok &= show_one(out, path, human, options)?;
+        all_ok &= if path.as_os_str() == "-" {
+            stdin::show(out, human, options)?
+        } else if let Some(c) = show_store::open(path) {
+            last_store = Some(path);
+            show_store::show(out, path, &c, None, human)?
+        } else {
+            let shown = show_one(out, path, human, options)?;
+            if let Some(store) = last_store.filter(|_| !shown) {
+                show_store::hint_key(store, path);
+            }
+            shown
+        };
     }
     Ok(all_ok)
 }
@@ -282,15 +311,27 @@ fn show_one(
     human: bool,
     options: Options,
 ) -> Result<bool, Fatal> {
-    let context = path.to_string_lossy().into_owned();
+    show_as(out, path, path, human, options)
+}
+
+/// Shows the frame at `path`, naming it `shown` (`-` for stdin) in the output.
+pub(crate) fn show_as(
+    out: &mut impl Write,
+    path: &Path,
+    shown: &Path,
+    human: bool,
+    options: Options,
+) -> Result<bool, Fatal> {
+    let context = shown.to_string_lossy().into_owned();
     let file = match frame::open(path) {
         Ok(file) => file,
         Err(e) => {
-            report(&context, &open_error(path, &e));
+            let access = messages::Access::Read;
+            report(&context, &messages::frame_error(path, &e, access));
             return Ok(false);
         }
     };
-    let facts = Report::of_frame_with(path, &file, options);
+    let facts = Report::of_frame_with(shown, &file, options);
     if human {
         emit(out, &human::render(&facts))?;
     } else {
@@ -300,9 +341,11 @@ fn show_one(
     let mut ok = true;
     for (name, layer) in &facts.metalayers.0 {
         // A user metalayer need not be msgpack: its "error" is information, not a failure.
-        let array_layer = frame::ARRAY_METALAYERS.contains(&name.as_str());
-        if let (MetalayerReport::Raw(RawContent { error: Some(e), .. }), true) =
-            (layer, array_layer)
+        if let MetalayerReport::Raw(RawContent {
+            error: Some(e),
+            array: true,
+            ..
+        }) = layer
         {
             report(
                 &context,
@@ -312,20 +355,9 @@ fn show_one(
         }
     }
     if file.is_truncated() {
-        let holder = if file.header_path == path {
-            "the file".to_owned()
-        } else {
-            file.header_path.to_string_lossy().into_owned()
-        };
-        report(
-            &context,
-            &format!(
-                "truncated: the header declares {} bytes, {holder} has {} ({} missing)",
-                file.header.info.frame_len,
-                file.file_len,
-                file.missing_bytes()
-            ),
-        );
+        let (frame_len, access) = (file.header.info.frame_len, messages::Access::Read);
+        let line = messages::truncated(path, &file.header_path, frame_len, file.file_len, access);
+        report(&context, &line);
         ok = false;
     }
     Ok(ok)
@@ -348,20 +380,4 @@ fn emit_json(out: &mut impl Write, value: &impl serde::Serialize) -> Result<(), 
         buffered.flush().map_err(pipe)?;
     }
     out.flush().map_err(pipe)
-}
-
-/// The message for a frame that cannot be opened, without repeating the path.
-fn open_error(path: &Path, e: &FrameError) -> String {
-    match (e.kind(), e.path()) {
-        (FrameErrorKind::Io(source), Some(p)) if p == path => format!("cannot read: {source}"),
-        (FrameErrorKind::Io(source), Some(p)) => format!("cannot read {}: {source}", p.display()),
-        (kind, Some(p)) if p == path => {
-            let at = e
-                .offset()
-                .map(|o| format!(" at byte {o}"))
-                .unwrap_or_default();
-            format!("not a readable Blosc2 frame: {kind}{at}")
-        }
-        _ => format!("not a readable Blosc2 frame: {e}"),
-    }
 }

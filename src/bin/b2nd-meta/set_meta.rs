@@ -5,6 +5,7 @@ use std::path::Path;
 use b2nd_meta::frame::{self, FrameErrorKind};
 use b2nd_meta::value::Value;
 
+use crate::messages::{self, Access};
 use crate::{argument_or_stdin, report, Fatal};
 
 /// Rewrites metalayer `name` of the frame at `path` with the msgpack python-blosc2
@@ -17,32 +18,28 @@ pub fn run(path: &Path, name: &str, json: &str) -> Result<bool, Fatal> {
         report(&context, &line);
         Ok(false)
     };
-    if frame::ARRAY_METALAYERS.contains(&name) {
-        return refuse(format!(
-            "{name:?} is the array metalayer, not a user one: use set-shape to change it"
-        ));
-    }
     let value: Value = match serde_json::from_str(&json) {
         Ok(value) => value,
         Err(e) => return refuse(format!("the new value is not JSON of the mapping: {e}")),
     };
-    let bytes = match value.to_msgpack() {
-        Ok(bytes) => bytes,
-        Err(e) => return refuse(format!("cannot encode the new value: {e}")),
-    };
-    match frame::rewrite_metalayer(path, name, &bytes) {
+    // The library's one writer of user values (python-blosc2's bytes), and its rule of
+    // which metalayer is the array's.
+    match frame::set_user_meta(path, name, &value) {
         Ok(()) => Ok(true),
         Err(e) => refuse(match e.kind() {
+            FrameErrorKind::NotUserMetalayer { .. } => format!(
+                "{name:?} is the array metalayer, not a user one: use set-shape to change it"
+            ),
+            FrameErrorKind::Metalayer { source, .. } => {
+                format!("cannot encode the new value: {source}")
+            }
             FrameErrorKind::ContentLengthMismatch {
                 expected, found, ..
             } => format!(
                 "metalayer {name:?} holds {expected} bytes, the new value encodes to {found}: \
                  refused (a metalayer is rewritten in place, at its own length only)"
             ),
-            kind => match e.offset() {
-                Some(at) => format!("{kind} at byte {at}"),
-                None => kind.to_string(),
-            },
+            _ => messages::frame_error(path, &e, Access::Write),
         }),
     }
 }

@@ -3,9 +3,10 @@
 use std::io::Write;
 use std::path::Path;
 
-use b2nd_meta::frame::{self, FrameError, FrameErrorKind};
+use b2nd_meta::frame::{self, FrameError};
 use b2nd_meta::Meta;
 
+use crate::messages::{self, Access};
 use crate::{emit_json, report, Fatal};
 
 /// A new shape, as given on the command line.
@@ -23,8 +24,7 @@ pub fn parse_shape(text: &str) -> Result<Shape, String> {
         .map(|(i, dim)| {
             dim.trim().parse::<i64>().map_err(|e| {
                 format!(
-                    "dimension {} ({:?}) is not an integer: {e}; expected DIM[,DIM...], e.g. 12,8",
-                    i + 1,
+                    "axis {i} ({:?}) is not an integer: {e}; expected DIM[,DIM...], e.g. 12,8",
                     dim.trim()
                 )
             })
@@ -62,11 +62,14 @@ pub fn run(out: &mut impl Write, path: &Path, shape: &[i64], dry_run: bool) -> R
 fn dry(path: &Path, shape: &[i64]) -> Result<(Meta, Meta), String> {
     let file = frame::open(path).map_err(|e| message(path, &e))?;
     if file.is_truncated() {
-        return Err(truncated(
+        let frame_len = file.header.info.frame_len;
+        let at = &file.header_path;
+        return Err(messages::truncated(
             path,
-            &file.header_path,
-            file.header.info.frame_len,
+            at,
+            frame_len,
             file.file_len,
+            Access::Write,
         ));
     }
     let old = file.header.array_meta().map_err(|e| message(path, &e))?;
@@ -74,35 +77,7 @@ fn dry(path: &Path, shape: &[i64]) -> Result<(Meta, Meta), String> {
     Ok((old, new))
 }
 
-fn truncated(path: &Path, holder: &Path, frame_len: u64, file_len: u64) -> String {
-    let holder = if holder == path {
-        "the file".to_owned()
-    } else {
-        holder.display().to_string()
-    };
-    format!(
-        "truncated: the header declares {frame_len} bytes, {holder} has {file_len}; \
-         a frame cut short is not rewritten"
-    )
-}
-
 /// The reason, without repeating the path the line starts with.
 fn message(path: &Path, e: &FrameError) -> String {
-    let file = e.path().unwrap_or(path);
-    match e.kind() {
-        FrameErrorKind::Io(source) if file == path => format!("cannot read or write: {source}"),
-        FrameErrorKind::Io(source) => {
-            format!("cannot read or write {}: {source}", file.display())
-        }
-        FrameErrorKind::TruncatedFrame {
-            frame_len,
-            file_len,
-        } => truncated(path, file, *frame_len, *file_len),
-        // The path, when the error has one, is the one of the line (or its
-        // chunks.b2frame): say the rest.
-        kind => match e.offset() {
-            Some(at) => format!("{kind} at byte {at}"),
-            None => kind.to_string(),
-        },
-    }
+    messages::frame_error(path, e, Access::Write)
 }

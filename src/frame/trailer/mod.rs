@@ -20,18 +20,31 @@
 //! header when the frame holds no data (`nbytes == 0`), as C's `get_trailer_offset`.
 //! Only the header, those 25 bytes and the trailer are read, never the data.
 
+mod budget;
+mod change;
+mod commit;
 mod parse;
+mod replace;
+mod update;
 mod vlmeta;
+mod write;
+
+pub use change::{VlmetaChange, VlmetaPlan};
+pub use update::{
+    del_vlmeta, set_vlmeta, update_stopping_after, update_vlmeta, update_vlmeta_with, VlmetaOptions,
+};
+pub use write::{VlmetaRefusal, TRAILER_VERSION};
 
 use std::io::{self, Read, Seek, SeekFrom};
 use std::string::String;
+use std::sync::OnceLock;
 use std::vec::Vec;
 
 use super::{FrameError, FrameErrorKind, FrameHeader, FrameInfo, FIXED_HEADER_LEN};
 use crate::chunk;
 use crate::error::Expected;
 use crate::marker::UINT32;
-use crate::read::Reader;
+use crate::msgpack::read::Reader;
 use parse::{expect, parse_trailer_bytes, reader_error};
 
 /// The shortest trailer, and the bytes C reads at the frame's end (`FRAME_TRAILER_MINLEN`).
@@ -234,4 +247,28 @@ fn read_at<R: Read + Seek>(
         ));
     }
     Ok(out)
+}
+
+/// The trailer of a [`FrameFile`](crate::frame::FrameFile), read at its first use and kept: one read serves
+/// every vlmeta call on that `FrameFile` (python's `schunk.vlmeta` is one object too).
+#[derive(Clone, Default)]
+pub(crate) struct TrailerCache(OnceLock<Trailer>);
+
+impl PartialEq for TrailerCache {
+    // The cache is not part of what a FrameFile is.
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for TrailerCache {}
+
+impl core::fmt::Debug for TrailerCache {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(if self.0.get().is_some() {
+            "read"
+        } else {
+            "not read"
+        })
+    }
 }

@@ -4,42 +4,16 @@ use std::string::{String, ToString};
 use std::vec::Vec;
 
 use super::{Trailer, VlMetalayer, FINGERPRINT_LEN, IDX_START, MAX_VLMETALAYERS, TAIL_LEN};
-use crate::error::{ErrorKind, Expected};
+use crate::error::Expected;
 use crate::frame::{FrameError, FrameErrorKind};
 use crate::marker::{
     ARRAY16, BIN32, FIXARRAY, FIXEXT16, FIXSTR, INT32, MAP16, PFIX_MAX, UINT16, UINT32,
 };
-use crate::read::Reader;
+use crate::msgpack::read::Reader;
 
 /// A reader error (the input ends) as a frame error, `base` bytes into the frame.
-pub(super) fn reader_error(e: crate::Error, base: u64) -> FrameError {
-    let at = base + e.offset().unwrap_or(0);
-    match e.kind() {
-        ErrorKind::UnexpectedEnd {
-            expected,
-            input_len,
-            needed,
-        } => FrameError::at(
-            at,
-            FrameErrorKind::Truncated {
-                what: match expected {
-                    Expected::Described(what) => what,
-                    _ => "the trailer",
-                },
-
-                end: base + (*input_len + *needed) as u64,
-                available: base + *input_len as u64,
-            },
-        ),
-        _ => FrameError::at(
-            at,
-            FrameErrorKind::InvalidField {
-                field: "trailer",
-                value: 0,
-                reason: "unexpected value",
-            },
-        ),
-    }
+pub(super) fn reader_error(e: crate::error::Error, base: u64) -> FrameError {
+    FrameError::from_reader(e, base, crate::frame::lift::Past::Input)
 }
 
 /// Consumes `marker`, or reports what is there instead.

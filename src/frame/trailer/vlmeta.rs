@@ -7,6 +7,7 @@ use std::vec::Vec;
 
 use super::{read_trailer, Trailer, VlMetalayer};
 use crate::chunk;
+use crate::frame::{lock_frame, FrameKind, Locking};
 use crate::frame::{FrameError, FrameErrorKind, FrameFile};
 use crate::value::Value;
 
@@ -29,17 +30,13 @@ impl VlMetalayer {
     /// ```
     pub fn decode(&self) -> Result<Vec<u8>, FrameError> {
         chunk::decode(&self.content).map_err(|source| {
-            let content_offset = self.content_offset();
-            let at = source.offset().map(|o| content_offset.saturating_add(o));
+            let (content_offset, at) = (self.content_offset(), source.offset());
             let kind = FrameErrorKind::VlmetaChunk {
                 name: self.name.clone(),
                 content_offset,
                 source,
             };
-            match at {
-                Some(at) => FrameError::at(at, kind),
-                None => FrameError::new(kind),
-            }
+            FrameError::inside(content_offset, at, kind)
         })
     }
 }
@@ -74,24 +71,10 @@ impl VlMetalayer {
     /// ```
     pub fn deserialize<T: DeserializeOwned>(&self) -> Result<T, FrameError> {
         let bytes = self.decode()?;
-        let mut de = rmp_serde::Deserializer::new(std::io::Cursor::new(bytes.as_slice()));
-        // rmp-serde allows 1024 levels; the value type's bound keeps the stack small.
-        de.set_max_depth(crate::value::MAX_DEPTH);
-        let value = T::deserialize(&mut de).map_err(|e| {
-            let at = usize::try_from(de.position()).unwrap_or(usize::MAX);
-            self.value_error(<crate::Error as serde::de::Error>::custom(e).or_at(at))
-        })?;
-        let end = usize::try_from(de.position()).unwrap_or(usize::MAX);
-        match bytes.len().checked_sub(end) {
-            Some(0) | None => Ok(value),
-            Some(count) => Err(self.value_error(crate::Error::at(
-                end,
-                crate::ErrorKind::TrailingBytes { count },
-            ))),
-        }
+        crate::frame::typed::from_msgpack(&bytes).map_err(|source| self.value_error(source))
     }
 
-    fn value_error(&self, source: crate::Error) -> FrameError {
+    fn value_error(&self, source: crate::error::Error) -> FrameError {
         FrameError::new(FrameErrorKind::VlmetaValue {
             name: self.name.clone(),
             source,
@@ -99,8 +82,19 @@ impl VlMetalayer {
     }
 }
 
+#[cfg(test)]
+std::thread_local! {
+    /// How many times this thread read a trailer from a file (tests).
+    pub(crate) static TRAILER_READS: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
+}
+
 impl FrameFile {
-    /// Reads the trailer of this frame from its file (two small reads at its end).
+    /// The trailer of this frame, read from its file at the first call (two small
+    /// reads at the frame's end, after the header's fixed part is read again for the
+    /// current `frame_len`, under the shared sidecar lock when C-Blosc2's lock protocol
+    /// is in use: see [`lock_frame`](crate::frame::lock_frame)) and kept for every later
+    /// call on this `FrameFile` (this returns a copy of it; the `vlmeta*` methods read it
+    /// in place). A failed read is not kept.
     ///
     /// ```
     /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/usermeta.b2nd");
@@ -109,9 +103,38 @@ impl FrameFile {
     /// # Ok::<(), b2nd_meta::frame::FrameError>(())
     /// ```
     pub fn trailer(&self) -> Result<Trailer, FrameError> {
+        self.kept_trailer().cloned()
+    }
+
+    /// The kept trailer, read at the first call.
+    fn kept_trailer(&self) -> Result<&Trailer, FrameError> {
+        if let Some(trailer) = self.trailer_cache.0.get() {
+            return Ok(trailer);
+        }
+        let trailer = self.read_trailer_now()?;
+        Ok(self.trailer_cache.0.get_or_init(|| trailer))
+    }
+
+    fn read_trailer_now(&self) -> Result<Trailer, FrameError> {
+        #[cfg(test)]
+        TRAILER_READS.with(|n| n.set(n.get() + 1));
         let path = &self.header_path;
-        let file = std::fs::File::open(path).map_err(FrameError::io(Some(path)))?;
-        read_trailer(file, &self.header).map_err(|e| e.in_file(path))
+        let kind = self.header.info.kind;
+        let user_path = match kind {
+            FrameKind::Sparse => path.parent().unwrap_or(path),
+            _ => path,
+        };
+        let _shared = lock_frame(user_path, kind, false, Locking::Auto)?;
+        let mut file = std::fs::File::open(path).map_err(FrameError::io(Some(path)))?;
+        let len = file.metadata().map_err(FrameError::io(Some(path)))?.len();
+        // The frame_len of now (a writer may have moved the trailer since the open),
+        // from the header read again without keeping any of its contents.
+        let mut src = crate::frame::source::Positional {
+            file: &mut file,
+            len,
+        };
+        let header = crate::frame::source::read_staged(&mut src, 0).map_err(|e| e.in_file(path))?;
+        read_trailer(file, &header).map_err(|e| e.in_file(path))
     }
 
     /// The names of the frame's vlmetalayers, in index order.
@@ -123,12 +146,12 @@ impl FrameFile {
     /// # Ok::<(), b2nd_meta::frame::FrameError>(())
     /// ```
     pub fn vlmeta_names(&self) -> Result<Vec<String>, FrameError> {
-        Ok(self.trailer()?.names().map(str::to_string).collect())
+        Ok(self.kept_trailer()?.names().map(str::to_string).collect())
     }
 
     /// The uncompressed content (msgpack) of the vlmetalayer `name`.
     pub fn vlmeta_bytes(&self, name: &str) -> Result<Vec<u8>, FrameError> {
-        vlmetalayer(&self.trailer()?, name)?.decode()
+        vlmetalayer(self.kept_trailer()?, name)?.decode()
     }
 
     /// The vlmetalayer `name` as a [`Value`] (see [`VlMetalayer::value`]).
@@ -140,7 +163,7 @@ impl FrameFile {
     /// # Ok::<(), b2nd_meta::frame::FrameError>(())
     /// ```
     pub fn vlmeta_value(&self, name: &str) -> Result<Value, FrameError> {
-        vlmetalayer(&self.trailer()?, name)?.value()
+        vlmetalayer(self.kept_trailer()?, name)?.value()
     }
 
     /// The vlmetalayer `name` as a `T` (see [`VlMetalayer::deserialize`]).
@@ -154,7 +177,7 @@ impl FrameFile {
     /// # Ok::<(), b2nd_meta::frame::FrameError>(())
     /// ```
     pub fn vlmeta<T: DeserializeOwned>(&self, name: &str) -> Result<T, FrameError> {
-        vlmetalayer(&self.trailer()?, name)?.deserialize()
+        vlmetalayer(self.kept_trailer()?, name)?.deserialize()
     }
 }
 
@@ -164,4 +187,32 @@ fn vlmetalayer<'t>(trailer: &'t Trailer, name: &str) -> Result<&'t VlMetalayer, 
             name: name.to_string(),
         })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TRAILER_READS;
+
+    #[test]
+    fn one_open_reads_the_trailer_once() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/values/blosc2-4.14.1/vlmeta_small.b2nd"
+        );
+        let reads = || TRAILER_READS.with(|n| n.get());
+        let frame = crate::frame::open(path).unwrap();
+        let before = reads();
+        let names = frame.vlmeta_names().unwrap();
+        assert!(names.len() > 3);
+        for name in &names {
+            frame.vlmeta_bytes(name).unwrap();
+            frame.vlmeta_value(name).unwrap();
+        }
+        let _: std::string::String = frame.vlmeta("str").unwrap();
+        frame.trailer().unwrap();
+        assert_eq!(reads() - before, 1);
+        // A second open reads it again: it may have changed.
+        crate::frame::open(path).unwrap().vlmeta_names().unwrap();
+        assert_eq!(reads() - before, 2);
+    }
 }

@@ -1,0 +1,93 @@
+//! The command's one voice for errors: every command that takes a PATH says the same
+//! thing, the same way, for the same problem (listed in `b2nd-meta --help`, ERRORS).
+//!
+//! A line is `b2nd-meta: <PATH as given>: <message>[ at byte N]`; a malformed argument
+//! is `b2nd-meta: <command>: <message>` (or clap's usage error, exit status 2), and
+//! axes count from 0, as everywhere else.
+
+use std::io;
+use std::path::Path;
+
+use b2nd_meta::frame::{FrameError, FrameErrorKind, SPARSE_HEADER_FILE};
+
+/// Whether the command only reads the frame, or also writes it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    Read,
+    Write,
+}
+
+/// The message for `e`, an error on the frame at `path`, without repeating `path` (the
+/// line starts with it).
+pub fn frame_error(path: &Path, e: &FrameError, access: Access) -> String {
+    let at = e
+        .offset()
+        .map(|o| format!(" at byte {o}"))
+        .unwrap_or_default();
+    let file = e.path().unwrap_or(path);
+    match e.kind() {
+        FrameErrorKind::Io(source) => io_error(path, file, source, access),
+        FrameErrorKind::TruncatedFrame {
+            frame_len,
+            file_len,
+        } => truncated(path, file, *frame_len, *file_len, access),
+        // Says "not a Blosc2 frame" (or what the path is) itself.
+        kind @ (FrameErrorKind::BadMagic { .. } | FrameErrorKind::NotAFile { .. }) => {
+            format!("{kind}{at}")
+        }
+        kind @ (FrameErrorKind::Truncated { .. }
+        | FrameErrorKind::BadMarker { .. }
+        | FrameErrorKind::InvalidField { .. }
+        | FrameErrorKind::UnsupportedVersion { .. }
+        | FrameErrorKind::OutOfHeader { .. }
+        | FrameErrorKind::TooManyMetalayers { .. }
+        | FrameErrorKind::NameTooLong { .. }
+        | FrameErrorKind::OffsetOutsideHeader { .. }
+        | FrameErrorKind::WrongKind { .. }) => format!("not a readable Blosc2 frame: {kind}{at}"),
+        kind => format!("{kind}{at}"),
+    }
+}
+
+/// An I/O error on `file` (`path` itself, or its `chunks.b2frame`).
+fn io_error(path: &Path, file: &Path, source: &io::Error, access: Access) -> String {
+    let sparse_header = path.join(SPARSE_HEADER_FILE);
+    match source.kind() {
+        io::ErrorKind::NotFound if file == sparse_header => format!(
+            "a directory without {SPARSE_HEADER_FILE}, so not a sparse frame: cannot open {}: {source}",
+            file.display()
+        ),
+        io::ErrorKind::NotFound if file == path => format!("cannot open: {source}"),
+        io::ErrorKind::PermissionDenied | io::ErrorKind::ReadOnlyFilesystem
+            if access == Access::Write =>
+        {
+            match file == path {
+                true => format!("cannot open for writing: {source}"),
+                false => format!("cannot open {} for writing: {source}", file.display()),
+            }
+        }
+        _ if file == path => format!("cannot read: {source}"),
+        _ => format!("cannot read {}: {source}", file.display()),
+    }
+}
+
+/// A frame whose file (`holder`: `path`, or its `chunks.b2frame`) is shorter than the
+/// header declares; a writing command does not write it.
+pub fn truncated(
+    path: &Path,
+    holder: &Path,
+    frame_len: u64,
+    file_len: u64,
+    access: Access,
+) -> String {
+    let holder = if holder == path {
+        "the file".to_owned()
+    } else {
+        holder.display().to_string()
+    };
+    let missing = frame_len.saturating_sub(file_len);
+    let refused = match access {
+        Access::Read => "",
+        Access::Write => "; a frame cut short is not rewritten",
+    };
+    format!("truncated: the header declares {frame_len} bytes, {holder} has {file_len} ({missing} missing){refused}")
+}

@@ -1,0 +1,162 @@
+//! An EmbedStore: an SChunk of bytes (marked `b2embed`, or `b2dict`/`b2tree` as the
+//! `embed.b2e` of a store) whose data is whole serialized frames back to back; its
+//! vlmeta `estore_metadata` = `{"embed_map": {key: {"offset", "length"} |
+//! {"urlbase", "path"}}, "current_offset"}` says where each is (python-blosc2's
+//! `embed_store.py`). A node's frame is read through the store's chunk index,
+//! decoding only the chunks its header and trailer lie in.
+
+use std::cell::{OnceCell, RefCell};
+use std::format;
+use std::path::{Path, PathBuf};
+use std::string::{String, ToString};
+use std::sync::Arc;
+use std::vec::Vec;
+
+use super::error::{ContainerError, ContainerErrorKind};
+use super::node::{describe, How, Location, NodeInfo};
+use super::read_at::{Embedded, Window, UNSTORED_ALLOWANCE};
+use super::ReadAt;
+use crate::frame::{DataReader, FrameHeader};
+use crate::value::Value;
+
+/// One entry of the embed map: a key, and where its frame is (or why the entry is not
+/// what python-blosc2 writes).
+pub(crate) type MapEntry = (String, Result<Location, String>);
+
+/// An EmbedStore's frame: its header, its report, its map, and its data on demand.
+pub(crate) struct Embed {
+    src: Arc<dyn ReadAt + Send + Sync>,
+    /// Where the store's frame starts in `src`, and its length.
+    start: u64,
+    len: u64,
+    pub(crate) label: PathBuf,
+    pub(crate) header: FrameHeader,
+    pub(crate) info: NodeInfo,
+    /// The map, in stored order; `Err` when `estore_metadata` is not a map holding an
+    /// `embed_map` map.
+    pub(crate) map: Result<Vec<MapEntry>, String>,
+    data: OnceCell<Result<RefCell<DataReader<Window>>, String>>,
+}
+
+fn entry_location(value: &Value) -> Result<Location, String> {
+    let int = |name: &str| -> Result<u64, String> {
+        match value.get(name) {
+            Some(Value::Int(i)) if *i >= 0 => Ok(*i as u64),
+            Some(Value::UInt(u)) => Ok(*u),
+            Some(other) => Err(format!(
+                "{name:?} is {other:?}, expected a non-negative integer"
+            )),
+            None => Err(format!("no {name:?}")),
+        }
+    };
+    if let Some(urlbase) = value.get("urlbase") {
+        let path = value.get("path").and_then(Value::as_str);
+        return match (urlbase.as_str(), path) {
+            (Some(urlbase), Some(path)) => Ok(Location::Remote {
+                urlbase: urlbase.to_string(),
+                path: path.to_string(),
+            }),
+            _ => Err("a remote entry needs \"urlbase\" and \"path\" strings".into()),
+        };
+    }
+    if !matches!(value, Value::Map(_)) {
+        return Err(format!("expected a map, found {value:?}"));
+    }
+    Ok(Location::Embedded {
+        offset: int("offset")?,
+        length: int("length")?,
+    })
+}
+
+/// The map from the `estore_metadata` value.
+fn parse_map(metadata: Option<&Value>) -> Result<Vec<MapEntry>, String> {
+    // python's _load_metadata: no estore_metadata, an empty store.
+    let Some(metadata) = metadata else {
+        return Ok(Vec::new());
+    };
+    let Some(Value::Map(pairs)) = metadata.get("embed_map") else {
+        return Err("no \"embed_map\" map in it".into());
+    };
+    pairs
+        .iter()
+        .map(|(k, v)| match k.as_str() {
+            Some(key) => Ok((
+                key.to_string(),
+                entry_location(v).map_err(|e| format!("embed map entry: {e}")),
+            )),
+            None => Err(format!("a key that is not a string: {k:?}")),
+        })
+        .collect()
+}
+
+impl Embed {
+    /// Reads the store frame at `[start, start + len)` of `src`: its header and trailer.
+    pub(crate) fn open(
+        src: Arc<dyn ReadAt + Send + Sync>,
+        start: u64,
+        len: u64,
+        label: &Path,
+    ) -> Result<Embed, ContainerError> {
+        let mut window = Window::new(Arc::clone(&src), start, len);
+        let (header, info) =
+            describe(&mut window, len, label).map_err(|e| ContainerError::frame(e, start))?;
+        let map = match info.report.vlmeta_error.as_ref() {
+            Some(e) => Err(format!("the store's vlmeta does not read: {e}")),
+            None => match info.report.vlmeta.get("estore_metadata") {
+                Some(crate::report::VlmetaReport::Raw(raw)) => {
+                    Err(format!("estore_metadata does not decode: {}", raw.error))
+                }
+                _ => parse_map(info.vlmeta("estore_metadata")),
+            },
+        };
+        Ok(Embed {
+            src,
+            start,
+            len,
+            label: label.to_path_buf(),
+            header,
+            info,
+            map,
+            data: OnceCell::new(),
+        })
+    }
+
+    /// Reads the frame of the node `key` at `[offset, offset + length)` of the data.
+    pub(crate) fn describe_node<T>(
+        &self,
+        key: &str,
+        offset: u64,
+        length: u64,
+        how: How<T>,
+    ) -> Result<T, ContainerError> {
+        let data = self.data.get_or_init(|| {
+            let window = Window::new(Arc::clone(&self.src), self.start, self.len);
+            DataReader::new(window, &self.header)
+                .map(RefCell::new)
+                .map_err(|e| ContainerError::frame(e, self.start).to_string())
+        });
+        let data = data.as_ref().map_err(|reason| {
+            ContainerError::new(ContainerErrorKind::EmbedData {
+                reason: reason.clone(),
+            })
+        })?;
+        let available = data.borrow().nbytes();
+        if offset.checked_add(length).is_none_or(|end| end > available) {
+            return Err(ContainerError::new(ContainerErrorKind::NodeOutside {
+                key: key.to_string(),
+                offset,
+                length,
+                available,
+            }));
+        }
+        let label = PathBuf::from(format!("{}#{key}", self.label.display()));
+        let mut node = Embedded {
+            data,
+            start: offset,
+            len: length,
+            pos: 0,
+            unstored: UNSTORED_ALLOWANCE,
+        };
+        how(&mut node, length, &label).map_err(|e| ContainerError::frame(e, offset))
+    }
+}

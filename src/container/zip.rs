@@ -1,0 +1,105 @@
+//! The members of a `.b2z` bundle: the zip's central directory read with `rawzip`, and
+//! each member's data located as python-blosc2's `_get_zip_offsets` does (local header
+//! offset + 30 + name length + extra length), to be read in place.
+
+use std::string::String;
+use std::sync::Arc;
+use std::vec::Vec;
+
+use super::error::{ContainerError, ContainerErrorKind};
+use super::ReadAt;
+
+/// Adapts our [`ReadAt`] to rawzip's.
+struct Rz(Arc<dyn ReadAt + Send + Sync>);
+
+impl rawzip::ReaderAt for Rz {
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
+        self.0.read_at(buf, offset)
+    }
+}
+
+/// One member of the zip.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Member {
+    /// Its name as stored (`/`-separated).
+    pub(crate) name: String,
+    /// Where its stored data starts in the file.
+    pub(crate) offset: u64,
+    /// Its stored length (the central directory's compressed size).
+    pub(crate) length: u64,
+    /// Its compression method (0: stored).
+    pub(crate) method: u16,
+}
+
+fn zip_error(e: &rawzip::Error, at: Option<u64>) -> ContainerError {
+    let kind = ContainerErrorKind::Zip {
+        reason: std::format!("{e}"),
+    };
+    match at {
+        Some(at) => ContainerError::at(at, kind),
+        None => ContainerError::new(kind),
+    }
+}
+
+/// Whether `src` ends with a zip's end of central directory.
+pub(crate) fn is_zip(src: &Arc<dyn ReadAt + Send + Sync>) -> bool {
+    let mut buf = std::vec![0u8; 1 << 12];
+    rawzip::ZipLocator::new()
+        .max_search_space(1 << 16)
+        .locate_in_reader(Rz(Arc::clone(src)), &mut buf, src.size().unwrap_or(0))
+        .is_ok()
+}
+
+/// Every member of the zip `src` holds, each located or with why it cannot be; an
+/// error when the directory itself does not read.
+#[allow(clippy::type_complexity)]
+pub(crate) fn members(
+    src: &Arc<dyn ReadAt + Send + Sync>,
+) -> Result<Vec<(String, Result<Member, ContainerError>)>, ContainerError> {
+    let size = src.size().map_err(ContainerError::io)?;
+    let mut buf = std::vec![0u8; rawzip::RECOMMENDED_BUFFER_SIZE];
+    let archive = rawzip::ZipLocator::new()
+        .locate_in_reader(Rz(Arc::clone(src)), &mut buf, size)
+        .map_err(|(_, e)| zip_error(&e, None))?;
+    let mut found = Vec::new();
+    let mut entries = archive.entries(&mut buf);
+    loop {
+        let record = match entries.next_entry() {
+            Ok(Some(record)) => record,
+            Ok(None) => break,
+            Err(e) => return Err(zip_error(&e, None)),
+        };
+        if record.is_dir() {
+            continue;
+        }
+        let name = String::from_utf8_lossy(record.file_path().as_bytes()).into_owned();
+        let header_at = record.local_header_offset();
+        let method = record.compression_method().as_u16();
+        let length = record.compressed_size_hint();
+        let located = archive
+            .get_entry(record.wayfinder())
+            .map_err(|e| zip_error(&e, Some(header_at)))
+            .and_then(|entry| {
+                let (start, end) = entry.compressed_data_range();
+                if end > size {
+                    return Err(ContainerError::at(
+                        header_at,
+                        ContainerErrorKind::NodeOutside {
+                            key: name.clone(),
+                            offset: start,
+                            length,
+                            available: size,
+                        },
+                    ));
+                }
+                Ok(Member {
+                    name: name.clone(),
+                    offset: start,
+                    length,
+                    method,
+                })
+            });
+        found.push((name, located));
+    }
+    Ok(found)
+}

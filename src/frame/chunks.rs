@@ -1,0 +1,344 @@
+//! The chunk index of a frame (its offsets chunk) and reads of the frame's data, as
+//! C-Blosc2's `get_coffsets`, `get_coffset` and `frame_get_chunk` (`blosc/frame.c`)
+//! find them.
+//!
+//! The offsets chunk is a Blosc2 chunk of `nchunks` little-endian int64 right after the
+//! data: at `header_len + cbytes` in a contiguous frame, at `header_len` in a sparse
+//! frame's `chunks.b2frame`. A non-negative entry is, in a contiguous frame, the chunk's
+//! byte offset from the end of the header; in a sparse frame, the number of its
+//! `%08X.chunk` file. A negative entry is a chunk that is not stored: bit 63 set, and
+//! the special kind in byte 7 (1 zeros, 2 NaNs, 4 uninitialised).
+
+use std::format;
+use std::io::{Read, Seek, SeekFrom};
+use std::string::String;
+use std::vec::Vec;
+
+use super::error::{FrameError, FrameErrorKind};
+use super::header::{FrameHeader, FrameInfo, FrameKind};
+use crate::chunk::{self, ChunkHeader, Special, DEFAULT_MAX_NBYTES, EXTENDED_HEADER_LEN};
+
+/// Where one chunk of a frame's data is, as the offsets chunk says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ChunkLocation {
+    /// At this byte offset from the start of the frame (a contiguous frame).
+    Offset(u64),
+    /// In the sparse frame's file named [`chunk_file_name`] of this number.
+    File(u64),
+    /// Not stored: a chunk of zeros, NaNs or uninitialised bytes.
+    Special(Special),
+}
+
+/// The chunk index of a frame: where each chunk of its data is.
+///
+/// ```
+/// use b2nd_meta::frame::{open, ChunkIndex, ChunkLocation};
+///
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/contiguous.b2nd");
+/// let frame = open(path)?;
+/// let index = ChunkIndex::read(&mut std::fs::File::open(path)?, &frame.header)?;
+/// assert!(!index.locations.is_empty());
+/// assert!(index.locations.iter().all(|l| matches!(l, ChunkLocation::Offset(_) | ChunkLocation::Special(_))));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChunkIndex {
+    /// Where the offsets chunk starts, from the start of the frame (0 when the frame
+    /// holds no data and so no offsets chunk).
+    pub offset: u64,
+    /// The offsets chunk's stored length (0 when there is none).
+    pub cbytes: u32,
+    /// Where each chunk is, in order.
+    pub locations: Vec<ChunkLocation>,
+}
+
+/// The name of a sparse frame's chunk file: `%08X.chunk`.
+///
+/// ```
+/// assert_eq!(b2nd_meta::frame::chunk_file_name(26), "0000001A.chunk");
+/// ```
+pub fn chunk_file_name(number: u64) -> String {
+    format!("{number:08X}.chunk")
+}
+
+pub(super) fn invalid(
+    at: u64,
+    field: &'static str,
+    value: i128,
+    reason: &'static str,
+) -> FrameError {
+    FrameError::at(
+        at,
+        FrameErrorKind::InvalidField {
+            field,
+            value,
+            reason,
+        },
+    )
+}
+
+/// Reads `len` bytes at `at`, or says the input ends first.
+pub(super) fn read_exact_at<R: Read + Seek>(
+    reader: &mut R,
+    at: u64,
+    len: usize,
+    what: &'static str,
+) -> Result<Vec<u8>, FrameError> {
+    reader
+        .seek(SeekFrom::Start(at))
+        .map_err(FrameError::io(None))?;
+    let mut out = Vec::new();
+    // Grows only as bytes arrive: a length the input does not hold costs nothing.
+    reader
+        .by_ref()
+        .take(len as u64)
+        .read_to_end(&mut out)
+        .map_err(FrameError::io(None))?;
+    if out.len() < len {
+        return Err(FrameError::at(
+            at,
+            FrameErrorKind::Truncated {
+                what,
+                end: at + len as u64,
+                available: at + out.len() as u64,
+            },
+        ));
+    }
+    Ok(out)
+}
+
+/// Reads the whole chunk whose header is at `at` (its cbytes from that header), which
+/// must end by `limit`; decodes it within `max_nbytes`.
+pub(super) fn read_chunk_at<R: Read + Seek>(
+    reader: &mut R,
+    at: u64,
+    limit: u64,
+    max_nbytes: u32,
+    nchunk: Option<u64>,
+) -> Result<Vec<u8>, FrameError> {
+    let chunk_error = |source: chunk::ChunkError| {
+        let offset = at.saturating_add(source.offset().unwrap_or(0));
+        let kind = FrameErrorKind::DataChunk {
+            nchunk,
+            chunk_offset: at,
+            source,
+        };
+        FrameError::at(offset, kind)
+    };
+    let head = read_exact_at(reader, at, EXTENDED_HEADER_LEN, "a chunk header")?;
+    let header = ChunkHeader::parse(&head).map_err(chunk_error)?;
+    let end = at + u64::from(header.cbytes);
+    if end > limit {
+        return Err(invalid(
+            at + 12,
+            "chunk cbytes",
+            i128::from(header.cbytes),
+            "the chunk would extend past the frame's data",
+        ));
+    }
+    let bytes = read_exact_at(reader, at, header.cbytes as usize, "a chunk")?;
+    chunk::decode_with_limit(&bytes, max_nbytes).map_err(chunk_error)
+}
+
+/// C-Blosc2's `BLOSC2_VL_BLOCKS` bit of `blosc2_flags2`, which the decoder refuses.
+const VL_BLOCKS: u8 = 0x01;
+
+/// A chunk's bytes: decoded, or one pattern repeated (a special chunk), not
+/// materialised.
+#[derive(Debug)]
+pub(super) enum Decoded {
+    /// Decoded bytes.
+    Bytes(Vec<u8>),
+    /// `pattern` repeated to `len` bytes (`len` a multiple of its length).
+    Repeat {
+        /// The repeated bytes (zeros, a NaN, the chunk's value).
+        pattern: Vec<u8>,
+        /// The chunk's length.
+        len: u64,
+    },
+}
+
+impl Decoded {
+    pub(super) fn len(&self) -> u64 {
+        match self {
+            Decoded::Bytes(b) => b.len() as u64,
+            Decoded::Repeat { len, .. } => *len,
+        }
+    }
+}
+
+/// [`read_chunk_at`], but a chunk whose header says it is one value repeated (zeros,
+/// NaNs, uninitialised, a value) is neither read past its value nor expanded: the
+/// caller takes the bytes it needs. The checks are the decoder's; any chunk they would
+/// refuse goes through [`read_chunk_at`] and its error.
+pub(super) fn read_chunk_lazy<R: Read + Seek>(
+    reader: &mut R,
+    at: u64,
+    limit: u64,
+    max_nbytes: u32,
+    nchunk: Option<u64>,
+) -> Result<Decoded, FrameError> {
+    let head = read_exact_at(reader, at, EXTENDED_HEADER_LEN, "a chunk header")?;
+    let header = ChunkHeader::parse(&head).ok();
+    let repeat = header.as_ref().and_then(|h| {
+        let fits = at.saturating_add(u64::from(h.cbytes)) <= limit;
+        let decodable = h.blosc2_flags2 & VL_BLOCKS == 0 && h.nbytes <= max_nbytes && fits;
+        let pattern: Vec<u8> = match h.special()? {
+            Special::Zero | Special::Uninit => std::vec![0],
+            Special::Nan if h.typesize == 4 => std::vec![0, 0, 0xc0, 0x7f],
+            Special::Nan if h.typesize == 8 => std::vec![0, 0, 0, 0, 0, 0, 0xf8, 0x7f],
+            // The value: the chunk's bytes after its header (the header check made its
+            // length divide nbytes); read below.
+            Special::Value => Vec::new(),
+            Special::Nan => return None,
+        };
+        decodable.then_some((h.clone(), pattern))
+    });
+    // Whole patterns only, as the decoder repeats them.
+    let whole = |pattern: &[u8], h: &ChunkHeader| {
+        !pattern.is_empty() && (h.nbytes as usize).is_multiple_of(pattern.len())
+    };
+    let pattern = match repeat {
+        Some((h, pattern)) if !pattern.is_empty() => Some((h, pattern)),
+        Some((h, _)) => {
+            let bytes = read_exact_at(reader, at, h.cbytes as usize, "a chunk")?;
+            let value = bytes.get(h.len()..).unwrap_or_default().to_vec();
+            Some((h, value))
+        }
+        None => None,
+    };
+    match pattern {
+        Some((h, pattern)) if whole(&pattern, &h) => Ok(Decoded::Repeat {
+            pattern,
+            len: u64::from(h.nbytes),
+        }),
+        _ => read_chunk_at(reader, at, limit, max_nbytes, nchunk).map(Decoded::Bytes),
+    }
+}
+
+/// The number of chunks the header implies, when it does (chunksize > 0).
+fn fixed_nchunks(info: &FrameInfo) -> Result<Option<u64>, FrameError> {
+    if info.nbytes <= 0 {
+        return Ok(Some(0));
+    }
+    let nbytes = info.nbytes as u64;
+    match info.chunksize {
+        0 => Ok(None),
+        c if c > 0 => Ok(Some(nbytes.div_ceil(c as u64))),
+        c => Err(invalid(
+            57,
+            "chunksize",
+            i128::from(c),
+            "negative with data",
+        )),
+    }
+}
+
+impl ChunkIndex {
+    /// Reads the index of the frame that starts at the reader's position 0 (for a
+    /// sparse frame, its `chunks.b2frame`), after its `header`: one chunk header and
+    /// the offsets chunk, whatever the size of the data. The offsets chunk decodes to
+    /// at most [`DEFAULT_MAX_NBYTES`] (8 Mi chunks); C-Blosc2's checks apply: its
+    /// `nbytes` is 8 per chunk, each offset leaves room for a chunk header in the data.
+    pub fn read<R: Read + Seek>(
+        reader: &mut R,
+        header: &FrameHeader,
+    ) -> Result<ChunkIndex, FrameError> {
+        let info = &header.info;
+        let fixed = fixed_nchunks(info)?;
+        if fixed == Some(0) {
+            return Ok(ChunkIndex {
+                offset: 0,
+                cbytes: 0,
+                locations: Vec::new(),
+            });
+        }
+        let header_len = u64::from(info.header_len);
+        let cbytes = u64::try_from(info.cbytes)
+            .map_err(|_| invalid(38, "cbytes", i128::from(info.cbytes), "negative"))?;
+        let at = match info.kind {
+            FrameKind::Contiguous => header_len.saturating_add(cbytes),
+            FrameKind::Sparse => header_len,
+        };
+        let expected = match fixed {
+            Some(n) => n
+                .checked_mul(8)
+                .filter(|&b| b <= i32::MAX as u64)
+                .ok_or_else(|| {
+                    invalid(
+                        29,
+                        "nbytes",
+                        i128::from(info.nbytes),
+                        "too many chunks for the offsets index",
+                    )
+                })?,
+            None => u64::from(DEFAULT_MAX_NBYTES),
+        };
+        let limit = (expected as u32).min(DEFAULT_MAX_NBYTES);
+        let offsets = read_chunk_at(reader, at, info.frame_len, limit, None)?;
+        let head = read_exact_at(reader, at, EXTENDED_HEADER_LEN, "the offsets chunk header")?;
+        let stored = ChunkHeader::parse(&head).map(|h| h.cbytes).unwrap_or(0);
+        if (fixed.is_some() && offsets.len() as u64 != expected) || offsets.len() % 8 != 0 {
+            return Err(invalid(
+                at + 4,
+                "offsets chunk nbytes",
+                offsets.len() as i128,
+                "expected 8 bytes per chunk of the frame",
+            ));
+        }
+        let mut locations = Vec::with_capacity(offsets.len() / 8);
+        for entry in offsets.chunks_exact(8) {
+            let mut le = [0u8; 8];
+            le.copy_from_slice(entry);
+            let value = i64::from_le_bytes(le);
+            locations.push(locate(value, info, at)?);
+        }
+        Ok(ChunkIndex {
+            offset: at,
+            cbytes: stored,
+            locations,
+        })
+    }
+
+    /// [`ChunkIndex::read`] from a frame held whole in memory.
+    pub fn parse(frame: &[u8], header: &FrameHeader) -> Result<ChunkIndex, FrameError> {
+        ChunkIndex::read(&mut std::io::Cursor::new(frame), header)
+    }
+}
+
+/// One offsets entry as C reads it (`get_coffset`, `frame_special_chunk`).
+fn locate(value: i64, info: &FrameInfo, index_at: u64) -> Result<ChunkLocation, FrameError> {
+    if value < 0 {
+        let kind = (value as u64 >> 56) as u8;
+        return match kind {
+            k if k & 1 != 0 => Ok(ChunkLocation::Special(Special::Zero)),
+            k if k & 4 != 0 => Ok(ChunkLocation::Special(Special::Uninit)),
+            k if k & 2 != 0 => Ok(ChunkLocation::Special(Special::Nan)),
+            _ => Err(invalid(
+                index_at,
+                "chunk offset",
+                i128::from(value),
+                "a special value C-Blosc2 does not know",
+            )),
+        };
+    }
+    let offset = value as u64;
+    match info.kind {
+        FrameKind::Sparse => Ok(ChunkLocation::File(offset)),
+        FrameKind::Contiguous => {
+            let header_len = u64::from(info.header_len);
+            let data_end = header_len + info.cbytes.max(0) as u64;
+            let pos = header_len.saturating_add(offset);
+            let room = EXTENDED_HEADER_LEN as u64;
+            if pos.saturating_add(room) > data_end || pos.saturating_add(room) > info.frame_len {
+                return Err(invalid(
+                    index_at,
+                    "chunk offset",
+                    i128::from(value),
+                    "the chunk would start outside the frame's data",
+                ));
+            }
+            Ok(ChunkLocation::Offset(pos))
+        }
+    }
+}

@@ -1,0 +1,310 @@
+//! [`DataReader`]: byte ranges of a frame's data (the concatenation of its decoded
+//! chunks) through its [`ChunkIndex`], decoding only the chunks a range covers.
+
+use std::io::{Read, Seek};
+use std::path::{Path, PathBuf};
+use std::vec::Vec;
+
+use super::chunks::{
+    chunk_file_name, invalid, read_chunk_lazy, ChunkIndex, ChunkLocation, Decoded,
+};
+use super::error::{FrameError, FrameErrorKind};
+use super::header::{FrameHeader, FrameInfo, FrameKind};
+use crate::chunk::{Special, DEFAULT_MAX_NBYTES};
+
+/// Reads bytes of a frame's data (the concatenation of its decoded chunks) through its
+/// [`ChunkIndex`], decoding only the chunks a range covers (the last one is kept for
+/// the next read).
+///
+/// ```
+/// use b2nd_meta::frame::{open, DataReader};
+///
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/contiguous.b2nd");
+/// let frame = open(path)?;
+/// let mut data = DataReader::new(std::fs::File::open(path)?, &frame.header)?;
+/// let all = data.read_range(0, data.nbytes() as usize)?;
+/// assert_eq!(all.len() as i64, frame.header.info.nbytes);
+/// assert_eq!(data.read_range(4, 8)?, all[4..12]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct DataReader<R> {
+    reader: R,
+    dir: Option<PathBuf>,
+    info: FrameInfo,
+    index: ChunkIndex,
+    /// Where each chunk starts in the data, as far as known (variable-size chunks).
+    starts: Vec<u64>,
+    cache: Option<(usize, Decoded)>,
+}
+
+impl<R: Read + Seek> DataReader<R> {
+    /// A reader of the contiguous frame that starts at `reader`'s position 0.
+    pub fn new(mut reader: R, header: &FrameHeader) -> Result<DataReader<R>, FrameError> {
+        let index = ChunkIndex::read(&mut reader, header)?;
+        Ok(DataReader {
+            reader,
+            dir: None,
+            info: header.info.clone(),
+            index,
+            starts: std::vec![0],
+            cache: None,
+        })
+    }
+
+    /// A reader of a sparse frame: `reader` reads its `chunks.b2frame`, its chunk files
+    /// are in `dir`.
+    pub fn sparse(
+        reader: R,
+        header: &FrameHeader,
+        dir: impl AsRef<Path>,
+    ) -> Result<DataReader<R>, FrameError> {
+        let mut data = DataReader::new(reader, header)?;
+        data.dir = Some(dir.as_ref().to_path_buf());
+        Ok(data)
+    }
+
+    /// The chunk index.
+    pub fn index(&self) -> &ChunkIndex {
+        &self.index
+    }
+
+    /// Bytes of data the header declares.
+    pub fn nbytes(&self) -> u64 {
+        self.info.nbytes.max(0) as u64
+    }
+
+    /// The decoded bytes of chunk `n` (a special chunk expanded: its length is the
+    /// frame's chunksize, which the caller asked for).
+    pub fn read_chunk(&mut self, n: usize) -> Result<Vec<u8>, FrameError> {
+        Ok(match self.load(n)? {
+            Decoded::Bytes(bytes) => bytes,
+            Decoded::Repeat { pattern, len } => repeat(&pattern, 0, len as usize),
+        })
+    }
+
+    /// Chunk `n`: decoded, or the pattern of a special chunk (one the index says is
+    /// not stored, or whose header says it is one value repeated), never expanded.
+    fn load(&mut self, n: usize) -> Result<Decoded, FrameError> {
+        let nchunks = self.index.locations.len();
+        let location = *self.index.locations.get(n).ok_or_else(|| {
+            invalid(
+                0,
+                "chunk number",
+                n as i128,
+                "past the last chunk of the frame",
+            )
+        })?;
+        let chunksize = u64::try_from(self.info.chunksize).unwrap_or(0);
+        let expected = match chunksize {
+            0 => None,
+            c if n + 1 == nchunks && !self.nbytes().is_multiple_of(c) => Some(self.nbytes() % c),
+            c => Some(c),
+        };
+        let limit = expected.map_or(DEFAULT_MAX_NBYTES, |e| e.min(u64::from(u32::MAX)) as u32);
+        let nchunk = Some(n as u64);
+        let chunk = match location {
+            ChunkLocation::Offset(at) => {
+                let data_end = u64::from(self.info.header_len) + self.info.cbytes.max(0) as u64;
+                read_chunk_lazy(&mut self.reader, at, data_end, limit, nchunk)?
+            }
+            ChunkLocation::File(number) => {
+                let Some(dir) = &self.dir else {
+                    return Err(invalid(
+                        self.index.offset,
+                        "chunk file number",
+                        i128::from(number),
+                        "a sparse frame's chunk, read without its directory",
+                    ));
+                };
+                let path = dir.join(chunk_file_name(number));
+                let mut file = std::fs::File::open(&path).map_err(FrameError::io(Some(&path)))?;
+                let len = file.metadata().map_err(FrameError::io(Some(&path)))?.len();
+                read_chunk_lazy(&mut file, 0, len, limit, nchunk).map_err(|e| e.in_file(&path))?
+            }
+            ChunkLocation::Special(special) => {
+                let Some(len) = expected else {
+                    return Err(invalid(
+                        self.index.offset,
+                        "chunk offset",
+                        -1,
+                        "a special chunk in a frame of variable-size chunks",
+                    ));
+                };
+                let pattern = special_pattern(special, self.info.typesize).ok_or_else(|| {
+                    invalid(
+                        47,
+                        "typesize",
+                        i128::from(self.info.typesize),
+                        "NaN chunks need a typesize of 4 or 8",
+                    )
+                })?;
+                Decoded::Repeat { pattern, len }
+            }
+        };
+        if let Some(e) = expected.filter(|&e| e != chunk.len()) {
+            return Err(invalid(
+                self.index.offset,
+                "chunk nbytes",
+                chunk.len() as i128,
+                if e > chunk.len() {
+                    "smaller than the frame's chunksize"
+                } else {
+                    "larger than the frame's chunksize"
+                },
+            ));
+        }
+        Ok(chunk)
+    }
+
+    /// Where chunk `n` starts in the data (reads the headers of variable-size chunks
+    /// before it, once).
+    fn chunk_start(&mut self, n: usize) -> Result<u64, FrameError> {
+        if let Ok(c) = u64::try_from(self.info.chunksize) {
+            if c > 0 {
+                return Ok(n as u64 * c);
+            }
+        }
+        while self.starts.len() <= n {
+            let i = self.starts.len() - 1;
+            let len = self.load(i)?.len();
+            let last = self.starts.last().copied().unwrap_or(0);
+            self.starts.push(last + len);
+        }
+        Ok(self.starts.get(n).copied().unwrap_or(0))
+    }
+
+    /// The chunk holding data byte `at`, and where it starts.
+    fn chunk_of(&mut self, at: u64) -> Result<(usize, u64), FrameError> {
+        if let Some(n) = u64::try_from(self.info.chunksize)
+            .ok()
+            .and_then(|c| at.checked_div(c).map(|n| (n, c)))
+        {
+            return Ok((n.0 as usize, n.0 * n.1));
+        }
+        let mut n = 0;
+        while n + 1 < self.index.locations.len() && self.chunk_start(n + 1)? <= at {
+            n += 1;
+        }
+        Ok((n, self.chunk_start(n)?))
+    }
+
+    /// Bytes `[start, start + len)` of the data: only the chunks that range covers are
+    /// read and decoded, and a special chunk gives only the bytes asked of it.
+    pub fn read_range(&mut self, start: u64, len: usize) -> Result<Vec<u8>, FrameError> {
+        let mut unlimited = u64::MAX;
+        self.read_range_within(start, len, &mut unlimited)
+    }
+
+    /// [`DataReader::read_range`], taking at most `*unstored` bytes from special chunks
+    /// (bytes no stored byte backs) and counting them off: past that, an error before
+    /// they are made.
+    pub(crate) fn read_range_within(
+        &mut self,
+        start: u64,
+        len: usize,
+        unstored: &mut u64,
+    ) -> Result<Vec<u8>, FrameError> {
+        let end = start.saturating_add(len as u64);
+        if end > self.nbytes() {
+            return Err(FrameError::at(
+                start,
+                FrameErrorKind::Truncated {
+                    what: "a range of the frame's data",
+                    end,
+                    available: self.nbytes(),
+                },
+            ));
+        }
+        let mut out = Vec::with_capacity(len.min(1 << 20));
+        let mut at = start;
+        while at < end {
+            let (n, chunk_start) = self.chunk_of(at)?;
+            let chunk = match self.cache.take() {
+                Some((cached, chunk)) if cached == n => chunk,
+                _ => self.load(n)?,
+            };
+            let from = at - chunk_start;
+            let to = (end - chunk_start).min(chunk.len());
+            let taken = to.saturating_sub(from);
+            if taken == 0 {
+                return Err(invalid(
+                    0,
+                    "data range",
+                    i128::from(at),
+                    "not covered by the frame's chunks",
+                ));
+            }
+            match &chunk {
+                Decoded::Bytes(bytes) => {
+                    out.extend_from_slice(bytes.get(from as usize..to as usize).unwrap_or_default())
+                }
+                Decoded::Repeat { pattern, .. } => {
+                    *unstored = unstored.checked_sub(taken).ok_or_else(|| {
+                        invalid(
+                            self.index.offset,
+                            "data range",
+                            i128::from(at),
+                            "would take more bytes from special chunks (stored nowhere) than allowed",
+                        )
+                    })?;
+                    out.extend(repeat(pattern, from, taken as usize));
+                }
+            }
+            at += taken;
+            self.cache = Some((n, chunk));
+        }
+        Ok(out)
+    }
+}
+
+/// `len` bytes of `pattern` repeated, from byte `from` of the repetition.
+fn repeat(pattern: &[u8], from: u64, len: usize) -> Vec<u8> {
+    let phase = (from % pattern.len().max(1) as u64) as usize;
+    pattern
+        .iter()
+        .copied()
+        .cycle()
+        .skip(phase)
+        .take(len)
+        .collect()
+}
+
+/// The repeated bytes of a special chunk.
+fn special_pattern(special: Special, typesize: u32) -> Option<Vec<u8>> {
+    match special {
+        Special::Zero | Special::Uninit => Some(std::vec![0]),
+        Special::Nan => match typesize {
+            4 => Some(std::vec![0, 0, 0xc0, 0x7f]),
+            8 => Some(std::vec![0, 0, 0, 0, 0, 0, 0xf8, 0x7f]),
+            _ => None,
+        },
+        Special::Value => None,
+    }
+}
+
+impl super::FrameFile {
+    /// A [`DataReader`] of this frame's data (its file; for a sparse frame, its
+    /// directory too).
+    ///
+    /// ```
+    /// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/sparse.b2nd");
+    /// let frame = b2nd_meta::frame::open(dir)?;
+    /// let mut data = frame.data_reader()?;
+    /// assert_eq!(data.read_range(0, 4)?.len(), 4);
+    /// # Ok::<(), b2nd_meta::frame::FrameError>(())
+    /// ```
+    pub fn data_reader(&self) -> Result<DataReader<std::fs::File>, FrameError> {
+        let path = &self.header_path;
+        let file = std::fs::File::open(path).map_err(FrameError::io(Some(path)))?;
+        match self.header.info.kind {
+            FrameKind::Contiguous => {
+                DataReader::new(file, &self.header).map_err(|e| e.in_file(path))
+            }
+            FrameKind::Sparse => {
+                let dir = path.parent().unwrap_or(Path::new("."));
+                DataReader::sparse(file, &self.header, dir).map_err(|e| e.in_file(path))
+            }
+        }
+    }
+}
