@@ -4,7 +4,7 @@
 Every seed comes from the committed real files: the metalayer contents C-Blosc2
 returned for tests/data/corpus (tests/data/manifest.json), the header files of that
 corpus and of tests/data/frame, and the dtype strings and array shapes the manifest
-records. Standard library only; run from anywhere:
+records, and the chunks python-blosc2 wrote for tests/data/chunks. Standard library only; run from anywhere:
 
     python3 fuzz/build_seeds.py
 
@@ -16,6 +16,8 @@ import hashlib
 import json
 import os
 import pathlib
+import struct
+import zlib
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
@@ -101,6 +103,30 @@ def main():
     for s in jsons:
         write("json_to_bytes", s)
     counts["json_to_bytes"] = len(jsons)
+
+    # chunk (and vlmeta, which decodes its input as a chunk too): every chunk
+    # python-blosc2 wrote for tests/data/chunks (every codec, filter pipeline, typesize,
+    # clevel and dictionary python accepts), from the fixtures' layout.
+    n = 0
+    for packed in sorted((DATA / "chunks").glob("blosc2-*.bin.zlib")):
+        body = zlib.decompress(packed.read_bytes())
+        assert body[:8] == b"B2CHUNKS"
+        (count,) = struct.unpack_from("<I", body, 8)
+        at = 12
+        for _ in range(count):
+            at += 16
+            (length,) = struct.unpack_from("<I", body, at)
+            chunk = body[at + 4:at + 4 + length]
+            at += 4 + length
+            outcome = body[at]
+            at += 1
+            if outcome == 1:
+                (out_len,) = struct.unpack_from("<I", body, at)
+                at += 4 + out_len
+            write("chunk", chunk)
+            write("vlmeta", chunk)
+            n += 1
+    counts["chunk"] = n
 
     for target, n in counts.items():
         print(f"{OUT / target}: {n} seeds")

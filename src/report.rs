@@ -38,6 +38,10 @@ use crate::dtype::{Dtype, DtypeError};
 use crate::frame::{self, check_array_with, FrameError, FrameFile};
 use crate::metalayer::{Meta, DTYPE_FORMAT_NUMPY};
 
+/// The largest user metalayer a report decodes (16 MiB): larger ones are shown as
+/// bytes, so that decoding stays within `show`'s memory bound.
+const DECODE_CAP: u32 = 16 << 20;
+
 /// Everything `show` prints about one frame. Serialized, the keys come in this order:
 /// `path`, (`path_bytes_hex`), `frame`, `metalayers`, `vlmeta`, (`vlmeta_error`), (`array`).
 #[derive(Debug, Clone, Serialize)]
@@ -354,17 +358,32 @@ impl Report {
                         },
                     }
                 } else {
-                    if m.content.len() < m.content_len as usize {
-                        // Only CONTENT_CAP bytes were read: a value that large is not
-                        // decoded, so memory stays bounded whatever the file holds.
-                        let note = std::format!(
-                            "not decoded: {} bytes, more than the {} read into memory",
-                            m.content_len,
-                            m.content.len()
-                        );
-                        return (m.name.clone(), raw(m, None, Some(note)));
-                    }
-                    match crate::value::Value::from_msgpack(&m.content) {
+                    // `open` kept at most CONTENT_CAP bytes of the content: the rest is
+                    // read when the file holds all the header declares (a header claiming
+                    // more than the file holds costs nothing) and the value is at most
+                    // DECODE_CAP, so that `show` stays within 64 MB.
+                    let whole;
+                    let content = if m.content.len() < m.content_len as usize {
+                        let end = m.content_offset() + u64::from(m.content_len);
+                        let read = if end <= file.file_len && m.content_len <= DECODE_CAP {
+                            file.read_content(&m.name, 0..u64::from(m.content_len)).ok()
+                        } else {
+                            None
+                        };
+                        let Some(bytes) = read else {
+                            let note = std::format!(
+                                "not decoded: {} bytes, more than the {} read into memory",
+                                m.content_len,
+                                m.content.len()
+                            );
+                            return (m.name.clone(), raw(m, None, Some(note)));
+                        };
+                        whole = bytes;
+                        &whole
+                    } else {
+                        &m.content
+                    };
+                    match crate::value::Value::from_msgpack(content) {
                         Ok(value) => raw(m, Some(value), None),
                         Err(e) => raw(m, None, Some(std::format!("not one msgpack value: {e}"))),
                     }

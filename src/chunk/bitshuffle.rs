@@ -6,41 +6,143 @@
 //! first) of byte `j` of every element, element `i` in bit `i % 8` of the row's byte
 //! `i / 8`. Format-3+ chunks bitshuffle the largest such prefix of the block and copy the
 //! rest; format-2 chunks bitshuffle whole blocks of a multiple of 8 elements only.
+//!
+//! Each group of 8 elements and byte `j` is one 8x8 bit-matrix transposition: the 8
+//! bytes `row[8j + k][col]`, `k = 0..8`, read as one `u64`, transposed, give byte `j` of
+//! the 8 elements.
+
+use alloc::vec::Vec;
 
 /// The chunk format whose blocks are bitshuffled only when whole.
 const FORMAT_WHOLE_BLOCKS: u8 = 2;
 
-/// Undoes bitshuffle on `block` in place.
-pub(super) fn unshuffle(typesize: usize, format_version: u8, block: &mut [u8]) {
+/// Undoes bitshuffle from `src`, appended to `out`; `scratch` holds the bit-transposed
+/// bytes in between.
+pub(super) fn unshuffle_append(
+    typesize: usize,
+    format_version: u8,
+    src: &[u8],
+    scratch: &mut Vec<u8>,
+    out: &mut Vec<u8>,
+) {
     let typesize = typesize.max(1);
-    let mut n = block.len() / typesize;
+    let len = shuffled_len(typesize, format_version, src.len());
+    scratch.resize(len, 0);
+    transpose_bits(typesize, &src[..len], scratch);
+    super::filters::unshuffle_append(typesize, scratch, out);
+    out.extend_from_slice(&src[len..]);
+}
+
+/// How many bytes of a block of `len` are bitshuffled: whole groups of 8 elements (all
+/// of the block or nothing in format 2).
+fn shuffled_len(typesize: usize, format_version: u8, len: usize) -> usize {
+    let mut n = len / typesize;
     if format_version == FORMAT_WHOLE_BLOCKS {
         if !n.is_multiple_of(8) {
-            return;
+            n = 0;
         }
     } else {
         n -= n % 8;
     }
-    if n == 0 {
+    n * typesize
+}
+
+/// Bit-transposes each group of 8 rows of `src` into byte rows in `bytes` (byte `j` of
+/// every element, in order): what is left is a byte-unshuffle.
+fn transpose_bits(typesize: usize, src: &[u8], bytes: &mut [u8]) {
+    let row_len = src.len() / typesize / 8;
+    if row_len == 0 {
         return;
     }
-    let len = n * typesize;
-    let Some(shuffled) = block.get(..len).map(<[u8]>::to_vec) else {
-        return;
-    };
-    let row_len = n / 8;
-    for (i, element) in block.chunks_exact_mut(typesize).take(n).enumerate() {
-        let (col, bit) = (i / 8, i % 8);
-        for (j, byte) in element.iter_mut().enumerate() {
-            let mut value = 0u8;
-            for k in 0..8 {
-                let stored = shuffled
-                    .get((8 * j + k) * row_len + col)
-                    .copied()
-                    .unwrap_or(0);
-                value |= ((stored >> bit) & 1) << k;
+    for (rows, out) in src
+        .chunks_exact(8 * row_len)
+        .zip(bytes.chunks_exact_mut(8 * row_len))
+    {
+        transpose_group(rows, out, row_len);
+    }
+}
+
+/// Undoes bitshuffle from `src` into `dst` (same length).
+#[cfg(test)]
+fn unshuffle(typesize: usize, format_version: u8, src: &[u8], dst: &mut [u8]) {
+    let mut scratch = alloc::vec::Vec::new();
+    let mut out = alloc::vec::Vec::new();
+    unshuffle_append(typesize, format_version, src, &mut scratch, &mut out);
+    dst.copy_from_slice(&out);
+}
+
+/// Transposes the 8x8 bit matrix held in `x` (byte `k` is row `k`, bit `b` column `b`):
+/// byte `b` of the result holds bit `b` of every input byte, byte `k` in bit `k`.
+#[inline(always)]
+fn transpose8(mut x: u64) -> u64 {
+    // Hacker's Delight 7-3: swap 1x1, then 2x2, then 4x4 blocks.
+    let t = (x ^ (x >> 7)) & 0x00aa_00aa_00aa_00aa;
+    x ^= t ^ (t << 7);
+    let t = (x ^ (x >> 14)) & 0x0000_cccc_0000_cccc;
+    x ^= t ^ (t << 14);
+    let t = (x ^ (x >> 28)) & 0x0000_0000_f0f0_f0f0;
+    x ^= t ^ (t << 28);
+    x
+}
+
+/// Eight bit rows of `row_len` bytes (bit `k` of one byte of every element) into
+/// `8 * row_len` bytes, one per element: 8 columns at a time, an 8x8 byte transposition
+/// gathers each column's 8 row bytes into a word, then an 8x8 bit transposition.
+fn transpose_group(rows: &[u8], out: &mut [u8], row_len: usize) {
+    let r: [&[u8]; 8] = core::array::from_fn(|k| &rows[k * row_len..(k + 1) * row_len]);
+    let (out, _) = out.as_chunks_mut::<8>();
+    let groups = row_len / 8;
+    let (head, tail) = out.split_at_mut(groups * 8);
+    for (g, columns) in head.chunks_exact_mut(8).enumerate() {
+        let mut words: [u64; 8] = core::array::from_fn(|k| {
+            let bytes: [u8; 8] = r[k][8 * g..8 * g + 8].try_into().unwrap_or([0; 8]);
+            u64::from_le_bytes(bytes)
+        });
+        super::filters::transpose8x8(&mut words);
+        for (o, w) in columns.iter_mut().zip(words) {
+            *o = transpose8(w).to_le_bytes();
+        }
+    }
+    for (i, o) in tail.iter_mut().enumerate() {
+        let col = groups * 8 + i;
+        let x = u64::from_le_bytes(core::array::from_fn(|k| r[k][col]));
+        *o = transpose8(x).to_le_bytes();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    /// The definition, one bit at a time.
+    fn plain(typesize: usize, src: &[u8]) -> Vec<u8> {
+        let n = (src.len() / typesize) / 8 * 8;
+        let row_len = n / 8;
+        let mut out = src.to_vec();
+        for i in 0..n {
+            for j in 0..typesize {
+                let mut v = 0u8;
+                for k in 0..8 {
+                    let stored = src[(8 * j + k) * row_len + i / 8];
+                    v |= ((stored >> (i % 8)) & 1) << k;
+                }
+                out[i * typesize + j] = v;
             }
-            *byte = value;
+        }
+        out
+    }
+
+    #[test]
+    fn matches_the_definition() {
+        for typesize in 1..=17 {
+            for len in [0, 5, 8, 64, 100, 129, 1000, 4096 + 7] {
+                let src: Vec<u8> = (0..len).map(|i| (i * 131 + i / 3) as u8).collect();
+                let mut dst = vec![0; len];
+                unshuffle(typesize, 3, &src, &mut dst);
+                assert_eq!(dst, plain(typesize, &src), "{typesize} {len}");
+            }
         }
     }
 }

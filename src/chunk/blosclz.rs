@@ -10,7 +10,6 @@
 //! copied.
 
 use alloc::format;
-use alloc::vec::Vec;
 
 use super::error::ChunkErrorKind;
 use super::header::ChunkCodec;
@@ -29,103 +28,118 @@ fn bad(message: alloc::string::String) -> ChunkErrorKind {
     }
 }
 
-/// Decompresses `src` into exactly `neblock` more bytes of `out`.
-pub(super) fn decompress(
-    src: &[u8],
-    neblock: usize,
-    out: &mut Vec<u8>,
-) -> Result<(), ChunkErrorKind> {
-    let start = out.len();
-    let limit = start + neblock;
-    let mut ip = 0usize;
-    let next = |ip: &mut usize, what: &str| -> Result<u8, ChunkErrorKind> {
-        let b = src
-            .get(*ip)
-            .copied()
-            .ok_or_else(|| bad(format!("the stream ends before {what} at its byte {ip}")))?;
-        *ip += 1;
-        Ok(b)
-    };
+/// Decompresses `src` into `dest`, which it must fill exactly (C's `blosclz_decompress`
+/// with `maxout = dest.len()`, then `blosc_d`'s length check).
+pub(super) fn decompress(src: &[u8], dest: &mut [u8]) -> Result<(), ChunkErrorKind> {
+    let (n, maxout) = (src.len(), dest.len());
     let Some(&first) = src.first() else {
         return Err(bad(format!(
-            "an empty stream for a block of {neblock} bytes"
+            "an empty stream for a block of {maxout} bytes"
         )));
     };
-    ip += 1;
+    let mut ip = 1usize;
+    let mut op = 0usize;
     let mut ctrl = first & (LITERAL_LIMIT - 1);
     loop {
         if ctrl >= LITERAL_LIMIT {
-            let mut len = usize::from(ctrl >> 5);
-            let mut distance = usize::from(ctrl & (LITERAL_LIMIT - 1)) << 8;
-            if len == LONG_MATCH {
+            let mut len = usize::from(ctrl >> 5) - 1;
+            let ofs = usize::from(ctrl & (LITERAL_LIMIT - 1)) << 8;
+            if len == LONG_MATCH - 1 {
                 loop {
-                    let code = next(&mut ip, "a match length")?;
+                    // C wants a byte after each length byte (`ip + 1 < ip_limit`).
+                    let Some(&code) = src.get(ip).filter(|_| ip + 1 < n) else {
+                        return Err(cut(ip));
+                    };
+                    ip += 1;
                     len += usize::from(code);
                     if code != 255 {
                         break;
                     }
                 }
+            } else if ip + 1 >= n {
+                return Err(cut(ip));
             }
-            // C wants one more byte than the distance byte here (`ip + 1 < ip_limit`).
-            if ip + 1 >= src.len() {
-                return Err(bad(format!("a match cut short at the stream's byte {ip}")));
+            let Some(&code) = src.get(ip) else {
+                return Err(cut(ip));
+            };
+            ip += 1;
+            len += 3;
+            let mut back = ofs + usize::from(code);
+            if code == 255 && ofs == 31 << 8 {
+                let (Some(&hi), Some(&lo)) = (src.get(ip), src.get(ip + 1)) else {
+                    return Err(cut(ip));
+                };
+                ip += 2;
+                back = (usize::from(hi) << 8 | usize::from(lo)) + MAX_DISTANCE;
             }
-            let code = next(&mut ip, "a match distance")?;
-            len += 2; // C: (bits - 1 + extra) + 3
-            distance += usize::from(code);
-            if code == 255 && distance == (31 << 8) + 255 {
-                if ip + 1 >= src.len() {
-                    return Err(bad(format!(
-                        "a far match cut short at the stream's byte {ip}"
-                    )));
-                }
-                let hi = next(&mut ip, "a far distance")?;
-                let lo = next(&mut ip, "a far distance")?;
-                distance = (usize::from(hi) << 8 | usize::from(lo)) + MAX_DISTANCE;
+            if op + len > maxout {
+                return Err(stream_too_long(maxout, op + len));
             }
-            let back = distance + 1;
-            if out.len() + len > limit {
-                return Err(stream_too_long(neblock, out.len() + len - start));
-            }
-            if back > out.len() - start {
+            // C copies from `op - back - 1`, and refuses a start before the block.
+            if back + 1 > op {
                 return Err(bad(format!(
-                    "a match {back} bytes back after {} bytes of output",
-                    out.len() - start
+                    "a match {} bytes back after {op} bytes of output",
+                    back + 1
                 )));
             }
             let Some(&c) = src.get(ip) else { break };
             ip += 1;
-            let from = out.len() - back;
-            for k in 0..len {
-                let b = out.get(from + k).copied().unwrap_or(0);
-                out.push(b);
-            }
+            copy_match(dest, op, back + 1, len);
+            op += len;
             ctrl = c;
         } else {
             let run = usize::from(ctrl) + 1;
-            if out.len() + run > limit {
-                return Err(stream_too_long(neblock, out.len() + run - start));
+            if op + run > maxout {
+                return Err(stream_too_long(maxout, op + run));
             }
             let Some(literal) = src.get(ip..ip + run) else {
                 return Err(bad(format!(
                     "a literal run of {run} bytes at the stream's byte {ip} past its end"
                 )));
             };
-            out.extend_from_slice(literal);
+            dest[op..op + run].copy_from_slice(literal);
+            op += run;
             ip += run;
             let Some(&c) = src.get(ip) else { break };
             ip += 1;
             ctrl = c;
         }
     }
-    let produced = out.len() - start;
-    if produced != neblock {
+    if op != maxout {
         return Err(ChunkErrorKind::StreamLength {
-            expected: neblock as u64,
-            found: produced as u64,
+            expected: maxout as u64,
+            found: op as u64,
         });
     }
     Ok(())
+}
+
+fn cut(ip: usize) -> ChunkErrorKind {
+    bad(format!("a match cut short at the stream's byte {ip}"))
+}
+
+/// Copies `len` bytes starting `dist` bytes before `op` to `op`, as a byte-by-byte
+/// forward copy would (overlapping copies repeat the last `dist` bytes). The caller
+/// checked `dist <= op` and `op + len <= dest.len()`.
+#[inline]
+fn copy_match(dest: &mut [u8], op: usize, dist: usize, len: usize) {
+    let from = op - dist;
+    if dist >= len {
+        dest.copy_within(from..from + len, op);
+    } else if dist == 1 {
+        let b = dest[from];
+        dest[op..op + len].fill(b);
+    } else {
+        // Each copy of `step` bytes reads only bytes already written; the pattern
+        // doubles each time.
+        let (mut done, mut step) = (0, dist);
+        while done < len {
+            let take = step.min(len - done);
+            dest.copy_within(from..from + take, op + done);
+            done += take;
+            step += take;
+        }
+    }
 }
 
 fn stream_too_long(neblock: usize, found: usize) -> ChunkErrorKind {

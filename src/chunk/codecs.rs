@@ -2,7 +2,6 @@
 //! exactly one stream of `neblock` bytes and never writes past it.
 
 use alloc::string::ToString;
-use alloc::vec::Vec;
 
 use super::error::ChunkErrorKind;
 use super::header::ChunkCodec;
@@ -14,12 +13,15 @@ fn stream_length(expected: usize, found: usize) -> ChunkErrorKind {
     }
 }
 
-/// An LZ4 block (C's `LZ4_decompress_safe` into `neblock` bytes): LZ4 and LZ4HC alike.
-pub(super) fn lz4(src: &[u8], neblock: usize, out: &mut Vec<u8>) -> Result<(), ChunkErrorKind> {
-    let start = out.len();
-    out.resize(start + neblock, 0);
-    let dest = out.get_mut(start..).unwrap_or_default();
-    match lz4_flex::block::decompress_into(src, dest) {
+/// An LZ4 block (C's `LZ4_decompress_safe`, or `LZ4_decompress_safe_usingDict` with the
+/// chunk's dictionary) filling `dest` exactly: LZ4 and LZ4HC alike.
+pub(super) fn lz4(src: &[u8], dict: Option<&[u8]>, dest: &mut [u8]) -> Result<(), ChunkErrorKind> {
+    let neblock = dest.len();
+    let result = match dict {
+        Some(dict) => lz4_flex::block::decompress_into_with_dict(src, dest, dict),
+        None => lz4_flex::block::decompress_into(src, dest),
+    };
+    match result {
         Ok(n) if n == neblock => Ok(()),
         Ok(n) => Err(stream_length(neblock, n)),
         Err(e) => Err(ChunkErrorKind::Codec {
@@ -29,11 +31,12 @@ pub(super) fn lz4(src: &[u8], neblock: usize, out: &mut Vec<u8>) -> Result<(), C
     }
 }
 
-/// A zlib stream (header, deflate, Adler-32: C's `uncompress` into `neblock` bytes).
-pub(super) fn zlib(src: &[u8], neblock: usize, out: &mut Vec<u8>) -> Result<(), ChunkErrorKind> {
+/// A zlib stream (header, deflate, Adler-32: C's `uncompress`) filling `dest` exactly.
+pub(super) fn zlib(src: &[u8], dest: &mut [u8]) -> Result<(), ChunkErrorKind> {
+    let neblock = dest.len();
     match miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(src, neblock) {
         Ok(bytes) if bytes.len() == neblock => {
-            out.extend_from_slice(&bytes);
+            dest.copy_from_slice(&bytes);
             Ok(())
         }
         Ok(bytes) => Err(stream_length(neblock, bytes.len())),

@@ -1,14 +1,13 @@
 //! Decoding a whole chunk: special values, memcpyed chunks, and blocks of streams
-//! (`blosc_d` in C-Blosc2's `blosc/blosc2.c`), with byte-shuffle undone.
+//! (`initialize_context_decompression` in C-Blosc2's `blosc/blosc2.c`); the blocks
+//! themselves are decoded in `blocks.rs`.
 
 use alloc::vec;
 use alloc::vec::Vec;
 
+use super::blocks::decode_blocks;
 use super::error::{ChunkError, ChunkErrorKind};
-use super::header::{
-    ChunkCodec, ChunkHeader, Filter, Special, BLOSC2_LAZY, BLOSC2_USEDICT, BLOSC2_VL_BLOCKS,
-    FLAG_DONT_SPLIT, MAX_FILTERS,
-};
+use super::header::{ChunkHeader, Filter, Special, BLOSC2_LAZY, BLOSC2_USEDICT, BLOSC2_VL_BLOCKS};
 use crate::error::Expected;
 use crate::msgpack::read::Reader;
 
@@ -17,12 +16,9 @@ pub const DEFAULT_MAX_NBYTES: u32 = 64 << 20;
 
 /// Length of a block start or a stream's `csize` (`int32_t`).
 const INT32_LEN: usize = 4;
-/// The largest byte a run (negative `csize`) can repeat.
-const MAX_RUN_BYTE: i32 = 255;
-/// Bit 0 of the token after a negative `csize`: a run of one byte.
-const TOKEN_RUN: u8 = 0x01;
+/// The largest dictionary C-Blosc2 reads (`BLOSC2_MAXDICTSIZE`).
+const MAX_DICT_SIZE: i32 = 128 << 10;
 /// Offsets of header fields named in errors.
-const AT_FLAGS: usize = 2;
 const AT_NBYTES: usize = 4;
 const AT_FLAGS2: usize = 30;
 const AT_BLOSC2_FLAGS: usize = 31;
@@ -85,6 +81,31 @@ pub fn decode_with_limit(chunk: &[u8], max_nbytes: u32) -> Result<Vec<u8>, Chunk
         ));
     }
     let nbytes = header.nbytes as usize;
+    if nbytes == 0 && cbytes == header.len() && special.is_none() {
+        return Ok(Vec::new());
+    }
+    // C-Blosc2 checks the bstarts section and the dictionary before any block.
+    let nblocks = nbytes.div_ceil(header.blocksize as usize);
+    let bstarts_end = if special.is_none() && !header.memcpyed() {
+        header.len() + nblocks * INT32_LEN
+    } else {
+        header.len()
+    };
+    if data.len() < bstarts_end {
+        return Err(ChunkError::at(
+            data.len(),
+            ChunkErrorKind::UnexpectedEnd {
+                what: "bstarts",
+                input_len: data.len() as u64,
+                needed: (bstarts_end - data.len()) as u64,
+            },
+        ));
+    }
+    let dict = if header.blosc2_flags & BLOSC2_USEDICT != 0 {
+        Some(dictionary(data, bstarts_end)?)
+    } else {
+        None
+    };
     if let Some(special) = special {
         return decode_special(&header, special, data);
     }
@@ -95,32 +116,34 @@ pub fn decode_with_limit(chunk: &[u8], max_nbytes: u32) -> Result<Vec<u8>, Chunk
         // cbytes == nbytes + header length was checked with the header.
         return Ok(data.get(header.len()..).unwrap_or(&[]).to_vec());
     }
-    if header.blosc2_flags & BLOSC2_USEDICT != 0 {
-        return Err(unsupported(AT_BLOSC2_FLAGS, "a dictionary"));
-    }
     for (slot, (filter, _)) in header.filters.iter().enumerate() {
-        // Blocks with bytes past their last whole element: C keeps those bytes
-        // elsewhere than this decoder knows, so such chunks are named, not guessed.
-        let width = delta_width(usize::from(header.typesize));
-        let ragged =
-            !(header.blocksize as usize).is_multiple_of(width) || !nbytes.is_multiple_of(width);
-        if *filter == Filter::Delta && ragged {
-            return Err(ChunkError::at(
-                header.filter_offset(slot),
-                ChunkErrorKind::FilterNotDecoded { filter: *filter },
-            ));
-        }
-        if !matches!(
-            filter,
-            Filter::None | Filter::Shuffle | Filter::BitShuffle | Filter::Delta | Filter::TruncPrec
-        ) {
+        if let Filter::Other(_) = filter {
             return Err(ChunkError::at(
                 header.filter_offset(slot),
                 ChunkErrorKind::FilterNotDecoded { filter: *filter },
             ));
         }
     }
-    decode_blocks(&header, data)
+    decode_blocks(&header, data, dict)
+}
+
+/// The dictionary section after the bstarts: its length (int32, from 1 to 128 KiB,
+/// `BLOSC2_MAXDICTSIZE`), then its bytes.
+fn dictionary(data: &[u8], at: usize) -> Result<&[u8], ChunkError> {
+    let mut r = Reader::new(data);
+    r.seek(at, Expected::Described("the dictionary's size"))?;
+    let size = r.le_i32(Expected::Described(
+        "the dictionary's size (int32, little-endian)",
+    ))?;
+    if size <= 0 || size > MAX_DICT_SIZE {
+        return Err(invalid(
+            at,
+            "dictionary size",
+            "from 1 to 131072",
+            i64::from(size),
+        ));
+    }
+    Ok(r.bytes(size as usize, Expected::Described("the dictionary"))?)
 }
 
 fn unsupported(offset: usize, feature: &'static str) -> ChunkError {
@@ -158,207 +181,21 @@ fn decode_special(
             Ok(nan.repeat(nbytes / nan.len()))
         }
         Special::Value => {
-            // The header check made the value's length divide nbytes.
-            let value = data.get(header.len()..).unwrap_or(&[]);
-            Ok(value.repeat(nbytes / value.len().max(1)))
-        }
-    }
-}
-
-/// The blocks of a compressed chunk: bstarts, then each block's streams.
-fn decode_blocks(header: &ChunkHeader, data: &[u8]) -> Result<Vec<u8>, ChunkError> {
-    let nbytes = header.nbytes as usize;
-    let blocksize = header.blocksize as usize;
-    let nblocks = nbytes.div_ceil(blocksize);
-    let leftover = nbytes % blocksize;
-    let mut bstarts = Reader::new(data);
-    bstarts.seek(header.len(), Expected::Described("bstarts"))?;
-    let bstarts_len = nblocks.saturating_mul(INT32_LEN);
-    let bstarts_end = header.len().saturating_add(bstarts_len);
-    // Checked whole before any block is decoded, as C does.
-    bstarts.bytes(bstarts_len, Expected::Described("bstarts"))?;
-    bstarts.seek(header.len(), Expected::Described("bstarts"))?;
-
-    // Never more than the input holds up front; the rest grows as blocks decode.
-    let mut out = Vec::with_capacity(nbytes.min(data.len()));
-    let dont_split = header.flags & FLAG_DONT_SPLIT != 0;
-    for block in 0..nblocks {
-        let at = bstarts.position();
-        let start = bstarts.le_i32(Expected::Described("a block start (bstarts)"))?;
-        if start <= 0 || start as usize >= data.len() {
-            return Err(ChunkError::at(
-                at,
-                ChunkErrorKind::BadBlockStart {
-                    block: block as u64,
-                    found: i64::from(start),
-                    min: bstarts_end as u64,
-                    cbytes: data.len() as u64,
-                },
-            ));
-        }
-        let last = block + 1 == nblocks && leftover > 0;
-        let bsize = if last { leftover } else { blocksize };
-        let nstreams = if !dont_split && !last {
-            usize::from(header.typesize)
-        } else {
-            1
-        };
-        let neblock = bsize / nstreams;
-        if neblock == 0 || neblock * nstreams != bsize {
-            return Err(invalid(
-                8,
-                "blocksize",
-                "a multiple of typesize when blocks are split",
-                header.blocksize as i64,
-            ));
-        }
-        let block_start = out.len();
-        let mut r = Reader::new(data);
-        r.seek(start as usize, Expected::Described("a block"))?;
-        for _ in 0..nstreams {
-            read_stream(&mut r, header.codec, neblock, &mut out)?;
-        }
-        unfilter(header, &mut out, block_start);
-    }
-    Ok(out)
-}
-
-/// One stream of `neblock` bytes, appended to `out`.
-fn read_stream(
-    r: &mut Reader<'_>,
-    codec: ChunkCodec,
-    neblock: usize,
-    out: &mut Vec<u8>,
-) -> Result<(), ChunkError> {
-    let at = r.position();
-    let csize = r.le_i32(Expected::Described(
-        "a stream's csize (int32, little-endian)",
-    ))?;
-    match csize {
-        0 => out.resize(out.len() + neblock, 0),
-        c if c < 0 => {
-            let token = r.byte(Expected::Described("a stream's token"))?;
-            if token & TOKEN_RUN == 0 {
-                return Err(ChunkError::at(
-                    at + INT32_LEN,
-                    ChunkErrorKind::BadToken { csize: c, token },
-                ));
-            }
-            if c < -MAX_RUN_BYTE {
+            // C repeats the typesize bytes after the header in each block, and refuses
+            // blocks that are not whole values (`set_values`).
+            let typesize = usize::from(header.typesize);
+            if !(header.blocksize as usize).is_multiple_of(typesize) {
                 return Err(invalid(
-                    at,
-                    "csize",
-                    "from -255 to -1 for a run of a byte",
-                    i64::from(c),
+                    8,
+                    "blocksize",
+                    "a multiple of typesize (a repeated value)",
+                    i64::from(header.blocksize),
                 ));
             }
-            out.resize(out.len() + neblock, c.unsigned_abs() as u8);
-        }
-        c => {
-            let src = r.bytes(c as usize, Expected::Described("a compressed stream"))?;
-            if src.len() == neblock {
-                out.extend_from_slice(src);
-            } else {
-                decompress(codec, src, neblock, out).map_err(|kind| match kind {
-                    ChunkErrorKind::CodecNotDecoded { .. } => ChunkError::at(AT_FLAGS, kind),
-                    kind => ChunkError::at(at + INT32_LEN, kind),
-                })?;
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Decompresses `src` into exactly `neblock` more bytes of `out`.
-fn decompress(
-    codec: ChunkCodec,
-    src: &[u8],
-    neblock: usize,
-    out: &mut Vec<u8>,
-) -> Result<(), ChunkErrorKind> {
-    match codec {
-        #[cfg(feature = "std")]
-        ChunkCodec::Zstd => super::zstd::decompress(src, neblock, out),
-        #[cfg(feature = "std")]
-        ChunkCodec::Lz4 => super::codecs::lz4(src, neblock, out),
-        #[cfg(feature = "std")]
-        ChunkCodec::Zlib => super::codecs::zlib(src, neblock, out),
-        ChunkCodec::BloscLz => super::blosclz::decompress(src, neblock, out),
-        other => {
-            let _ = (src, neblock, &out);
-            Err(ChunkErrorKind::CodecNotDecoded { codec: other })
-        }
-    }
-}
-
-/// Undoes the filter pipeline on the block that starts at `block_start` in `out`,
-/// last slot first (shuffle, bitshuffle and delta against the first block; truncation
-/// of precision needs no undoing, as in C).
-fn unfilter(header: &ChunkHeader, out: &mut [u8], block_start: usize) {
-    let Some((done, block)) = out.split_at_mut_checked(block_start) else {
-        return;
-    };
-    for slot in (0..MAX_FILTERS).rev() {
-        match header.filters.get(slot) {
-            Some((Filter::Shuffle, meta)) => {
-                let typesize = if *meta == 0 { header.typesize } else { *meta };
-                unshuffle(usize::from(typesize), block);
-            }
-            Some((Filter::BitShuffle, _)) => {
-                let typesize = usize::from(header.typesize);
-                super::bitshuffle::unshuffle(typesize, header.version, block);
-            }
-            Some((Filter::Delta, _)) => {
-                undelta(usize::from(header.typesize), done, block);
-            }
-            _ => {}
-        }
-    }
-}
-
-/// Undoes delta (`delta_decoder` in C-Blosc2's `blosc/delta.c`) on whole elements of
-/// [`delta_width`] bytes: the first block XORs each element with the decoded one before
-/// it, later blocks with the first block's bytes.
-fn undelta(typesize: usize, first: &[u8], block: &mut [u8]) {
-    let width = delta_width(typesize);
-    let len = block.len() - block.len() % width;
-    if first.is_empty() {
-        for at in width..len {
-            let previous = block.get(at - width).copied().unwrap_or(0);
-            if let Some(byte) = block.get_mut(at) {
-                *byte ^= previous;
-            }
-        }
-    } else {
-        for (byte, reference) in block.iter_mut().take(len).zip(first) {
-            *byte ^= reference;
-        }
-    }
-}
-
-/// The element width delta works on: 1, 2, 4 or 8 bytes (8 for other multiples of 8,
-/// else 1).
-fn delta_width(typesize: usize) -> usize {
-    match typesize {
-        1 | 2 | 4 | 8 => typesize,
-        t if t % 8 == 0 => 8,
-        _ => 1,
-    }
-}
-
-/// Byte-unshuffle in place: byte `j` of element `i` was stored at `j * n + i`;
-/// bytes past the last whole element stay where they are.
-fn unshuffle(typesize: usize, block: &mut [u8]) {
-    let n = block.len() / typesize.max(1);
-    if typesize <= 1 || n == 0 {
-        return;
-    }
-    let shuffled = block.to_vec();
-    for (i, element) in block.chunks_exact_mut(typesize).enumerate() {
-        for (j, byte) in element.iter_mut().enumerate() {
-            if let Some(&b) = shuffled.get(j * n + i) {
-                *byte = b;
-            }
+            let value = data
+                .get(header.len()..header.len() + typesize)
+                .unwrap_or(&[]);
+            Ok(value.repeat(nbytes / typesize))
         }
     }
 }

@@ -58,7 +58,7 @@ pub enum ChunkErrorKind {
         found: i64,
     },
     /// A chunk format version this crate does not know the layout of.
-    #[error("expected a chunk format version from 1 to {max}, found {found}")]
+    #[error("expected a chunk format version from 0 to {max}, found {found}")]
     UnsupportedVersion {
         /// The version byte.
         found: u8,

@@ -94,13 +94,13 @@ impl ChunkHeader {
     /// Reads and checks the header at the start of `chunk`.
     ///
     /// ```
-    /// let err = b2nd_meta::chunk::ChunkHeader::parse(&[0; 16]).unwrap_err();
-    /// assert_eq!(err.to_string(), "expected a chunk format version from 1 to 6, found 0 at byte 0");
+    /// let err = b2nd_meta::chunk::ChunkHeader::parse(&[7; 16]).unwrap_err();
+    /// assert_eq!(err.to_string(), "expected a chunk format version from 0 to 6, found 7 at byte 0");
     /// ```
     pub fn parse(chunk: &[u8]) -> Result<Self, ChunkError> {
         let mut r = Reader::new(chunk);
         let version = r.byte(Expected::Described("the chunk format version (byte 0)"))?;
-        if version == 0 || version > MAX_VERSION {
+        if version > MAX_VERSION {
             return Err(ChunkError::at(
                 0,
                 ChunkErrorKind::UnsupportedVersion {
@@ -236,16 +236,20 @@ impl ChunkHeader {
                     feature: "variable-length blocks with a special value",
                 },
             )),
-            3 => {
-                // The repeated value follows the header; its length is the type's.
-                let typesize = self.cbytes - EXTENDED_HEADER_LEN as u32;
-                if typesize == 0 || typesize > self.nbytes || !self.nbytes.is_multiple_of(typesize)
-                {
-                    return invalid("a multiple of the repeated value's length", self.nbytes);
-                }
-                Ok(())
+            _ if !self.nbytes.is_multiple_of(u32::from(self.typesize)) => {
+                invalid("a multiple of typesize", self.nbytes)
             }
-            1 => Ok(()),
+            // The repeated value follows the header; its length is the type's.
+            3 if self.cbytes < EXTENDED_HEADER_LEN as u32 + u32::from(self.typesize) => {
+                Err(ChunkError::at(
+                    12,
+                    ChunkErrorKind::InvalidField {
+                        field: "cbytes",
+                        expected: "at least 32 + typesize (a repeated value)",
+                        found: i64::from(self.cbytes),
+                    },
+                ))
+            }
             _ if !self.nbytes.is_multiple_of(u32::from(self.typesize)) => {
                 invalid("a multiple of typesize", self.nbytes)
             }

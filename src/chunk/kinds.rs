@@ -52,11 +52,41 @@ impl ChunkCodec {
 impl Display for ChunkCodec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ChunkCodec::UserDefined(id) => write!(f, "user-defined codec {id}"),
+            ChunkCodec::UserDefined(id) => match registered_codec(*id) {
+                Some(name) => write!(f, "{name} (codec {id})"),
+                None => write!(f, "user-defined codec {id}"),
+            },
             ChunkCodec::Other(code) => write!(f, "reserved codec format {code}"),
             other => f.write_str(other.name()),
         }
     }
+}
+
+/// The codecs C-Blosc2 registers as plugins (`include/blosc2/codecs-registry.h`).
+fn registered_codec(id: u8) -> Option<&'static str> {
+    Some(match id {
+        32 => "ndlz",
+        33 => "zfp_acc",
+        34 => "zfp_prec",
+        35 => "zfp_rate",
+        36 => "openhtj2k",
+        37 => "grok",
+        38 => "openzl",
+        39 => "j2k",
+        40 => "htj2k",
+        _ => return None,
+    })
+}
+
+/// The filters C-Blosc2 registers as plugins (`include/blosc2/filters-registry.h`).
+fn registered_filter(id: u8) -> Option<&'static str> {
+    Some(match id {
+        32 => "ndcell",
+        33 => "ndmean",
+        34 => "bytedelta_buggy",
+        36 => "int_trunc",
+        _ => return None,
+    })
 }
 
 /// One slot of the filter pipeline (`BLOSC_SHUFFLE` and the others).
@@ -73,6 +103,8 @@ pub enum Filter {
     Delta,
     /// 4: precision truncation.
     TruncPrec,
+    /// 35: bytedelta (a C-Blosc2 plugin); the meta byte, when not 0, is the element size.
+    ByteDelta,
     /// Any other id (registered or user-defined).
     Other(u8),
 }
@@ -85,6 +117,7 @@ impl Filter {
             2 => Filter::BitShuffle,
             3 => Filter::Delta,
             4 => Filter::TruncPrec,
+            35 => Filter::ByteDelta,
             other => Filter::Other(other),
         }
     }
@@ -98,7 +131,11 @@ impl Display for Filter {
             Filter::BitShuffle => f.write_str("bitshuffle"),
             Filter::Delta => f.write_str("delta"),
             Filter::TruncPrec => f.write_str("trunc_prec"),
-            Filter::Other(id) => write!(f, "filter {id}"),
+            Filter::ByteDelta => f.write_str("bytedelta"),
+            Filter::Other(id) => match registered_filter(*id) {
+                Some(name) => write!(f, "{name} (filter {id})"),
+                None => write!(f, "filter {id}"),
+            },
         }
     }
 }

@@ -1,17 +1,19 @@
-//! Blosc2 chunks: the header, and decoding of the chunks python-blosc2 writes for
-//! variable-length metalayers (memcpyed, zstd with byte-shuffle of 1-byte elements, or
-//! the other Blosc2 codecs and bitshuffle when a user picks them).
+//! Blosc2 chunks: the header, and decoding of any chunk C-Blosc2 writes (python-blosc2's
+//! variable-length metalayers and an array's data chunks alike).
 //!
 //! The layout is C-Blosc2's `README_CHUNK_FORMAT.rst`; the checks are those of
 //! `read_chunk_header` and `blosc_d` in `blosc/blosc2.c`. All integers are little-endian.
 //!
 //! Decoded: special chunks (zeros, NaNs, a repeated value, uninitialised), memcpyed
-//! chunks, and blocks of streams that are zeros, runs of a byte, stored as they are, or
-//! compressed with BloscLZ (our own decoder), or, with the `std` feature, with zstd
-//! (ruzstd), LZ4 and LZ4HC (lz4_flex) or zlib (miniz_oxide), all pure Rust; byte-shuffle
-//! and bitshuffle are undone (truncation of precision needs no undoing). Delta, other
-//! codecs and filters are reported by name
-//! ([`ChunkErrorKind::CodecNotDecoded`], [`ChunkErrorKind::FilterNotDecoded`]).
+//! chunks, and blocks (split or not) of streams that are zeros, runs of a byte, stored
+//! as they are, or compressed with BloscLZ (our own decoder), or, with the `std`
+//! feature, with zstd (ruzstd), LZ4 and LZ4HC (lz4_flex) or zlib (miniz_oxide), all pure
+//! Rust, with the chunk's dictionary for zstd and LZ4. The filters of the six slots are
+//! undone last slot first, as C-Blosc2 3.x does: shuffle, bitshuffle, delta (every
+//! typesize), bytedelta (filter 35); truncation of precision needs no undoing. Plugin
+//! codecs and filters (NDLZ, ZFP, ndcell, user ids 32-255) and variable-length blocks are
+//! reported by name and id ([`ChunkErrorKind::CodecNotDecoded`],
+//! [`ChunkErrorKind::FilterNotDecoded`], [`ChunkErrorKind::Unsupported`]).
 //!
 //! Nothing is allocated beyond what the input holds until the header's `nbytes` has been
 //! checked against a limit ([`DEFAULT_MAX_NBYTES`], or the one given to
@@ -29,6 +31,7 @@
 //! ```
 
 mod bitshuffle;
+mod blocks;
 mod blosclz;
 #[cfg(feature = "std")]
 mod codecs;
@@ -36,6 +39,7 @@ mod decode;
 #[cfg(feature = "std")]
 mod encode;
 mod error;
+mod filters;
 mod header;
 mod kinds;
 #[cfg(feature = "std")]

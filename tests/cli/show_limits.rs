@@ -316,3 +316,35 @@ fn a_user_caterva_beside_b2nd_is_user_data_and_a_grid_mismatch_is_a_problem() {
         .unwrap()
         .starts_with("nbytes: the array metalayer implies"));
 }
+
+#[test]
+fn a_2_4_mb_user_metalayer_is_decoded_as_python_reads_it() {
+    use b2nd_meta::report::{MetalayerReport, Options, Report};
+    use std::io::{Seek, SeekFrom, Write};
+    // A msgpack str8 of 2.4 MB (python's `schunk.meta["big"] = "x" * 2_400_000`).
+    let text_len: u32 = 2_400_000;
+    let path = big_metalayer_frame(text_len + 5, "str");
+    let mut file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    file.seek(SeekFrom::Start(111)).unwrap();
+    let mut content = vec![0xdb];
+    content.extend_from_slice(&text_len.to_be_bytes());
+    content.extend(std::iter::repeat_n(b'x', text_len as usize));
+    file.write_all(&content).unwrap();
+    drop(file);
+    let frame = b2nd_meta::frame::open(&path).unwrap();
+    let options = Options {
+        hex_limit: Some(4),
+        from_file: false,
+    };
+    let report = Report::of_frame_with(&path, &frame, options);
+    let Some(MetalayerReport::Raw(big)) = report.metalayers.get("big") else {
+        panic!("no raw metalayer big")
+    };
+    assert_eq!(big.error, None);
+    let value = big.value.as_ref().expect("the value decodes");
+    let b2nd_meta::value::Value::Str(text) = value else {
+        panic!("not a string: {value:?}")
+    };
+    assert_eq!(text.len(), text_len as usize);
+    std::fs::remove_file(&path).unwrap();
+}
