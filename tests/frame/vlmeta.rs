@@ -305,17 +305,25 @@ fn crc32(bytes: &[u8]) -> u32 {
 #[test]
 fn a_16_mib_vlmeta_value_reads_as_python_reads_it() {
     // tests/data/values/big.py: python-blosc2 4.14.1's `vlmeta["big"] = bytes(i % 251 ...)`.
-    let doc: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(data_path("values/big/big.json")).unwrap(),
-    )
-    .unwrap();
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(data_path("values/big/big.json")).unwrap())
+            .unwrap();
     let frame = frame::open(data_path("values/big/big.b2nd")).unwrap();
     let name = doc["name"].as_str().unwrap();
     let packed = frame.vlmeta_bytes(name).unwrap();
     assert_eq!(packed.len() as u64, doc["msgpack_len"].as_u64().unwrap());
-    assert_eq!(packed[..8], unhex(doc["msgpack_head_hex"].as_str().unwrap())[..]);
-    assert_eq!(u64::from(crc32(&packed)), doc["msgpack_crc32"].as_u64().unwrap());
+    assert_eq!(
+        packed[..8],
+        unhex(doc["msgpack_head_hex"].as_str().unwrap())[..]
+    );
+    assert_eq!(
+        u64::from(crc32(&packed)),
+        doc["msgpack_crc32"].as_u64().unwrap()
+    );
     let value: serde_bytes::ByteBuf = frame.vlmeta(name).unwrap();
     assert_eq!(value.len() as u64, doc["value_len"].as_u64().unwrap());
-    assert!(value.iter().enumerate().all(|(i, &b)| usize::from(b) == i % 251));
+    assert!(value
+        .iter()
+        .enumerate()
+        .all(|(i, &b)| usize::from(b) == i % 251));
 }
