@@ -98,10 +98,10 @@ pub(super) fn decode_blocks(
         // Without filters the streams go straight to the output.
         let target = if filtered {
             // Every byte is overwritten by the streams: no zero-filling after the first.
-            a.resize(bsize, 0);
+            grow_zeroed(&mut a, bsize);
             &mut a
         } else {
-            out.resize(block_start + bsize, 0);
+            grow_zeroed(&mut out, block_start + bsize);
             &mut out
         };
         let dest = &mut target[if filtered { 0 } else { block_start }..];
@@ -115,6 +115,18 @@ pub(super) fn decode_blocks(
         }
     }
     Ok(out)
+}
+
+/// Grows `v` to `len` bytes, the new ones zero. An empty vector gets a fresh zeroed
+/// allocation (calloc: fresh pages are zero already), so a block that a hostile header
+/// makes large costs nothing until its streams write it, where `resize` would write
+/// every byte first.
+fn grow_zeroed(v: &mut Vec<u8>, len: usize) {
+    if v.is_empty() && v.capacity() < len {
+        *v = alloc::vec![0; len];
+    } else {
+        v.resize(len, 0);
+    }
 }
 
 /// One stream, filling `dest`.
