@@ -70,7 +70,9 @@ fn main() {
     if std::env::args().any(|a| a == "--test" || a == "--list") {
         return;
     }
-    println!("| ndim | C decode | `from_slice::<Meta>` | `from_slice::<MetaB2ndV1>` | `Meta::decode_from` | `MetaRef::parse` | C encode | `encode_into` | `encode_to_vec` | `to_vec` |");
+    println!(
+        "| ndim | C decode | `from_slice::<Meta>` | `from_slice::<MetaB2ndV1>` | `Meta::decode_from` | `MetaRef::parse` | C encode | `encode_into` | `encode_to_vec` | `to_vec` |"
+    );
     println!("|---|---|---|---|---|---|---|---|---|---|");
     for ndim in NDIMS {
         let m = meta(ndim);

@@ -156,7 +156,10 @@ impl fmt::Display for ContainerErrorKind {
                 "zip member {member:?} is compressed (method {method}); a .b2z is read in place, its members must be stored"
             ),
             ContainerErrorKind::EmbedMap { reason } => {
-                write!(f, "embed map (vlmeta estore_metadata) not as python-blosc2 writes it: {reason}")
+                write!(
+                    f,
+                    "embed map (vlmeta estore_metadata) not as python-blosc2 writes it: {reason}"
+                )
             }
             ContainerErrorKind::EmbedData { reason } => {
                 write!(f, "the embed store's data does not read: {reason}")
@@ -175,7 +178,10 @@ impl fmt::Display for ContainerErrorKind {
                 write!(f, "node {key:?} cannot be read: {reason}")
             }
             ContainerErrorKind::Remote { key } => {
-                write!(f, "node {key:?} is a remote reference; nothing to read here")
+                write!(
+                    f,
+                    "node {key:?} is a remote reference; nothing to read here"
+                )
             }
         }
     }

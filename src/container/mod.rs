@@ -193,18 +193,18 @@ fn open_zip(src: Arc<dyn ReadAt + Send + Sync>, label: &Path) -> Result<Containe
         None => {
             return Err(ContainerError::new(ContainerErrorKind::Zip {
                 reason: std::format!("no {EMBED_NAME} member: not a python-blosc2 store"),
-            }))
+            }));
         }
         Some((_, Err(e))) => {
             return Err(ContainerError::new(ContainerErrorKind::Zip {
                 reason: std::format!("{EMBED_NAME}: {e}"),
-            }))
+            }));
         }
         Some((_, Ok(m))) if m.method != 0 => {
             return Err(ContainerError::new(ContainerErrorKind::Compressed {
                 member: EMBED_NAME.to_owned(),
                 method: m.method,
-            }))
+            }));
         }
         Some((_, Ok(m))) => {
             let embed_label = PathBuf::from(std::format!("{}#{EMBED_NAME}", label.display()));

@@ -99,16 +99,16 @@ fn object_roots(c: &Container) -> Vec<(String, String)> {
         .embed
         .as_ref()
         .and_then(|e| e.info.vlmeta("_object_registry").cloned());
-    if let Some(Value::Map(pairs)) = registry {
-        if !pairs.is_empty() {
-            return pairs
-                .iter()
-                .filter_map(|(k, v)| {
-                    let kind = v.get("kind").and_then(Value::as_str).unwrap_or("object");
-                    Some((k.as_str()?.to_owned(), kind.to_owned()))
-                })
-                .collect();
-        }
+    if let Some(Value::Map(pairs)) = registry
+        && !pairs.is_empty()
+    {
+        return pairs
+            .iter()
+            .filter_map(|(k, v)| {
+                let kind = v.get("kind").and_then(Value::as_str).unwrap_or("object");
+                Some((k.as_str()?.to_owned(), kind.to_owned()))
+            })
+            .collect();
     }
     c.nodes
         .keys()

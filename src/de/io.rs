@@ -104,7 +104,7 @@ fn read_checked<R: Read>(reader: &mut R, dst: &mut [u8]) -> Result<usize> {
                         "the reader reported {n} bytes read into a buffer of {}",
                         dst.len()
                     ),
-                )))
+                )));
             }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(Error::from(e)),

@@ -166,7 +166,7 @@ pub(super) fn struct_from_list(
                     other.pos(),
                     "a field tuple (name, format) or (name, format, shape)",
                     other.describe(),
-                ))
+                ));
             }
         };
         let (name_lit, format_lit) = match parts.as_slice() {
@@ -183,7 +183,7 @@ pub(super) fn struct_from_list(
                             name_lit.pos(),
                             "a (title, name) pair",
                             name_lit.describe(),
-                        ))
+                        ));
                     }
                 };
                 let title = match title_lit {
@@ -194,7 +194,7 @@ pub(super) fn struct_from_list(
                             other.pos(),
                             "a field title (a string or None)",
                             other.describe(),
-                        ))
+                        ));
                     }
                 };
                 (
@@ -209,7 +209,7 @@ pub(super) fn struct_from_list(
                     other.pos(),
                     "a field name (a string or a (title, name) pair)",
                     other.describe(),
-                ))
+                ));
             }
         };
         let Some(mut name) = name else {
@@ -282,7 +282,7 @@ pub(super) fn struct_from_dict(
                 other.pos(),
                 "True or False for 'aligned'",
                 other.describe(),
-            ))
+            ));
         }
     };
     let Some(names) = names else {
@@ -334,7 +334,7 @@ pub(super) fn struct_from_dict(
                     other.pos(),
                     "a field title (a string or None)",
                     other.describe(),
-                ))
+                ));
             }
         };
         let dtype = dtype_from_lit(format_lit, align, depth.saturating_add(1))?;

@@ -52,14 +52,14 @@ pub(super) fn finish_struct(
                 format!("{:?}", field.name),
             ));
         }
-        if let Some(title) = &field.title {
-            if !seen.insert(title.as_str()) {
-                return Err(invalid(
-                    field.title_pos,
-                    "a title not used before as a name or title",
-                    format!("{title:?}"),
-                ));
-            }
+        if let Some(title) = &field.title
+            && !seen.insert(title.as_str())
+        {
+            return Err(invalid(
+                field.title_pos,
+                "a title not used before as a name or title",
+                format!("{title:?}"),
+            ));
         }
     }
 

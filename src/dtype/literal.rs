@@ -340,14 +340,14 @@ impl<'a> Lexer<'a> {
                                     None => {
                                         return Err(bad_escape(&format!(
                                             "\\{e} followed by {n} hex digits"
-                                        )))
+                                        )));
                                     }
                                 }
                             }
                             match char::from_u32(value) {
                                 Some(c) => buf.push(c),
                                 None => {
-                                    return Err(bad_escape("an escape of a Unicode scalar value"))
+                                    return Err(bad_escape("an escape of a Unicode scalar value"));
                                 }
                             }
                         }

@@ -112,7 +112,7 @@ pub(super) fn parse_time_meta(t: &str, pos: usize) -> Result<(DatetimeUnit, u32)
                     inner_start,
                     format!("a datetime multiple of at most {MAX_DATETIME_MULTIPLE}"),
                     format!("{digits:?}"),
-                ))
+                ));
             }
         }
     };
@@ -201,7 +201,7 @@ pub(super) fn parse_typestr(t: &str) -> Result<Dtype, DtypeError> {
                     size_pos,
                     format!("a size of at most {MAX_ITEMSIZE}"),
                     format!("{digits:?}"),
-                ))
+                ));
             }
         }
     };
@@ -281,12 +281,12 @@ pub(super) fn parse_typestr(t: &str) -> Result<Dtype, DtypeError> {
                     kind_pos,
                     "a type code whose size does not depend on the platform",
                     format!("'{c}'"),
-                ))
+                ));
             }
             _ => return Err(unknown_kind(t, kind_pos)),
         },
         ('?' | 'B' | 'h' | 'H' | 'I' | 'q' | 'Q' | 'e' | 'd' | 'F' | 'D', Some(_)) => {
-            return Err(no_size())
+            return Err(no_size());
         }
         (_, Some(_)) => return Err(unknown_kind(t, kind_pos)),
     };

@@ -92,7 +92,7 @@ pub(super) fn reshaped(
             to: new_shape.len(),
         });
     }
-    if let Some((axis, &len)) = new_shape.iter().enumerate().find(|(_, &len)| len < 0) {
+    if let Some((axis, &len)) = new_shape.iter().enumerate().find(|&(_, &len)| len < 0) {
         return refuse(ShapeChangeRefusal::Negative { axis, len });
     }
     for (axis, ((&old, &new), &chunk)) in meta

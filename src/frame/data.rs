@@ -160,10 +160,10 @@ impl<R: Read + Seek> DataReader<R> {
     /// Where chunk `n` starts in the data (reads the headers of variable-size chunks
     /// before it, once).
     fn chunk_start(&mut self, n: usize) -> Result<u64, FrameError> {
-        if let Ok(c) = u64::try_from(self.info.chunksize) {
-            if c > 0 {
-                return Ok(n as u64 * c);
-            }
+        if let Ok(c) = u64::try_from(self.info.chunksize)
+            && c > 0
+        {
+            return Ok(n as u64 * c);
         }
         while self.starts.len() <= n {
             let i = self.starts.len() - 1;

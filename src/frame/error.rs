@@ -358,7 +358,11 @@ impl fmt::Display for FrameErrorKind {
                     Some(n) => write!(f, "data chunk {n}")?,
                     None => f.write_str("the chunk offsets index")?,
                 }
-                write!(f, " (starting at byte {chunk_offset}) does not decode: {}", source.kind())
+                write!(
+                    f,
+                    " (starting at byte {chunk_offset}) does not decode: {}",
+                    source.kind()
+                )
             }
             VlmetaChunk {
                 name,

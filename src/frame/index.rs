@@ -123,7 +123,7 @@ pub(crate) fn parse_index(
                         expected: NAME_MARKER,
                         found,
                     },
-                ))
+                ));
             }
         };
         let name_at = c.pos();
@@ -151,7 +151,7 @@ pub(crate) fn parse_index(
                         value: offset,
                         header_len,
                     },
-                ))
+                ));
             }
         };
         entries.push(Entry { name, offset });

@@ -87,7 +87,7 @@ pub(crate) fn parse_fixed(buf: &[u8]) -> Result<FrameInfo, FrameError> {
                 return Err(FrameError::at(
                     (OFF_MAGIC + i) as u64,
                     FrameErrorKind::BadMagic { expected, found },
-                ))
+                ));
             }
             _ => {}
         }
@@ -128,7 +128,7 @@ pub(crate) fn parse_fixed(buf: &[u8]) -> Result<FrameInfo, FrameError> {
                 "header_len",
                 header_len,
                 "smaller than the 87-byte fixed part of the header",
-            ))
+            ));
         }
     };
     if i64::try_from(frame_len).is_err() {
@@ -177,7 +177,7 @@ pub(crate) fn parse_fixed(buf: &[u8]) -> Result<FrameInfo, FrameError> {
                 "frame type",
                 t,
                 "neither 0 (contiguous) nor 1 (sparse)",
-            ))
+            ));
         }
     };
     let codec_flags = c.byte("codec flags")?;
@@ -197,7 +197,7 @@ pub(crate) fn parse_fixed(buf: &[u8]) -> Result<FrameInfo, FrameError> {
                 "typesize",
                 typesize,
                 "must be at least 1",
-            ))
+            ));
         }
     };
     notes.marker(&mut c, INT32, "0xd2 (msgpack int32) before blocksize")?;

@@ -19,7 +19,7 @@ use crate::metalayer::view::{Checked, Owned};
 use crate::metalayer::{Dims, SmallString};
 
 macro_rules! common_methods {
-    ($layout:expr) => {
+    ($layout:expr_2021) => {
         /// Number of dimensions: the length of `shape`.
         pub fn ndim(&self) -> usize {
             self.shape.len()
@@ -294,7 +294,7 @@ impl MetaB2ndV1 {
 }
 
 macro_rules! serde_impls {
-    ($($ty:ident => $layout:expr,)*) => {$(
+    ($($ty:ident => $layout:expr_2021,)*) => {$(
         impl Serialize for $ty {
             fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
                 serialize_parts(&self.parts(), serializer, false)

@@ -137,12 +137,20 @@ impl Problem {
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Problem::DimensionMismatch { shape, chunkshape, blockshape } => write!(
+            Problem::DimensionMismatch {
+                shape,
+                chunkshape,
+                blockshape,
+            } => write!(
                 f,
                 "shape, chunkshape and blockshape have {shape}, {chunkshape} and {blockshape} entries; expected one per axis"
             ),
             Problem::TooManyDimensions { ndim } => {
-                write!(f, "{ndim} dimensions; expected at most {}", crate::metalayer::layout::MAX_DIM)
+                write!(
+                    f,
+                    "{ndim} dimensions; expected at most {}",
+                    crate::metalayer::layout::MAX_DIM
+                )
             }
             Problem::Negative { of, axis, value } => {
                 write!(f, "axis {axis}: {of} is {value}; expected >= 0")
@@ -163,7 +171,10 @@ impl fmt::Display for Problem {
             Problem::BlockItemsOverflow { axis } => {
                 write!(f, "axis {axis}: the items in a block exceed i32::MAX")
             }
-            Problem::BlockBytesOverflow { block_items, typesize } => write!(
+            Problem::BlockBytesOverflow {
+                block_items,
+                typesize,
+            } => write!(
                 f,
                 "a block of {block_items} items of {typesize} bytes exceeds i32::MAX bytes"
             ),
@@ -351,10 +362,10 @@ pub(crate) fn check_with_itemsize(
         Ok(()) => Vec::new(),
         Err(invalid) => invalid.problems,
     };
-    if let (Some(itemsize), Some(typesize)) = (itemsize, typesize) {
-        if itemsize != typesize {
-            problems.push(Problem::ItemsizeMismatch { itemsize, typesize });
-        }
+    if let (Some(itemsize), Some(typesize)) = (itemsize, typesize)
+        && itemsize != typesize
+    {
+        problems.push(Problem::ItemsizeMismatch { itemsize, typesize });
     }
     verdict(problems)
 }

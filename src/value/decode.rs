@@ -276,7 +276,7 @@ fn ext(r: &mut Reader<'_>, n: usize, start: usize) -> Result<Head> {
                     start,
                     "a complex (ext 44) of 16 bytes (two float64)",
                     format!("{n} byte(s)"),
-                ))
+                ));
             }
         },
         EXT_SET | EXT_NDARRAY => {

@@ -186,7 +186,7 @@ fn tagged(tag: &str, body: &Value) -> Result<Option<Value>, String> {
                     return Err(
                         "$ndarray: expected \"data_hex\", or \"values\" with dtype \"|O\""
                             .to_string(),
-                    )
+                    );
                 }
             };
             Value::NdArray(Box::new(NdArray { dtype, shape, data }))

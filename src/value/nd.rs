@@ -42,7 +42,7 @@ pub(super) fn ndarray(payload: Value, at: usize) -> Result<NdArray> {
                 at,
                 ND,
                 format!("a shape that is {}", kind_name(&other)),
-            ))
+            ));
         }
         None => return Err(invalid(at, ND, "no \"shape\"".to_string())),
     };
@@ -59,7 +59,7 @@ pub(super) fn ndarray(payload: Value, at: usize) -> Result<NdArray> {
                             at,
                             "a dtype {\"str\": ..} or {\"descr\": [..]}",
                             format!("{other:?}"),
-                        ))
+                        ));
                     }
                 },
                 other => return Err(invalid(at, "a dtype map of one entry", kind_name(&other))),

@@ -174,6 +174,7 @@ fn unknown_names_and_errors_name_the_place() {
     let t = trailer.offset;
     let first = &trailer.vlmetalayers[0];
     let (c, cc) = (first.offset, first.content_offset());
+    #[rustfmt::skip]
     let cases: Vec<(u64, u8, u64, String)> = vec![
         (t, 0x93, t, "expected fixarray of 4 (0x94) starting the trailer, found 0x93 (fixarray)".into()),
         (t + 1, 0xcc, t + 1, "expected positive fixint (the trailer version), found 0xcc (uint8)".into()),

@@ -168,15 +168,15 @@ fn check_metalayer(bytes: &[u8], what: &dyn Fn() -> String) -> bool {
         ),
     }
     // Trailing bytes: a prefix decode takes the metalayer and leaves exactly them.
-    if let Err(e) = &meta {
-        if let b2nd_meta::ErrorKind::TrailingBytes { count } = e.kind() {
-            let (m, rest) = b2nd_meta::take_from_slice::<Meta>(bytes)
-                .unwrap_or_else(|e| panic!("take_from_slice: {e}: {}", what()));
-            assert_eq!(rest.len(), *count, "{}", what());
-            let mut again = b2nd_meta::to_vec(&m).unwrap();
-            again.extend_from_slice(rest);
-            assert_eq!(again, bytes, "take_from_slice: {}", what());
-        }
+    if let Err(e) = &meta
+        && let b2nd_meta::ErrorKind::TrailingBytes { count } = e.kind()
+    {
+        let (m, rest) = b2nd_meta::take_from_slice::<Meta>(bytes)
+            .unwrap_or_else(|e| panic!("take_from_slice: {e}: {}", what()));
+        assert_eq!(rest.len(), *count, "{}", what());
+        let mut again = b2nd_meta::to_vec(&m).unwrap();
+        again.extend_from_slice(rest);
+        assert_eq!(again, bytes, "take_from_slice: {}", what());
     }
     meta.is_ok()
 }

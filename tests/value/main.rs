@@ -13,6 +13,7 @@ use b2nd_meta::ErrorKind;
 use common::hex;
 
 /// (python source, python's bytes, JSON of our value)
+#[rustfmt::skip]
 const CASES: &[(&str, &str, &str)] = &[
     ("None", "c0", "null"),
     ("True", "c3", "true"),

@@ -67,7 +67,7 @@ fn pipeline(p: &Pipeline) -> String {
         .filters
         .iter()
         .zip(p.filters_meta)
-        .filter(|(&code, _)| code != 0)
+        .filter(|&(&code, _)| code != 0)
         .map(|(&code, meta)| match meta {
             0 => filter_name(code),
             meta => format!("{} (meta {meta})", filter_name(code)),

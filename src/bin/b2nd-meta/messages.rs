@@ -89,5 +89,7 @@ pub fn truncated(
         Access::Read => "",
         Access::Write => "; a frame cut short is not rewritten",
     };
-    format!("truncated: the header declares {frame_len} bytes, {holder} has {file_len} ({missing} missing){refused}")
+    format!(
+        "truncated: the header declares {frame_len} bytes, {holder} has {file_len} ({missing} missing){refused}"
+    )
 }

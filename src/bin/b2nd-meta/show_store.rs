@@ -178,10 +178,10 @@ pub fn show(
                 f.codec
             );
         }
-        if let Some(root) = c.find("/__vlmeta__") {
-            if let Ok(info) = c.node_info(&root.key) {
-                push_attrs(&mut s, &info.report.vlmeta, 1);
-            }
+        if let Some(root) = c.find("/__vlmeta__")
+            && let Ok(info) = c.node_info(&root.key)
+        {
+            push_attrs(&mut s, &info.report.vlmeta, 1);
         }
         if let Some(detail) = &detail {
             let _ = write!(s, "\n  manifest: {}", json(detail));
@@ -342,10 +342,10 @@ fn tree_line(
             push_attrs(&mut s, &report.vlmeta, depth);
         }
     }
-    if info.kind == Kind::CTable {
-        if let Some(schema) = info.detail.as_ref().and_then(|d| d.get("schema")) {
-            let _ = write!(s, "\n{indent}    schema: {}", json(schema));
-        }
+    if info.kind == Kind::CTable
+        && let Some(schema) = info.detail.as_ref().and_then(|d| d.get("schema"))
+    {
+        let _ = write!(s, "\n{indent}    schema: {}", json(schema));
     }
     if let Some(attrs) = &info.attrs {
         push_attrs(&mut s, attrs, depth);

@@ -69,7 +69,7 @@ pub(super) fn parts_from_map<'de, A: MapAccess<'de>>(
             return Err(de::Error::invalid_value(
                 Unexpected::Str(named.name()),
                 &expected.name(),
-            ))
+            ));
         }
         (Some(named), _) => named,
         (None, Some(expected)) => expected,
@@ -99,13 +99,13 @@ pub(super) fn parts_from_map<'de, A: MapAccess<'de>>(
     if let Some(problem) = parts.as_ref().encode_problem() {
         return Err(de::Error::custom(problem));
     }
-    if let Some(ndim) = ndim {
-        if usize::from(ndim) != parts.shape.len() {
-            return Err(de::Error::custom(format_args!(
-                "ndim is {ndim} but shape has {} entries",
-                parts.shape.len()
-            )));
-        }
+    if let Some(ndim) = ndim
+        && usize::from(ndim) != parts.shape.len()
+    {
+        return Err(de::Error::custom(format_args!(
+            "ndim is {ndim} but shape has {} entries",
+            parts.shape.len()
+        )));
     }
     Ok(parts)
 }

@@ -243,7 +243,7 @@ impl<'de> Visitor<'de> for PartsVisitor {
                     return Err(de::Error::custom(
                         "a Meta needs a format that records sequence lengths; \
                          decode one of the typed metalayers instead",
-                    ))
+                    ));
                 }
             },
         };
