@@ -44,6 +44,8 @@ mod header;
 mod kinds;
 #[cfg(feature = "std")]
 mod zstd;
+#[cfg(feature = "std")]
+mod zstd_check;
 
 pub use decode::{decode, decode_with_limit, DEFAULT_MAX_NBYTES};
 #[cfg(feature = "std")]

@@ -7,6 +7,7 @@
 mod c_ref;
 mod differential;
 mod python;
+mod zstd_ref;
 
 use b2nd_meta::chunk::{self, ChunkCodec, ChunkErrorKind, Filter};
 use c_ref::{
