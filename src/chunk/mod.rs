@@ -46,6 +46,8 @@ mod kinds;
 mod zstd;
 #[cfg(feature = "std")]
 mod zstd_check;
+#[cfg(feature = "std")]
+mod zstd_huf;
 
 pub use decode::{decode, decode_with_limit, DEFAULT_MAX_NBYTES};
 #[cfg(feature = "std")]

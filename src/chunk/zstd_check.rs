@@ -10,6 +10,7 @@
 //! weights) is not repeated here: see tests/chunk/differential.rs.
 
 use super::error::ChunkErrorKind;
+use super::zstd_huf::{self, Table};
 
 /// The most a zstd block holds or decompresses to (`ZSTD_BLOCKSIZE_MAX`, 128 KiB).
 const BLOCK_SIZE_MAX: u64 = 128 << 10;
@@ -19,14 +20,20 @@ const BLOCK_RESERVED: u8 = 3;
 const BLOCK_COMPRESSED: u8 = 2;
 /// Huffman-coded literals in 4 streams need at least this many literals.
 const MIN_LITERALS_FOR_4_STREAMS: u64 = 6;
-/// The largest Huffman table log libzstd decodes (`HUF_TABLELOG_MAX`).
-const HUF_TABLELOG_MAX: u32 = 12;
 /// Literal lengths, offsets, match lengths: name, largest symbol, largest table log.
 const SEQ_TABLES: [(&str, u8, u32); 3] = [
     ("literal lengths", 35, 9),
     ("offsets", 31, 8),
     ("match lengths", 52, 9),
 ];
+
+/// The Huffman table a block may repeat: none yet, one read from a single-stream
+/// block (whose decoding libzstd's single-symbol decoder bounds), or another.
+enum Huffman {
+    None,
+    Single(Table),
+    Other,
+}
 
 /// A header libzstd refuses, at `at` bytes into the frame.
 fn refuse(at: usize, field: &'static str, expected: &'static str, found: u64) -> ChunkErrorKind {
@@ -59,7 +66,12 @@ pub(super) fn check_frame(
     }
     let block_max = window.min(BLOCK_SIZE_MAX);
     // Tables a block may repeat: none in a frame's first block, but a dictionary's.
-    let (mut huffman, mut sequences) = (entropy, entropy);
+    let mut huffman = if entropy {
+        Huffman::Other
+    } else {
+        Huffman::None
+    };
+    let mut sequences = entropy;
     let mut at = header_len;
     while let Some(head) = src.get(at..at + 3) {
         let head = u32::from(head[0]) | u32::from(head[1]) << 8 | u32::from(head[2]) << 16;
@@ -99,7 +111,7 @@ fn check_block(
     block: &[u8],
     at: usize,
     block_max: u64,
-    huffman: &mut bool,
+    huffman: &mut Huffman,
     sequences: &mut bool,
 ) -> Result<(), ChunkErrorKind> {
     let Some(&first) = block.first() else {
@@ -149,7 +161,7 @@ fn check_block(
                 size,
             ));
         }
-        if kind == 3 && !*huffman {
+        if kind == 3 && matches!(huffman, Huffman::None) {
             return Err(refuse(
                 at,
                 "literals section header",
@@ -176,66 +188,44 @@ fn check_block(
             lit_end,
         ));
     }
-    if kind == 2 {
-        check_weights(&block[header..lit_end as usize], at + header)?;
-        *huffman = true;
+    let lits = &block[header..lit_end as usize];
+    let huffman_refusal = |at: usize, (expected, found): zstd_huf::Refusal| {
+        refuse(at, "Huffman-coded literals", expected, found)
+    };
+    // Where the Huffman streams start in the literals, after the tree if there is one.
+    let streams = match kind {
+        2 => {
+            let (table, used) =
+                zstd_huf::read_tree(lits).map_err(|r| huffman_refusal(at + header, r))?;
+            // One stream is decoded with a single-symbol table (HUF_decompress1X1); for
+            // 4, libzstd picks one of two decoders whose ends differ: not repeated here.
+            *huffman = if format == 0 {
+                Huffman::Single(table)
+            } else {
+                Huffman::Other
+            };
+            Some(used)
+        }
+        3 => Some(0),
+        _ => None,
+    };
+    if let (Some(used), 0, Huffman::Single(table)) = (streams, format, &*huffman) {
+        zstd_huf::check_single_stream(table, &lits[used..], lit_size)
+            .map_err(|r| huffman_refusal(at + header + used, r))?;
     }
     check_sequences(&block[lit_end as usize..], at + lit_end as usize, sequences)
-}
-
-/// Huffman weights stored directly, 4 bits each (`HUF_readStats`): the last weight
-/// is implied and must complete a power of two, and weight 1 comes in pairs.
-fn check_weights(tree: &[u8], at: usize) -> Result<(), ChunkErrorKind> {
-    let Some((&head, rest)) = tree.split_first() else {
-        return Ok(());
-    };
-    if head < 128 {
-        // FSE-coded weights: checked by the decoder.
-        return Ok(());
-    }
-    let count = usize::from(head - 127);
-    let Some(packed) = rest.get(..count.div_ceil(2)) else {
-        return Err(refuse(at, "Huffman weights", "weights within the literals", u64::from(head)));
-    };
-    let weights = packed.iter().flat_map(|b| [b >> 4, b & 15]).take(count);
-    let (mut total, mut ones) = (0u32, 0u32);
-    for w in weights {
-        if u32::from(w) > HUF_TABLELOG_MAX {
-            return Err(refuse(at, "Huffman weights", "weights at most 12", u64::from(w)));
-        }
-        total += (1 << w) >> 1;
-        ones += u32::from(w == 1);
-    }
-    if total == 0 {
-        return Err(refuse(at, "Huffman weights", "a weight over 0", 0));
-    }
-    let log = 32 - total.leading_zeros();
-    let rest = (1u32 << log) - total;
-    if log > HUF_TABLELOG_MAX || !rest.is_power_of_two() {
-        return Err(refuse(
-            at,
-            "Huffman weights",
-            "weights summing to a power of two, at most 2^12, with the last one",
-            u64::from(total),
-        ));
-    }
-    ones += u32::from(rest == 1);
-    if ones < 2 || ones % 2 != 0 {
-        return Err(refuse(
-            at,
-            "Huffman weights",
-            "an even number of weight 1, at least 2",
-            u64::from(ones),
-        ));
-    }
-    Ok(())
 }
 
 /// The sequences section header (`ZSTD_decodeSeqHeaders`): the count, the reserved
 /// bits of the modes, RLE symbols, repeated tables, and the first FSE table's log.
 fn check_sequences(seq: &[u8], at: usize, repeatable: &mut bool) -> Result<(), ChunkErrorKind> {
     let Some(&first) = seq.first() else {
-        return Err(refuse(at, "sequences section header", "a sequence count", 0));
+        return Err(refuse(
+            at,
+            "sequences section header",
+            "a sequence count",
+            0,
+        ));
     };
     let (count, mut pos) = match first {
         0 => (0, 1),
@@ -254,7 +244,12 @@ fn check_sequences(seq: &[u8], at: usize, repeatable: &mut bool) -> Result<(), C
         return Ok(());
     }
     let Some(&modes) = seq.get(pos) else {
-        return Err(refuse(at + pos, "sequences section header", "the modes byte", 0));
+        return Err(refuse(
+            at + pos,
+            "sequences section header",
+            "the modes byte",
+            0,
+        ));
     };
     if modes & 3 != 0 {
         return Err(refuse(
@@ -270,7 +265,12 @@ fn check_sequences(seq: &[u8], at: usize, repeatable: &mut bool) -> Result<(), C
         match mode {
             1 => match seq.get(pos) {
                 Some(&symbol) if symbol > max => {
-                    return Err(refuse(at + pos, name, "an RLE symbol in the code table", u64::from(symbol)));
+                    return Err(refuse(
+                        at + pos,
+                        name,
+                        "an RLE symbol in the code table",
+                        u64::from(symbol),
+                    ));
                 }
                 _ => pos += 1,
             },
@@ -280,13 +280,23 @@ fn check_sequences(seq: &[u8], at: usize, repeatable: &mut bool) -> Result<(), C
                 if let Some(&b) = seq.get(pos) {
                     let log = u32::from(b & 15) + 5;
                     if log > max_log {
-                        return Err(refuse(at + pos, name, "an FSE table log within the maximum", u64::from(log)));
+                        return Err(refuse(
+                            at + pos,
+                            name,
+                            "an FSE table log within the maximum",
+                            u64::from(log),
+                        ));
                     }
                 }
                 break;
             }
             3 if !*repeatable => {
-                return Err(refuse(at + pos - 1, name, "a table to repeat (none before this block)", 3));
+                return Err(refuse(
+                    at + pos - 1,
+                    name,
+                    "a table to repeat (none before this block)",
+                    3,
+                ));
             }
             _ => {}
         }

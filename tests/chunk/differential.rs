@@ -89,13 +89,23 @@ impl Tally {
             match (ours, c) {
                 (Ok(a), CVerdict::Ok(b)) if a == b => self.same_bytes += 1,
                 (Ok(_), CVerdict::Ok(_)) if bytes.get(2).is_some_and(|f| f >> 5 == 4) => {
-                    self.zstd_cases.push(("different", format!("{label} {i}"), bytes.clone(), original.to_vec()));
+                    self.zstd_cases.push((
+                        "different",
+                        format!("{label} {i}"),
+                        bytes.clone(),
+                        original.to_vec(),
+                    ));
                     self.zstd_different.push(format!("{label} {i}"))
                 }
                 (Ok(_), CVerdict::Ok(_)) => self.different_bytes.push(format!("{label} {i}")),
                 (Err(_), CVerdict::Err(_)) => self.both_refuse += 1,
                 (Ok(_), CVerdict::Err(rc)) if bytes.get(2).is_some_and(|f| f >> 5 == 4) => {
-                    self.zstd_cases.push(("lenient", format!("{label} {i}"), bytes.clone(), original.to_vec()));
+                    self.zstd_cases.push((
+                        "lenient",
+                        format!("{label} {i}"),
+                        bytes.clone(),
+                        original.to_vec(),
+                    ));
                     self.zstd_lenient.push(format!("{label} {i}: C {rc}"))
                 }
                 (Ok(_), CVerdict::Err(rc)) => {
@@ -322,14 +332,12 @@ fn sweep(
     let started = std::time::Instant::now();
     let mut tally = Tally::default();
     for (name, data) in [("float ramp", float_ramp(len)), ("counter", counter(len))] {
-        let codecs: &[u8] = if std::env::var("SWEEP_ZSTD_ONLY").is_ok() { &[ZSTD] } else { &[BLOSCLZ, LZ4, LZ4HC, ZSTD] };
-        let made = c_chunks(
-            &data,
-            codecs,
-            typesizes,
-            blocksizes,
-            clevels,
-        );
+        let codecs: &[u8] = if std::env::var("SWEEP_ZSTD_ONLY").is_ok() {
+            &[ZSTD]
+        } else {
+            &[BLOSCLZ, LZ4, LZ4HC, ZSTD]
+        };
+        let made = c_chunks(&data, codecs, typesizes, blocksizes, clevels);
         let originals: Vec<Vec<u8>> = made.iter().map(|(_, c, _)| c.clone()).collect();
         let verdicts = c_ref::decompress_all(&originals);
         for ((label, _, src), verdict) in made.iter().zip(&verdicts) {
@@ -389,15 +397,25 @@ fn dump_zstd(cases: &[(&'static str, String, Vec<u8>, Vec<u8>)], path: &str) {
             let ours = {
                 let mut d = ruzstd::decoding::FrameDecoder::new();
                 if let Some(dict) = &s.dict {
-                    if let Ok(dd) = ruzstd::decoding::Dictionary::decode_dict(dict) { let _ = d.add_dict(dd); }
+                    if let Ok(dd) = ruzstd::decoding::Dictionary::decode_dict(dict) {
+                        let _ = d.add_dict(dd);
+                    }
                 }
                 let mut out = Vec::new();
                 let mut src = &s.frame[..];
                 match d.reset(&mut src).and_then(|_| Ok(())) {
                     Ok(()) => {
-                        if let Some(dict) = &s.dict { let _ = d.force_dict(u32::from_le_bytes(dict[4..8].try_into().unwrap())); }
-                        match d.decode_blocks(&mut src, ruzstd::decoding::BlockDecodingStrategy::All) {
-                            Ok(_) => { let _ = std::io::copy(&mut d, &mut out); Ok((out, src.len())) }
+                        if let Some(dict) = &s.dict {
+                            let _ =
+                                d.force_dict(u32::from_le_bytes(dict[4..8].try_into().unwrap()));
+                        }
+                        match d
+                            .decode_blocks(&mut src, ruzstd::decoding::BlockDecodingStrategy::All)
+                        {
+                            Ok(_) => {
+                                let _ = std::io::copy(&mut d, &mut out);
+                                Ok((out, src.len()))
+                            }
                             Err(e) => Err(e.to_string()),
                         }
                     }
@@ -405,14 +423,42 @@ fn dump_zstd(cases: &[(&'static str, String, Vec<u8>, Vec<u8>)], path: &str) {
                 }
             };
             let interesting = match v {
-                zstd_ref::ZVerdict::Ok(b) => !matches!(&ours, Ok((o, _)) if o == b) || b.len() != s.neblock,
+                zstd_ref::ZVerdict::Ok(b) => {
+                    !matches!(&ours, Ok((o, _)) if o == b) || b.len() != s.neblock
+                }
                 _ => true,
             };
-            if !interesting && !changed { continue; }
-            let vz = match v { zstd_ref::ZVerdict::Ok(b) => format!("ok {}", b.len()), zstd_ref::ZVerdict::Err(e) => format!("err {e}"), zstd_ref::ZVerdict::Crash => "crash".into() };
-            let vr = match &ours { Ok((o, rest)) => format!("ok {} rest {}", o.len(), rest), Err(e) => format!("err {e}") };
-            let diff = match (v, &ours) { (zstd_ref::ZVerdict::Ok(b), Ok((o, _))) => o.iter().zip(b).position(|(a, c)| a != c).map_or(-1, |p| p as i64), _ => -2 };
-            writeln!(f, "{kind}\t{label}\t{k}\t{}\t{}\t{}\t{}\t{vz}\t{vr}\t{diff}\t{}\t{}", s.at, at.map_or(-1, |a| a as i64 - s.at as i64), s.neblock, s.dict.is_some(), hex(&s.frame), orig.get(k).map_or(String::new(), |o| hex(&o.frame))).unwrap();
+            if !interesting && !changed {
+                continue;
+            }
+            let vz = match v {
+                zstd_ref::ZVerdict::Ok(b) => format!("ok {}", b.len()),
+                zstd_ref::ZVerdict::Err(e) => format!("err {e}"),
+                zstd_ref::ZVerdict::Crash => "crash".into(),
+            };
+            let vr = match &ours {
+                Ok((o, rest)) => format!("ok {} rest {}", o.len(), rest),
+                Err(e) => format!("err {e}"),
+            };
+            let diff = match (v, &ours) {
+                (zstd_ref::ZVerdict::Ok(b), Ok((o, _))) => o
+                    .iter()
+                    .zip(b)
+                    .position(|(a, c)| a != c)
+                    .map_or(-1, |p| p as i64),
+                _ => -2,
+            };
+            writeln!(
+                f,
+                "{kind}\t{label}\t{k}\t{}\t{}\t{}\t{}\t{vz}\t{vr}\t{diff}\t{}\t{}",
+                s.at,
+                at.map_or(-1, |a| a as i64 - s.at as i64),
+                s.neblock,
+                s.dict.is_some(),
+                hex(&s.frame),
+                orig.get(k).map_or(String::new(), |o| hex(&o.frame))
+            )
+            .unwrap();
         }
     }
 }

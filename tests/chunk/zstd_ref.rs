@@ -3,7 +3,7 @@
 //! `ZSTD_decompress_usingDDict` with the chunk's dictionary, into exactly the block's
 //! bytes): its verdict and its error's name, the reason C-Blosc2 refuses a zstd chunk.
 
-use std::ffi::{CStr, c_char, c_int, c_uint, c_void};
+use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
 use std::io::Read;
 use std::os::fd::FromRawFd;
 
