@@ -107,7 +107,7 @@ pub(super) fn check_single_stream(table: &Table, stream: &[u8], count: u64) -> R
     for w in 1..=table.log as usize {
         starts[w + 1] = starts[w] + (u32::from(table.counts[w]) << (w - 1));
     }
-    for _ in 0..count {
+    for read in 0..count {
         let x = bits(stream, pos, table.log);
         let w = (1..=table.log as usize)
             .rev()
@@ -115,11 +115,18 @@ pub(super) fn check_single_stream(table: &Table, stream: &[u8], count: u64) -> R
             .unwrap_or(1);
         pos -= i64::from(table.log + 1) - w as i64;
         if pos < 0 {
-            break;
+            // Found: the literal whose code passes the stream's start.
+            return Err((
+                "every literal's code within its single Huffman stream",
+                read + 1,
+            ));
         }
     }
     if pos != 0 {
-        return Err(("a single Huffman stream used up by its literals", count));
+        return Err((
+            "no bits left in the single Huffman stream after its literals",
+            pos as u64,
+        ));
     }
     Ok(())
 }
@@ -184,7 +191,8 @@ fn fse_weights(src: &[u8], weights: &mut [u8; MAX_WEIGHTS + 1]) -> Result<usize,
     loop {
         for k in 0..2 {
             if n > MAX_WEIGHTS - 2 {
-                return Err(("at most 255 Huffman weights", n as u64 + 1));
+                // This weight and the other state's last one: at least n + 2.
+                return Err(("at most 255 Huffman weights", n as u64 + 2));
             }
             let s = states[k];
             weights[n] = symbol[s];

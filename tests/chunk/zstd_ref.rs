@@ -207,3 +207,31 @@ unsafe fn write_all(fd: c_int, mut bytes: &[u8]) {
         bytes = &bytes[n as usize..];
     }
 }
+
+/// Whether a compressed block of the zstd frame holds its literals in 4 Huffman
+/// streams (literals block type 2 or 3, size format 1 to 3: RFC 8878, 3.1.1.3.1.1).
+pub fn has_four_huffman_streams(frame: &[u8]) -> bool {
+    let Some(&descriptor) = frame.get(4) else {
+        return false;
+    };
+    let single = descriptor & 0x20 != 0;
+    let did = [0, 1, 2, 4][usize::from(descriptor & 3)];
+    let fcs = [usize::from(single), 2, 4, 8][usize::from(descriptor >> 6)];
+    let mut at = 5 + usize::from(!single) + did + fcs;
+    while let Some(head) = frame.get(at..at + 3) {
+        let head = u32::from_le_bytes([head[0], head[1], head[2], 0]);
+        let (kind, size) = ((head >> 1) & 3, (head >> 3) as usize);
+        if kind == 2
+            && let Some(&lits) = frame.get(at + 3)
+            && lits & 3 >= 2
+            && (lits >> 2) & 3 != 0
+        {
+            return true;
+        }
+        at += 3 + if kind == 1 { 1 } else { size };
+        if head & 1 != 0 {
+            break;
+        }
+    }
+    false
+}
