@@ -141,19 +141,19 @@ fn fse_weights(src: &[u8], weights: &mut [u8; MAX_WEIGHTS + 1]) -> Result<usize,
     let mut symbol = [0u8; 1 << WEIGHTS_FSE_LOG];
     let mut next = [0u16; 256];
     let mut high = size - 1;
-    for s in 0..symbols {
-        if norm[s] == -1 {
+    for (s, &count) in norm.iter().enumerate().take(symbols) {
+        if count == -1 {
             symbol[high] = s as u8;
             high = high.wrapping_sub(1);
             next[s] = 1;
         } else {
-            next[s] = norm[s].max(0) as u16;
+            next[s] = count.max(0) as u16;
         }
     }
     let step = (size >> 1) + (size >> 3) + 3;
     let mut position = 0;
-    for s in 0..symbols {
-        for _ in 0..norm[s].max(0) {
+    for (s, &count) in norm.iter().enumerate().take(symbols) {
+        for _ in 0..count.max(0) {
             symbol[position] = s as u8;
             position = (position + step) & (size - 1);
             while position > high {
