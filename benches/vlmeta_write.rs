@@ -19,6 +19,8 @@ use std::time::Duration;
 use b2nd_meta::frame::{self, VlmetaChange, VlmetaOptions};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 
+#[path = "../tests/c_ffi/mod.rs"]
+mod c_ffi;
 #[path = "../tests/frame/c_vlmeta.rs"]
 mod c_vlmeta;
 

@@ -5,8 +5,6 @@
 #![allow(dead_code)]
 
 use std::ffi::{c_char, c_int, c_void, CStr};
-use std::io::Read;
-use std::os::fd::FromRawFd;
 
 /// `blosc2_metalayer` (blosc2.h).
 #[repr(C)]
@@ -79,43 +77,10 @@ impl CFrame {
 pub fn c_open_frame(frame: &[u8]) -> CFrame {
     static INIT: std::sync::Once = std::sync::Once::new();
     INIT.call_once(|| unsafe { blosc2_init() });
-    let mut fds = [0 as c_int; 2];
-    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
-    let pid = unsafe { libc::fork() };
-    assert!(pid >= 0, "fork failed");
-    if pid == 0 {
-        // The child: only async-signal-safe work after fork would be strictly
-        // correct; this child runs C-Blosc2 and writes its answer, then _exits.
-        unsafe {
-            libc::close(fds[0]);
-            libc::alarm(20);
-            let out = child_answer(frame);
-            let mut written = 0;
-            while written < out.len() {
-                let n = libc::write(
-                    fds[1],
-                    out.as_ptr().add(written) as *const c_void,
-                    out.len() - written,
-                );
-                if n <= 0 {
-                    break;
-                }
-                written += n as usize;
-            }
-            libc::_exit(0);
-        }
+    match super::child::in_child(20, || unsafe { child_answer(frame) }) {
+        Ok(answer) => decode_answer(&answer).unwrap_or(CFrame::Crashed(-1)),
+        Err(signal) => CFrame::Crashed(signal),
     }
-    unsafe { libc::close(fds[1]) };
-    let mut answer = Vec::new();
-    let mut pipe = unsafe { std::fs::File::from_raw_fd(fds[0]) };
-    let _ = pipe.read_to_end(&mut answer);
-    let mut status = 0;
-    unsafe { libc::waitpid(pid, &mut status, 0) };
-    if libc::WIFSIGNALED(status) {
-        let sig = libc::WTERMSIG(status);
-        return CFrame::Crashed(if sig == libc::SIGALRM { 0 } else { sig });
-    }
-    decode_answer(&answer).unwrap_or(CFrame::Crashed(-1))
 }
 
 /// The child's answer: `0` (refused), or `1`, a count, then per metalayer a 4-byte name

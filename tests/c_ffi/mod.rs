@@ -6,6 +6,8 @@ use blosc2_src as _;
 
 // The frame reader of C-Blosc2, for tests/frame/c_frame.rs (kept apart from the codec's block).
 pub mod frame;
+// A forked child for C on hostile bytes.
+pub mod child;
 
 use std::ffi::{c_char, c_int, CString};
 use std::ptr;

@@ -25,6 +25,8 @@ mod vlmeta_kill;
 mod vlmeta_lock;
 
 /// C-Blosc2 reading a frame file, shared with tests/frame.
+#[path = "../c_ffi/mod.rs"]
+mod c_ffi;
 #[path = "../frame/c_vlmeta.rs"]
 mod c_vlmeta;
 mod voice;

@@ -5,8 +5,6 @@
 #![allow(dead_code)]
 
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
-use std::io::Read;
-use std::os::fd::FromRawFd;
 use std::path::Path;
 
 use blosc2_src as _;
@@ -86,41 +84,10 @@ pub fn c_read(path: &Path, append: bool) -> CRead {
     static INIT: std::sync::Once = std::sync::Once::new();
     INIT.call_once(|| unsafe { blosc2_init() });
     let cpath = CString::new(path.to_str().unwrap()).unwrap();
-    let mut fds = [0 as c_int; 2];
-    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
-    let pid = unsafe { libc::fork() };
-    assert!(pid >= 0, "fork failed");
-    if pid == 0 {
-        unsafe {
-            libc::close(fds[0]);
-            libc::alarm(20);
-            let out = child(&cpath, append);
-            let mut written = 0;
-            while written < out.len() {
-                let n = libc::write(
-                    fds[1],
-                    out.as_ptr().add(written) as *const c_void,
-                    out.len() - written,
-                );
-                if n <= 0 {
-                    break;
-                }
-                written += n as usize;
-            }
-            libc::_exit(0);
-        }
+    match crate::c_ffi::child::in_child(20, || unsafe { child(&cpath, append) }) {
+        Ok(answer) => decode(&answer).unwrap_or(CRead::Crashed(-1)),
+        Err(signal) => CRead::Crashed(signal),
     }
-    unsafe { libc::close(fds[1]) };
-    let mut answer = Vec::new();
-    let mut pipe = unsafe { std::fs::File::from_raw_fd(fds[0]) };
-    let _ = pipe.read_to_end(&mut answer);
-    let mut status = 0;
-    unsafe { libc::waitpid(pid, &mut status, 0) };
-    if libc::WIFSIGNALED(status) {
-        let sig = libc::WTERMSIG(status);
-        return CRead::Crashed(if sig == libc::SIGALRM { 0 } else { sig });
-    }
-    decode(&answer).unwrap_or(CRead::Crashed(-1))
 }
 
 fn refused(step: &str, code: i64) -> Vec<u8> {

@@ -10,3 +10,4 @@ mod common;
 
 mod issue_05;
 mod issue_20;
+mod issue_24;

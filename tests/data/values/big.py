@@ -24,21 +24,12 @@ import subprocess
 import sys
 import zlib
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from deep import find_python  # noqa: E402  (the same 4.14.1 venv, found the same way)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "big")
-VERSION = "4.14.1"
 LEN = 16 << 20
-
-
-def find_python():
-    env = os.environ.get("B2_VENV_" + VERSION.replace(".", "_"))
-    cands = [env] if env else []
-    cands += [f"/work/venvs/blosc2-{VERSION}", os.path.join(HERE, ".venvs", f"blosc2-{VERSION}")]
-    for c in cands:
-        py = os.path.join(c, "bin", "python")
-        if os.path.exists(py):
-            return py
-    sys.exit("no python-blosc2 4.14.1 venv: see tests/data/values/README.md")
 
 
 def worker():
