@@ -76,10 +76,7 @@ impl Zstd {
         let mut decoder = FrameDecoder::new();
         let mut id = None;
         if let Some(raw) = dict.filter(|raw| raw.starts_with(&DICT_MAGIC) && raw.len() >= 8) {
-            let dict = Dictionary::decode_dict(raw).map_err(|e| ChunkErrorKind::Codec {
-                codec: ChunkCodec::Zstd,
-                message: alloc::format!("the dictionary does not decode: {e}"),
-            })?;
+            let dict = decode_dict(raw)?;
             id = Some(dict.id);
             decoder
                 .add_dict(dict)
@@ -172,6 +169,42 @@ impl Zstd {
         }
         Ok(())
     }
+}
+
+/// Repeat offsets after a dictionary's entropy tables (3 x u32).
+const REPEAT_OFFSETS_LEN: usize = 12;
+
+/// `Dictionary::decode_dict`, on a dictionary that may end early: ruzstd 0.8.3 slices
+/// the three repeat offsets after the entropy tables unchecked (a panic on a cut
+/// dictionary), so it reads a copy with 12 more zero bytes, where they always fit; the
+/// dictionary is whole when those bytes all fall in its content, which then loses them.
+/// libzstd's rules (`ZSTD_loadDEntropy`): the offsets present, each from 1 to the
+/// content's size.
+fn decode_dict(raw: &[u8]) -> Result<Dictionary, ChunkErrorKind> {
+    let mut padded = alloc::vec::Vec::with_capacity(raw.len() + REPEAT_OFFSETS_LEN);
+    padded.extend_from_slice(raw);
+    padded.extend_from_slice(&[0; REPEAT_OFFSETS_LEN]);
+    let mut dict = Dictionary::decode_dict(&padded).map_err(|e| ChunkErrorKind::Codec {
+        codec: ChunkCodec::Zstd,
+        message: alloc::format!("the dictionary does not decode: {e}"),
+    })?;
+    let Some(content) = dict.dict_content.len().checked_sub(REPEAT_OFFSETS_LEN) else {
+        return Err(codec_error(alloc::format!(
+            "the dictionary's {} bytes end before its 3 repeat offsets",
+            raw.len()
+        )));
+    };
+    dict.dict_content.truncate(content);
+    if let Some(&rep) = dict
+        .offset_hist
+        .iter()
+        .find(|&&rep| rep == 0 || rep as usize > content)
+    {
+        return Err(codec_error(alloc::format!(
+            "expected dictionary repeat offsets from 1 to its content's {content} bytes, found {rep}"
+        )));
+    }
+    Ok(dict)
 }
 
 fn codec_error(message: alloc::string::String) -> ChunkErrorKind {
