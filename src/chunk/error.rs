@@ -122,6 +122,19 @@ pub enum ChunkErrorKind {
         /// What the stream holds (at least this many).
         found: u64,
     },
+    /// A zstd frame header, block header or section header that libzstd (C-Blosc2's
+    /// zstd) refuses, found before the frame is decoded.
+    #[error("expected {expected} in the zstd {field}, found {found} (byte {frame_offset} of the zstd frame)")]
+    ZstdHeader {
+        /// Which header.
+        field: &'static str,
+        /// What libzstd accepts.
+        expected: &'static str,
+        /// The value found.
+        found: u64,
+        /// Where the header is, from the start of the zstd frame.
+        frame_offset: u64,
+    },
     /// The codec's own error on a stream.
     #[error("the {codec} stream does not decompress: {message}")]
     Codec {

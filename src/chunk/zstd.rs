@@ -19,9 +19,9 @@ const SINGLE_SEGMENT: u8 = 0x20;
 /// The smallest window exponent (`windowLog` 10).
 const MIN_WINDOW_LOG: u32 = 10;
 
-/// The window size and the content size a zstd frame declares (RFC 8878, 3.1.1.1),
-/// or `None` when the bytes are not the start of a zstd frame.
-fn frame_sizes(src: &[u8]) -> Option<(u64, Option<u64>)> {
+/// The window size, the content size and the header length a zstd frame declares
+/// (RFC 8878, 3.1.1.1), or `None` when the bytes are not the start of a zstd frame.
+fn frame_sizes(src: &[u8]) -> Option<(u64, Option<u64>, usize)> {
     let (magic, rest) = src.split_first_chunk::<4>()?;
     if u32::from_le_bytes(*magic) != MAGIC {
         return None;
@@ -43,15 +43,22 @@ fn frame_sizes(src: &[u8]) -> Option<(u64, Option<u64>)> {
         _ => 4,
     };
     let fcs = rest.get(did_len..)?;
-    let content = match descriptor >> 6 {
-        0 if !single => None,
-        0 => Some(u64::from(*fcs.first()?)),
-        1 => Some(u64::from(u16::from_le_bytes(*fcs.first_chunk::<2>()?)) + 256),
-        2 => Some(u64::from(u32::from_le_bytes(*fcs.first_chunk::<4>()?))),
-        _ => Some(u64::from_le_bytes(*fcs.first_chunk::<8>()?)),
+    let (content, fcs_len) = match descriptor >> 6 {
+        0 if !single => (None, 0),
+        0 => (Some(u64::from(*fcs.first()?)), 1),
+        1 => (
+            Some(u64::from(u16::from_le_bytes(*fcs.first_chunk::<2>()?)) + 256),
+            2,
+        ),
+        2 => (
+            Some(u64::from(u32::from_le_bytes(*fcs.first_chunk::<4>()?))),
+            4,
+        ),
+        _ => (Some(u64::from_le_bytes(*fcs.first_chunk::<8>()?)), 8),
     };
+    let header_len = src.len() - fcs.len() + fcs_len;
     // A single-segment frame's window is its content.
-    Some((window.or(content)?, content))
+    Some((window.or(content)?, content, header_len))
 }
 
 /// A zstd decoder kept for all the streams of a chunk, with the chunk's dictionary.
@@ -69,10 +76,7 @@ impl Zstd {
         let mut decoder = FrameDecoder::new();
         let mut id = None;
         if let Some(raw) = dict.filter(|raw| raw.starts_with(&DICT_MAGIC) && raw.len() >= 8) {
-            let dict = Dictionary::decode_dict(raw).map_err(|e| ChunkErrorKind::Codec {
-                codec: ChunkCodec::Zstd,
-                message: alloc::format!("the dictionary does not decode: {e}"),
-            })?;
+            let dict = decode_dict(raw)?;
             id = Some(dict.id);
             decoder
                 .add_dict(dict)
@@ -86,7 +90,7 @@ impl Zstd {
         let neblock = dest.len();
         // The decoder keeps up to a window of output that cannot be collected yet; a
         // window far larger than the block would let a small stream fill memory first.
-        let (window, content) =
+        let (window, content, header_len) =
             frame_sizes(src).ok_or_else(|| codec_error("not a zstd frame".to_string()))?;
         // libzstd refuses a frame whose content differs from the size it declares.
         if content.is_some_and(|c| c != neblock as u64) {
@@ -103,6 +107,9 @@ impl Zstd {
                 "a window of {window} bytes for a block of {neblock} bytes"
             )));
         }
+        // What libzstd checks in the headers and ruzstd does not; a dictionary in
+        // zstd's format brings tables a first block may repeat.
+        super::zstd_check::check_frame(src, header_len, window, self.dict.is_some())?;
         let decoder = &mut self.decoder;
         let mut input = src;
         decoder
@@ -162,6 +169,42 @@ impl Zstd {
         }
         Ok(())
     }
+}
+
+/// Repeat offsets after a dictionary's entropy tables (3 x u32).
+const REPEAT_OFFSETS_LEN: usize = 12;
+
+/// `Dictionary::decode_dict`, on a dictionary that may end early: ruzstd 0.8.3 slices
+/// the three repeat offsets after the entropy tables unchecked (a panic on a cut
+/// dictionary), so it reads a copy with 12 more zero bytes, where they always fit; the
+/// dictionary is whole when those bytes all fall in its content, which then loses them.
+/// libzstd's rules (`ZSTD_loadDEntropy`): the offsets present, each from 1 to the
+/// content's size.
+fn decode_dict(raw: &[u8]) -> Result<Dictionary, ChunkErrorKind> {
+    let mut padded = alloc::vec::Vec::with_capacity(raw.len() + REPEAT_OFFSETS_LEN);
+    padded.extend_from_slice(raw);
+    padded.extend_from_slice(&[0; REPEAT_OFFSETS_LEN]);
+    let mut dict = Dictionary::decode_dict(&padded).map_err(|e| ChunkErrorKind::Codec {
+        codec: ChunkCodec::Zstd,
+        message: alloc::format!("the dictionary does not decode: {e}"),
+    })?;
+    let Some(content) = dict.dict_content.len().checked_sub(REPEAT_OFFSETS_LEN) else {
+        return Err(codec_error(alloc::format!(
+            "the dictionary's {} bytes end before its 3 repeat offsets",
+            raw.len()
+        )));
+    };
+    dict.dict_content.truncate(content);
+    if let Some(&rep) = dict
+        .offset_hist
+        .iter()
+        .find(|&&rep| rep == 0 || rep as usize > content)
+    {
+        return Err(codec_error(alloc::format!(
+            "expected dictionary repeat offsets from 1 to its content's {content} bytes, found {rep}"
+        )));
+    }
+    Ok(dict)
 }
 
 fn codec_error(message: alloc::string::String) -> ChunkErrorKind {

@@ -7,6 +7,8 @@
 mod c_ref;
 mod differential;
 mod python;
+mod zstd_ref;
+mod zstd_refusals;
 
 use b2nd_meta::chunk::{self, ChunkCodec, ChunkErrorKind, Filter};
 use c_ref::{
