@@ -63,7 +63,7 @@ impl Display for ChunkCodec {
 }
 
 /// The codecs C-Blosc2 registers as plugins (`include/blosc2/codecs-registry.h`).
-fn registered_codec(id: u8) -> Option<&'static str> {
+pub(crate) fn registered_codec(id: u8) -> Option<&'static str> {
     Some(match id {
         32 => "ndlz",
         33 => "zfp_acc",

@@ -57,3 +57,6 @@ pub use header::{
     ChunkCodec, ChunkHeader, Filter, Special, EXTENDED_HEADER_LEN, MAX_BLOCKSIZE, MAX_FILTERS,
     MIN_HEADER_LEN,
 };
+// The plugin codec names, for the frame header's codec too (one table).
+#[cfg(feature = "std")]
+pub(crate) use kinds::registered_codec;

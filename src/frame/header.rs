@@ -84,16 +84,7 @@ impl Codec {
             2 => "lz4hc",
             4 => "zlib",
             5 => "zstd",
-            32 => "ndlz",
-            33 => "zfp_acc",
-            34 => "zfp_prec",
-            35 => "zfp_rate",
-            36 => "openhtj2k",
-            37 => "grok",
-            38 => "openzl",
-            39 => "j2k",
-            40 => "htj2k",
-            _ => "unknown",
+            plugin => crate::chunk::registered_codec(plugin).unwrap_or("unknown"),
         }
     }
 }
