@@ -47,3 +47,16 @@ pub fn in_child(seconds: u32, work: impl FnOnce() -> Vec<u8>) -> Result<Vec<u8>,
     }
     Ok(answer)
 }
+
+/// The next `n` bytes of a child's answer, moving past them; `None` when it is shorter.
+pub fn take<'a>(b: &mut &'a [u8], n: usize) -> Option<&'a [u8]> {
+    let (head, rest) = (b.get(..n)?, b.get(n..)?);
+    *b = rest;
+    Some(head)
+}
+
+/// A length in a child's answer: a big-endian `u32`.
+pub fn len(b: &mut &[u8]) -> Option<usize> {
+    let s = take(b, 4)?;
+    Some(u32::from_be_bytes([s[0], s[1], s[2], s[3]]) as usize)
+}

@@ -113,15 +113,7 @@ unsafe fn child_answer(frame: &[u8]) -> Vec<u8> {
 }
 
 fn decode_answer(mut b: &[u8]) -> Option<CFrame> {
-    fn take<'a>(b: &mut &'a [u8], n: usize) -> Option<&'a [u8]> {
-        let (head, rest) = (b.get(..n)?, b.get(n..)?);
-        *b = rest;
-        Some(head)
-    }
-    fn len(b: &mut &[u8]) -> Option<usize> {
-        let s = take(b, 4)?;
-        Some(u32::from_be_bytes([s[0], s[1], s[2], s[3]]) as usize)
-    }
+    use super::child::{len, take};
     match *take(&mut b, 1)?.first()? {
         0 => Some(CFrame::Refused),
         _ => {

@@ -162,15 +162,7 @@ unsafe fn child(path: &CStr, append: bool) -> Vec<u8> {
 }
 
 fn decode(mut b: &[u8]) -> Option<CRead> {
-    fn take<'a>(b: &mut &'a [u8], n: usize) -> Option<&'a [u8]> {
-        let (head, rest) = (b.get(..n)?, b.get(n..)?);
-        *b = rest;
-        Some(head)
-    }
-    fn len(b: &mut &[u8]) -> Option<usize> {
-        let s = take(b, 4)?;
-        Some(u32::from_be_bytes([s[0], s[1], s[2], s[3]]) as usize)
-    }
+    use crate::c_ffi::child::{len, take};
     match *take(&mut b, 1)?.first()? {
         0 => Some(CRead::Refused(String::from_utf8_lossy(b).into_owned())),
         _ => {
