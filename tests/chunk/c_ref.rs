@@ -3,9 +3,7 @@
 //! forked children, many chunks per child, so that C's crashes ("double free or
 //! corruption" on some mutated chunks) are a verdict and not the end of the run.
 
-use std::ffi::{c_int, c_void};
-use std::io::Read;
-use std::os::fd::FromRawFd;
+use std::ffi::c_void;
 use std::sync::Once;
 
 use blosc2_src as c;
@@ -129,79 +127,34 @@ pub enum CVerdict {
 /// crash).
 pub fn decompress_all(chunks: &[Vec<u8>]) -> Vec<CVerdict> {
     init();
-    let mut verdicts = Vec::with_capacity(chunks.len());
-    while verdicts.len() < chunks.len() {
-        let start = verdicts.len();
-        let answers = run_child(&chunks[start..]);
-        let done = answers.len();
-        verdicts.extend(answers);
-        if done < chunks.len() - start {
-            // The child died on the chunk after its last answer.
-            verdicts.push(CVerdict::Crash);
-        }
-    }
-    verdicts
-}
-
-/// Decompresses `chunks` in one child, which answers chunk after chunk on a pipe:
-/// `rc` (i32), then, when `rc >= 0`, `rc` bytes.
-fn run_child(chunks: &[Vec<u8>]) -> Vec<CVerdict> {
-    let mut fds = [0 as c_int; 2];
-    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
-    let pid = unsafe { libc::fork() };
-    assert!(pid >= 0, "fork failed");
-    if pid == 0 {
-        unsafe {
-            libc::close(fds[0]);
-            libc::alarm(60);
-            // Zeroed once, lazily (fresh pages): zeroing up to 64 MiB per mutated chunk
-            // that claims a large size was most of the sweep's time.
-            let mut dest = vec![0u8; MAX_DEST];
-            for chunk in chunks {
-                let nbytes = declared_nbytes(chunk).min(MAX_DEST);
-                let rc = c::blosc2_decompress(
+    let answers = crate::children::answers(chunks, || {
+        // Zeroed once per child, lazily (fresh pages): zeroing up to 64 MiB per mutated
+        // chunk that claims a large size was most of the sweep's time.
+        let mut dest = vec![0u8; MAX_DEST];
+        Box::new(move |chunk: &Vec<u8>| {
+            let nbytes = declared_nbytes(chunk).min(MAX_DEST);
+            let rc = unsafe {
+                c::blosc2_decompress(
                     chunk.as_ptr() as *const c_void,
                     chunk.len() as i32,
                     dest.as_mut_ptr() as *mut c_void,
                     nbytes as i32,
-                );
-                write_all(fds[1], &rc.to_le_bytes());
-                if rc > 0 {
-                    write_all(fds[1], &dest[..rc as usize]);
-                }
+                )
+            };
+            match rc {
+                rc if rc < 0 => (1, rc.to_le_bytes().to_vec()),
+                _ => (0, dest[..rc as usize].to_vec()),
             }
-            libc::_exit(0);
-        }
-    }
-    unsafe { libc::close(fds[1]) };
-    let mut pipe = unsafe { std::fs::File::from_raw_fd(fds[0]) };
-    let mut answers = Vec::new();
-    let mut rc = [0u8; 4];
-    while answers.len() < chunks.len() && pipe.read_exact(&mut rc).is_ok() {
-        let rc = i32::from_le_bytes(rc);
-        if rc < 0 {
-            answers.push(CVerdict::Err(rc));
-            continue;
-        }
-        let mut bytes = vec![0u8; rc as usize];
-        if pipe.read_exact(&mut bytes).is_err() {
-            break;
-        }
-        answers.push(CVerdict::Ok(bytes));
-    }
-    let mut status = 0;
-    unsafe { libc::waitpid(pid, &mut status, 0) };
+        })
+    });
     answers
-}
-
-unsafe fn write_all(fd: c_int, mut bytes: &[u8]) {
-    while !bytes.is_empty() {
-        let n = unsafe { libc::write(fd, bytes.as_ptr() as *const c_void, bytes.len()) };
-        if n <= 0 {
-            unsafe { libc::_exit(3) };
-        }
-        bytes = &bytes[n as usize..];
-    }
+        .into_iter()
+        .map(|answer| match answer {
+            Some((0, bytes)) => CVerdict::Ok(bytes),
+            Some((_, rc)) => CVerdict::Err(i32::from_le_bytes(rc.try_into().unwrap())),
+            None => CVerdict::Crash,
+        })
+        .collect()
 }
 
 /// The header's nbytes (bytes 4..8), 0 when there is none.

@@ -5,6 +5,7 @@
 //! `differential` compares every verdict with C's own `blosc2_decompress` (forked).
 
 mod c_ref;
+mod children;
 mod differential;
 mod python;
 mod zstd_ref;

@@ -3,9 +3,7 @@
 //! `ZSTD_decompress_usingDDict` with the chunk's dictionary, into exactly the block's
 //! bytes): its verdict and its error's name, the reason C-Blosc2 refuses a zstd chunk.
 
-use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
-use std::io::Read;
-use std::os::fd::FromRawFd;
+use std::ffi::{c_char, c_uint, c_void, CStr};
 
 unsafe extern "C" {
     fn ZSTD_createDCtx() -> *mut c_void;
@@ -118,94 +116,47 @@ pub fn streams(chunk: &[u8]) -> Vec<Stream> {
 
 /// libzstd's verdict on each stream, in forked children (a new child after a crash).
 pub fn decompress_all(streams: &[Stream]) -> Vec<ZVerdict> {
-    let mut verdicts = Vec::with_capacity(streams.len());
-    while verdicts.len() < streams.len() {
-        let start = verdicts.len();
-        let answers = run_child(&streams[start..]);
-        let done = answers.len();
-        verdicts.extend(answers);
-        if done < streams.len() - start {
-            verdicts.push(ZVerdict::Crash);
-        }
-    }
-    verdicts
-}
-
-/// Answers on a pipe, stream after stream: a tag byte (0 bytes, 1 error name), a
-/// length (u32) and that many bytes.
-fn run_child(streams: &[Stream]) -> Vec<ZVerdict> {
-    let mut fds = [0 as c_int; 2];
-    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
-    let pid = unsafe { libc::fork() };
-    assert!(pid >= 0, "fork failed");
-    if pid == 0 {
-        unsafe {
-            libc::close(fds[0]);
-            libc::alarm(60);
-            let dctx = ZSTD_createDCtx();
-            for s in streams {
-                let mut dest = vec![0u8; s.neblock];
-                let code = match &s.dict {
-                    Some(d) => {
-                        let ddict = ZSTD_createDDict(d.as_ptr().cast(), d.len());
-                        ZSTD_decompress_usingDDict(
-                            dctx,
-                            dest.as_mut_ptr().cast(),
-                            dest.len(),
-                            s.frame.as_ptr().cast(),
-                            s.frame.len(),
-                            ddict,
-                        )
-                    }
-                    None => ZSTD_decompressDCtx(
+    let answers = crate::children::answers(streams, || {
+        let dctx = unsafe { ZSTD_createDCtx() };
+        Box::new(move |s: &Stream| unsafe {
+            let mut dest = vec![0u8; s.neblock];
+            let code = match &s.dict {
+                Some(d) => {
+                    let ddict = ZSTD_createDDict(d.as_ptr().cast(), d.len());
+                    ZSTD_decompress_usingDDict(
                         dctx,
                         dest.as_mut_ptr().cast(),
                         dest.len(),
                         s.frame.as_ptr().cast(),
                         s.frame.len(),
-                    ),
-                };
-                let (tag, bytes) = if ZSTD_isError(code) != 0 {
-                    let name = CStr::from_ptr(ZSTD_getErrorName(code));
-                    (1u8, name.to_bytes().to_vec())
-                } else {
-                    dest.truncate(code);
-                    (0u8, dest)
-                };
-                write_all(fds[1], &[tag]);
-                write_all(fds[1], &(bytes.len() as u32).to_le_bytes());
-                write_all(fds[1], &bytes);
+                        ddict,
+                    )
+                }
+                None => ZSTD_decompressDCtx(
+                    dctx,
+                    dest.as_mut_ptr().cast(),
+                    dest.len(),
+                    s.frame.as_ptr().cast(),
+                    s.frame.len(),
+                ),
+            };
+            if ZSTD_isError(code) != 0 {
+                let name = CStr::from_ptr(ZSTD_getErrorName(code));
+                (1u8, name.to_bytes().to_vec())
+            } else {
+                dest.truncate(code);
+                (0u8, dest)
             }
-            libc::_exit(0);
-        }
-    }
-    unsafe { libc::close(fds[1]) };
-    let mut pipe = unsafe { std::fs::File::from_raw_fd(fds[0]) };
-    let mut answers = Vec::new();
-    let mut head = [0u8; 5];
-    while answers.len() < streams.len() && pipe.read_exact(&mut head).is_ok() {
-        let mut bytes = vec![0u8; u32::from_le_bytes(head[1..].try_into().unwrap()) as usize];
-        if pipe.read_exact(&mut bytes).is_err() {
-            break;
-        }
-        answers.push(match head[0] {
-            0 => ZVerdict::Ok(bytes),
-            _ => ZVerdict::Err(String::from_utf8_lossy(&bytes).into_owned()),
-        });
-    }
-    let mut status = 0;
-    unsafe { libc::waitpid(pid, &mut status, 0) };
+        })
+    });
     answers
-}
-
-unsafe fn write_all(fd: c_int, mut bytes: &[u8]) {
-    while !bytes.is_empty() {
-        let n = unsafe { libc::write(fd, bytes.as_ptr() as *const c_void, bytes.len()) };
-        if n <= 0 {
-            unsafe { libc::_exit(3) };
-        }
-        bytes = &bytes[n as usize..];
-    }
+        .into_iter()
+        .map(|answer| match answer {
+            Some((0, bytes)) => ZVerdict::Ok(bytes),
+            Some((_, name)) => ZVerdict::Err(String::from_utf8_lossy(&name).into_owned()),
+            None => ZVerdict::Crash,
+        })
+        .collect()
 }
 
 /// Whether a compressed block of the zstd frame holds its literals in 4 Huffman
