@@ -44,10 +44,6 @@ mod header;
 mod kinds;
 #[cfg(feature = "std")]
 mod zstd;
-#[cfg(feature = "std")]
-mod zstd_check;
-#[cfg(feature = "std")]
-mod zstd_huf;
 
 pub use decode::{decode, decode_with_limit, DEFAULT_MAX_NBYTES};
 #[cfg(feature = "std")]
