@@ -147,6 +147,19 @@ impl<'a> BitStream<'a> {
         status
     }
 
+    /// `BIT_reloadDStreamFast`: an overflow as soon as fewer than 8 bytes are left.
+    pub(super) fn reload_fast(&mut self) -> Status {
+        if self.ptr < self.start + 8 {
+            return Status::Overflow;
+        }
+        self.reload()
+    }
+
+    /// Read bits past the start count as read up to it (`HUF_decodeLastSymbolX2`).
+    pub(super) fn clamp_to_start(&mut self) {
+        self.consumed = self.consumed.min(64);
+    }
+
     /// Every bit read, no more (`BIT_endOfDStream`).
     pub(super) fn finished(&self) -> bool {
         !self.overflow && self.ptr == self.start && self.consumed == 64

@@ -20,6 +20,8 @@ const FAST_LOG: u32 = 11;
 pub(super) struct Table {
     log: u32,
     dt: Vec<u16>,
+    /// The double-symbol table, when [`Table::double`].
+    dt2: Vec<u32>,
     /// libzstd chose its double-symbol decoder for this table (`HUF_selectDecoder`).
     pub(super) double: bool,
 }
@@ -29,6 +31,7 @@ impl Table {
         Table {
             log: 0,
             dt: Vec::new(),
+            dt2: Vec::new(),
             double: false,
         }
     }
@@ -104,6 +107,9 @@ fn build(weights: &[u8], log: u32, table: &mut Table) {
         }
     }
     table.log = dt_log;
+    if table.double {
+        super::huffman_x2::build(&table.dt, dt_log, &mut table.dt2);
+    }
 }
 
 /// `HUF_selectDecoder`: whether libzstd decodes 4 streams of `dst` literals from
@@ -167,6 +173,9 @@ fn decode_stream(bits: &mut BitStream<'_>, out: &mut [u8], table: &Table) {
 
 /// One stream holding exactly `out.len()` literals.
 pub(super) fn decode1(src: &[u8], out: &mut [u8], table: &Table) -> Result<(), &'static str> {
+    if table.double {
+        return super::huffman_x2::decode1(src, out, &table.dt2, table.log);
+    }
     let mut bits = BitStream::new(src, 0, src.len())
         .ok_or("a Huffman stream ending in a byte with its end mark")?;
     decode_stream(&mut bits, out, table);
@@ -190,23 +199,38 @@ fn le64(src: &[u8], at: usize) -> u64 {
 }
 
 /// Four streams after a 6-byte jump table, `(out.len() + 3) / 4` literals in each of
-/// the first three and the rest in the fourth.
+/// the first three and the rest in the fourth (`HUF_decompress4X_usingDTable`).
 pub(super) fn decode4(src: &[u8], out: &mut [u8], table: &Table) -> Result<(), &'static str> {
     if src.len() < 10 {
         return Err("4 Huffman streams of at least 10 bytes with their jump table");
     }
-    if let Some(done) = decode4_fast(src, out, table)? {
-        return Ok(done);
-    }
-    if out.len() < 6 {
-        return Err("at least 6 literals in 4 Huffman streams");
-    }
     let (l1, l2, l3) = (le16(src, 0), le16(src, 2), le16(src, 4));
     let starts = [6, 6 + l1, 6 + l1 + l2, 6 + l1 + l2 + l3];
+    let l4 = src.len().wrapping_sub(starts[3]);
+    // HUF_DecompressFastArgs_init: the fast loop, or the plain one.
+    let len = out.len();
+    if len > 0 && table.log == FAST_LOG && l1 >= 8 && l2 >= 8 && l3 >= 8 && l4 >= 8 {
+        if l4 > src.len() {
+            return Err("4 Huffman streams within the literals");
+        }
+        let done = if table.double {
+            super::huffman_x2::decode4_fast(src, starts, out, &table.dt2)?
+        } else {
+            decode4_fast(src, starts, out, table)?
+        };
+        if done.is_some() {
+            return Ok(());
+        }
+    }
+    if len < 6 {
+        return Err("at least 6 literals in 4 Huffman streams");
+    }
     if starts[3] > src.len() {
         return Err("4 Huffman streams within the literals");
     }
-    let len = out.len();
+    if table.double {
+        return super::huffman_x2::decode4(src, starts, out, &table.dt2, table.log);
+    }
     let seg = len.div_ceil(4);
     let ends = [starts[1], starts[2], starts[3], src.len()];
     for i in 0..4 {
@@ -223,21 +247,14 @@ pub(super) fn decode4(src: &[u8], out: &mut [u8], table: &Table) -> Result<(), &
 
 /// libzstd's fast 4-stream loop (5 literals per stream and round, each stream read
 /// through a word with a sentinel bit), then each stream finished from where it
-/// stands with the whole section below it readable. `None` when libzstd would not
-/// take this path.
-fn decode4_fast(src: &[u8], out: &mut [u8], table: &Table) -> Result<Option<()>, &'static str> {
-    if out.is_empty() || table.log != FAST_LOG || table.double {
-        return Ok(None);
-    }
-    let (l1, l2, l3) = (le16(src, 0), le16(src, 2), le16(src, 4));
-    let starts = [6, 6 + l1, 6 + l1 + l2, 6 + l1 + l2 + l3];
-    let l4 = src.len().wrapping_sub(starts[3]);
-    if l1 < 8 || l2 < 8 || l3 < 8 || l4 < 8 {
-        return Ok(None);
-    }
-    if l4 > src.len() {
-        return Err("4 Huffman streams within the literals");
-    }
+/// stands with the whole section below it readable and no end check. `None` when
+/// libzstd would not take this path.
+fn decode4_fast(
+    src: &[u8],
+    starts: [usize; 4],
+    out: &mut [u8],
+    table: &Table,
+) -> Result<Option<()>, &'static str> {
     let seg = out.len().div_ceil(4);
     let mut ip = [starts[1] - 8, starts[2] - 8, starts[3] - 8, src.len() - 8];
     let mut op = [0, seg, 2 * seg, 3 * seg];
@@ -285,7 +302,7 @@ fn decode4_fast(src: &[u8], out: &mut [u8], table: &Table) -> Result<Option<()>,
     }
     for i in 0..4 {
         let end = ((i + 1) * seg).min(out.len());
-        // A stream may have read at most 8 bytes before its start.
+        // HUF_initRemainingDStream: at most 8 bytes read before the stream's start.
         if op[i] > end || ip[i] + 8 < starts[i] {
             return Err("each Huffman stream read within 8 bytes of its start");
         }

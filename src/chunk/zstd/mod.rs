@@ -8,6 +8,7 @@ mod bits;
 mod dict;
 mod fse;
 mod huffman;
+mod huffman_x2;
 mod literals;
 mod sequences;
 
