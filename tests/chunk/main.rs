@@ -8,6 +8,7 @@ mod c_ref;
 mod children;
 mod differential;
 mod python;
+mod zstd_frames;
 mod zstd_ref;
 mod zstd_refusals;
 
