@@ -27,7 +27,6 @@ struct Streams<'a> {
     codec: ChunkCodec,
     #[cfg_attr(not(feature = "std"), allow(dead_code))]
     dict: Option<&'a [u8]>,
-    #[cfg(feature = "std")]
     zstd: Option<super::zstd::Zstd>,
 }
 
@@ -46,7 +45,6 @@ pub(super) fn decode_blocks(
     let mut streams = Streams {
         codec: header.codec,
         dict,
-        #[cfg(feature = "std")]
         zstd: None,
     };
     // An instrumented chunk holds the codec's output unfiltered (C skips the pipeline).
@@ -186,7 +184,6 @@ fn decompress(
     dest: &mut [u8],
 ) -> Result<(), ChunkErrorKind> {
     match streams.codec {
-        #[cfg(feature = "std")]
         ChunkCodec::Zstd => {
             let zstd = match &mut streams.zstd {
                 Some(zstd) => zstd,

@@ -298,7 +298,7 @@ pub(super) fn execute(
             let of_bits = u32::from(of_c.extra);
             let offset;
             if of_bits > 1 {
-                offset = of_c.base as usize + bits.read_fast(of_bits) as usize;
+                offset = (of_c.base as usize).wrapping_add(bits.read_fast(of_bits) as usize);
                 reps[2] = reps[1];
                 reps[1] = reps[0];
                 reps[0] = offset;
