@@ -27,6 +27,8 @@ struct Streams<'a> {
     codec: ChunkCodec,
     #[cfg_attr(not(feature = "std"), allow(dead_code))]
     dict: Option<&'a [u8]>,
+    /// Where the dictionary's bytes start in the chunk, for its errors.
+    dict_at: usize,
     zstd: Option<super::zstd::Zstd>,
 }
 
@@ -45,6 +47,7 @@ pub(super) fn decode_blocks(
     let mut streams = Streams {
         codec: header.codec,
         dict,
+        dict_at: bstarts_end + INT32_LEN,
         zstd: None,
     };
     // An instrumented chunk holds the codec's output unfiltered (C skips the pipeline).
@@ -164,8 +167,14 @@ fn read_stream(
             if src.len() == dest.len() {
                 dest.copy_from_slice(src);
             } else {
+                let dict_at = streams.dict_at;
                 decompress(streams, src, dest).map_err(|kind| match kind {
                     ChunkErrorKind::CodecNotDecoded { .. } => ChunkError::at(AT_FLAGS, kind),
+                    ChunkErrorKind::ZstdHeader {
+                        field: "dictionary",
+                        frame_offset,
+                        ..
+                    } => ChunkError::at(dict_at + frame_offset as usize, kind),
                     ChunkErrorKind::ZstdHeader { frame_offset, .. } => {
                         ChunkError::at(at + INT32_LEN + frame_offset as usize, kind)
                     }

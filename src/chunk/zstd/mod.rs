@@ -31,8 +31,6 @@ const BLOCK_SIZE_MAX: usize = 128 << 10;
 const WINDOW_LOG_MAX: u32 = 31;
 /// Room libzstd's block decoder keeps after a block's literals (`WILDCOPY_OVERLENGTH`).
 const WILDCOPY: usize = 32;
-/// Literals up to this many are held apart from the output (`ZSTD_LITBUFFEREXTRASIZE`).
-const LIT_EXTRA: usize = 1 << 16;
 
 /// A refusal at byte `at` of the stream.
 pub(super) fn refuse(
@@ -364,16 +362,18 @@ fn block(
     let (lit_len, lits) = state.read(block, at, block_max, room)?;
     let seq = &block[lit_len..];
     let (count, header) = tables.read_header(seq, at + lit_len)?;
-    let (lits, n): (&[u8], usize) = match lits {
-        Lits::Stored(a, b) => (&block[a..b], b - a),
-        Lits::Decoded(n) => (&state.buf[..n], n),
+    // Where libzstd stops the block's output (`ZSTD_allocateLiteralsBuffer`): stored
+    // literals far enough from the block's end are read in place, and the output may
+    // fill the room; others are copied where the output is bounded by them: past the
+    // block when the room allows (the output then stops 32 bytes past the block's
+    // maximum), apart when at most 64 KiB, or split at the end of the block's room.
+    let (lits, n, in_place): (&[u8], usize, bool) = match lits {
+        Lits::Stored(a, b) => (&block[a..b], b - a, b + WILDCOPY <= block.len()),
+        Lits::Decoded(n) => (&state.buf[..n], n, false),
     };
-    // Where libzstd stops the block's output: before its literals when it keeps
-    // them in the output buffer past the block (`ZSTD_allocateLiteralsBuffer`).
-    let limit = if room > block_max + WILDCOPY + n + WILDCOPY {
+    let limit = if !in_place && room > block_max + WILDCOPY + n + WILDCOPY {
         pos + block_max + WILDCOPY
     } else {
-        let _ = LIT_EXTRA;
         dest.len()
     };
     let mut out = Out {
