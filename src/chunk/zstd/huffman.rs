@@ -283,14 +283,17 @@ fn decode4_fast(
                 break 'outer;
             }
         }
+        let table: &[u16; 2048] = dt.try_into().map_err(|_| "an 11-bit Huffman table")?;
         while op[3] < olimit {
-            for s in 0..4 {
-                let o = &mut out[op[s]..op[s] + 5];
-                for slot in o.iter_mut() {
-                    let e = dt[(bits[s] >> 53) as usize];
+            // Symbol by symbol across the 4 streams, whose lookups overlap.
+            for k in 0..5 {
+                for s in 0..4 {
+                    let e = table[(bits[s] >> 53) as usize];
                     bits[s] <<= e & 0x3f;
-                    *slot = (e >> 8) as u8;
+                    out[op[s] + k] = (e >> 8) as u8;
                 }
+            }
+            for s in 0..4 {
                 let ctz = bits[s].trailing_zeros();
                 op[s] += 5;
                 ip[s] = ip[s]

@@ -201,15 +201,20 @@ pub(super) fn decode4_fast(
                 break 'outer;
             }
         }
+        // Symbol by symbol across the 4 streams (independent, so their lookups
+        // overlap); each round writes at most 10 bytes per stream, within its segment.
+        let table: &[u32; 2048] = dt.try_into().map_err(|_| "an 11-bit Huffman table")?;
         while op[3] < olimit {
-            for s in 0..4 {
-                for _ in 0..5 {
-                    let e = dt[(bits[s] >> 53) as usize];
-                    out[op[s]] = e as u8;
-                    out[op[s] + 1] = (e >> 8) as u8;
+            for _ in 0..5 {
+                for s in 0..4 {
+                    let e = table[(bits[s] >> 53) as usize];
+                    let o = op[s];
+                    out[o..o + 2].copy_from_slice(&(e as u16).to_le_bytes());
                     bits[s] <<= (e >> 16) & 0x3f;
-                    op[s] += (e >> 24) as usize;
+                    op[s] = o + (e >> 24) as usize;
                 }
+            }
+            for s in 0..4 {
                 let ctz = bits[s].trailing_zeros();
                 ip[s] = ip[s]
                     .checked_sub((ctz >> 3) as usize)

@@ -244,6 +244,13 @@ pub(super) struct Out<'o, 'd> {
 #[inline(always)]
 fn copy_match(dest: &mut [u8], pos: usize, offset: usize, len: usize) {
     let from = pos - offset;
+    // Most matches are short and far: 16 bytes copied at once, those past the match
+    // written again by what follows (the frame must fill the output).
+    if len <= 16 && offset >= 16 && pos + 16 <= dest.len() {
+        let chunk: [u8; 16] = dest[from..from + 16].try_into().unwrap_or([0; 16]);
+        dest[pos..pos + 16].copy_from_slice(&chunk);
+        return;
+    }
     if offset >= len {
         dest.copy_within(from..from + len, pos);
         return;
@@ -360,7 +367,12 @@ pub(super) fn execute(
                     (lit + ll) as u64,
                 ));
             }
-            out.dest[pos..pos + ll].copy_from_slice(&lits[lit..lit + ll]);
+            if ll <= 16 && lit + 16 <= lits.len() && pos + 16 <= out.dest.len() {
+                // Short literals: 16 bytes at once, the rest overwritten by the match.
+                out.dest[pos..pos + 16].copy_from_slice(&lits[lit..lit + 16]);
+            } else {
+                out.dest[pos..pos + ll].copy_from_slice(&lits[lit..lit + ll]);
+            }
             lit += ll;
             pos += ll;
             if offset > pos {
