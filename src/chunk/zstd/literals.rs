@@ -139,12 +139,15 @@ impl Literals {
                 src = &src[used..];
             }
             let streams = huf_at(stored - src.len());
-            self.buf.clear();
-            self.buf.resize(size, 0);
+            // Every literal is written by the decoder: the buffer only grows.
+            if self.buf.len() < size {
+                self.buf.resize(size, 0);
+            }
+            let buf = &mut self.buf[..size];
             if single {
-                huffman::decode1(src, &mut self.buf, &self.table).map_err(streams)?;
+                huffman::decode1(src, buf, &self.table).map_err(streams)?;
             } else {
-                huffman::decode4(src, &mut self.buf, &self.table).map_err(streams)?;
+                huffman::decode4(src, buf, &self.table).map_err(streams)?;
             }
             self.repeatable = true;
             return Ok((header + stored, Lits::Decoded(size)));
@@ -199,8 +202,10 @@ impl Literals {
             }
             return Ok((header + size, Lits::Stored(header, header + size)));
         }
-        self.buf.clear();
-        self.buf.resize(size, block[header]);
+        if self.buf.len() < size {
+            self.buf.resize(size, 0);
+        }
+        self.buf[..size].fill(block[header]);
         Ok((header + 1, Lits::Decoded(size)))
     }
 }
