@@ -42,6 +42,7 @@ mod error;
 mod filters;
 mod header;
 mod kinds;
+mod transpose;
 #[cfg(feature = "std")]
 mod zstd;
 #[cfg(feature = "std")]
