@@ -7,9 +7,7 @@
 //! unshuffle of 2, 4, 8 and 16-byte elements is the zip transposition of
 //! [`super::transpose`].
 
-use alloc::vec::Vec;
-
-use super::transpose::{rows_to_elements, rows_to_elements_append};
+use super::transpose::rows_to_elements;
 
 /// Byte-unshuffle `src` into `dst` (same length): byte `j` of element `i` was stored at
 /// `j * n + i`, `n` the number of whole elements; the bytes past the last whole element
@@ -31,26 +29,6 @@ pub(super) fn unshuffle(typesize: usize, src: &[u8], dst: &mut [u8]) {
         _ => unshuffle_any(typesize, rows, body, n),
     }
     tail.copy_from_slice(&src[whole..]);
-}
-
-/// [`unshuffle`] appending to `out`.
-pub(super) fn unshuffle_append(typesize: usize, src: &[u8], out: &mut Vec<u8>) {
-    let n = src.len() / typesize.max(1);
-    let whole = n * typesize;
-    let rows = &src[..whole];
-    match typesize {
-        _ if typesize <= 1 || n == 0 => return out.extend_from_slice(src),
-        2 => rows_to_elements_append::<2>(rows, out, n),
-        4 => rows_to_elements_append::<4>(rows, out, n),
-        8 => rows_to_elements_append::<8>(rows, out, n),
-        16 => rows_to_elements_append::<16>(rows, out, n),
-        _ => {
-            let start = out.len();
-            out.resize(start + whole, 0);
-            unshuffle_any(typesize, rows, &mut out[start..], n);
-        }
-    }
-    out.extend_from_slice(&src[whole..]);
 }
 
 /// Swaps the `shift`-bit fields of word `hi` at even positions with those of word `lo`
@@ -155,6 +133,7 @@ pub(super) fn unbytedelta(typesize: usize, src: &[u8], dst: &mut [u8]) {
 mod tests {
     use super::*;
     use alloc::vec;
+    use alloc::vec::Vec;
 
     /// The definition, one byte at a time.
     fn unshuffle_plain(typesize: usize, src: &[u8]) -> Vec<u8> {
@@ -176,9 +155,6 @@ mod tests {
                 let mut dst = vec![0; len];
                 unshuffle(typesize, &src, &mut dst);
                 assert_eq!(dst, unshuffle_plain(typesize, &src), "{typesize} {len}");
-                let mut appended = vec![7];
-                unshuffle_append(typesize, &src, &mut appended);
-                assert_eq!(appended[1..], dst, "{typesize} {len}");
             }
         }
     }

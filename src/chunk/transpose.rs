@@ -9,8 +9,6 @@
 
 /// Elements per tile: `16 * TILE` bytes per intermediate buffer at most (4 KiB).
 const TILE: usize = 256;
-use alloc::vec::Vec;
-
 /// The widest element transposed here.
 const MAX_N: usize = 16;
 
@@ -53,25 +51,6 @@ pub(super) fn rows_to_elements<const N: usize>(src: &[u8], dst: &mut [u8], n: us
     last_elements(&rows, n / TILE * TILE, tail);
 }
 
-/// [`rows_to_elements`] appending to `out`: each tile is transposed on the stack and
-/// appended, so that the output is written once (zero-filling it first, then writing it,
-/// cost a sixth of the time).
-pub(super) fn rows_to_elements_append<const N: usize>(src: &[u8], out: &mut Vec<u8>, n: usize) {
-    let rows: [&[u8]; N] = core::array::from_fn(|j| &src[j * n..(j + 1) * n]);
-    let mut scratch = Scratch::new();
-    let mut elements = [0u8; MAX_N * TILE];
-    out.reserve(N * n);
-    for t in 0..n / TILE {
-        let elements = &mut elements[..N * TILE];
-        tile::<N>(&rows, t * TILE, &mut scratch, elements);
-        out.extend_from_slice(elements);
-    }
-    let done = n / TILE * TILE;
-    let start = out.len();
-    out.resize(start + N * (n - done), 0);
-    last_elements(&rows, done, &mut out[start..]);
-}
-
 /// The two intermediate tiles.
 struct Scratch {
     even: [u8; MAX_N * TILE],
@@ -92,7 +71,11 @@ impl Scratch {
 fn tile<const N: usize>(rows: &[&[u8]; N], at: usize, scratch: &mut Scratch, out: &mut [u8]) {
     let Scratch { even, odd } = scratch;
     // The first zip reads the rows in place.
-    let first = if N == 2 { &mut *out } else { &mut even[..N * TILE] };
+    let first = if N == 2 {
+        &mut *out
+    } else {
+        &mut even[..N * TILE]
+    };
     for (k, pair) in first.chunks_exact_mut(2 * TILE).enumerate() {
         let (a, b) = (&rows[2 * k][at..at + TILE], &rows[2 * k + 1][at..at + TILE]);
         zip::<1>(a, b, pair);
@@ -142,9 +125,6 @@ mod tests {
             let mut dst = vec![0xaa; N * n];
             rows_to_elements::<N>(&src, &mut dst, n);
             assert_eq!(dst, plain(N, &src), "N {N}, n {n}");
-            let mut appended = vec![7];
-            rows_to_elements_append::<N>(&src, &mut appended, n);
-            assert_eq!(appended[1..], dst, "N {N}, n {n}");
         }
     }
 
