@@ -16,21 +16,21 @@ use alloc::vec::Vec;
 /// The chunk format whose blocks are bitshuffled only when whole.
 const FORMAT_WHOLE_BLOCKS: u8 = 2;
 
-/// Undoes bitshuffle from `src`, appended to `out`; `scratch` holds the bit-transposed
-/// bytes in between.
-pub(super) fn unshuffle_append(
+/// Undoes bitshuffle from `src` into `dst` (same length); `scratch` holds the
+/// bit-transposed bytes in between.
+pub(super) fn unshuffle(
     typesize: usize,
     format_version: u8,
     src: &[u8],
     scratch: &mut Vec<u8>,
-    out: &mut Vec<u8>,
+    dst: &mut [u8],
 ) {
     let typesize = typesize.max(1);
     let len = shuffled_len(typesize, format_version, src.len());
     scratch.resize(len, 0);
     transpose_bits(typesize, &src[..len], scratch);
-    super::filters::unshuffle_append(typesize, scratch, out);
-    out.extend_from_slice(&src[len..]);
+    super::filters::unshuffle(typesize, scratch, &mut dst[..len]);
+    dst[len..].copy_from_slice(&src[len..]);
 }
 
 /// How many bytes of a block of `len` are bitshuffled: whole groups of 8 elements (all
@@ -60,15 +60,6 @@ fn transpose_bits(typesize: usize, src: &[u8], bytes: &mut [u8]) {
     {
         transpose_group(rows, out, row_len);
     }
-}
-
-/// Undoes bitshuffle from `src` into `dst` (same length).
-#[cfg(test)]
-fn unshuffle(typesize: usize, format_version: u8, src: &[u8], dst: &mut [u8]) {
-    let mut scratch = alloc::vec::Vec::new();
-    let mut out = alloc::vec::Vec::new();
-    unshuffle_append(typesize, format_version, src, &mut scratch, &mut out);
-    dst.copy_from_slice(&out);
 }
 
 /// Transposes the 8x8 bit matrix held in `x` (byte `k` is row `k`, bit `b` column `b`):
@@ -140,7 +131,7 @@ mod tests {
             for len in [0, 5, 8, 64, 100, 129, 1000, 4096 + 7] {
                 let src: Vec<u8> = (0..len).map(|i| (i * 131 + i / 3) as u8).collect();
                 let mut dst = vec![0; len];
-                unshuffle(typesize, 3, &src, &mut dst);
+                unshuffle(typesize, 3, &src, &mut Vec::new(), &mut dst);
                 assert_eq!(dst, plain(typesize, &src), "{typesize} {len}");
             }
         }

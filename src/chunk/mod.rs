@@ -42,6 +42,7 @@ mod error;
 mod filters;
 mod header;
 mod kinds;
+mod transpose;
 #[cfg(feature = "std")]
 mod zstd;
 #[cfg(feature = "std")]
@@ -49,7 +50,7 @@ mod zstd_check;
 #[cfg(feature = "std")]
 mod zstd_huf;
 
-pub use decode::{decode, decode_with_limit, DEFAULT_MAX_NBYTES};
+pub use decode::{decode, decode_into, decode_with_limit, DEFAULT_MAX_NBYTES};
 #[cfg(feature = "std")]
 pub use encode::{encode, TooLargeForChunk, ENCODE_BLOCKSIZE, MAX_ENCODE_NBYTES};
 pub use error::{ChunkError, ChunkErrorKind};
