@@ -77,27 +77,14 @@ fn transpose8(mut x: u64) -> u64 {
 }
 
 /// Eight bit rows of `row_len` bytes (bit `k` of one byte of every element) into
-/// `8 * row_len` bytes, one per element: 8 columns at a time, an 8x8 byte transposition
-/// gathers each column's 8 row bytes into a word, then an 8x8 bit transposition.
+/// `8 * row_len` bytes, one per element: the byte transposition of the unshuffle gathers
+/// each column's 8 row bytes into a word, then an 8x8 bit transposition of each word (a
+/// plain loop on `u64`s, which the compiler vectorises).
 fn transpose_group(rows: &[u8], out: &mut [u8], row_len: usize) {
-    let r: [&[u8]; 8] = core::array::from_fn(|k| &rows[k * row_len..(k + 1) * row_len]);
-    let (out, _) = out.as_chunks_mut::<8>();
-    let groups = row_len / 8;
-    let (head, tail) = out.split_at_mut(groups * 8);
-    for (g, columns) in head.chunks_exact_mut(8).enumerate() {
-        let mut words: [u64; 8] = core::array::from_fn(|k| {
-            let bytes: [u8; 8] = r[k][8 * g..8 * g + 8].try_into().unwrap_or([0; 8]);
-            u64::from_le_bytes(bytes)
-        });
-        super::filters::transpose8x8(&mut words);
-        for (o, w) in columns.iter_mut().zip(words) {
-            *o = transpose8(w).to_le_bytes();
-        }
-    }
-    for (i, o) in tail.iter_mut().enumerate() {
-        let col = groups * 8 + i;
-        let x = u64::from_le_bytes(core::array::from_fn(|k| r[k][col]));
-        *o = transpose8(x).to_le_bytes();
+    super::transpose::rows_to_elements::<8>(rows, out, row_len);
+    let (words, _) = out.as_chunks_mut::<8>();
+    for word in words {
+        *word = transpose8(u64::from_le_bytes(*word)).to_le_bytes();
     }
 }
 

@@ -31,29 +31,6 @@ pub(super) fn unshuffle(typesize: usize, src: &[u8], dst: &mut [u8]) {
     tail.copy_from_slice(&src[whole..]);
 }
 
-/// Swaps the `shift`-bit fields of word `hi` at even positions with those of word `lo`
-/// at odd positions: one stage of a transposition network.
-#[inline(always)]
-fn transpose_stage(x: &mut [u64], lo: usize, hi: usize, shift: u32, mask: u64) {
-    let t = ((x[lo] >> shift) ^ x[hi]) & mask;
-    x[hi] ^= t;
-    x[lo] ^= t << shift;
-}
-
-/// Transposes the 8x8 byte matrix `x` (word `k` is row `k`, byte `b` column `b`).
-#[inline(always)]
-pub(super) fn transpose8x8(x: &mut [u64; 8]) {
-    for k in [0, 2, 4, 6] {
-        transpose_stage(x, k, k + 1, 8, 0x00ff_00ff_00ff_00ff);
-    }
-    for k in [0, 1, 4, 5] {
-        transpose_stage(x, k, k + 2, 16, 0x0000_ffff_0000_ffff);
-    }
-    for k in [0, 1, 2, 3] {
-        transpose_stage(x, k, k + 4, 32, 0x0000_0000_ffff_ffff);
-    }
-}
-
 /// Unshuffle of any other element size.
 fn unshuffle_any(typesize: usize, src: &[u8], dst: &mut [u8], n: usize) {
     for (j, row) in src.chunks_exact(n).enumerate() {
