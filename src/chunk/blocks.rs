@@ -31,11 +31,12 @@ struct Streams<'a> {
     zstd: Option<super::zstd::Zstd>,
 }
 
-/// Where a chunk's bytes go: a vector grown block by block, so that a header cannot make
-/// it allocate more than the blocks decoded so far justify, or the caller's slice of
-/// exactly `nbytes`.
+/// Where a chunk's bytes go: a vector grown block by block, or the caller's slice of
+/// exactly `nbytes`. The vector starts with what the input justifies (the caller's
+/// reservation); a block that does not fit grows it to the chunk's `nbytes` at once (at
+/// most the caller's limit), so that no block is copied by a reallocation.
 pub(super) enum Output<'a> {
-    Grown(&'a mut Vec<u8>),
+    Grown { vec: &'a mut Vec<u8>, nbytes: usize },
     Given(&'a mut [u8]),
 }
 
@@ -43,9 +44,13 @@ impl Output<'_> {
     /// The bytes before `start` (decoded already), and the `len` bytes from `start`.
     pub(super) fn block(&mut self, start: usize, len: usize) -> (&[u8], &mut [u8]) {
         let all = match self {
-            Output::Grown(v) => {
-                grow_zeroed(v, start + len);
-                &mut v[..]
+            Output::Grown { vec, nbytes } => {
+                if start + len > vec.capacity() && !vec.is_empty() {
+                    let more = (*nbytes).max(start + len) - vec.len();
+                    vec.reserve_exact(more);
+                }
+                grow_zeroed(vec, start + len);
+                &mut vec[..]
             }
             Output::Given(s) => &mut s[..],
         };
@@ -56,7 +61,7 @@ impl Output<'_> {
     /// `bytes` as the whole output.
     pub(super) fn put(&mut self, bytes: &[u8]) {
         match self {
-            Output::Grown(v) => v.extend_from_slice(bytes),
+            Output::Grown { vec, .. } => vec.extend_from_slice(bytes),
             Output::Given(s) => s[..bytes.len()].copy_from_slice(bytes),
         }
     }
@@ -64,7 +69,7 @@ impl Output<'_> {
     /// `value` repeated over the first `len` bytes (a multiple of its length).
     pub(super) fn repeat(&mut self, value: &[u8], len: usize) {
         // A grown vector of zeros is a fresh zeroed allocation already.
-        let zeros = value.iter().all(|&b| b == 0) && matches!(self, Output::Grown(_));
+        let zeros = value.iter().all(|&b| b == 0) && matches!(self, Output::Grown { .. });
         let (_, all) = self.block(0, len);
         if !zeros && !value.is_empty() {
             for element in all.chunks_exact_mut(value.len()) {

@@ -55,7 +55,10 @@ pub fn decode_with_limit(chunk: &[u8], max_nbytes: u32) -> Result<Vec<u8>, Chunk
     let len = decode_to(chunk, max_nbytes, |data_len, nbytes| {
         // Never more than the input holds up front; the rest grows as blocks decode.
         out.reserve_exact(nbytes.min(data_len.saturating_mul(32)));
-        Output::Grown(&mut out)
+        Output::Grown {
+            vec: &mut out,
+            nbytes,
+        }
     })?;
     out.truncate(len);
     Ok(out)
