@@ -56,7 +56,7 @@ fn stream(
 ) {
     if end - p >= 8 {
         let (batch, margin) = if log <= 11 { (5, 9) } else { (4, 7) };
-        while bits.reload() == Status::Unfinished && p < end - margin {
+        while bits.reload() == Status::Unfinished && p + margin < end {
             for _ in 0..batch {
                 p += symbol(bits, out, p, dt, log);
             }

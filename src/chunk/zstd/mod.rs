@@ -89,7 +89,9 @@ impl Zstd {
             if magic & 0xffff_fff0 == SKIPPABLE {
                 let size = src
                     .get(at + 4..at + 8)
-                    .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize + 8)
+                    .and_then(|b| {
+                        (u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize).checked_add(8)
+                    })
                     .filter(|&n| n <= src.len() - at)
                     .ok_or_else(|| refuse(at, "skippable frame", "a frame within the stream", 0))?;
                 at += size;

@@ -375,8 +375,9 @@ pub(super) fn execute(
             }
             lit += ll;
             pos += ll;
-            if offset > pos {
-                if offset > pos + history {
+            // Offsets are at least 1 (a 0 becomes an impossible one, as in libzstd).
+            if offset > pos || offset == 0 {
+                if offset > pos + history || offset == 0 {
                     return Err(refuse(
                         at,
                         FIELD,
