@@ -7,6 +7,8 @@
 mod c_ref;
 mod children;
 mod differential;
+mod lz4_blocks;
+mod lz4_ref;
 mod python;
 mod zstd_ref;
 mod zstd_refusals;
