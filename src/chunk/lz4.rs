@@ -33,6 +33,9 @@ const FAST_LOOP_ROOM: usize = 64;
 /// A length nibble meaning "length bytes follow" (`RUN_MASK`, `ML_MASK`).
 const MORE: usize = 15;
 
+const LITERAL_BYTES: &str = "literal-length bytes to end 15 bytes before the stream's end, by byte";
+const MATCH_BYTES: &str = "match-length bytes to end 4 bytes before the stream's end, by byte";
+
 /// Where C's fast loop hands over to its safe loop (`safe_decode`, `safe_literal_copy`,
 /// `safe_match_copy`).
 enum Resume {
@@ -84,7 +87,7 @@ pub(super) fn decompress(
             ip += 1;
             let mut lit = usize::from(token >> 4);
             if lit == MORE {
-                lit += read_length(src, &mut ip, s.saturating_sub(MORE), true, "literal")?;
+                lit += read_length(src, &mut ip, s.saturating_sub(MORE), true, LITERAL_BYTES)?;
                 let cpy = op.checked_add(lit).ok_or_else(|| overflow(ip))?;
                 let iend = ip.checked_add(lit).ok_or_else(|| overflow(ip))?;
                 if cpy.saturating_add(32) > n || iend.saturating_add(32) > s {
@@ -111,7 +114,8 @@ pub(super) fn decompress(
             ip += 2;
             let mut len = usize::from(token & 0x0f);
             if len == MORE {
-                len += read_length(src, &mut ip, s.saturating_sub(4), false, "match")? + MIN_MATCH;
+                len +=
+                    read_length(src, &mut ip, s.saturating_sub(4), false, MATCH_BYTES)? + MIN_MATCH;
                 if op
                     .checked_add(len)
                     .ok_or_else(|| overflow(ip))?
@@ -162,7 +166,7 @@ pub(super) fn decompress(
                     }
                     if lit == MORE {
                         let more =
-                            read_length(src, &mut ip, s.saturating_sub(MORE), true, "literal")?;
+                            read_length(src, &mut ip, s.saturating_sub(MORE), true, LITERAL_BYTES)?;
                         (token, lit + more)
                     } else {
                         (token, lit)
@@ -287,7 +291,7 @@ fn offset_at(src: &[u8], ip: usize) -> usize {
 fn match_length(src: &[u8], ip: &mut usize, token: u8) -> Result<usize, ChunkErrorKind> {
     let len = usize::from(token & 0x0f);
     if len == MORE {
-        let more = read_length(src, ip, src.len().saturating_sub(4), false, "match")?;
+        let more = read_length(src, ip, src.len().saturating_sub(4), false, MATCH_BYTES)?;
         len.checked_add(more)
             .map(|l| l + MIN_MATCH)
             .ok_or_else(|| overflow(*ip))
@@ -298,19 +302,14 @@ fn match_length(src: &[u8], ip: &mut usize, token: u8) -> Result<usize, ChunkErr
 
 /// C's `read_variable_length`: bytes added while they are 255, each of which must end
 /// by `limit` (15 bytes before the input's end for literals, 4 for matches).
-#[cold]
+#[inline]
 fn read_length(
     src: &[u8],
     ip: &mut usize,
     limit: usize,
     initial_check: bool,
-    what: &'static str,
+    expected: &'static str,
 ) -> Result<usize, ChunkErrorKind> {
-    let expected = if what == "literal" {
-        "literal-length bytes to end 15 bytes before the stream's end, by byte"
-    } else {
-        "match-length bytes to end 4 bytes before the stream's end, by byte"
-    };
     if initial_check && *ip >= limit {
         return Err(refused(expected, limit, *ip + 1, *ip));
     }
@@ -359,16 +358,12 @@ fn copy_literals(dest: &mut [u8], op: usize, src: &[u8], ip: usize, len: usize) 
     }
 }
 
-/// For offsets below 16: the indices that repeat the first `offset` bytes over 16.
-const PATTERN: [[u8; 16]; 16] = {
-    let mut t = [[0u8; 16]; 16];
+/// For offsets below 16: the largest multiple of the offset that is at most 16.
+const STEP: [usize; 16] = {
+    let mut t = [16usize; 16];
     let mut offset = 1;
     while offset < 16 {
-        let mut k = 0;
-        while k < 16 {
-            t[offset][k] = (k % offset) as u8;
-            k += 1;
-        }
+        t[offset] = 16 - 16 % offset;
         offset += 1;
     }
     t
@@ -382,26 +377,36 @@ fn copy_match(dest: &mut [u8], op: usize, offset: usize, len: usize) {
     let m = op - offset;
     if end + 32 <= dest.len() {
         if offset >= 16 {
+            // Each 16-byte move reads bytes written before it.
             let (mut s, mut o) = (m, op);
             loop {
                 dest.copy_within(s..s + 16, o);
-                s += 16;
-                o += 16;
+                dest.copy_within(s + 16..s + 32, o + 16);
+                s += 32;
+                o += 32;
                 if o >= end {
                     break;
                 }
             }
+        } else if offset == 1 && len >= 64 {
+            let b = dest[m];
+            dest[op..end].fill(b);
         } else {
-            // The first `offset` bytes repeated over 16, stored every multiple of
-            // `offset` that fits 16.
-            let w: [u8; 16] = dest[m..m + 16].try_into().expect("16 bytes");
-            let idx = &PATTERN[offset];
-            let v: [u8; 16] = core::array::from_fn(|k| w[usize::from(idx[k])]);
-            let step = 16 - 16 % offset;
+            // The first `offset` bytes repeated over 16 (shifted copies of them in a
+            // u128), stored every multiple of `offset` that fits 16.
+            let w = u128::from_le_bytes(dest[m..m + 16].try_into().expect("16 bytes"));
+            let bits = 8 * offset as u32;
+            let mut v = w & ((1u128 << bits) - 1);
+            for k in 0..4 {
+                v |= v.checked_shl(bits << k).unwrap_or(0);
+            }
+            let v = v.to_le_bytes();
+            let step = STEP[offset];
             let mut o = op;
             loop {
                 dest[o..o + 16].copy_from_slice(&v);
-                o += step;
+                dest[o + step..o + step + 16].copy_from_slice(&v);
+                o += 2 * step;
                 if o >= end {
                     break;
                 }
@@ -424,10 +429,26 @@ fn copy_match(dest: &mut [u8], op: usize, offset: usize, len: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::vec::Vec;
 
     #[test]
-    fn pattern_repeats_the_offset() {
-        assert_eq!(PATTERN[3][..7], [0, 1, 2, 0, 1, 2, 0]);
-        assert_eq!(PATTERN[1], [0; 16]);
+    fn short_offsets_repeat_their_bytes() {
+        for offset in 1..16 {
+            for (len, room) in [4, 5, 16, 17, 40, 63, 64, 100]
+                .iter()
+                .flat_map(|&l| [(l, 0), (l, 40)])
+            {
+                let mut dest: Vec<u8> = (1..=offset as u8).collect();
+                dest.resize(offset + len + room, 0);
+                copy_match(&mut dest, offset, offset, len);
+                let expected: Vec<u8> = (0..offset + len).map(|i| (i % offset) as u8 + 1).collect();
+                assert_eq!(
+                    dest[..offset + len],
+                    expected,
+                    "offset {offset}, length {len}"
+                );
+                assert_eq!(STEP[offset] % offset, 0);
+            }
+        }
     }
 }
