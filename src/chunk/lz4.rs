@@ -93,14 +93,10 @@ pub(super) fn decompress(
                 if cpy.saturating_add(32) > n || iend.saturating_add(32) > s {
                     break Resume::Literals { token, len: lit };
                 }
-                let (mut i, mut o) = (ip, op);
-                loop {
-                    copy::<32>(dest, o, src, i);
-                    i += 32;
-                    o += 32;
-                    if o >= cpy {
-                        break;
-                    }
+                if lit <= 32 {
+                    copy::<32>(dest, op, src, ip);
+                } else {
+                    dest[op..cpy].copy_from_slice(&src[ip..iend]);
                 }
                 (ip, op) = (iend, cpy);
             } else if ip + 17 <= s {
@@ -358,7 +354,24 @@ fn copy_literals(dest: &mut [u8], op: usize, src: &[u8], ip: usize, len: usize) 
     }
 }
 
-/// For offsets below 16: the largest multiple of the offset that is at most 16.
+/// For offsets below 16: the mask of their first `offset` bytes, the multiplier that
+/// repeats them every `offset` bytes over 16, and the largest multiple of `offset` that
+/// is at most 16.
+const PATTERN: [(u128, u128); 16] = {
+    let mut t = [(0u128, 0u128); 16];
+    let mut offset = 1;
+    while offset < 16 {
+        let mut repeat = 0u128;
+        let mut at = 0;
+        while at < 16 {
+            repeat |= 1 << (8 * at);
+            at += offset;
+        }
+        t[offset] = ((1 << (8 * offset)) - 1, repeat);
+        offset += 1;
+    }
+    t
+};
 const STEP: [usize; 16] = {
     let mut t = [16usize; 16];
     let mut offset = 1;
@@ -376,7 +389,9 @@ fn copy_match(dest: &mut [u8], op: usize, offset: usize, len: usize) {
     let end = op + len;
     let m = op - offset;
     if end + 32 <= dest.len() {
-        if offset >= 16 {
+        if offset >= len && len > 32 {
+            dest.copy_within(m..m + len, op);
+        } else if offset >= 16 {
             // Each 16-byte move reads bytes written before it.
             let (mut s, mut o) = (m, op);
             loop {
@@ -392,14 +407,11 @@ fn copy_match(dest: &mut [u8], op: usize, offset: usize, len: usize) {
             let b = dest[m];
             dest[op..end].fill(b);
         } else {
-            // The first `offset` bytes repeated over 16 (shifted copies of them in a
-            // u128), stored every multiple of `offset` that fits 16.
+            // The first `offset` bytes repeated over 16 (a product with 1s every
+            // `offset` bytes, carry-free), stored every multiple of `offset` that fits 16.
             let w = u128::from_le_bytes(dest[m..m + 16].try_into().expect("16 bytes"));
-            let bits = 8 * offset as u32;
-            let mut v = w & ((1u128 << bits) - 1);
-            for k in 0..4 {
-                v |= v.checked_shl(bits << k).unwrap_or(0);
-            }
+            let (mask, repeat) = PATTERN[offset];
+            let v = (w & mask).wrapping_mul(repeat);
             let v = v.to_le_bytes();
             let step = STEP[offset];
             let mut o = op;
@@ -432,8 +444,8 @@ mod tests {
     use alloc::vec::Vec;
 
     #[test]
-    fn short_offsets_repeat_their_bytes() {
-        for offset in 1..16 {
+    fn matches_repeat_their_offset() {
+        for offset in 1..48 {
             for (len, room) in [4, 5, 16, 17, 40, 63, 64, 100]
                 .iter()
                 .flat_map(|&l| [(l, 0), (l, 40)])
@@ -447,7 +459,9 @@ mod tests {
                     expected,
                     "offset {offset}, length {len}"
                 );
-                assert_eq!(STEP[offset] % offset, 0);
+                if offset < 16 {
+                    assert_eq!(STEP[offset] % offset, 0);
+                }
             }
         }
     }
