@@ -33,8 +33,14 @@ const FAST_LOOP_ROOM: usize = 64;
 /// A length nibble meaning "length bytes follow" (`RUN_MASK`, `ML_MASK`).
 const MORE: usize = 15;
 
+// What each refusal expects (ChunkErrorKind::Lz4's `expected`, before its `limit`).
 const LITERAL_BYTES: &str = "literal-length bytes to end 15 bytes before the stream's end, by byte";
 const MATCH_BYTES: &str = "match-length bytes to end 4 bytes before the stream's end, by byte";
+const LAST_END: &str = "the last literals to end the stream at byte";
+const LAST_FIT: &str = "the last literals to fit the output of";
+const OFFSET_WITHIN: &str = "a match offset within the output and the dictionary, at most";
+const OFFSET_ZERO: &str = "a match offset of at least";
+const MATCH_END: &str = "a match to end 5 bytes before the output's end, at most at";
 
 /// Where C's fast loop hands over to its safe loop (`safe_decode`, `safe_literal_copy`,
 /// `safe_match_copy`).
@@ -64,14 +70,10 @@ pub(super) fn decompress(
 ) -> Result<usize, ChunkErrorKind> {
     let (s, n) = (src.len(), dest.len());
     if n == 0 {
+        // C: one zero token, nothing else, for no output.
         return match src {
             [0] => Ok(0),
-            _ => Err(refused(
-                "a stream of one zero token for no output, length",
-                1,
-                s,
-                0,
-            )),
+            _ => Err(refused("a stream of one zero byte, length", 1, s, 0)),
         };
     }
     if s == 0 {
@@ -174,20 +176,10 @@ pub(super) fn decompress(
             if cpy.saturating_add(MF_LIMIT) > n || iend.saturating_add(2 + 1 + LAST_LITERALS) > s {
                 // The last literals: they end the input exactly and fit the output.
                 if iend != s {
-                    return Err(refused(
-                        "the last literals to end the stream at byte",
-                        s,
-                        iend,
-                        ip,
-                    ));
+                    return Err(refused(LAST_END, s, iend, ip));
                 }
                 if cpy > n {
-                    return Err(refused(
-                        "the last literals to fit the output of",
-                        n,
-                        cpy,
-                        ip,
-                    ));
+                    return Err(refused(LAST_FIT, n, cpy, ip));
                 }
                 dest[op..cpy].copy_from_slice(&src[ip..iend]);
                 return Ok(cpy);
@@ -215,24 +207,15 @@ fn copy_any_match(
     len: usize,
     ip: usize,
 ) -> Result<usize, ChunkErrorKind> {
+    if offset > op + dict.len() {
+        return Err(refused(OFFSET_WITHIN, op + dict.len(), offset, ip));
+    }
+    let end = op.checked_add(len).ok_or_else(|| overflow(ip))?;
+    if end.saturating_add(LAST_LITERALS) > dest.len() {
+        let limit = dest.len().saturating_sub(LAST_LITERALS);
+        return Err(refused(MATCH_END, limit, end, ip));
+    }
     if offset > op {
-        if offset - op > dict.len() {
-            return Err(refused(
-                "a match offset within the output and the dictionary, at most",
-                op + dict.len(),
-                offset,
-                ip,
-            ));
-        }
-        let end = op.checked_add(len).ok_or_else(|| overflow(ip))?;
-        if end.saturating_add(LAST_LITERALS) > dest.len() {
-            return Err(refused(
-                "a match to end 5 bytes before the output's end, at most at",
-                dest.len().saturating_sub(LAST_LITERALS),
-                end,
-                ip,
-            ));
-        }
         let back = offset - op;
         let start = dict.len() - back;
         if len <= back {
@@ -242,21 +225,11 @@ fn copy_any_match(
             dest[op..op + back].copy_from_slice(&dict[start..]);
             copy_match(dest, op + back, op + back, len - back);
         }
-        return Ok(end);
+    } else if offset == 0 {
+        return Err(refused(OFFSET_ZERO, 1, 0, ip));
+    } else {
+        copy_match(dest, op, offset, len);
     }
-    let end = op.checked_add(len).ok_or_else(|| overflow(ip))?;
-    if end.saturating_add(LAST_LITERALS) > dest.len() {
-        return Err(refused(
-            "a match to end 5 bytes before the output's end, at most at",
-            dest.len().saturating_sub(LAST_LITERALS),
-            end,
-            ip,
-        ));
-    }
-    if offset == 0 {
-        return Err(refused("a match offset of at least", 1, 0, ip));
-    }
-    copy_match(dest, op, offset, len);
     Ok(end)
 }
 
@@ -266,15 +239,9 @@ fn overflow(ip: usize) -> ChunkErrorKind {
 
 #[inline(always)]
 fn byte(src: &[u8], ip: usize) -> Result<u8, ChunkErrorKind> {
-    match src.get(ip) {
-        Some(&b) => Ok(b),
-        None => Err(refused(
-            "a token before the stream's end, at",
-            src.len(),
-            ip,
-            ip,
-        )),
-    }
+    // Never past the end (C's checks keep it inside), but refused rather than a panic.
+    let at_end = || refused("a token before the stream's end, at", src.len(), ip, ip);
+    src.get(ip).copied().ok_or_else(at_end)
 }
 
 #[inline(always)]
@@ -357,26 +324,16 @@ fn copy_literals(dest: &mut [u8], op: usize, src: &[u8], ip: usize, len: usize) 
 /// For offsets below 16: the mask of their first `offset` bytes, the multiplier that
 /// repeats them every `offset` bytes over 16, and the largest multiple of `offset` that
 /// is at most 16.
-const PATTERN: [(u128, u128); 16] = {
-    let mut t = [(0u128, 0u128); 16];
+const PATTERN: [(u128, u128, usize); 16] = {
+    let mut t = [(0u128, 0u128, 16usize); 16];
     let mut offset = 1;
     while offset < 16 {
-        let mut repeat = 0u128;
-        let mut at = 0;
+        let (mut repeat, mut at) = (0u128, 0);
         while at < 16 {
             repeat |= 1 << (8 * at);
             at += offset;
         }
-        t[offset] = ((1 << (8 * offset)) - 1, repeat);
-        offset += 1;
-    }
-    t
-};
-const STEP: [usize; 16] = {
-    let mut t = [16usize; 16];
-    let mut offset = 1;
-    while offset < 16 {
-        t[offset] = 16 - 16 % offset;
+        t[offset] = ((1 << (8 * offset)) - 1, repeat, 16 - 16 % offset);
         offset += 1;
     }
     t
@@ -410,10 +367,8 @@ fn copy_match(dest: &mut [u8], op: usize, offset: usize, len: usize) {
             // The first `offset` bytes repeated over 16 (a product with 1s every
             // `offset` bytes, carry-free), stored every multiple of `offset` that fits 16.
             let w = u128::from_le_bytes(dest[m..m + 16].try_into().expect("16 bytes"));
-            let (mask, repeat) = PATTERN[offset];
-            let v = (w & mask).wrapping_mul(repeat);
-            let v = v.to_le_bytes();
-            let step = STEP[offset];
+            let (mask, repeat, step) = PATTERN[offset];
+            let v = (w & mask).wrapping_mul(repeat).to_le_bytes();
             let mut o = op;
             loop {
                 dest[o..o + 16].copy_from_slice(&v);
@@ -460,7 +415,7 @@ mod tests {
                     "offset {offset}, length {len}"
                 );
                 if offset < 16 {
-                    assert_eq!(STEP[offset] % offset, 0);
+                    assert_eq!(PATTERN[offset].2 % offset, 0);
                 }
             }
         }
