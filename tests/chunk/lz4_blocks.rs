@@ -231,3 +231,25 @@ fn lz4_random_changes_of_c_blocks() {
     eprintln!("C fills {filled}, writes fewer {short}, refuses {refused}; offset 0 {zero}");
     assert!(filled > 0 && short > 0 && refused > 0);
 }
+
+#[test]
+fn lz4_errors_name_the_chunk_byte() {
+    // A match 5 bytes back after 4 literals: C stops after the offset (stream byte 7),
+    // which is chunk byte 47 (header 32, bstarts 4, csize 4).
+    let case = Case {
+        block: cat(&[&[0x44], b"abcd", &[5, 0, 0x50], b"efghi"]),
+        neblock: 17,
+        dict: Vec::new(),
+    };
+    assert_eq!(
+        c_verdicts(std::slice::from_ref(&case)),
+        [Lz4Verdict::Refused(7)]
+    );
+    let err = b2nd_meta::chunk::decode(&super::lz4_ref::chunk_of(&case)).unwrap_err();
+    assert_eq!(err.offset(), Some(47));
+    assert_eq!(
+        err.to_string(),
+        "expected a match offset within the output and the dictionary, at most 4, found 5 \
+         (byte 7 of the LZ4 stream) at byte 47"
+    );
+}
