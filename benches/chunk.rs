@@ -3,6 +3,9 @@
 //! and ZSTD x SHUFFLE / BITSHUFFLE, of a float64 ramp with noise and an int32 counter,
 //! 64 KiB, 1 MiB and 4 MiB.
 //!
+//! `ours` is `chunk::decode` (a new vector per call), `ours_into` is
+//! `chunk::decode_into` a buffer reused across calls, as `c` (`blosc2_decompress`) is.
+//!
 //! Run with `cargo bench --bench chunk --all-features` (criterion prints each case's
 //! throughput; `B2ND_BENCH_SIZES=1048576` restricts the sizes). The `lz4_stage` group
 //! times the LZ4/LZ4HC stage alone: the same chunks with their filter removed, so that
@@ -97,6 +100,17 @@ fn bench(cr: &mut Criterion) {
                     group.bench_with_input(BenchmarkId::new("ours", &id), &chunk, |b, chunk| {
                         b.iter(|| b2nd_meta::chunk::decode(black_box(chunk)).unwrap())
                     });
+                    // Into a buffer reused across calls, as C decodes below.
+                    let mut into = vec![0u8; size];
+                    group.bench_with_input(
+                        BenchmarkId::new("ours_into", &id),
+                        &chunk,
+                        |b, chunk| {
+                            b.iter(|| {
+                                b2nd_meta::chunk::decode_into(black_box(chunk), &mut into).unwrap()
+                            })
+                        },
+                    );
                     let mut dest = vec![0u8; size];
                     group.bench_with_input(BenchmarkId::new("c", &id), &chunk, |b, chunk| {
                         b.iter(|| unsafe {

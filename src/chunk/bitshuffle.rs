@@ -16,21 +16,21 @@ use alloc::vec::Vec;
 /// The chunk format whose blocks are bitshuffled only when whole.
 const FORMAT_WHOLE_BLOCKS: u8 = 2;
 
-/// Undoes bitshuffle from `src`, appended to `out`; `scratch` holds the bit-transposed
-/// bytes in between.
-pub(super) fn unshuffle_append(
+/// Undoes bitshuffle from `src` into `dst` (same length); `scratch` holds the
+/// bit-transposed bytes in between.
+pub(super) fn unshuffle(
     typesize: usize,
     format_version: u8,
     src: &[u8],
     scratch: &mut Vec<u8>,
-    out: &mut Vec<u8>,
+    dst: &mut [u8],
 ) {
     let typesize = typesize.max(1);
     let len = shuffled_len(typesize, format_version, src.len());
     scratch.resize(len, 0);
     transpose_bits(typesize, &src[..len], scratch);
-    super::filters::unshuffle_append(typesize, scratch, out);
-    out.extend_from_slice(&src[len..]);
+    super::filters::unshuffle(typesize, scratch, &mut dst[..len]);
+    dst[len..].copy_from_slice(&src[len..]);
 }
 
 /// How many bytes of a block of `len` are bitshuffled: whole groups of 8 elements (all
@@ -62,15 +62,6 @@ fn transpose_bits(typesize: usize, src: &[u8], bytes: &mut [u8]) {
     }
 }
 
-/// Undoes bitshuffle from `src` into `dst` (same length).
-#[cfg(test)]
-fn unshuffle(typesize: usize, format_version: u8, src: &[u8], dst: &mut [u8]) {
-    let mut scratch = alloc::vec::Vec::new();
-    let mut out = alloc::vec::Vec::new();
-    unshuffle_append(typesize, format_version, src, &mut scratch, &mut out);
-    dst.copy_from_slice(&out);
-}
-
 /// Transposes the 8x8 bit matrix held in `x` (byte `k` is row `k`, bit `b` column `b`):
 /// byte `b` of the result holds bit `b` of every input byte, byte `k` in bit `k`.
 #[inline(always)]
@@ -86,27 +77,14 @@ fn transpose8(mut x: u64) -> u64 {
 }
 
 /// Eight bit rows of `row_len` bytes (bit `k` of one byte of every element) into
-/// `8 * row_len` bytes, one per element: 8 columns at a time, an 8x8 byte transposition
-/// gathers each column's 8 row bytes into a word, then an 8x8 bit transposition.
+/// `8 * row_len` bytes, one per element: the byte transposition of the unshuffle gathers
+/// each column's 8 row bytes into a word, then an 8x8 bit transposition of each word (a
+/// plain loop on `u64`s, which the compiler vectorises).
 fn transpose_group(rows: &[u8], out: &mut [u8], row_len: usize) {
-    let r: [&[u8]; 8] = core::array::from_fn(|k| &rows[k * row_len..(k + 1) * row_len]);
-    let (out, _) = out.as_chunks_mut::<8>();
-    let groups = row_len / 8;
-    let (head, tail) = out.split_at_mut(groups * 8);
-    for (g, columns) in head.chunks_exact_mut(8).enumerate() {
-        let mut words: [u64; 8] = core::array::from_fn(|k| {
-            let bytes: [u8; 8] = r[k][8 * g..8 * g + 8].try_into().unwrap_or([0; 8]);
-            u64::from_le_bytes(bytes)
-        });
-        super::filters::transpose8x8(&mut words);
-        for (o, w) in columns.iter_mut().zip(words) {
-            *o = transpose8(w).to_le_bytes();
-        }
-    }
-    for (i, o) in tail.iter_mut().enumerate() {
-        let col = groups * 8 + i;
-        let x = u64::from_le_bytes(core::array::from_fn(|k| r[k][col]));
-        *o = transpose8(x).to_le_bytes();
+    super::transpose::rows_to_elements::<8>(rows, out, row_len);
+    let (words, _) = out.as_chunks_mut::<8>();
+    for word in words {
+        *word = transpose8(u64::from_le_bytes(*word)).to_le_bytes();
     }
 }
 
@@ -140,7 +118,7 @@ mod tests {
             for len in [0, 5, 8, 64, 100, 129, 1000, 4096 + 7] {
                 let src: Vec<u8> = (0..len).map(|i| (i * 131 + i / 3) as u8).collect();
                 let mut dst = vec![0; len];
-                unshuffle(typesize, 3, &src, &mut dst);
+                unshuffle(typesize, 3, &src, &mut Vec::new(), &mut dst);
                 assert_eq!(dst, plain(typesize, &src), "{typesize} {len}");
             }
         }

@@ -31,13 +31,63 @@ struct Streams<'a> {
     zstd: Option<super::zstd::Zstd>,
 }
 
+/// Where a chunk's bytes go: a vector grown block by block, or the caller's slice of
+/// exactly `nbytes`. The vector starts with what the input justifies (the caller's
+/// reservation); a block that does not fit grows it to the chunk's `nbytes` at once (at
+/// most the caller's limit), so that no block is copied by a reallocation.
+pub(super) enum Output<'a> {
+    Grown { vec: &'a mut Vec<u8>, nbytes: usize },
+    Given(&'a mut [u8]),
+}
+
+impl Output<'_> {
+    /// The bytes before `start` (decoded already), and the `len` bytes from `start`.
+    pub(super) fn block(&mut self, start: usize, len: usize) -> (&[u8], &mut [u8]) {
+        let all = match self {
+            Output::Grown { vec, nbytes } => {
+                if start + len > vec.capacity() && !vec.is_empty() {
+                    let more = (*nbytes).max(start + len) - vec.len();
+                    vec.reserve_exact(more);
+                }
+                grow_zeroed(vec, start + len);
+                &mut vec[..]
+            }
+            Output::Given(s) => &mut s[..],
+        };
+        let (done, rest) = all.split_at_mut(start);
+        (done, &mut rest[..len])
+    }
+
+    /// `bytes` as the whole output.
+    pub(super) fn put(&mut self, bytes: &[u8]) {
+        match self {
+            Output::Grown { vec, .. } => vec.extend_from_slice(bytes),
+            Output::Given(s) => s[..bytes.len()].copy_from_slice(bytes),
+        }
+    }
+
+    /// `value` repeated over the first `len` bytes (a multiple of its length).
+    pub(super) fn repeat(&mut self, value: &[u8], len: usize) {
+        // A grown vector of zeros is a fresh zeroed allocation already.
+        let zeros = value.iter().all(|&b| b == 0) && matches!(self, Output::Grown { .. });
+        let (_, all) = self.block(0, len);
+        if !zeros && !value.is_empty() {
+            for element in all.chunks_exact_mut(value.len()) {
+                element.copy_from_slice(value);
+            }
+        }
+    }
+}
+
 /// The blocks of a compressed chunk: bstarts (checked whole by the caller), then each
-/// block's streams. `dict` is the chunk's dictionary section, when it has one.
+/// block's streams, into `out`. `dict` is the chunk's dictionary section, when it has
+/// one.
 pub(super) fn decode_blocks(
     header: &ChunkHeader,
     data: &[u8],
     dict: Option<&[u8]>,
-) -> Result<Vec<u8>, ChunkError> {
+    out: &mut Output<'_>,
+) -> Result<(), ChunkError> {
     let nbytes = header.nbytes as usize;
     let blocksize = header.blocksize as usize;
     let nblocks = nbytes.div_ceil(blocksize);
@@ -56,8 +106,6 @@ pub(super) fn decode_blocks(
             .filters
             .iter()
             .any(|(f, _)| !matches!(f, Filter::None | Filter::TruncPrec));
-    // Never more than the input holds up front; the rest grows as blocks decode.
-    let mut out = Vec::with_capacity(nbytes.min(data.len().saturating_mul(32)));
     let (mut a, mut b) = (Vec::new(), Vec::new());
     let dont_split = header.flags & FLAG_DONT_SPLIT != 0;
     let mut bstarts = Reader::new(data);
@@ -94,27 +142,25 @@ pub(super) fn decode_blocks(
                 },
             ));
         }
-        let block_start = out.len();
+        let (done, block_out) = out.block(block * blocksize, bsize);
         // Without filters the streams go straight to the output.
-        let target = if filtered {
+        let dest = if filtered {
             // Every byte is overwritten by the streams: no zero-filling after the first.
             grow_zeroed(&mut a, bsize);
-            &mut a
+            &mut a[..]
         } else {
-            grow_zeroed(&mut out, block_start + bsize);
-            &mut out
+            &mut *block_out
         };
-        let dest = &mut target[if filtered { 0 } else { block_start }..];
         let mut r = Reader::new(data);
         r.seek(start as usize, Expected::Described("a block"))?;
         for stream in dest.chunks_exact_mut(neblock) {
             read_stream(&mut r, &mut streams, stream)?;
         }
         if filtered {
-            unfilter(header, &mut out, &mut a, &mut b)?;
+            unfilter(header, done, block_out, &mut a, &mut b)?;
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Grows `v` to `len` bytes, the new ones zero. An empty vector gets a fresh zeroed
@@ -205,19 +251,21 @@ fn decompress(
     }
 }
 
-/// Undoes the filter pipeline on the block held in `a`, last slot first, and appends
-/// the result to `out`. Delta XORs against the first block's decoded bytes (`out`'s
-/// start), or, in the first block, against the element before it, in place (C-Blosc2
-/// 3.x; 2.x read a stale buffer when delta was not the last filter undone).
+/// Undoes the filter pipeline on the block held in `a`, last slot first, the last filter
+/// undone writing `block_out`. Delta XORs against the first block's decoded bytes (the
+/// start of `done`), or, in the first block (`done` empty), against the element before
+/// it, in place (C-Blosc2 3.x; 2.x read a stale buffer when delta was not the last
+/// filter undone).
 fn unfilter(
     header: &ChunkHeader,
-    out: &mut Vec<u8>,
+    done: &[u8],
+    block_out: &mut [u8],
     a: &mut Vec<u8>,
     b: &mut Vec<u8>,
 ) -> Result<(), ChunkError> {
     let typesize = usize::from(header.typesize);
-    let block_start = out.len();
-    // The last filter undone appends to `out`; the others go from `a` to `b` and back.
+    let reference = if done.is_empty() { None } else { Some(done) };
+    // The last filter undone writes `block_out`; the others go from `a` to `b` and back.
     let last = (0..MAX_FILTERS)
         .find(|&slot| !matches!(header.filters[slot].0, Filter::None | Filter::TruncPrec));
     for slot in (0..MAX_FILTERS).rev() {
@@ -230,41 +278,37 @@ fn unfilter(
             usize::from(meta)
         };
         match filter {
-            Filter::Shuffle if is_last => filters::unshuffle_append(size, a, out),
-            Filter::Shuffle => {
-                b.resize(a.len(), 0);
-                filters::unshuffle(size, a, b);
-                core::mem::swap(a, b);
+            Filter::Shuffle | Filter::ByteDelta => {
+                let to = if is_last {
+                    &mut *block_out
+                } else {
+                    b.resize(a.len(), 0);
+                    &mut b[..]
+                };
+                if filter == Filter::Shuffle {
+                    filters::unshuffle(size, a, to);
+                } else {
+                    filters::unbytedelta(size, a, to);
+                }
+                if !is_last {
+                    core::mem::swap(a, b);
+                }
             }
+            // `b` holds the bit-transposed bytes in between.
             Filter::BitShuffle if is_last => {
-                super::bitshuffle::unshuffle_append(typesize, header.version, a, b, out);
+                super::bitshuffle::unshuffle(typesize, header.version, a, b, block_out);
             }
             Filter::BitShuffle => {
-                let mut moved = Vec::with_capacity(a.len());
-                super::bitshuffle::unshuffle_append(typesize, header.version, a, b, &mut moved);
+                let mut moved = alloc::vec![0; a.len()];
+                super::bitshuffle::unshuffle(typesize, header.version, a, b, &mut moved);
                 *a = moved;
             }
-            Filter::Delta if is_last => {
-                out.extend_from_slice(a);
-                let (done, block) = out.split_at_mut(block_start);
-                let reference = if block_start == 0 { None } else { Some(&*done) };
-                filters::undelta(typesize, reference, block);
-            }
             Filter::Delta => {
-                let reference = if block_start == 0 {
-                    None
-                } else {
-                    Some(&out[..])
-                };
-                filters::undelta(typesize, reference, a);
-            }
-            Filter::ByteDelta => {
-                b.resize(a.len(), 0);
-                filters::unbytedelta(size, a, b);
                 if is_last {
-                    out.extend_from_slice(b);
+                    block_out.copy_from_slice(a);
+                    filters::undelta(typesize, reference, block_out);
                 } else {
-                    core::mem::swap(a, b);
+                    filters::undelta(typesize, reference, a);
                 }
             }
             Filter::None | Filter::TruncPrec => {}

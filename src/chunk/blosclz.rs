@@ -97,7 +97,12 @@ pub(super) fn decompress(src: &[u8], dest: &mut [u8]) -> Result<(), ChunkErrorKi
                     "a literal run of {run} bytes at the stream's byte {ip} past its end"
                 )));
             };
-            dest[op..op + run].copy_from_slice(literal);
+            // A run is at most 32 bytes: copied as 32 when both sides hold them (the
+            // bytes past the run are written again later), a constant-length move.
+            match (src.get(ip..ip + WILD), dest.get_mut(op..op + WILD)) {
+                (Some(from), Some(to)) => to.copy_from_slice(from),
+                _ => dest[op..op + run].copy_from_slice(literal),
+            }
             op += run;
             ip += run;
             let Some(&c) = src.get(ip) else { break };
@@ -114,6 +119,9 @@ pub(super) fn decompress(src: &[u8], dest: &mut [u8]) -> Result<(), ChunkErrorKi
     Ok(())
 }
 
+/// Bytes moved at once where the stream and the block hold them (the longest literal run).
+const WILD: usize = 32;
+
 fn cut(ip: usize) -> ChunkErrorKind {
     bad(format!("a match cut short at the stream's byte {ip}"))
 }
@@ -124,7 +132,13 @@ fn cut(ip: usize) -> ChunkErrorKind {
 #[inline]
 fn copy_match(dest: &mut [u8], op: usize, dist: usize, len: usize) {
     let from = op - dist;
-    if dist >= len {
+    if dist >= WILD && op + len.next_multiple_of(WILD) <= dest.len() {
+        // Constant-length moves, each reading only bytes written before it; the last
+        // may write past the match, into bytes written again later.
+        for k in (0..len).step_by(WILD) {
+            dest.copy_within(from + k..from + k + WILD, op + k);
+        }
+    } else if dist >= len {
         dest.copy_within(from..from + len, op);
     } else if dist == 1 {
         let b = dest[from];

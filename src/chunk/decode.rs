@@ -2,10 +2,9 @@
 //! (`initialize_context_decompression` in C-Blosc2's `blosc/blosc2.c`); the blocks
 //! themselves are decoded in `blocks.rs`.
 
-use alloc::vec;
 use alloc::vec::Vec;
 
-use super::blocks::decode_blocks;
+use super::blocks::{decode_blocks, Output};
 use super::error::{ChunkError, ChunkErrorKind};
 use super::header::{ChunkHeader, Filter, Special, BLOSC2_LAZY, BLOSC2_USEDICT, BLOSC2_VL_BLOCKS};
 use crate::error::Expected;
@@ -52,6 +51,49 @@ pub fn decode(chunk: &[u8]) -> Result<Vec<u8>, ChunkError> {
 /// assert!(matches!(err.kind(), ChunkErrorKind::TooLarge { nbytes: 0x4000_0000, .. }));
 /// ```
 pub fn decode_with_limit(chunk: &[u8], max_nbytes: u32) -> Result<Vec<u8>, ChunkError> {
+    let mut out = Vec::new();
+    let len = decode_to(chunk, max_nbytes, |data_len, nbytes| {
+        // Never more than the input holds up front; the rest grows as blocks decode.
+        out.reserve_exact(nbytes.min(data_len.saturating_mul(32)));
+        Output::Grown {
+            vec: &mut out,
+            nbytes,
+        }
+    })?;
+    out.truncate(len);
+    Ok(out)
+}
+
+/// Decodes a whole chunk into the start of `dest`, as C-Blosc2's `blosc2_decompress`
+/// does, and returns how many bytes it wrote (the header's `nbytes`). A chunk that
+/// declares more than `dest` holds is refused before anything is written
+/// ([`ChunkErrorKind::TooLarge`]). Nothing is allocated but the scratch of one block,
+/// so decoding many chunks into one buffer costs no allocation of their size.
+///
+/// ```
+/// let mut chunk = vec![5, 1, 7, 1, 4, 0, 0, 0, 4, 0, 0, 0, 36, 0, 0, 0];
+/// chunk.extend([0, 0, 0, 0, 0, 1, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+/// chunk.extend([0x81, 0xa1, 0x61, 0x01]);
+/// let mut buffer = [0u8; 16];
+/// let n = b2nd_meta::chunk::decode_into(&chunk, &mut buffer)?;
+/// assert_eq!(buffer[..n], [0x81, 0xa1, 0x61, 0x01]);
+/// assert!(b2nd_meta::chunk::decode_into(&chunk, &mut buffer[..3]).is_err());
+/// # Ok::<(), b2nd_meta::chunk::ChunkError>(())
+/// ```
+pub fn decode_into(chunk: &[u8], dest: &mut [u8]) -> Result<usize, ChunkError> {
+    let limit = u32::try_from(dest.len()).unwrap_or(u32::MAX);
+    decode_to(chunk, limit, |_, nbytes| Output::Given(&mut dest[..nbytes]))
+}
+
+/// The checks and the decoding both entry points share: `output` is asked for where the
+/// chunk's bytes go once its header, bstarts and dictionary are checked (it is given the
+/// chunk's length and `nbytes`, at most `max_nbytes`). Returns how many bytes were
+/// written: `nbytes`, or fewer for a special value that does not divide it.
+fn decode_to<'a>(
+    chunk: &[u8],
+    max_nbytes: u32,
+    output: impl FnOnce(usize, usize) -> Output<'a>,
+) -> Result<usize, ChunkError> {
     let header = ChunkHeader::parse(chunk)?;
     let cbytes = header.cbytes as usize;
     let Some(data) = chunk.get(..cbytes) else {
@@ -82,7 +124,7 @@ pub fn decode_with_limit(chunk: &[u8], max_nbytes: u32) -> Result<Vec<u8>, Chunk
     }
     let nbytes = header.nbytes as usize;
     if nbytes == 0 && cbytes == header.len() && special.is_none() {
-        return Ok(Vec::new());
+        return Ok(0);
     }
     // C-Blosc2 checks the bstarts section and the dictionary before any block.
     let nblocks = nbytes.div_ceil(header.blocksize as usize);
@@ -106,15 +148,18 @@ pub fn decode_with_limit(chunk: &[u8], max_nbytes: u32) -> Result<Vec<u8>, Chunk
     } else {
         None
     };
+    let mut out = output(data.len(), nbytes);
     if let Some(special) = special {
-        return decode_special(&header, special, data);
+        return decode_special(&header, special, data, &mut out);
     }
     if nbytes == 0 {
-        return Ok(Vec::new());
+        return Ok(0);
     }
     if header.memcpyed() {
         // cbytes == nbytes + header length was checked with the header.
-        return Ok(data.get(header.len()..).unwrap_or(&[]).to_vec());
+        let bytes = data.get(header.len()..).unwrap_or(&[]);
+        out.put(bytes);
+        return Ok(bytes.len());
     }
     for (slot, (filter, _)) in header.filters.iter().enumerate() {
         if let Filter::Other(_) = filter {
@@ -124,7 +169,8 @@ pub fn decode_with_limit(chunk: &[u8], max_nbytes: u32) -> Result<Vec<u8>, Chunk
             ));
         }
     }
-    decode_blocks(&header, data, dict)
+    decode_blocks(&header, data, dict, &mut out)?;
+    Ok(nbytes)
 }
 
 /// The dictionary section after the bstarts: its length (int32, from 1 to 128 KiB,
@@ -161,25 +207,24 @@ fn invalid(offset: usize, field: &'static str, expected: &'static str, found: i6
     )
 }
 
-/// A chunk that is one value repeated (`blosc2_flags` bits 4..6).
+/// A chunk that is one value repeated (`blosc2_flags` bits 4..6); returns the bytes
+/// written: whole values only.
 fn decode_special(
     header: &ChunkHeader,
     special: Special,
     data: &[u8],
-) -> Result<Vec<u8>, ChunkError> {
+    out: &mut Output<'_>,
+) -> Result<usize, ChunkError> {
     let nbytes = header.nbytes as usize;
-    match special {
-        Special::Zero | Special::Uninit => Ok(vec![0; nbytes]),
-        Special::Nan => {
-            let nan: &[u8] = match header.typesize {
-                4 => &[0x00, 0x00, 0xc0, 0x7f],
-                8 => &[0, 0, 0, 0, 0, 0, 0xf8, 0x7f],
-                other => {
-                    return Err(invalid(3, "typesize", "4 or 8 for NaNs", i64::from(other)));
-                }
-            };
-            Ok(nan.repeat(nbytes / nan.len()))
-        }
+    let value: &[u8] = match special {
+        Special::Zero | Special::Uninit => &[0],
+        Special::Nan => match header.typesize {
+            4 => &[0x00, 0x00, 0xc0, 0x7f],
+            8 => &[0, 0, 0, 0, 0, 0, 0xf8, 0x7f],
+            other => {
+                return Err(invalid(3, "typesize", "4 or 8 for NaNs", i64::from(other)));
+            }
+        },
         Special::Value => {
             // C repeats the typesize bytes after the header in each block, and refuses
             // blocks that are not whole values (`set_values`).
@@ -192,10 +237,14 @@ fn decode_special(
                     i64::from(header.blocksize),
                 ));
             }
-            let value = data
-                .get(header.len()..header.len() + typesize)
-                .unwrap_or(&[]);
-            Ok(value.repeat(nbytes / typesize))
+            data.get(header.len()..header.len() + typesize)
+                .unwrap_or(&[])
         }
-    }
+    };
+    let len = match value.len() {
+        0 => 0,
+        n => nbytes / n * n,
+    };
+    out.repeat(value, len);
+    Ok(len)
 }

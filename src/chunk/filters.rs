@@ -3,9 +3,11 @@
 //! (`bytedelta_backward`, `plugins/filters/bytedelta/bytedelta.c` of C-Blosc2 3.x).
 //!
 //! Written as plain loops over fixed-size arrays so that the compiler vectorises them;
-//! every index is in bounds by construction (slices of exactly the lengths used).
+//! every index is in bounds by construction (slices of exactly the lengths used). The
+//! unshuffle of 2, 4, 8 and 16-byte elements is the zip transposition of
+//! [`super::transpose`].
 
-use alloc::vec::Vec;
+use super::transpose::rows_to_elements;
 
 /// Byte-unshuffle `src` into `dst` (same length): byte `j` of element `i` was stored at
 /// `j * n + i`, `n` the number of whole elements; the bytes past the last whole element
@@ -18,148 +20,15 @@ pub(super) fn unshuffle(typesize: usize, src: &[u8], dst: &mut [u8]) {
     }
     let whole = n * typesize;
     let (body, tail) = dst.split_at_mut(whole);
-    unshuffle_any(typesize, &src[..whole], body, n);
-    tail.copy_from_slice(&src[whole..]);
-}
-
-/// [`unshuffle`] appending to `out` (no zero-filling pass over the destination).
-pub(super) fn unshuffle_append(typesize: usize, src: &[u8], out: &mut Vec<u8>) {
-    let n = src.len() / typesize.max(1);
-    let whole = n * typesize;
+    let rows = &src[..whole];
     match typesize {
-        _ if typesize <= 1 || n == 0 => out.extend_from_slice(src),
-        2 => unshuffle_fixed::<2>(&src[..whole], out, n),
-        4 => unshuffle_fixed::<4>(&src[..whole], out, n),
-        8 => unshuffle_fixed::<8>(&src[..whole], out, n),
-        16 => unshuffle_fixed::<16>(&src[..whole], out, n),
-        _ => {
-            let start = out.len();
-            out.resize(start + whole, 0);
-            unshuffle_any(typesize, &src[..whole], &mut out[start..], n);
-        }
+        2 => rows_to_elements::<2>(rows, body, n),
+        4 => rows_to_elements::<4>(rows, body, n),
+        8 => rows_to_elements::<8>(rows, body, n),
+        16 => rows_to_elements::<16>(rows, body, n),
+        _ => unshuffle_any(typesize, rows, body, n),
     }
-    if n > 0 && typesize > 1 {
-        out.extend_from_slice(&src[whole..]);
-    }
-}
-
-/// Groups of 8 elements transposed into a stack buffer before one append: an append per
-/// group (its capacity check and length update) cost a third of the time at typesize 4.
-const BATCH_GROUPS: usize = 16;
-
-/// Unshuffle of `N`-byte elements (`N` 2, 4, 8 or 16), appended to `out`: each group
-/// of 8 elements is a transposition of `N` rows of 8 bytes, done on `u64` words.
-fn unshuffle_fixed<const N: usize>(src: &[u8], out: &mut Vec<u8>, n: usize) {
-    let rows: [&[u8]; N] = core::array::from_fn(|j| &src[j * n..(j + 1) * n]);
-    let groups = n / 8;
-    out.reserve(n * N);
-    let mut batch = [0u8; BATCH_GROUPS * 8 * 16];
-    let mut g = 0;
-    while g < groups {
-        let take = BATCH_GROUPS.min(groups - g);
-        let filled = &mut batch[..take * 8 * N];
-        for (k, elements) in filled.chunks_exact_mut(8 * N).enumerate() {
-            unshuffle_group::<N>(&rows, g + k, elements);
-        }
-        out.extend_from_slice(filled);
-        g += take;
-    }
-    for at in groups * 8..n {
-        let element: [u8; N] = rows.map(|row| row[at]);
-        out.extend_from_slice(&element);
-    }
-}
-
-/// Elements `8 * g .. 8 * g + 8` of `rows` (byte `j` of each in row `j`) into `dst`
-/// (`8 * N` bytes).
-#[inline(always)]
-fn unshuffle_group<const N: usize>(rows: &[&[u8]; N], g: usize, dst: &mut [u8]) {
-    let words: [u64; N] = core::array::from_fn(|j| {
-        let bytes: [u8; 8] = rows[j][8 * g..8 * g + 8].try_into().unwrap_or([0; 8]);
-        u64::from_le_bytes(bytes)
-    });
-    match N {
-        2 => {
-            let element = interleave2(words[0], words[1]);
-            put_words(dst, &element);
-        }
-        4 => {
-            let mut x = [words[0], words[1], words[2], words[3]];
-            transpose_stage(&mut x, 0, 1, 8, 0x00ff_00ff_00ff_00ff);
-            transpose_stage(&mut x, 2, 3, 8, 0x00ff_00ff_00ff_00ff);
-            transpose_stage(&mut x, 0, 2, 16, 0x0000_ffff_0000_ffff);
-            transpose_stage(&mut x, 1, 3, 16, 0x0000_ffff_0000_ffff);
-            // Low halves are elements 0..4, high halves 4..8.
-            const LOW: u64 = 0xffff_ffff;
-            let words = [
-                (x[0] & LOW) | (x[1] << 32),
-                (x[2] & LOW) | (x[3] << 32),
-                (x[0] >> 32) | (x[1] & !LOW),
-                (x[2] >> 32) | (x[3] & !LOW),
-            ];
-            put_words(dst, &words);
-        }
-        _ => {
-            // 8 or 16: one or two 8x8 byte transpositions; element `b` is word `b` of
-            // each half.
-            let halves = N / 8;
-            let mut t = [[0u64; 8]; 2];
-            for (h, half) in t.iter_mut().enumerate().take(halves) {
-                half.copy_from_slice(&words[8 * h..8 * h + 8]);
-                transpose8x8(half);
-            }
-            for (b, element) in dst.chunks_exact_mut(N).enumerate() {
-                for (h, part) in element.chunks_exact_mut(8).enumerate() {
-                    part.copy_from_slice(&t[h][b].to_le_bytes());
-                }
-            }
-        }
-    }
-}
-
-/// `words` as little-endian bytes into `dst`, in order.
-#[inline(always)]
-fn put_words(dst: &mut [u8], words: &[u64]) {
-    for (chunk, w) in dst.chunks_exact_mut(8).zip(words) {
-        chunk.copy_from_slice(&w.to_le_bytes());
-    }
-}
-
-/// Swaps the `shift`-bit fields of word `hi` at even positions with those of word `lo`
-/// at odd positions: one stage of a transposition network.
-#[inline(always)]
-fn transpose_stage(x: &mut [u64], lo: usize, hi: usize, shift: u32, mask: u64) {
-    let t = ((x[lo] >> shift) ^ x[hi]) & mask;
-    x[hi] ^= t;
-    x[lo] ^= t << shift;
-}
-
-/// Transposes the 8x8 byte matrix `x` (word `k` is row `k`, byte `b` column `b`).
-#[inline(always)]
-pub(super) fn transpose8x8(x: &mut [u64; 8]) {
-    for k in [0, 2, 4, 6] {
-        transpose_stage(x, k, k + 1, 8, 0x00ff_00ff_00ff_00ff);
-    }
-    for k in [0, 1, 4, 5] {
-        transpose_stage(x, k, k + 2, 16, 0x0000_ffff_0000_ffff);
-    }
-    for k in [0, 1, 2, 3] {
-        transpose_stage(x, k, k + 4, 32, 0x0000_0000_ffff_ffff);
-    }
-}
-
-/// Interleaves the bytes of `a` and `b`: the 16 bytes `a0 b0 a1 b1 ...` as two words.
-#[inline(always)]
-fn interleave2(a: u64, b: u64) -> [u64; 2] {
-    fn spread(x: u32) -> u64 {
-        let x = u64::from(x);
-        let x = (x | (x << 16)) & 0x0000_ffff_0000_ffff;
-        (x | (x << 8)) & 0x00ff_00ff_00ff_00ff
-    }
-    [
-        spread(a as u32) | (spread(b as u32) << 8),
-        spread((a >> 32) as u32) | (spread((b >> 32) as u32) << 8),
-    ]
+    tail.copy_from_slice(&src[whole..]);
 }
 
 /// Unshuffle of any other element size.
@@ -241,6 +110,7 @@ pub(super) fn unbytedelta(typesize: usize, src: &[u8], dst: &mut [u8]) {
 mod tests {
     use super::*;
     use alloc::vec;
+    use alloc::vec::Vec;
 
     /// The definition, one byte at a time.
     fn unshuffle_plain(typesize: usize, src: &[u8]) -> Vec<u8> {
@@ -262,9 +132,6 @@ mod tests {
                 let mut dst = vec![0; len];
                 unshuffle(typesize, &src, &mut dst);
                 assert_eq!(dst, unshuffle_plain(typesize, &src), "{typesize} {len}");
-                let mut appended = vec![7];
-                unshuffle_append(typesize, &src, &mut appended);
-                assert_eq!(appended[1..], dst, "{typesize} {len}");
             }
         }
     }

@@ -45,6 +45,7 @@ mod header;
 mod kinds;
 #[cfg(feature = "std")]
 mod lz4;
+mod transpose;
 #[cfg(feature = "std")]
 mod zstd;
 #[cfg(feature = "std")]
@@ -52,7 +53,7 @@ mod zstd_check;
 #[cfg(feature = "std")]
 mod zstd_huf;
 
-pub use decode::{decode, decode_with_limit, DEFAULT_MAX_NBYTES};
+pub use decode::{decode, decode_into, decode_with_limit, DEFAULT_MAX_NBYTES};
 #[cfg(feature = "std")]
 pub use encode::{encode, TooLargeForChunk, ENCODE_BLOCKSIZE, MAX_ENCODE_NBYTES};
 pub use error::{ChunkError, ChunkErrorKind};

@@ -88,7 +88,7 @@ impl Tally {
         let verdicts = c_ref::decompress_all(chunks);
         for (bytes, c) in chunks.iter().zip(verdicts) {
             let i = describe(original, bytes);
-            let ours = chunk::decode(bytes);
+            let ours = super::into::decode_both(bytes);
             if let Some(class) = version_difference(bytes) {
                 *self.version.entry(class).or_default() += 1;
                 continue;

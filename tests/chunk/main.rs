@@ -7,6 +7,7 @@
 mod c_ref;
 mod children;
 mod differential;
+mod into;
 mod lz4_blocks;
 mod lz4_ref;
 mod python;
@@ -323,18 +324,18 @@ fn every_truncation_and_byte_change_is_ok_or_err() {
         c_compress(&src[..3000], BLOSCLZ, 9, 2, BITSHUFFLE, 1002, ALWAYS_SPLIT),
         c_compress(&src[..3000], LZ4, 5, 4, DELTA, 1000, ALWAYS_SPLIT),
     ];
+    let mut buffer = [0; 4096];
     for chunk in &chunks {
         for len in 0..chunk.len() {
             assert!(chunk::decode(&chunk[..len]).is_err(), "truncated to {len}");
+            assert!(chunk::decode_into(&chunk[..len], &mut [0; 4096]).is_err());
         }
         // Every byte value at every offset of the headers and the first stream bytes.
         for at in 0..chunk.len().min(64) {
             let mut changed = chunk.clone();
             for value in 0..=255u8 {
                 changed[at] = value;
-                if let Ok(out) = chunk::decode(&changed) {
-                    assert!(out.len() <= chunk::DEFAULT_MAX_NBYTES as usize);
-                }
+                check_mutation(&changed, &mut buffer);
             }
         }
         // A few values at every offset: the streams' control bytes and distances.
@@ -342,10 +343,20 @@ fn every_truncation_and_byte_change_is_ok_or_err() {
             let mut changed = chunk.clone();
             for value in [0, 1, 0x1f, 0x20, 0xe0, 0xff, chunk[at] ^ 0x80] {
                 changed[at] = value;
-                if let Ok(out) = chunk::decode(&changed) {
-                    assert!(out.len() <= chunk::DEFAULT_MAX_NBYTES as usize);
-                }
+                check_mutation(&changed, &mut buffer);
             }
         }
+    }
+}
+
+/// A changed chunk decodes within the limit, and `decode_into` a 4 KiB buffer agrees
+/// with `decode` whenever it decodes.
+fn check_mutation(changed: &[u8], buffer: &mut [u8]) {
+    let decoded = chunk::decode(changed);
+    if let Ok(out) = &decoded {
+        assert!(out.len() <= chunk::DEFAULT_MAX_NBYTES as usize);
+    }
+    if let Ok(n) = chunk::decode_into(changed, buffer) {
+        assert_eq!(Some(&buffer[..n]), decoded.as_deref().ok());
     }
 }

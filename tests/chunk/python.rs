@@ -4,8 +4,6 @@
 
 use std::path::Path;
 
-use b2nd_meta::chunk;
-
 const VERSIONS: [&str; 3] = ["2.7.1", "3.0.0", "4.14.1"];
 /// As `INPUT_LEN` in generate.py.
 const INPUT_LEN: usize = 1024;
@@ -90,7 +88,7 @@ fn python_chunks_decode_as_python_reads_them() {
                 stale += 1;
                 continue;
             }
-            match (chunk::decode(bytes), expected) {
+            match (super::into::decode_both(bytes), expected) {
                 (Ok(ours), Some(python)) if ours == python => {}
                 (Err(_), None) => {}
                 (Ok(_), Some(_)) => failures.push(format!("{label}: other bytes than python's")),
