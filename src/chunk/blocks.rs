@@ -214,9 +214,11 @@ fn read_stream(
             } else {
                 decompress(streams, src, dest).map_err(|kind| match kind {
                     ChunkErrorKind::CodecNotDecoded { .. } => ChunkError::at(AT_FLAGS, kind),
-                    ChunkErrorKind::ZstdHeader { frame_offset, .. } => {
-                        ChunkError::at(at + INT32_LEN + frame_offset as usize, kind)
-                    }
+                    ChunkErrorKind::ZstdHeader { frame_offset, .. }
+                    | ChunkErrorKind::Lz4 {
+                        stream_offset: frame_offset,
+                        ..
+                    } => ChunkError::at(at + INT32_LEN + frame_offset as usize, kind),
                     kind => ChunkError::at(at + INT32_LEN, kind),
                 })?;
             }
