@@ -7,7 +7,9 @@
 //! `chunk::decode_into` a buffer reused across calls, as `c` (`blosc2_decompress`) is.
 //!
 //! Run with `cargo bench --bench chunk --all-features` (criterion prints each case's
-//! throughput; `B2ND_BENCH_SIZES=1048576` restricts the sizes).
+//! throughput; `B2ND_BENCH_SIZES=1048576` restricts the sizes). The `lz4_stage` group
+//! times the LZ4/LZ4HC stage alone: the same chunks with their filter removed, so that
+//! neither side undoes a shuffle.
 
 use std::ffi::c_void;
 use std::hint::black_box;
@@ -110,6 +112,57 @@ fn bench(cr: &mut Criterion) {
                         },
                     );
                     let mut dest = vec![0u8; size];
+                    group.bench_with_input(BenchmarkId::new("c", &id), &chunk, |b, chunk| {
+                        b.iter(|| unsafe {
+                            c::blosc2_decompress(
+                                black_box(chunk).as_ptr() as *const c_void,
+                                chunk.len() as i32,
+                                dest.as_mut_ptr() as *mut c_void,
+                                dest.len() as i32,
+                            )
+                        })
+                    });
+                }
+            }
+        }
+    }
+    group.finish();
+    codec_stage(cr, &sizes);
+}
+
+/// The codec stage alone, for LZ4 and LZ4HC: the same chunks with their filter removed
+/// from the header (byte 21, the last filter slot), so that ours and C decompress the
+/// streams and undo nothing (the output is the shuffled bytes).
+fn codec_stage(cr: &mut Criterion, sizes: &[usize]) {
+    let mut group = cr.benchmark_group("lz4_stage");
+    group.sample_size(10);
+    group.warm_up_time(Duration::from_millis(300));
+    group.measurement_time(Duration::from_secs(1));
+    for &size in sizes {
+        for (data_name, data, typesize) in [
+            ("f64ramp", float_ramp(size), 8),
+            ("i32counter", counter(size), 4),
+        ] {
+            for (codec_name, codec) in [("lz4", 1), ("lz4hc", 2)] {
+                for (filter_name, filter) in FILTERS {
+                    let mut chunk = c_compress(&data, codec, typesize, filter);
+                    chunk[21] = 0;
+                    let mut dest = vec![0u8; size];
+                    let rc = unsafe {
+                        c::blosc2_decompress(
+                            chunk.as_ptr() as *const c_void,
+                            chunk.len() as i32,
+                            dest.as_mut_ptr() as *mut c_void,
+                            dest.len() as i32,
+                        )
+                    };
+                    assert_eq!(rc as usize, size);
+                    assert_eq!(b2nd_meta::chunk::decode(&chunk).unwrap(), dest);
+                    let id = format!("{codec_name}/{filter_name}/{data_name}/{size}");
+                    group.throughput(Throughput::Bytes(size as u64));
+                    group.bench_with_input(BenchmarkId::new("ours", &id), &chunk, |b, chunk| {
+                        b.iter(|| b2nd_meta::chunk::decode(black_box(chunk)).unwrap())
+                    });
                     group.bench_with_input(BenchmarkId::new("c", &id), &chunk, |b, chunk| {
                         b.iter(|| unsafe {
                             c::blosc2_decompress(

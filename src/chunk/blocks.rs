@@ -221,9 +221,11 @@ fn read_stream(
                         frame_offset,
                         ..
                     } => ChunkError::at(dict_at + frame_offset as usize, kind),
-                    ChunkErrorKind::ZstdHeader { frame_offset, .. } => {
-                        ChunkError::at(at + INT32_LEN + frame_offset as usize, kind)
-                    }
+                    ChunkErrorKind::ZstdHeader { frame_offset, .. }
+                    | ChunkErrorKind::Lz4 {
+                        stream_offset: frame_offset,
+                        ..
+                    } => ChunkError::at(at + INT32_LEN + frame_offset as usize, kind),
                     kind => ChunkError::at(at + INT32_LEN, kind),
                 })?;
             }

@@ -1,4 +1,4 @@
-//! LZ4/LZ4HC (lz4_flex) and zlib (miniz_oxide) streams, both pure Rust: each fills
+//! LZ4/LZ4HC (our own decoder, super::lz4) and zlib (miniz_oxide) streams, both pure Rust: each fills
 //! exactly one stream of `neblock` bytes and never writes past it.
 
 use alloc::string::ToString;
@@ -14,20 +14,13 @@ fn stream_length(expected: usize, found: usize) -> ChunkErrorKind {
 }
 
 /// An LZ4 block (C's `LZ4_decompress_safe`, or `LZ4_decompress_safe_usingDict` with the
-/// chunk's dictionary) filling `dest` exactly: LZ4 and LZ4HC alike.
+/// chunk's dictionary) filling `dest` exactly: LZ4 and LZ4HC alike (our own decoder,
+/// super::lz4). C-Blosc2 refuses a block that decodes to fewer bytes.
 pub(super) fn lz4(src: &[u8], dict: Option<&[u8]>, dest: &mut [u8]) -> Result<(), ChunkErrorKind> {
     let neblock = dest.len();
-    let result = match dict {
-        Some(dict) => lz4_flex::block::decompress_into_with_dict(src, dest, dict),
-        None => lz4_flex::block::decompress_into(src, dest),
-    };
-    match result {
-        Ok(n) if n == neblock => Ok(()),
-        Ok(n) => Err(stream_length(neblock, n)),
-        Err(e) => Err(ChunkErrorKind::Codec {
-            codec: ChunkCodec::Lz4,
-            message: e.to_string(),
-        }),
+    match super::lz4::decompress(src, dict.unwrap_or(&[]), dest)? {
+        n if n == neblock => Ok(()),
+        n => Err(stream_length(neblock, n)),
     }
 }
 

@@ -137,6 +137,20 @@ pub enum ChunkErrorKind {
         /// chunk's dictionary, from the dictionary's start.
         frame_offset: u64,
     },
+    /// An LZ4 block that C's `LZ4_decompress_safe` (LZ4 1.10.0) refuses, at the input
+    /// byte where C stops (its negative result), or whose match offset is 0 (a copy of
+    /// the bytes being written: C decodes it to whatever its copy leaves).
+    #[error("expected {expected} {limit}, found {found} (byte {stream_offset} of the LZ4 stream)")]
+    Lz4 {
+        /// The rule broken.
+        expected: &'static str,
+        /// The bound the rule sets (a byte position, a length or an offset).
+        limit: u64,
+        /// The value found.
+        found: u64,
+        /// Where C stops, from the start of the LZ4 stream.
+        stream_offset: u64,
+    },
     /// The codec's own error on a stream.
     #[error("the {codec} stream does not decompress: {message}")]
     Codec {

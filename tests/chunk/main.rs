@@ -8,6 +8,8 @@ mod c_ref;
 mod children;
 mod differential;
 mod into;
+mod lz4_blocks;
+mod lz4_ref;
 mod python;
 mod zstd_frames;
 mod zstd_ref;
