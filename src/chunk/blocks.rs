@@ -27,7 +27,8 @@ struct Streams<'a> {
     codec: ChunkCodec,
     #[cfg_attr(not(feature = "std"), allow(dead_code))]
     dict: Option<&'a [u8]>,
-    #[cfg(feature = "std")]
+    /// Where the dictionary's bytes start in the chunk, for its errors.
+    dict_at: usize,
     zstd: Option<super::zstd::Zstd>,
 }
 
@@ -96,7 +97,7 @@ pub(super) fn decode_blocks(
     let mut streams = Streams {
         codec: header.codec,
         dict,
-        #[cfg(feature = "std")]
+        dict_at: bstarts_end + INT32_LEN,
         zstd: None,
     };
     // An instrumented chunk holds the codec's output unfiltered (C skips the pipeline).
@@ -212,8 +213,14 @@ fn read_stream(
             if src.len() == dest.len() {
                 dest.copy_from_slice(src);
             } else {
+                let dict_at = streams.dict_at;
                 decompress(streams, src, dest).map_err(|kind| match kind {
                     ChunkErrorKind::CodecNotDecoded { .. } => ChunkError::at(AT_FLAGS, kind),
+                    ChunkErrorKind::ZstdHeader {
+                        field: "dictionary",
+                        frame_offset,
+                        ..
+                    } => ChunkError::at(dict_at + frame_offset as usize, kind),
                     ChunkErrorKind::ZstdHeader { frame_offset, .. }
                     | ChunkErrorKind::Lz4 {
                         stream_offset: frame_offset,
@@ -234,7 +241,6 @@ fn decompress(
     dest: &mut [u8],
 ) -> Result<(), ChunkErrorKind> {
     match streams.codec {
-        #[cfg(feature = "std")]
         ChunkCodec::Zstd => {
             let zstd = match &mut streams.zstd {
                 Some(zstd) => zstd,

@@ -122,8 +122,9 @@ pub enum ChunkErrorKind {
         /// What the stream holds (at least this many).
         found: u64,
     },
-    /// A zstd frame header, block header or section header that libzstd (C-Blosc2's
-    /// zstd) refuses, found before the frame is decoded.
+    /// A zstd stream that libzstd 1.5.6 (C-Blosc2's zstd) refuses: a frame, block or
+    /// section header, a dictionary, or entropy-coded data that does not decode or end
+    /// where libzstd wants it to.
     #[error("expected {expected} in the zstd {field}, found {found} (byte {frame_offset} of the zstd frame)")]
     ZstdHeader {
         /// Which header.
@@ -132,7 +133,8 @@ pub enum ChunkErrorKind {
         expected: &'static str,
         /// The value found.
         found: u64,
-        /// Where the header is, from the start of the zstd frame.
+        /// Where, from the start of the zstd stream (its first frame); for the
+        /// chunk's dictionary, from the dictionary's start.
         frame_offset: u64,
     },
     /// An LZ4 block that C's `LZ4_decompress_safe` (LZ4 1.10.0) refuses, at the input

@@ -11,6 +11,7 @@ mod into;
 mod lz4_blocks;
 mod lz4_ref;
 mod python;
+mod zstd_frames;
 mod zstd_ref;
 mod zstd_refusals;
 

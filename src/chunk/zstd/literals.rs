@@ -1,0 +1,211 @@
+//! The literals section of a compressed block (`ZSTD_decodeLiteralsBlock` in
+//! `lib/decompress/zstd_decompress_block.c`): stored, one byte repeated, or
+//! Huffman-coded in 1 or 4 streams with a new table or the previous one.
+
+use alloc::vec::Vec;
+
+use super::huffman::{self, Table};
+use super::{refuse, Refusal};
+
+/// Huffman-coded literals need at least this many literals for 4 streams.
+const MIN_LITERALS_FOR_4_STREAMS: usize = 6;
+
+/// The literals of a block: stored in the block, or decoded into [`Literals::buf`].
+pub(super) enum Lits {
+    /// `block[start..end]`.
+    Stored(usize, usize),
+    /// `buf[..len]`.
+    Decoded(usize),
+}
+
+/// What literals sections leave for the next: a table to repeat, a buffer to reuse.
+pub(super) struct Literals {
+    pub(super) table: Table,
+    /// A Huffman table is there to repeat (`litEntropy`).
+    pub(super) repeatable: bool,
+    pub(super) buf: Vec<u8>,
+}
+
+impl Literals {
+    pub(super) fn new() -> Self {
+        Literals {
+            table: Table::new(),
+            repeatable: false,
+            buf: Vec::new(),
+        }
+    }
+
+    /// Reads the literals section at the start of `block` (at byte `at` of the frame),
+    /// whose literals may number at most `block_max` and the output room `room`;
+    /// returns the section's length and where its literals are.
+    pub(super) fn read(
+        &mut self,
+        block: &[u8],
+        at: usize,
+        block_max: usize,
+        room: usize,
+    ) -> Result<(usize, Lits), Refusal> {
+        const FIELD: &str = "literals section header";
+        if block.len() < 2 {
+            return Err(refuse(
+                at,
+                "compressed block",
+                "at least 2 bytes",
+                block.len() as u64,
+            ));
+        }
+        let first = block[0];
+        let kind = first & 3;
+        let format = (first >> 2) & 3;
+        let le = |n: usize| {
+            block[..n]
+                .iter()
+                .rev()
+                .fold(0usize, |v, &b| v << 8 | usize::from(b))
+        };
+        let room = room.min(block_max);
+        if kind >= 2 {
+            if kind == 3 && !self.repeatable {
+                return Err(refuse(
+                    at,
+                    FIELD,
+                    "a Huffman table to repeat (none before)",
+                    3,
+                ));
+            }
+            if block.len() < 5 {
+                return Err(refuse(
+                    at,
+                    FIELD,
+                    "at least 5 bytes for Huffman-coded literals",
+                    block.len() as u64,
+                ));
+            }
+            let v = le(5);
+            let (header, size, stored) = match format {
+                2 => (4, (v >> 4) & 0x3fff, (v >> 18) & 0x3fff),
+                3 => (5, (v >> 4) & 0x3ffff, v >> 22),
+                _ => (3, (v >> 4) & 0x3ff, (v >> 14) & 0x3ff),
+            };
+            let single = format == 0;
+            if size > block_max {
+                return Err(refuse(
+                    at,
+                    FIELD,
+                    "at most the block's maximum size of literals",
+                    size as u64,
+                ));
+            }
+            if !single && size < MIN_LITERALS_FOR_4_STREAMS {
+                return Err(refuse(
+                    at,
+                    FIELD,
+                    "at least 6 literals in 4 Huffman streams",
+                    size as u64,
+                ));
+            }
+            if header + stored > block.len() {
+                return Err(refuse(
+                    at,
+                    FIELD,
+                    "literals within the block",
+                    (header + stored) as u64,
+                ));
+            }
+            if size > room {
+                return Err(refuse(
+                    at,
+                    FIELD,
+                    "no more literals than the output has room for",
+                    size as u64,
+                ));
+            }
+            let mut src = &block[header..header + stored];
+            let huf_at = |skip: usize| {
+                move |e: &'static str| {
+                    refuse(at + header + skip, "Huffman-coded literals", e, size as u64)
+                }
+            };
+            let huf = huf_at(0);
+            if kind == 2 {
+                if !single && src.is_empty() {
+                    return Err(huf("Huffman streams"));
+                }
+                self.table.double = !single && huffman::selects_double(size, src.len());
+                let used = huffman::read_table(src, &mut self.table).map_err(huf)?;
+                if used >= src.len() {
+                    return Err(huf("Huffman streams after the tree description"));
+                }
+                src = &src[used..];
+            }
+            let streams = huf_at(stored - src.len());
+            // Every literal is written by the decoder: the buffer only grows.
+            if self.buf.len() < size {
+                self.buf.resize(size, 0);
+            }
+            let buf = &mut self.buf[..size];
+            if single {
+                huffman::decode1(src, buf, &self.table).map_err(streams)?;
+            } else {
+                huffman::decode4(src, buf, &self.table).map_err(streams)?;
+            }
+            self.repeatable = true;
+            return Ok((header + stored, Lits::Decoded(size)));
+        }
+        let (header, size) = match format {
+            1 => (2, le(2) >> 4),
+            3 => {
+                if block.len() < 3 + usize::from(kind) {
+                    return Err(refuse(
+                        at,
+                        FIELD,
+                        "a 3-byte literals header",
+                        block.len() as u64,
+                    ));
+                }
+                (3, le(3) >> 4)
+            }
+            _ => (1, usize::from(first >> 3)),
+        };
+        if kind == 1 && format == 1 && block.len() < 3 {
+            return Err(refuse(
+                at,
+                FIELD,
+                "a 2-byte literals header and its byte",
+                block.len() as u64,
+            ));
+        }
+        if size > block_max {
+            return Err(refuse(
+                at,
+                FIELD,
+                "at most the block's maximum size of literals",
+                size as u64,
+            ));
+        }
+        if size > room {
+            return Err(refuse(
+                at,
+                FIELD,
+                "no more literals than the output has room for",
+                size as u64,
+            ));
+        }
+        if kind == 0 {
+            if header + size > block.len() {
+                return Err(refuse(
+                    at,
+                    FIELD,
+                    "literals within the block",
+                    (header + size) as u64,
+                ));
+            }
+            return Ok((header + size, Lits::Stored(header, header + size)));
+        }
+        if self.buf.len() < size {
+            self.buf.resize(size, 0);
+        }
+        self.buf[..size].fill(block[header]);
+        Ok((header + 1, Lits::Decoded(size)))
+    }
+}
