@@ -248,8 +248,7 @@ fn decompress(
             };
             zstd.decompress(src, dest)
         }
-        #[cfg(feature = "std")]
-        ChunkCodec::Lz4 => super::codecs::lz4(src, streams.dict, dest),
+        ChunkCodec::Lz4 => super::lz4::decompress_block(src, streams.dict, dest),
         #[cfg(feature = "std")]
         ChunkCodec::Zlib => super::codecs::zlib(src, dest),
         ChunkCodec::BloscLz => super::blosclz::decompress(src, dest),

@@ -1,5 +1,5 @@
-//! LZ4/LZ4HC (our own decoder, super::lz4) and zlib (miniz_oxide) streams, both pure Rust: each fills
-//! exactly one stream of `neblock` bytes and never writes past it.
+//! zlib (miniz_oxide) streams, pure Rust: each fills exactly one stream of `neblock`
+//! bytes and never writes past it.
 
 use alloc::string::ToString;
 
@@ -10,17 +10,6 @@ fn stream_length(expected: usize, found: usize) -> ChunkErrorKind {
     ChunkErrorKind::StreamLength {
         expected: expected as u64,
         found: found as u64,
-    }
-}
-
-/// An LZ4 block (C's `LZ4_decompress_safe`, or `LZ4_decompress_safe_usingDict` with the
-/// chunk's dictionary) filling `dest` exactly: LZ4 and LZ4HC alike (our own decoder,
-/// super::lz4). C-Blosc2 refuses a block that decodes to fewer bytes.
-pub(super) fn lz4(src: &[u8], dict: Option<&[u8]>, dest: &mut [u8]) -> Result<(), ChunkErrorKind> {
-    let neblock = dest.len();
-    match super::lz4::decompress(src, dict.unwrap_or(&[]), dest)? {
-        n if n == neblock => Ok(()),
-        n => Err(stream_length(neblock, n)),
     }
 }
 

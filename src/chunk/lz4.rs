@@ -50,6 +50,24 @@ enum Resume {
     Match { offset: usize, len: usize },
 }
 
+/// An LZ4 block (C's `LZ4_decompress_safe`, or `LZ4_decompress_safe_usingDict` with the
+/// chunk's dictionary) filling `dest` exactly: LZ4 and LZ4HC alike. C-Blosc2 refuses a
+/// block that decodes to fewer bytes.
+pub(super) fn decompress_block(
+    src: &[u8],
+    dict: Option<&[u8]>,
+    dest: &mut [u8],
+) -> Result<(), ChunkErrorKind> {
+    let neblock = dest.len();
+    match decompress(src, dict.unwrap_or(&[]), dest)? {
+        n if n == neblock => Ok(()),
+        n => Err(ChunkErrorKind::StreamLength {
+            expected: neblock as u64,
+            found: n as u64,
+        }),
+    }
+}
+
 #[cold]
 fn refused(expected: &'static str, limit: usize, found: usize, at: usize) -> ChunkErrorKind {
     ChunkErrorKind::Lz4 {

@@ -7,15 +7,15 @@
 //! Decoded: special chunks (zeros, NaNs, a repeated value, uninitialised), memcpyed
 //! chunks, and blocks (split or not) of streams that are zeros, runs of a byte, stored
 //! as they are, or compressed with BloscLZ, zstd (our own decoder, accepting and
-//! refusing what libzstd 1.5.6 does, see `zstd/`), or, with the `std` feature, LZ4 and
-//! LZ4HC (our own decoder, accepting what LZ4 1.10.0's `LZ4_decompress_safe` accepts) or
-//! zlib (miniz_oxide), all pure Rust, with the chunk's dictionary for zstd and LZ4. The
-//! filters of the six slots are
-//! undone last slot first, as C-Blosc2 3.x does: shuffle, bitshuffle, delta (every
-//! typesize), bytedelta (filter 35); truncation of precision needs no undoing. Plugin
-//! codecs and filters (NDLZ, ZFP, ndcell, user ids 32-255) and variable-length blocks are
-//! reported by name and id ([`ChunkErrorKind::CodecNotDecoded`],
-//! [`ChunkErrorKind::FilterNotDecoded`], [`ChunkErrorKind::Unsupported`]).
+//! refusing what libzstd 1.5.6 does, see `zstd/`), LZ4 and LZ4HC (our own decoder,
+//! accepting what LZ4 1.10.0's `LZ4_decompress_safe` accepts) or, with the `std`
+//! feature, zlib (miniz_oxide), all pure Rust, with the chunk's dictionary for zstd and
+//! LZ4. The filters of the six slots are undone last slot first, as C-Blosc2 3.x does:
+//! shuffle, bitshuffle, delta (every typesize), bytedelta (filter 35); truncation of
+//! precision needs no undoing. Plugin codecs and filters (NDLZ, ZFP, ndcell, user ids
+//! 32-255) and variable-length blocks are reported by name and id
+//! ([`ChunkErrorKind::CodecNotDecoded`], [`ChunkErrorKind::FilterNotDecoded`],
+//! [`ChunkErrorKind::Unsupported`]).
 //!
 //! Nothing is allocated beyond what the input holds until the header's `nbytes` has been
 //! checked against a limit ([`DEFAULT_MAX_NBYTES`], or the one given to
@@ -44,7 +44,6 @@ mod error;
 mod filters;
 mod header;
 mod kinds;
-#[cfg(feature = "std")]
 mod lz4;
 mod transpose;
 mod zstd;
