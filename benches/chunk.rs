@@ -16,7 +16,10 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use blosc2_src as c;
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::measurement::WallTime;
+use criterion::{
+    criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput,
+};
 
 const CODECS: [(&str, u8); 4] = [("blosclz", 0), ("lz4", 1), ("lz4hc", 2), ("zstd", 5)];
 const FILTERS: [(&str, u8); 2] = [("shuffle", 1), ("bitshuffle", 2)];
@@ -76,6 +79,20 @@ fn c_compress(src: &[u8], codec: u8, typesize: i32, filter: u8) -> Vec<u8> {
     dest
 }
 
+/// C's `blosc2_decompress` of `chunk` into `dest`, as case `c/<id>`.
+fn bench_c(group: &mut BenchmarkGroup<'_, WallTime>, id: &str, chunk: &[u8], dest: &mut [u8]) {
+    group.bench_with_input(BenchmarkId::new("c", id), chunk, |b, chunk| {
+        b.iter(|| unsafe {
+            c::blosc2_decompress(
+                black_box(chunk).as_ptr() as *const c_void,
+                chunk.len() as i32,
+                dest.as_mut_ptr() as *mut c_void,
+                dest.len() as i32,
+            )
+        })
+    });
+}
+
 fn bench(cr: &mut Criterion) {
     unsafe { c::blosc2_init() };
     let sizes: Vec<usize> = std::env::var("B2ND_BENCH_SIZES")
@@ -111,17 +128,7 @@ fn bench(cr: &mut Criterion) {
                             })
                         },
                     );
-                    let mut dest = vec![0u8; size];
-                    group.bench_with_input(BenchmarkId::new("c", &id), &chunk, |b, chunk| {
-                        b.iter(|| unsafe {
-                            c::blosc2_decompress(
-                                black_box(chunk).as_ptr() as *const c_void,
-                                chunk.len() as i32,
-                                dest.as_mut_ptr() as *mut c_void,
-                                dest.len() as i32,
-                            )
-                        })
-                    });
+                    bench_c(&mut group, &id, &chunk, &mut vec![0u8; size]);
                 }
             }
         }
@@ -163,16 +170,7 @@ fn codec_stage(cr: &mut Criterion, sizes: &[usize]) {
                     group.bench_with_input(BenchmarkId::new("ours", &id), &chunk, |b, chunk| {
                         b.iter(|| b2nd_meta::chunk::decode(black_box(chunk)).unwrap())
                     });
-                    group.bench_with_input(BenchmarkId::new("c", &id), &chunk, |b, chunk| {
-                        b.iter(|| unsafe {
-                            c::blosc2_decompress(
-                                black_box(chunk).as_ptr() as *const c_void,
-                                chunk.len() as i32,
-                                dest.as_mut_ptr() as *mut c_void,
-                                dest.len() as i32,
-                            )
-                        })
-                    });
+                    bench_c(&mut group, &id, &chunk, &mut dest);
                 }
             }
         }

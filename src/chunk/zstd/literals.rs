@@ -46,6 +46,15 @@ impl Literals {
         room: usize,
     ) -> Result<(usize, Lits), Refusal> {
         const FIELD: &str = "literals section header";
+        let within_max = |size: usize| match size {
+            s if s > block_max => Err(refuse(
+                at,
+                FIELD,
+                "at most the block's maximum size of literals",
+                s as u64,
+            )),
+            _ => Ok(()),
+        };
         if block.len() < 2 {
             return Err(refuse(
                 at,
@@ -88,14 +97,7 @@ impl Literals {
                 _ => (3, (v >> 4) & 0x3ff, (v >> 14) & 0x3ff),
             };
             let single = format == 0;
-            if size > block_max {
-                return Err(refuse(
-                    at,
-                    FIELD,
-                    "at most the block's maximum size of literals",
-                    size as u64,
-                ));
-            }
+            within_max(size)?;
             if !single && size < MIN_LITERALS_FOR_4_STREAMS {
                 return Err(refuse(
                     at,
@@ -175,14 +177,7 @@ impl Literals {
                 block.len() as u64,
             ));
         }
-        if size > block_max {
-            return Err(refuse(
-                at,
-                FIELD,
-                "at most the block's maximum size of literals",
-                size as u64,
-            ));
-        }
+        within_max(size)?;
         if size > room {
             return Err(refuse(
                 at,
