@@ -46,14 +46,16 @@ impl Literals {
         room: usize,
     ) -> Result<(usize, Lits), Refusal> {
         const FIELD: &str = "literals section header";
-        let within_max = |size: usize| match size {
-            s if s > block_max => Err(refuse(
-                at,
-                FIELD,
+        let refuse_if = |bad: bool, expected: &'static str, found: usize| match bad {
+            true => Err(refuse(at, FIELD, expected, found as u64)),
+            false => Ok(()),
+        };
+        let within_max = |size: usize| {
+            refuse_if(
+                size > block_max,
                 "at most the block's maximum size of literals",
-                s as u64,
-            )),
-            _ => Ok(()),
+                size,
+            )
         };
         if block.len() < 2 {
             return Err(refuse(
@@ -82,14 +84,11 @@ impl Literals {
                     3,
                 ));
             }
-            if block.len() < 5 {
-                return Err(refuse(
-                    at,
-                    FIELD,
-                    "at least 5 bytes for Huffman-coded literals",
-                    block.len() as u64,
-                ));
-            }
+            refuse_if(
+                block.len() < 5,
+                "at least 5 bytes for Huffman-coded literals",
+                block.len(),
+            )?;
             let v = le(5);
             let (header, size, stored) = match format {
                 2 => (4, (v >> 4) & 0x3fff, (v >> 18) & 0x3fff),
@@ -98,30 +97,21 @@ impl Literals {
             };
             let single = format == 0;
             within_max(size)?;
-            if !single && size < MIN_LITERALS_FOR_4_STREAMS {
-                return Err(refuse(
-                    at,
-                    FIELD,
-                    "at least 6 literals in 4 Huffman streams",
-                    size as u64,
-                ));
-            }
-            if header + stored > block.len() {
-                return Err(refuse(
-                    at,
-                    FIELD,
-                    "literals within the block",
-                    (header + stored) as u64,
-                ));
-            }
-            if size > room {
-                return Err(refuse(
-                    at,
-                    FIELD,
-                    "no more literals than the output has room for",
-                    size as u64,
-                ));
-            }
+            refuse_if(
+                !single && size < MIN_LITERALS_FOR_4_STREAMS,
+                "at least 6 literals in 4 Huffman streams",
+                size,
+            )?;
+            refuse_if(
+                header + stored > block.len(),
+                "literals within the block",
+                header + stored,
+            )?;
+            refuse_if(
+                size > room,
+                "no more literals than the output has room for",
+                size,
+            )?;
             let mut src = &block[header..header + stored];
             let huf_at = |skip: usize| {
                 move |e: &'static str| {
@@ -157,44 +147,32 @@ impl Literals {
         let (header, size) = match format {
             1 => (2, le(2) >> 4),
             3 => {
-                if block.len() < 3 + usize::from(kind) {
-                    return Err(refuse(
-                        at,
-                        FIELD,
-                        "a 3-byte literals header",
-                        block.len() as u64,
-                    ));
-                }
+                refuse_if(
+                    block.len() < 3 + usize::from(kind),
+                    "a 3-byte literals header",
+                    block.len(),
+                )?;
                 (3, le(3) >> 4)
             }
             _ => (1, usize::from(first >> 3)),
         };
-        if kind == 1 && format == 1 && block.len() < 3 {
-            return Err(refuse(
-                at,
-                FIELD,
-                "a 2-byte literals header and its byte",
-                block.len() as u64,
-            ));
-        }
+        refuse_if(
+            kind == 1 && format == 1 && block.len() < 3,
+            "a 2-byte literals header and its byte",
+            block.len(),
+        )?;
         within_max(size)?;
-        if size > room {
-            return Err(refuse(
-                at,
-                FIELD,
-                "no more literals than the output has room for",
-                size as u64,
-            ));
-        }
+        refuse_if(
+            size > room,
+            "no more literals than the output has room for",
+            size,
+        )?;
         if kind == 0 {
-            if header + size > block.len() {
-                return Err(refuse(
-                    at,
-                    FIELD,
-                    "literals within the block",
-                    (header + size) as u64,
-                ));
-            }
+            refuse_if(
+                header + size > block.len(),
+                "literals within the block",
+                header + size,
+            )?;
             return Ok((header + size, Lits::Stored(header, header + size)));
         }
         if self.buf.len() < size {
