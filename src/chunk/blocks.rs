@@ -107,7 +107,7 @@ pub(super) fn decode_blocks(
             .filters
             .iter()
             .any(|(f, _)| !matches!(f, Filter::None | Filter::TruncPrec));
-    let (mut a, mut b) = (Vec::new(), Vec::new());
+    let (mut a, mut b) = scratch::take();
     let dont_split = header.flags & FLAG_DONT_SPLIT != 0;
     let mut bstarts = Reader::new(data);
     bstarts.seek(header.len(), Expected::Described("bstarts"))?;
@@ -147,7 +147,7 @@ pub(super) fn decode_blocks(
         // Without filters the streams go straight to the output.
         let dest = if filtered {
             // Every byte is overwritten by the streams: no zero-filling after the first.
-            grow_zeroed(&mut a, bsize);
+            scratch::fit(&mut a, bsize);
             &mut a[..]
         } else {
             &mut *block_out
@@ -161,7 +161,53 @@ pub(super) fn decode_blocks(
             unfilter(header, done, block_out, &mut a, &mut b)?;
         }
     }
+    scratch::keep(a, b);
     Ok(())
+}
+
+/// The two block buffers of a chunk (the streams' output and the filters' other side),
+/// kept between the chunks one thread decodes (with `std`), as C-Blosc2 keeps its
+/// context's: the next chunk's blocks then cost no allocation and no zero-filling. Their
+/// bytes are never read before the streams or a filter overwrite them whole.
+mod scratch {
+    use alloc::vec::Vec;
+
+    /// The largest buffer kept between chunks, per thread.
+    #[cfg(feature = "std")]
+    const KEEP: usize = 2 << 20;
+
+    #[cfg(feature = "std")]
+    std::thread_local! {
+        static KEPT: core::cell::Cell<(Vec<u8>, Vec<u8>)> =
+            const { core::cell::Cell::new((Vec::new(), Vec::new())) };
+    }
+
+    pub(super) fn take() -> (Vec<u8>, Vec<u8>) {
+        #[cfg(feature = "std")]
+        return KEPT.take();
+        #[cfg(not(feature = "std"))]
+        (Vec::new(), Vec::new())
+    }
+
+    pub(super) fn keep(a: Vec<u8>, b: Vec<u8>) {
+        #[cfg(feature = "std")]
+        if a.capacity() <= KEEP && b.capacity() <= KEEP {
+            KEPT.set((a, b));
+        }
+        #[cfg(not(feature = "std"))]
+        drop((a, b));
+    }
+
+    /// `v` at `len` bytes: shortened, or grown by zeros within its capacity, or, beyond
+    /// it, a fresh zeroed allocation (calloc: fresh pages are zero already, so a block
+    /// that a hostile header makes large costs nothing until its streams write it).
+    pub(super) fn fit(v: &mut Vec<u8>, len: usize) {
+        if v.capacity() < len {
+            *v = alloc::vec![0; len];
+        } else {
+            v.resize(len, 0);
+        }
+    }
 }
 
 /// Grows `v` to `len` bytes, the new ones zero. An empty vector gets a fresh zeroed
