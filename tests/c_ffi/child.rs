@@ -9,43 +9,54 @@ use std::os::fd::FromRawFd;
 /// Runs `work` in a forked child and returns the bytes it answers, or `Err(signal)` when
 /// the child died of a signal (`Err(0)`: it did not answer within `seconds`).
 pub fn in_child(seconds: u32, work: impl FnOnce() -> Vec<u8>) -> Result<Vec<u8>, i32> {
+    let (mut pipe, pid) = fork_piped(seconds, |fd| write_all(fd, &work()));
+    let mut answer = Vec::new();
+    let _ = pipe.read_to_end(&mut answer);
+    reap(pid).map(|()| answer)
+}
+
+/// A forked child that runs `answer` with the write end of a pipe, then `_exit`s (an
+/// alarm after `seconds` ends one that hangs); the parent gets the read end and the
+/// child's pid, for [`reap`].
+pub fn fork_piped(seconds: u32, answer: impl FnOnce(c_int)) -> (std::fs::File, libc::pid_t) {
     let mut fds = [0 as c_int; 2];
     assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
     let pid = unsafe { libc::fork() };
     assert!(pid >= 0, "fork failed");
     if pid == 0 {
         // The child: only async-signal-safe work after fork would be strictly correct;
-        // this child runs C-Blosc2 and writes its answer, then _exits.
+        // this child runs C and writes its answer, then _exits.
         unsafe {
             libc::close(fds[0]);
             libc::alarm(seconds);
-            let out = work();
-            let mut written = 0;
-            while written < out.len() {
-                let n = libc::write(
-                    fds[1],
-                    out.as_ptr().add(written) as *const c_void,
-                    out.len() - written,
-                );
-                if n <= 0 {
-                    break;
-                }
-                written += n as usize;
-            }
-            libc::_exit(0);
         }
+        answer(fds[1]);
+        unsafe { libc::_exit(0) };
     }
     unsafe { libc::close(fds[1]) };
-    let mut answer = Vec::new();
-    let mut pipe = unsafe { std::fs::File::from_raw_fd(fds[0]) };
-    let _ = pipe.read_to_end(&mut answer);
+    (unsafe { std::fs::File::from_raw_fd(fds[0]) }, pid)
+}
+
+/// Waits for the child `pid`: `Err(signal)` when it died of one (`Err(0)`: its alarm).
+pub fn reap(pid: libc::pid_t) -> Result<(), i32> {
     let mut status = 0;
     unsafe { libc::waitpid(pid, &mut status, 0) };
     if libc::WIFSIGNALED(status) {
         let sig = libc::WTERMSIG(status);
         return Err(if sig == libc::SIGALRM { 0 } else { sig });
     }
-    Ok(answer)
+    Ok(())
+}
+
+/// `bytes` to the pipe `fd`, in a child: a failed write ends the child (status 3).
+pub fn write_all(fd: c_int, mut bytes: &[u8]) {
+    while !bytes.is_empty() {
+        let n = unsafe { libc::write(fd, bytes.as_ptr() as *const c_void, bytes.len()) };
+        if n <= 0 {
+            unsafe { libc::_exit(3) };
+        }
+        bytes = &bytes[n as usize..];
+    }
 }
 
 /// The next `n` bytes of a child's answer, moving past them; `None` when it is shorter.

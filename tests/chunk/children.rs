@@ -2,9 +2,11 @@
 //! new child after a crash: C-Blosc2 2.15.3 and libzstd are run on hostile bytes, and a
 //! crash ("double free or corruption") must be a verdict, not the end of the run.
 
-use std::ffi::{c_int, c_void};
 use std::io::Read;
-use std::os::fd::FromRawFd;
+
+#[allow(dead_code)]
+#[path = "../c_ffi/child.rs"]
+mod child;
 
 /// A child's answer about one input: a tag (the caller's meaning) and bytes.
 pub type Answer = (u8, Vec<u8>);
@@ -33,25 +35,14 @@ pub fn answers<T>(
 /// One child answering item after item: the tag, the length (u32, little-endian), the
 /// bytes.
 fn run_child<T>(items: &[T], mut work: Box<dyn FnMut(&T) -> Answer>) -> Vec<Answer> {
-    let mut fds = [0 as c_int; 2];
-    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
-    let pid = unsafe { libc::fork() };
-    assert!(pid >= 0, "fork failed");
-    if pid == 0 {
-        unsafe {
-            libc::close(fds[0]);
-            libc::alarm(60);
-            for item in items {
-                let (tag, bytes) = work(item);
-                write_all(fds[1], &[tag]);
-                write_all(fds[1], &(bytes.len() as u32).to_le_bytes());
-                write_all(fds[1], &bytes);
-            }
-            libc::_exit(0);
+    let (mut pipe, pid) = child::fork_piped(60, |fd| {
+        for item in items {
+            let (tag, bytes) = work(item);
+            child::write_all(fd, &[tag]);
+            child::write_all(fd, &(bytes.len() as u32).to_le_bytes());
+            child::write_all(fd, &bytes);
         }
-    }
-    unsafe { libc::close(fds[1]) };
-    let mut pipe = unsafe { std::fs::File::from_raw_fd(fds[0]) };
+    });
     let mut answers = Vec::new();
     let mut head = [0u8; 5];
     while answers.len() < items.len() && pipe.read_exact(&mut head).is_ok() {
@@ -61,17 +52,7 @@ fn run_child<T>(items: &[T], mut work: Box<dyn FnMut(&T) -> Answer>) -> Vec<Answ
         }
         answers.push((head[0], bytes));
     }
-    let mut status = 0;
-    unsafe { libc::waitpid(pid, &mut status, 0) };
+    // A child that died is counted by the answers it gave.
+    let _ = child::reap(pid);
     answers
-}
-
-unsafe fn write_all(fd: c_int, mut bytes: &[u8]) {
-    while !bytes.is_empty() {
-        let n = unsafe { libc::write(fd, bytes.as_ptr() as *const c_void, bytes.len()) };
-        if n <= 0 {
-            unsafe { libc::_exit(3) };
-        }
-        bytes = &bytes[n as usize..];
-    }
 }
