@@ -198,15 +198,14 @@ mod scratch {
         drop((a, b));
     }
 
-    /// `v` at `len` bytes: shortened, or grown by zeros within its capacity, or, beyond
-    /// it, a fresh zeroed allocation (calloc: fresh pages are zero already, so a block
-    /// that a hostile header makes large costs nothing until its streams write it).
+    /// `v` at `len` bytes, whose old bytes are not needed: shortened, grown by zeros
+    /// within its capacity, or, beyond it, [`super::grow_zeroed`]'s fresh allocation.
     pub(super) fn fit(v: &mut Vec<u8>, len: usize) {
         if v.capacity() < len {
-            *v = alloc::vec![0; len];
-        } else {
-            v.resize(len, 0);
+            // Its bytes are not needed: emptied, it gets the fresh allocation.
+            v.clear();
         }
+        super::grow_zeroed(v, len);
     }
 }
 
