@@ -46,6 +46,7 @@ extern crate std;
 mod any_error;
 pub mod bytes;
 pub mod chunk;
+mod codec;
 #[cfg(feature = "std")]
 pub mod container;
 mod de;

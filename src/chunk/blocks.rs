@@ -29,7 +29,7 @@ struct Streams<'a> {
     dict: Option<&'a [u8]>,
     /// Where the dictionary's bytes start in the chunk, for its errors.
     dict_at: usize,
-    zstd: Option<super::zstd::Zstd>,
+    zstd: Option<crate::codec::zstd::Zstd>,
 }
 
 /// Where a chunk's bytes go: a vector grown block by block, or the caller's slice of
@@ -289,14 +289,14 @@ fn decompress(
         ChunkCodec::Zstd => {
             let zstd = match &mut streams.zstd {
                 Some(zstd) => zstd,
-                none => none.insert(super::zstd::Zstd::new(streams.dict)?),
+                none => none.insert(crate::codec::zstd::Zstd::new(streams.dict)?),
             };
             zstd.decompress(src, dest)
         }
-        ChunkCodec::Lz4 => super::lz4::decompress_block(src, streams.dict, dest),
+        ChunkCodec::Lz4 => crate::codec::lz4::decompress_block(src, streams.dict, dest),
         #[cfg(feature = "std")]
-        ChunkCodec::Zlib => super::codecs::zlib(src, dest),
-        ChunkCodec::BloscLz => super::blosclz::decompress(src, dest),
+        ChunkCodec::Zlib => crate::codec::zlib::zlib(src, dest),
+        ChunkCodec::BloscLz => crate::codec::blosclz::decompress(src, dest),
         other => Err(ChunkErrorKind::CodecNotDecoded { codec: other }),
     }
 }
@@ -346,11 +346,11 @@ fn unfilter(
             }
             // `b` holds the bit-transposed bytes in between.
             Filter::BitShuffle if is_last => {
-                super::bitshuffle::unshuffle(typesize, header.version, a, b, block_out);
+                filters::bitshuffle::unshuffle(typesize, header.version, a, b, block_out);
             }
             Filter::BitShuffle => {
                 let mut moved = alloc::vec![0; a.len()];
-                super::bitshuffle::unshuffle(typesize, header.version, a, b, &mut moved);
+                filters::bitshuffle::unshuffle(typesize, header.version, a, b, &mut moved);
                 *a = moved;
             }
             Filter::Delta => {

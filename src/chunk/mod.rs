@@ -32,11 +32,7 @@
 //! # Ok::<(), b2nd_meta::chunk::ChunkError>(())
 //! ```
 
-mod bitshuffle;
 mod blocks;
-mod blosclz;
-#[cfg(feature = "std")]
-mod codecs;
 mod decode;
 #[cfg(feature = "std")]
 mod encode;
@@ -44,9 +40,6 @@ mod error;
 mod filters;
 mod header;
 mod kinds;
-mod lz4;
-mod transpose;
-mod zstd;
 
 pub use decode::{decode, decode_into, decode_with_limit, DEFAULT_MAX_NBYTES};
 #[cfg(feature = "std")]

@@ -18,7 +18,7 @@ const FORMAT_WHOLE_BLOCKS: u8 = 2;
 
 /// Undoes bitshuffle from `src` into `dst` (same length); `scratch` holds the
 /// bit-transposed bytes in between.
-pub(super) fn unshuffle(
+pub(in crate::chunk) fn unshuffle(
     typesize: usize,
     format_version: u8,
     src: &[u8],
@@ -29,7 +29,7 @@ pub(super) fn unshuffle(
     let len = shuffled_len(typesize, format_version, src.len());
     scratch.resize(len, 0);
     transpose_bits(typesize, &src[..len], scratch);
-    super::filters::unshuffle(typesize, scratch, &mut dst[..len]);
+    super::unshuffle(typesize, scratch, &mut dst[..len]);
     dst[len..].copy_from_slice(&src[len..]);
 }
 

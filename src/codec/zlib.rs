@@ -3,8 +3,7 @@
 
 use alloc::string::ToString;
 
-use super::error::ChunkErrorKind;
-use super::header::ChunkCodec;
+use crate::chunk::{ChunkCodec, ChunkErrorKind};
 
 fn stream_length(expected: usize, found: usize) -> ChunkErrorKind {
     ChunkErrorKind::StreamLength {
@@ -14,7 +13,7 @@ fn stream_length(expected: usize, found: usize) -> ChunkErrorKind {
 }
 
 /// A zlib stream (header, deflate, Adler-32: C's `uncompress`) filling `dest` exactly.
-pub(super) fn zlib(src: &[u8], dest: &mut [u8]) -> Result<(), ChunkErrorKind> {
+pub(crate) fn zlib(src: &[u8], dest: &mut [u8]) -> Result<(), ChunkErrorKind> {
     let neblock = dest.len();
     match miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(src, neblock) {
         Ok(bytes) if bytes.len() == neblock => {

@@ -20,7 +20,7 @@
 //! The copies are fixed-size moves (8, 16 or 32 bytes) wherever at least that much room
 //! remains, the excess overwritten by the next sequence, and exact near the ends.
 
-use super::error::ChunkErrorKind;
+use crate::chunk::ChunkErrorKind;
 
 /// Matches are at least this long (`MINMATCH`).
 const MIN_MATCH: usize = 4;
@@ -53,7 +53,7 @@ enum Resume {
 /// An LZ4 block (C's `LZ4_decompress_safe`, or `LZ4_decompress_safe_usingDict` with the
 /// chunk's dictionary) filling `dest` exactly: LZ4 and LZ4HC alike. C-Blosc2 refuses a
 /// block that decodes to fewer bytes.
-pub(super) fn decompress_block(
+pub(crate) fn decompress_block(
     src: &[u8],
     dict: Option<&[u8]>,
     dest: &mut [u8],

@@ -11,8 +11,7 @@
 
 use alloc::format;
 
-use super::error::ChunkErrorKind;
-use super::header::ChunkCodec;
+use crate::chunk::{ChunkCodec, ChunkErrorKind};
 
 /// Far matches add this to their 16-bit distance.
 const MAX_DISTANCE: usize = 8191;
@@ -30,7 +29,7 @@ fn bad(message: alloc::string::String) -> ChunkErrorKind {
 
 /// Decompresses `src` into `dest`, which it must fill exactly (C's `blosclz_decompress`
 /// with `maxout = dest.len()`, then `blosc_d`'s length check).
-pub(super) fn decompress(src: &[u8], dest: &mut [u8]) -> Result<(), ChunkErrorKind> {
+pub(crate) fn decompress(src: &[u8], dest: &mut [u8]) -> Result<(), ChunkErrorKind> {
     let (n, maxout) = (src.len(), dest.len());
     let Some(&first) = src.first() else {
         return Err(bad(format!(

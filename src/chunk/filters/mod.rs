@@ -5,9 +5,12 @@
 //! Written as plain loops over fixed-size arrays so that the compiler vectorises them;
 //! every index is in bounds by construction (slices of exactly the lengths used). The
 //! unshuffle of 2, 4, 8 and 16-byte elements is the zip transposition of
-//! [`super::transpose`].
+//! [`transpose`].
 
-use super::transpose::rows_to_elements;
+pub(super) mod bitshuffle;
+mod transpose;
+
+use transpose::rows_to_elements;
 
 /// Byte-unshuffle `src` into `dst` (same length): byte `j` of element `i` was stored at
 /// `j * n + i`, `n` the number of whole elements; the bytes past the last whole element

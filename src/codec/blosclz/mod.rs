@@ -1,0 +1,5 @@
+//! BloscLZ streams: the decoder.
+
+mod decode;
+
+pub(crate) use decode::decompress;
