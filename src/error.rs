@@ -4,7 +4,7 @@ use alloc::boxed::Box;
 use alloc::string::{String, ToString};
 use core::fmt::{self, Display};
 
-use crate::marker;
+use crate::wire::marker;
 
 /// The result type of this crate.
 pub type Result<T, E = Error> = core::result::Result<T, E>;

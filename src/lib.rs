@@ -55,14 +55,13 @@ pub mod error;
 #[cfg(feature = "std")]
 pub mod frame;
 pub mod hex;
-mod marker;
 mod metalayer;
-mod msgpack;
 #[cfg(feature = "std")]
 pub mod report;
 mod ser;
 pub use metalayer::validate;
 pub mod value;
+mod wire;
 
 #[doc = include_str!("../SPEC.md")]
 pub mod spec {}

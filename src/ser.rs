@@ -1,6 +1,6 @@
 //! The serde `Serializer` of the fixed-width format.
 //!
-//! Each serde type maps to exactly one encoding, whatever the value (see [`crate::msgpack::wire`]):
+//! Each serde type maps to exactly one encoding, whatever the value (see [`crate::wire::write`]):
 //! `u8` is a positive fixint, `i32` an int32, `i64` an int64, `str` a str32, bytes a
 //! bin32, and sequences, tuples and structs an array of at most 16 elements. Every other
 //! serde type is refused with [`ErrorKind::UnsupportedType`].
@@ -11,7 +11,7 @@ use alloc::vec::Vec;
 use serde::ser::{self, Serialize};
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::msgpack::wire;
+use crate::wire::write;
 
 /// Where the serializer puts bytes.
 ///
@@ -128,14 +128,14 @@ impl<O: Output> Serializer<O> {
                 problem: "its length must be known before its elements".to_string(),
             })
         })?;
-        let header = wire::array_header(len)
+        let header = write::array_header(len)
             .ok_or_else(|| Error::new(ErrorKind::TooManyElements { len }))?;
         self.out.write_bytes(&[header])
     }
 
     #[inline]
     fn len32(&mut self, marker: u8, what: &'static str, bytes: &[u8]) -> Result<()> {
-        let header = wire::len32_header(marker, bytes.len()).ok_or_else(|| {
+        let header = write::len32_header(marker, bytes.len()).ok_or_else(|| {
             Error::new(ErrorKind::Unencodable {
                 what,
                 problem: alloc::format!(
@@ -179,7 +179,7 @@ impl<O: Output> ser::Serializer for &mut Serializer<O> {
 
     #[inline]
     fn serialize_u8(self, v: u8) -> Result<()> {
-        let byte = wire::pfix(v).ok_or_else(|| {
+        let byte = write::pfix(v).ok_or_else(|| {
             Error::new(ErrorKind::Unencodable {
                 what: "a u8",
                 problem: alloc::format!("{v} does not fit a positive fixint (0..=127)"),
@@ -190,22 +190,22 @@ impl<O: Output> ser::Serializer for &mut Serializer<O> {
 
     #[inline]
     fn serialize_i32(self, v: i32) -> Result<()> {
-        self.out.write_bytes(&wire::int32(v))
+        self.out.write_bytes(&write::int32(v))
     }
 
     #[inline]
     fn serialize_i64(self, v: i64) -> Result<()> {
-        self.out.write_bytes(&wire::int64(v))
+        self.out.write_bytes(&write::int64(v))
     }
 
     #[inline]
     fn serialize_str(self, v: &str) -> Result<()> {
-        self.len32(wire::STR32, "a string", v.as_bytes())
+        self.len32(write::STR32, "a string", v.as_bytes())
     }
 
     #[inline]
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
-        self.len32(wire::BIN32, "a byte string", v)
+        self.len32(write::BIN32, "a byte string", v)
     }
 
     #[inline]

@@ -8,7 +8,7 @@ use super::error::{ChunkError, ChunkErrorKind};
 use super::filters;
 use super::header::{ChunkCodec, ChunkHeader, Filter, FLAG_DONT_SPLIT, MAX_FILTERS};
 use crate::error::Expected;
-use crate::msgpack::read::Reader;
+use crate::wire::read::Reader;
 
 /// Length of a block start or a stream's `csize` (`int32_t`).
 const INT32_LEN: usize = 4;

@@ -4,7 +4,7 @@
 use super::error::{ChunkError, ChunkErrorKind};
 pub use super::kinds::{ChunkCodec, Filter, Special};
 use crate::error::Expected;
-use crate::msgpack::read::Reader;
+use crate::wire::read::Reader;
 
 /// Length of the Blosc1 header (`BLOSC_MIN_HEADER_LENGTH`).
 pub const MIN_HEADER_LEN: usize = 16;

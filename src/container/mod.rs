@@ -147,7 +147,11 @@ pub fn open_source(
     // not is looked at as a zip (whose directory is at its end).
     let mut magic = [0u8; 2];
     let is_frame = src.read_at(&mut magic, 0).map_err(ContainerError::io)? == 2
-        && magic == [crate::marker::FIXARRAY + 14, crate::marker::FIXSTR + 8];
+        && magic
+            == [
+                crate::wire::marker::FIXARRAY + 14,
+                crate::wire::marker::FIXSTR + 8,
+            ];
     if zip_allowed && !is_frame && zip::is_zip(&src) {
         return open_zip(src, label);
     }

@@ -12,8 +12,8 @@ use crate::error::{Error, ErrorKind, Expected, Result};
 #[cfg(feature = "std")]
 pub(crate) mod io;
 mod raw;
-use crate::msgpack::read::Reader;
-use crate::msgpack::wire;
+use crate::wire::read::Reader;
+use crate::wire::write;
 pub(crate) use raw::RAW;
 
 /// A serde `Deserializer` reading the fixed-width metalayer format from a byte slice.
@@ -169,12 +169,12 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let start = self.position();
         match self.reader.peek(Expected::AnyValue)? {
-            0x00..=wire::PFIX_MAX => self.deserialize_u8(visitor),
-            wire::INT32 => self.deserialize_i32(visitor),
-            wire::INT64 => self.deserialize_i64(visitor),
-            wire::STR32 => self.deserialize_str(visitor),
-            wire::BIN32 => self.deserialize_bytes(visitor),
-            b if (wire::FIXARRAY..=wire::FIXARRAY + wire::MAX_ARRAY_LEN as u8).contains(&b) => {
+            0x00..=write::PFIX_MAX => self.deserialize_u8(visitor),
+            write::INT32 => self.deserialize_i32(visitor),
+            write::INT64 => self.deserialize_i64(visitor),
+            write::STR32 => self.deserialize_str(visitor),
+            write::BIN32 => self.deserialize_bytes(visitor),
+            b if (write::FIXARRAY..=write::FIXARRAY + write::MAX_ARRAY_LEN as u8).contains(&b) => {
                 self.deserialize_seq(visitor)
             }
             found => Err(Error::at(

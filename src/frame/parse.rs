@@ -1,6 +1,6 @@
 //! Parsing a frame header from a slice: the fixed part here, the metalayer index and
-//! contents in `index`, over the crate's one reader ([`crate::msgpack::read::Reader`]) and the marker
-//! constants of [`crate::marker`].
+//! contents in `index`, over the crate's one reader ([`crate::wire::read::Reader`]) and the marker
+//! constants of [`crate::wire::marker`].
 
 use super::error::{FrameError, FrameErrorKind};
 use super::fields::{invalid, Bound, Fields};
@@ -13,8 +13,8 @@ use super::header::{
     MAX_FRAME_FORMAT_VERSION,
 };
 use crate::error::Found;
-use crate::marker::{FALSE, FIXARRAY, FIXEXT16, FIXSTR, INT16, INT32, INT64, TRUE, UINT64};
-use crate::msgpack::read::Reader;
+use crate::wire::marker::{FALSE, FIXARRAY, FIXEXT16, FIXSTR, INT16, INT32, INT64, TRUE, UINT64};
+use crate::wire::read::Reader;
 
 const MAGIC: [u8; 8] = *b"b2frame\0";
 

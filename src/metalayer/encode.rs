@@ -1,13 +1,13 @@
 //! The direct writer: a whole metalayer into a caller's buffer, without serde, one
-//! length check up front. Each value's bytes come from [`crate::msgpack::wire`] (as the serde
+//! length check up front. Each value's bytes come from [`crate::wire::write`] (as the serde
 //! `Serializer`'s do), each element's place from [`Geometry`].
 
 use alloc::vec::Vec;
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::marker::STR32;
 use crate::metalayer::layout::{Geometry, PartsRef, VERSION};
-use crate::msgpack::wire;
+use crate::wire::marker::STR32;
+use crate::wire::write;
 
 /// Writes `parts` into the start of `buf`; returns the number of bytes written.
 pub(crate) fn encode_into(parts: &PartsRef<'_>, buf: &mut [u8]) -> Result<usize> {
@@ -51,12 +51,12 @@ fn geometry(parts: &PartsRef<'_>) -> Result<Geometry> {
 #[inline]
 fn write(g: &Geometry, parts: &PartsRef<'_>, out: &mut [u8]) {
     // Checked by `encode_problem`: ndim <= 16, one entry per axis in each shape.
-    let header = wire::array_header(usize::from(g.ndim)).unwrap_or_default();
+    let header = write::array_header(usize::from(g.ndim)).unwrap_or_default();
     let (head, rest) = out.split_at_mut(g.shape_at());
     head.copy_from_slice(&[g.layout.header(), VERSION, g.ndim]);
-    let rest = axes(rest, header, parts.shape, wire::put_int64);
-    let rest = axes(rest, header, parts.chunkshape, wire::put_int32);
-    let rest = axes(rest, header, parts.blockshape, wire::put_int32);
+    let rest = axes(rest, header, parts.shape, write::put_int64);
+    let rest = axes(rest, header, parts.chunkshape, write::put_int32);
+    let rest = axes(rest, header, parts.blockshape, write::put_int32);
     let rest = match (g.layout.has_dtype_format(), rest.split_first_mut()) {
         (true, Some((f, tail))) => {
             *f = parts.dtype_format;
@@ -65,7 +65,7 @@ fn write(g: &Geometry, parts: &PartsRef<'_>, out: &mut [u8]) {
         _ => rest,
     };
     if g.layout.has_dtype() {
-        let header = wire::len32_header(STR32, parts.dtype.len()).unwrap_or_default();
+        let header = write::len32_header(STR32, parts.dtype.len()).unwrap_or_default();
         if let Some((h, tail)) = rest.split_first_chunk_mut() {
             *h = header;
             // Byte by byte: a dtype is a few bytes, and `copy_from_slice` calls

@@ -18,8 +18,8 @@ use serde::de::{self, Unexpected};
 use crate::metalayer::dtype_format::DTYPE_FORMAT_NUMPY;
 use crate::metalayer::{Dims, SmallString};
 
-use crate::marker::{FIXARRAY, PFIX_MAX};
-use crate::msgpack::wire::{INT32_LEN, INT64_LEN, LEN32_HEADER_LEN, MAX_ARRAY_LEN};
+use crate::wire::marker::{FIXARRAY, PFIX_MAX};
+use crate::wire::write::{INT32_LEN, INT64_LEN, LEN32_HEADER_LEN, MAX_ARRAY_LEN};
 
 /// The metalayer version this crate reads and writes: the only one defined.
 pub const VERSION: u8 = 0;

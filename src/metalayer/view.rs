@@ -3,13 +3,13 @@
 use core::iter::FusedIterator;
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::marker::{INT32, INT64};
 use crate::metalayer::layout::{
     check_ndim, check_version, layout_of_count, Geometry, Layout, Parts, MAX_DIM, VERSION,
 };
 use crate::metalayer::{Dims, SmallString};
-use crate::msgpack::read::{int32_value, int64_value, Reader};
-use crate::msgpack::wire::{array_header, INT32_LEN, INT64_LEN};
+use crate::wire::marker::{INT32, INT64};
+use crate::wire::read::{int32_value, int64_value, Reader};
+use crate::wire::write::{array_header, INT32_LEN, INT64_LEN};
 
 /// A metalayer checked in place: it borrows the input and allocates nothing.
 ///

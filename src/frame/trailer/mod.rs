@@ -43,8 +43,8 @@ use std::vec::Vec;
 use super::{FrameError, FrameErrorKind, FrameHeader, FrameInfo, FIXED_HEADER_LEN};
 use crate::chunk;
 use crate::error::Expected;
-use crate::marker::UINT32;
-use crate::msgpack::read::Reader;
+use crate::wire::marker::UINT32;
+use crate::wire::read::Reader;
 use parse::{expect, parse_trailer_bytes, reader_error};
 
 /// The shortest trailer, and the bytes C reads at the frame's end (`FRAME_TRAILER_MINLEN`).

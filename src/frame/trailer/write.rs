@@ -6,7 +6,9 @@ use std::vec::Vec;
 use super::{Trailer, FINGERPRINT_LEN, IDX_START, TAIL_LEN};
 pub use crate::frame::vlmeta_refusal::VlmetaRefusal;
 use crate::frame::{FrameError, FrameErrorKind, MAX_METALAYERS, METALAYER_NAME_MAXLEN};
-use crate::marker::{ARRAY16, BIN32, FIXARRAY, FIXEXT16, FIXSTR, INT32, MAP16, UINT16, UINT32};
+use crate::wire::marker::{
+    ARRAY16, BIN32, FIXARRAY, FIXEXT16, FIXSTR, INT32, MAP16, UINT16, UINT32,
+};
 
 /// The trailer version C-Blosc2 writes (`FRAME_TRAILER_VERSION`).
 pub const TRAILER_VERSION: u8 = 1;

@@ -4,8 +4,8 @@
 //! Nothing here knows about serde.
 
 use crate::error::{Error, ErrorKind, Expected};
-use crate::marker::{BIN32, FIXARRAY, INT32, INT64, PFIX_MAX, STR32};
-use crate::msgpack::wire::{array_header, INT32_LEN, INT64_LEN, LEN32_HEADER_LEN, MAX_ARRAY_LEN};
+use crate::wire::marker::{BIN32, FIXARRAY, INT32, INT64, PFIX_MAX, STR32};
+use crate::wire::write::{array_header, INT32_LEN, INT64_LEN, LEN32_HEADER_LEN, MAX_ARRAY_LEN};
 
 /// The value of an int64 whose marker was checked.
 #[inline(always)]

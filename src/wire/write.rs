@@ -1,5 +1,5 @@
 //! The byte layer's writing half: the encoded form of each value of the metalayer
-//! format. Nothing here knows about serde. Markers are named in [`crate::marker`];
+//! format. Nothing here knows about serde. Markers are named in [`crate::wire::marker`];
 //! reading is `read.rs`.
 //!
 //! Widths are fixed by the format, never chosen by the value (see the crate's SPEC):
@@ -13,7 +13,7 @@
 //! | dtype                  | `0xdb` + 4-byte big-endian length + UTF-8 (str32) |
 //! | frame metalayer content | `0xc6` + 4-byte big-endian length + bytes (bin32) |
 
-pub use crate::marker::{BIN32, FIXARRAY, INT32, INT64, PFIX_MAX, STR32};
+pub use crate::wire::marker::{BIN32, FIXARRAY, INT32, INT64, PFIX_MAX, STR32};
 /// The most elements an array may have: C-Blosc2's `B2ND_MAX_DIM`.
 ///
 /// C writes every array header as `0x90 + n` without a guard, so 16 elements give `0xa0`,
