@@ -43,41 +43,37 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
-mod any_error;
-pub mod bytes;
 pub mod chunk;
 mod codec;
 #[cfg(feature = "std")]
 pub mod container;
-mod de;
 pub mod dtype;
 pub mod error;
 #[cfg(feature = "std")]
 pub mod frame;
 pub mod hex;
-mod metalayer;
+mod meta;
 #[cfg(feature = "std")]
 pub mod report;
-mod ser;
-pub use metalayer::validate;
 pub mod value;
 mod wire;
 
 #[doc = include_str!("../SPEC.md")]
 pub mod spec {}
 
-pub use any_error::AnyError;
+pub use error::AnyError;
 #[cfg(feature = "std")]
-pub use de::io::from_reader;
-pub use de::{from_slice, take_from_slice, Deserializer};
-pub use error::{Error, ErrorKind, Expected, Found, Result};
-pub use metalayer::{
+pub use meta::de::io::from_reader;
+pub use meta::de::{from_slice, take_from_slice, Deserializer};
+pub use meta::error::{Error, ErrorKind, Expected, Found, Result};
+#[cfg(feature = "std")]
+pub use meta::ser::to_writer;
+pub use meta::ser::{to_slice, to_vec, Output, Serializer};
+pub use meta::{bytes, validate};
+pub use meta::{
     Dims, Entries, Layout, Meta, MetaB2nd, MetaB2ndV1, MetaRef, MetaV0Caterva, SmallString,
     DTYPE_FORMAT_NUMPY, MAX_DIM, MAX_DTYPE_FORMAT, VERSION,
 };
-#[cfg(feature = "std")]
-pub use ser::to_writer;
-pub use ser::{to_slice, to_vec, Output, Serializer};
 
 // The README's examples run as doctests, so they cannot go stale.
 #[cfg(doctest)]

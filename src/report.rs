@@ -36,7 +36,7 @@ pub use vlmeta::{RawVlmeta, Vlmeta, VlmetaReport};
 
 use crate::dtype::{Dtype, DtypeError};
 use crate::frame::{self, check_array_with, FrameError, FrameFile};
-use crate::metalayer::{Meta, DTYPE_FORMAT_NUMPY};
+use crate::meta::{Meta, DTYPE_FORMAT_NUMPY};
 
 /// The largest user metalayer a report decodes (16 MiB): larger ones are shown as
 /// bytes, so that decoding stays within `show`'s memory bound.
@@ -478,7 +478,7 @@ impl ArrayReport {
                 ),
             ),
         };
-        let strings = |r: Result<(), crate::metalayer::validate::Invalid>| -> Vec<String> {
+        let strings = |r: Result<(), crate::meta::validate::Invalid>| -> Vec<String> {
             r.err()
                 .map(|invalid| invalid.problems().iter().map(ToString::to_string).collect())
                 .unwrap_or_default()

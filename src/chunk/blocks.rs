@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use super::error::{ChunkError, ChunkErrorKind};
 use super::filters;
 use super::header::{ChunkCodec, ChunkHeader, Filter, FLAG_DONT_SPLIT, MAX_FILTERS};
-use crate::error::Expected;
+use crate::meta::error::Expected;
 use crate::wire::read::Reader;
 
 /// Length of a block start or a stream's `csize` (`int32_t`).

@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use super::blocks::{decode_blocks, Output};
 use super::error::{ChunkError, ChunkErrorKind};
 use super::header::{ChunkHeader, Filter, Special, BLOSC2_LAZY, BLOSC2_USEDICT, BLOSC2_VL_BLOCKS};
-use crate::error::Expected;
+use crate::meta::error::Expected;
 use crate::wire::read::Reader;
 
 /// The most decompressed bytes [`decode`] accepts from one chunk: 64 MiB.

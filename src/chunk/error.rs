@@ -4,7 +4,7 @@ use alloc::boxed::Box;
 use core::fmt::{self, Display};
 
 use super::kinds::{ChunkCodec, Filter};
-use crate::error::{Error, ErrorKind};
+use crate::meta::error::{Error, ErrorKind};
 
 /// A Blosc2 chunk that does not decode.
 ///
@@ -229,7 +229,7 @@ impl From<Error> for ChunkError {
                 needed,
             } => ChunkErrorKind::UnexpectedEnd {
                 what: match expected {
-                    crate::error::Expected::Described(what) => what,
+                    crate::meta::error::Expected::Described(what) => what,
                     _ => "a field",
                 },
                 input_len: *input_len as u64,

@@ -3,7 +3,7 @@
 
 use super::error::{ChunkError, ChunkErrorKind};
 pub use super::kinds::{ChunkCodec, Filter, Special};
-use crate::error::Expected;
+use crate::meta::error::Expected;
 use crate::wire::read::Reader;
 
 /// Length of the Blosc1 header (`BLOSC_MIN_HEADER_LENGTH`).

@@ -3,7 +3,7 @@
 //! after.
 
 use super::error::{FrameError, FrameErrorKind};
-use crate::error::{Error, Expected};
+use crate::meta::error::{Error, Expected};
 use crate::wire::read::Reader;
 
 /// Where reads are allowed to go (the frame's one name for it, [`Past`]).

@@ -13,7 +13,7 @@ use super::error::{FrameError, FrameErrorKind};
 use super::fields::{invalid, Bound, Fields};
 use super::header::{HeaderNote, FIXED_HEADER_LEN, MAX_METALAYERS};
 use super::header::{CONTENT_PREFIX_LEN, METALAYER_NAME_MAXLEN};
-use crate::error::Found;
+use crate::meta::error::Found;
 use crate::wire::marker::{
     ARRAY16, BIN32, FIXARRAY, FIXSTR, FIXSTR_MAX, INT32, MAP16, STR16, STR32, STR8, UINT16,
 };

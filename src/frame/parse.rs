@@ -12,7 +12,7 @@ use super::header::{
     Codec, FrameInfo, FrameKind, HeaderNote, FIXED_HEADER_LEN, MAX_FILTERS,
     MAX_FRAME_FORMAT_VERSION,
 };
-use crate::error::Found;
+use crate::meta::error::Found;
 use crate::wire::marker::{FALSE, FIXARRAY, FIXEXT16, FIXSTR, INT16, INT32, INT64, TRUE, UINT64};
 use crate::wire::read::Reader;
 

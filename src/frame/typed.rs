@@ -19,7 +19,7 @@ use serde::de::DeserializeOwned;
 use std::string::ToString;
 use std::vec::Vec;
 
-use crate::error::{Error, ErrorKind};
+use crate::meta::error::{Error, ErrorKind};
 
 /// How deep rmp-serde may nest: a user's type recurses on the call stack (rmp-serde and
 /// serde's derives both do, several KiB a level in a debug build), so this stays well

@@ -22,7 +22,7 @@ use super::file::{check_kind, locate, read_header, with_path};
 use super::header::{FrameHeader, FrameKind, Metalayer};
 use super::lock::{lock_frame, open_locked, Locking};
 use super::source::parse_header;
-use crate::metalayer::Meta;
+use crate::meta::Meta;
 
 /// Find `name` in `header` and check `new_len` against it.
 pub(super) fn target<'h>(

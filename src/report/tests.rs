@@ -2,7 +2,7 @@
 
 use core::cell::Cell;
 
-use crate::metalayer::dtype_format::tests::PARSES;
+use crate::meta::dtype_format::tests::PARSES;
 
 #[test]
 fn a_report_parses_the_dtype_once_per_file() {

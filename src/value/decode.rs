@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 
 use super::nd::{invalid, kind_name};
 use super::{Value, EXT_COMPLEX, EXT_NDARRAY, EXT_SET};
-use crate::error::{Error, ErrorKind, Expected, Result};
+use crate::meta::error::{Error, ErrorKind, Expected, Result};
 use crate::wire::read::Reader;
 use rmp::Marker;
 

@@ -3,7 +3,7 @@
 //! metalayer format through it, and the frame parser reads frame headers through it.
 //! Nothing here knows about serde.
 
-use crate::error::{Error, ErrorKind, Expected};
+use crate::meta::error::{Error, ErrorKind, Expected};
 use crate::wire::marker::{BIN32, FIXARRAY, INT32, INT64, PFIX_MAX, STR32};
 use crate::wire::write::{array_header, INT32_LEN, INT64_LEN, LEN32_HEADER_LEN, MAX_ARRAY_LEN};
 

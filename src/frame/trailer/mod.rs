@@ -42,7 +42,7 @@ use std::vec::Vec;
 
 use super::{FrameError, FrameErrorKind, FrameHeader, FrameInfo, FIXED_HEADER_LEN};
 use crate::chunk;
-use crate::error::Expected;
+use crate::meta::error::Expected;
 use crate::wire::marker::UINT32;
 use crate::wire::read::Reader;
 use parse::{expect, parse_trailer_bytes, reader_error};

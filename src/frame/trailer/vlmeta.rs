@@ -74,7 +74,7 @@ impl VlMetalayer {
         crate::frame::typed::from_msgpack(&bytes).map_err(|source| self.value_error(source))
     }
 
-    fn value_error(&self, source: crate::error::Error) -> FrameError {
+    fn value_error(&self, source: crate::meta::error::Error) -> FrameError {
         FrameError::new(FrameErrorKind::VlmetaValue {
             name: self.name.clone(),
             source,

@@ -9,14 +9,14 @@ use alloc::vec::Vec;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::error::Result;
-use crate::metalayer::dtype_format::DTYPE_FORMAT_NUMPY;
-use crate::metalayer::encode;
-use crate::metalayer::layout::{Layout, Parts, PartsRef};
-use crate::metalayer::serde_impls::{deserialize_parts, serialize_parts};
-use crate::metalayer::validate::{self, Invalid};
-use crate::metalayer::view::{Checked, Owned};
-use crate::metalayer::{Dims, SmallString};
+use crate::meta::dtype_format::DTYPE_FORMAT_NUMPY;
+use crate::meta::encode;
+use crate::meta::error::Result;
+use crate::meta::layout::{Layout, Parts, PartsRef};
+use crate::meta::serde_impls::{deserialize_parts, serialize_parts};
+use crate::meta::validate::{self, Invalid};
+use crate::meta::view::{Checked, Owned};
+use crate::meta::{Dims, SmallString};
 
 macro_rules! common_methods {
     ($layout:expr_2021) => {
@@ -49,7 +49,7 @@ macro_rules! common_methods {
             encode::encode_to_vec(&self.parts())
         }
 
-        /// Checks C-Blosc2's rules (see [`crate::metalayer::validate::check`]); a block's bytes
+        /// Checks C-Blosc2's rules (see [`crate::meta::validate::check`]); a block's bytes
         /// are judged with the dtype's itemsize when the dtype parses.
         pub fn validate(&self) -> Result<(), Invalid> {
             validate_parts(&self.parts(), None)

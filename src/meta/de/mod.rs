@@ -1,13 +1,13 @@
 //! The serde `Deserializer` of the fixed-width format.
 //!
-//! Each `deserialize_*` call accepts exactly the one encoding [`crate::ser`] writes for
+//! Each `deserialize_*` call accepts exactly the one encoding [`crate::meta::ser`] writes for
 //! that type (an `i64` must be `0xd3` + 8 bytes, never a compact fixint), so strictness
 //! comes from the types being read. Errors carry the offset of the value that failed.
 
 use serde::de::{self, DeserializeSeed, IgnoredAny, Visitor};
 use serde::Deserialize;
 
-use crate::error::{Error, ErrorKind, Expected, Result};
+use crate::meta::error::{Error, ErrorKind, Expected, Result};
 
 #[cfg(feature = "std")]
 pub(crate) mod io;

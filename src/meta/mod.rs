@@ -1,9 +1,11 @@
-//! The metalayer format: its layouts and where each element sits ([`layout`]), the one
-//! direct writer ([`encode`]) and the checked zero-copy view ([`view`]), the typed
-//! metalayers ([`structs`]) and [`Meta`], any of them ([`meta`]), their serde impls
-//! ([`serde_impls`]), one place that maps a `dtype_format` to a dtype model
-//! ([`dtype_format`]), the containers that keep an ordinary metalayer inline ([`Dims`],
-//! [`SmallString`]), and what the values mean ([`validate`]).
+//! The metalayer format, a serde data format in one room: the serializer ([`ser`]) and
+//! deserializer ([`de`]), its one error ([`error`]), the layouts and where each element
+//! sits ([`layout`]), the one direct writer ([`encode`]) and the checked zero-copy view
+//! ([`view`]), the typed metalayers ([`structs`]) and [`Meta`], any of them ([`meta`]),
+//! their serde impls ([`serde_impls`]), one place that maps a `dtype_format` to a dtype
+//! model ([`dtype_format`]), the containers that keep an ordinary metalayer inline
+//! ([`Dims`], [`SmallString`]), what the values mean ([`validate`]), and the adapter that
+//! carries exact metalayer bytes through other serde formats ([`bytes`]).
 //!
 //! [`Dims`] keeps up to 16 entries inline (the format's limit, as C keeps
 //! `int64_t shape[B2ND_MAX_DIM]`) and [`SmallString`] keeps a short dtype inline, so that
@@ -11,11 +13,15 @@
 //! slices through `Deref`, built with `From`/`collect`, compared with slices, arrays and
 //! vectors, and serialized as sequences and strings.
 
+pub mod bytes;
+pub(crate) mod de;
 mod dims;
 pub(crate) mod dtype_format;
 pub(crate) mod encode;
+pub(crate) mod error;
 pub(crate) mod layout;
 pub(crate) mod meta;
+pub(crate) mod ser;
 pub(crate) mod serde_impls;
 mod small_string;
 pub(crate) mod structs;

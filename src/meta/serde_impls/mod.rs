@@ -11,13 +11,13 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 use serde::ser::{self, SerializeStruct, SerializeTuple, Serializer};
 use serde::{Deserialize, Serialize};
 
-use crate::de::RAW;
-use crate::metalayer::layout::{
+use crate::meta::de::RAW;
+use crate::meta::layout::{
     check_dtype_format, check_ndim, check_version, layout_of_count, Layout, Parts, PartsRef,
     VERSION,
 };
-use crate::metalayer::view::{check_fast, Owned};
-use crate::metalayer::Dims;
+use crate::meta::view::{check_fast, Owned};
+use crate::meta::Dims;
 
 mod human;
 

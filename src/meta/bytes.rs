@@ -50,7 +50,7 @@ pub fn serialize<T: ?Sized + Serialize, S: Serializer>(
     value: &T,
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
-    let bytes = crate::ser::to_vec(value).map_err(S::Error::custom)?;
+    let bytes = crate::meta::ser::to_vec(value).map_err(S::Error::custom)?;
     serde_bytes::serialize(&bytes, serializer)
 }
 
@@ -66,7 +66,7 @@ pub fn deserialize<'de, T: DeserializeOwned, D: Deserializer<'de>>(
     deserializer: D,
 ) -> Result<T, D::Error> {
     let bytes: Vec<u8> = serde_bytes::deserialize(deserializer)?;
-    crate::de::from_slice(&bytes).map_err(D::Error::custom)
+    crate::meta::de::from_slice(&bytes).map_err(D::Error::custom)
 }
 
 /// A value stored as its exact metalayer bytes, for places where

@@ -2,11 +2,11 @@
 
 use core::iter::FusedIterator;
 
-use crate::error::{Error, ErrorKind, Result};
-use crate::metalayer::layout::{
+use crate::meta::error::{Error, ErrorKind, Result};
+use crate::meta::layout::{
     check_ndim, check_version, layout_of_count, Geometry, Layout, Parts, MAX_DIM, VERSION,
 };
-use crate::metalayer::{Dims, SmallString};
+use crate::meta::{Dims, SmallString};
 use crate::wire::marker::{INT32, INT64};
 use crate::wire::read::{int32_value, int64_value, Reader};
 use crate::wire::write::{array_header, INT32_LEN, INT64_LEN};
@@ -401,8 +401,8 @@ mod tests {
     use alloc::vec::Vec;
 
     use super::*;
-    use crate::metalayer::encode;
-    use crate::metalayer::layout::PartsRef;
+    use crate::meta::encode;
+    use crate::meta::layout::PartsRef;
 
     fn bases() -> Vec<Vec<u8>> {
         let mut out = Vec::new();

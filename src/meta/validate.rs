@@ -149,7 +149,7 @@ impl fmt::Display for Problem {
                 write!(
                     f,
                     "{ndim} dimensions; expected at most {}",
-                    crate::metalayer::layout::MAX_DIM
+                    crate::meta::layout::MAX_DIM
                 )
             }
             Problem::Negative { of, axis, value } => {
@@ -255,7 +255,7 @@ pub fn check(
         });
         return verdict(problems);
     }
-    if ndim > crate::metalayer::layout::MAX_DIM {
+    if ndim > crate::meta::layout::MAX_DIM {
         problems.push(Problem::TooManyDimensions { ndim });
     }
     // Running products, as C computes them; `None` once overflowed (reported once).
@@ -343,7 +343,7 @@ pub(crate) fn check_with_dtype(
     typesize: Option<u64>,
 ) -> Result<(), Invalid> {
     let itemsize = dtype
-        .and_then(|(format, dtype)| crate::metalayer::dtype_format::parse(format, dtype))
+        .and_then(|(format, dtype)| crate::meta::dtype_format::parse(format, dtype))
         .and_then(Result::ok)
         .map(|d| d.itemsize());
     check_with_itemsize(shape, chunkshape, blockshape, itemsize, typesize)

@@ -10,7 +10,7 @@ use alloc::vec::Vec;
 
 use serde::ser::{self, Serialize};
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::meta::error::{Error, ErrorKind, Result};
 use crate::wire::write;
 
 /// Where the serializer puts bytes.

@@ -8,8 +8,8 @@ use serde::de::{self, Deserializer, MapAccess, Unexpected, Visitor};
 use serde::Deserialize;
 
 use super::{Fixint, FIELDS};
-use crate::metalayer::layout::{Layout, Parts};
-use crate::metalayer::{Dims, SmallString};
+use crate::meta::layout::{Layout, Parts};
+use crate::meta::{Dims, SmallString};
 
 pub(super) fn parts_from_map<'de, A: MapAccess<'de>>(
     expect: Option<Layout>,

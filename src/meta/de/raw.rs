@@ -17,7 +17,7 @@
 use serde::de::{self, DeserializeSeed, Visitor};
 
 use super::Deserializer;
-use crate::error::{Error, ErrorKind, Result};
+use crate::meta::error::{Error, ErrorKind, Result};
 
 /// The newtype-struct name that asks for raw access.
 pub(crate) const RAW: &str = "\0b2nd_meta::raw";

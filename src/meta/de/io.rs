@@ -10,8 +10,8 @@ use std::io::{self, Read};
 
 use serde::de::DeserializeOwned;
 
-use crate::de::Deserializer;
-use crate::error::{Error, ErrorKind, Result};
+use crate::meta::de::Deserializer;
+use crate::meta::error::{Error, ErrorKind, Result};
 
 /// The most bytes asked of the reader in one call.
 const CHUNK: usize = 4096;

@@ -15,8 +15,8 @@ use core::fmt;
 
 use serde::de::{self, Unexpected};
 
-use crate::metalayer::dtype_format::DTYPE_FORMAT_NUMPY;
-use crate::metalayer::{Dims, SmallString};
+use crate::meta::dtype_format::DTYPE_FORMAT_NUMPY;
+use crate::meta::{Dims, SmallString};
 
 use crate::wire::marker::{FIXARRAY, PFIX_MAX};
 use crate::wire::write::{INT32_LEN, INT64_LEN, LEN32_HEADER_LEN, MAX_ARRAY_LEN};

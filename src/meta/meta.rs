@@ -7,16 +7,16 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::dtype::{Dtype, DtypeError};
-use crate::error::Result;
-use crate::metalayer::dtype_format;
-use crate::metalayer::encode;
-use crate::metalayer::layout::{Layout, Parts, PartsRef};
-use crate::metalayer::serde_impls::{deserialize_parts, serialize_parts};
-use crate::metalayer::validate::{self, Invalid};
-use crate::metalayer::view::{check_fast, Checked, MetaRef, Owned};
-use crate::metalayer::Dims;
+use crate::meta::dtype_format;
+use crate::meta::encode;
+use crate::meta::error::Result;
+use crate::meta::layout::{Layout, Parts, PartsRef};
+use crate::meta::serde_impls::{deserialize_parts, serialize_parts};
+use crate::meta::validate::{self, Invalid};
+use crate::meta::view::{check_fast, Checked, MetaRef, Owned};
+use crate::meta::Dims;
 
-use crate::metalayer::structs::{MetaB2nd, MetaB2ndV1, MetaV0Caterva};
+use crate::meta::structs::{MetaB2nd, MetaB2ndV1, MetaV0Caterva};
 
 /// A metalayer of any layout, told apart without a tag.
 ///
@@ -162,7 +162,7 @@ impl Meta {
         let Some((checked, [])) = check_fast(bytes, None) else {
             // Not exactly one metalayer: the ordinary way names the error (or, for a
             // metalayer with bytes after it, decodes it to refuse them).
-            *self = crate::de::from_slice(bytes)?;
+            *self = crate::meta::de::from_slice(bytes)?;
             return Ok(());
         };
         if self.layout() != checked.layout() {
@@ -241,7 +241,7 @@ impl Meta {
         )
     }
 
-    /// python-blosc2's stricter rule; see [`crate::metalayer::validate::check_blocks_within_chunks`].
+    /// python-blosc2's stricter rule; see [`crate::meta::validate::check_blocks_within_chunks`].
     pub fn check_blocks_within_chunks(&self) -> Result<(), Invalid> {
         validate::check_blocks_within_chunks(self.chunkshape(), self.blockshape())
     }

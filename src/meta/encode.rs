@@ -4,8 +4,8 @@
 
 use alloc::vec::Vec;
 
-use crate::error::{Error, ErrorKind, Result};
-use crate::metalayer::layout::{Geometry, PartsRef, VERSION};
+use crate::meta::error::{Error, ErrorKind, Result};
+use crate::meta::layout::{Geometry, PartsRef, VERSION};
 use crate::wire::marker::STR32;
 use crate::wire::write;
 
