@@ -56,6 +56,8 @@ mod meta;
 #[cfg(feature = "std")]
 pub mod report;
 pub mod value;
+#[cfg(feature = "std")]
+pub mod vlmeta;
 mod wire;
 
 #[doc = include_str!("../SPEC.md")]

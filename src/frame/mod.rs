@@ -73,19 +73,7 @@
 //! sidecar: see [`lock_frame`]), each write holds the sidecar's exclusive lock too and
 //! bumps its generation counter, and [`open`] reads under its shared lock.
 //!
-//! [`set_vlmeta`], [`del_vlmeta`] and [`update_vlmeta`] rewrite the trailer instead,
-//! crash-consistently: the new trailer goes where no live byte is (between the offsets
-//! index and the old trailer when it fits, else past the end), is synced, and the
-//! header's `frame_len` is flipped to it in one 8-byte write, synced; the file is then
-//! cut after it. At every instant `frame_len` points at a complete trailer, so a crash
-//! leaves the old vlmeta or the new one; chunks, the offsets index and the metalayers
-//! are never written. A frame without data (`nbytes` 0) has no room for that, as C reads
-//! its trailer right after the header: the whole new frame (its header and the new
-//! trailer, nothing else) is written to `<name>.<pid>.tmp` beside it, synced and renamed
-//! over it, then the directory synced; a crash leaves the old file or the new one at the
-//! path (and perhaps the staging file). A file with other hard links is refused then.
-//! Our writers lock the file the path names once they hold the lock, so a writer that
-//! waited on a replaced file starts over on the new one.
+//! The vlmeta writes (`crate::vlmeta`) rewrite the trailer instead, crash-consistently.
 //!
 //! - A killed process (SIGKILL) leaves the old content or the new one when the
 //!   content lies within one 4 KiB page of the file, as it does in every header
@@ -189,19 +177,19 @@ mod chunks;
 mod data;
 mod error;
 mod fields;
-mod file;
+pub(crate) mod file;
 mod header;
 mod index;
 mod lift;
-mod lock;
-mod parse;
+pub(crate) mod lock;
+pub(crate) mod parse;
 mod shape;
-mod source;
-mod trailer;
-mod typed;
-mod user;
+pub(crate) mod source;
+pub(crate) mod trailer;
+pub(crate) mod typed;
+pub(crate) mod user;
 mod vlmeta_refusal;
-mod write;
+pub(crate) mod write;
 
 pub use array::{reshaped_meta, ARRAY_METALAYERS};
 pub(crate) use check::check_array_with;
@@ -220,11 +208,10 @@ pub use shape::ShapeChangeRefusal;
 pub use source::parse_header;
 pub(crate) use source::{read_staged, Positional};
 pub use trailer::{
-    del_vlmeta, parse_trailer, read_trailer, set_vlmeta, update_stopping_after, update_vlmeta,
-    update_vlmeta_with, Trailer, VlMetalayer, VlmetaChange, VlmetaOptions, VlmetaPlan,
-    VlmetaRefusal, MAX_VLMETALAYERS, TRAILER_MIN_LEN, TRAILER_VERSION,
+    parse_trailer, read_trailer, Trailer, VlMetalayer, MAX_VLMETALAYERS, TRAILER_MIN_LEN,
 };
 pub use user::{set_user_meta, set_user_meta_in_slice, user_meta_bytes};
+pub use vlmeta_refusal::VlmetaRefusal;
 pub use write::{
     rewrite_metalayer, rewrite_metalayer_if, rewrite_metalayer_in_slice, set_shape,
     set_shape_in_slice,

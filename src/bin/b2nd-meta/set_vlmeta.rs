@@ -4,8 +4,8 @@
 use std::io::Write;
 use std::path::Path;
 
-use b2nd_meta::frame::{self, VlmetaChange, VlmetaOptions, VlmetaPlan};
 use b2nd_meta::value::Value;
+use b2nd_meta::vlmeta::{self, VlmetaChange, VlmetaOptions, VlmetaPlan};
 use serde_json::json;
 
 use crate::messages::{self, Access};
@@ -84,7 +84,7 @@ fn write(
 ) -> Result<bool, Fatal> {
     let context = path.to_string_lossy().into_owned();
     let options = VlmetaOptions::default().dry_run(dry_run);
-    match frame::update_vlmeta_with(path, changes, options) {
+    match vlmeta::update_vlmeta_with(path, changes, options) {
         Ok(plan) if dry_run => {
             emit_json(out, &plan_json(&plan))?;
             Ok(true)

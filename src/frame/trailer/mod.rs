@@ -20,20 +20,11 @@
 //! header when the frame holds no data (`nbytes == 0`), as C's `get_trailer_offset`.
 //! Only the header, those 25 bytes and the trailer are read, never the data.
 
-mod budget;
-mod change;
-mod commit;
-mod parse;
-mod replace;
-mod update;
-mod vlmeta;
-mod write;
+mod kept;
+pub(crate) mod parse;
 
-pub use change::{VlmetaChange, VlmetaPlan};
-pub use update::{
-    del_vlmeta, set_vlmeta, update_stopping_after, update_vlmeta, update_vlmeta_with, VlmetaOptions,
-};
-pub use write::{VlmetaRefusal, TRAILER_VERSION};
+#[cfg(test)]
+pub(crate) use kept::TRAILER_READS;
 
 use std::io::{self, Read, Seek, SeekFrom};
 use std::string::String;
@@ -52,15 +43,15 @@ pub const TRAILER_MIN_LEN: u32 = 25;
 /// The most vlmetalayers a trailer holds (`BLOSC2_MAX_VLMETALAYERS`).
 pub const MAX_VLMETALAYERS: u16 = 8 * 1024;
 /// From the `0xce` of the trailer length to the trailer's end: 0xce, u32, 0xd8, type, 16.
-pub(super) const TAIL_LEN: u32 = 23;
+pub(crate) const TAIL_LEN: u32 = 23;
 /// Offset of the `0xce` marker in the 25 last bytes of a frame (`FRAME_TRAILER_LEN_OFFSET`).
 const TAIL_IN_LAST: usize = (TRAILER_MIN_LEN - TAIL_LEN) as usize;
 /// A chunk that starts before this offset cannot be preceded by a header (C's check).
 const MIN_TRAILER_OFFSET: u64 = chunk::EXTENDED_HEADER_LEN as u64;
 /// Where the vlmetalayer index size sits in the trailer; idx_size counts from here.
-pub(super) const IDX_START: usize = 3;
+pub(crate) const IDX_START: usize = 3;
 /// Fingerprint bytes after the fixext 16's type byte.
-pub(super) const FINGERPRINT_LEN: usize = 16;
+pub(crate) const FINGERPRINT_LEN: usize = 16;
 
 /// A variable-length metalayer: its name and its content, a Blosc2 chunk.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -103,7 +94,7 @@ impl Trailer {
 
 /// Where the trailer starts and how long it is, from the header and the frame's 25
 /// last bytes (`last`, read at `frame_len - 25`), with C-Blosc2's checks.
-fn locate(info: &FrameInfo, last: &[u8]) -> Result<(u64, u32), FrameError> {
+pub(crate) fn locate(info: &FrameInfo, last: &[u8]) -> Result<(u64, u32), FrameError> {
     let frame_len = info.frame_len;
     let last_at = frame_len.saturating_sub(u64::from(TRAILER_MIN_LEN));
     let mut r = Reader::new(last);

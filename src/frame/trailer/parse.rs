@@ -37,7 +37,7 @@ pub(super) fn expect(
 }
 
 /// Parses the trailer's bytes; `base` is the trailer's offset in the frame.
-pub(super) fn parse_trailer_bytes(bytes: &[u8], base: u64) -> Result<Trailer, FrameError> {
+pub(crate) fn parse_trailer_bytes(bytes: &[u8], base: u64) -> Result<Trailer, FrameError> {
     let len = bytes.len() as u32;
     let mut r = Reader::new(bytes);
     let at = |pos: usize| base + pos as u64;

@@ -3,8 +3,8 @@
 
 use std::vec::Vec;
 
-use super::{Trailer, FINGERPRINT_LEN, IDX_START, TAIL_LEN};
-pub use crate::frame::vlmeta_refusal::VlmetaRefusal;
+use crate::frame::trailer::{Trailer, FINGERPRINT_LEN, IDX_START, TAIL_LEN};
+pub use crate::frame::VlmetaRefusal;
 use crate::frame::{FrameError, FrameErrorKind, MAX_METALAYERS, METALAYER_NAME_MAXLEN};
 use crate::wire::marker::{
     ARRAY16, BIN32, FIXARRAY, FIXEXT16, FIXSTR, INT32, MAP16, UINT16, UINT32,

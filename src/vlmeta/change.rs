@@ -32,7 +32,7 @@ impl VlmetaChange {
     /// [`user_meta_bytes`](crate::frame::user_meta_bytes) encodes it.
     ///
     /// ```
-    /// use b2nd_meta::frame::VlmetaChange;
+    /// use b2nd_meta::vlmeta::VlmetaChange;
     /// let change = VlmetaChange::set("units", "m/s")?;
     /// assert_eq!(change, VlmetaChange::Set { name: "units".into(), msgpack: b"\xa3m/s".to_vec() });
     /// # Ok::<(), b2nd_meta::frame::FrameError>(())
@@ -53,7 +53,7 @@ impl VlmetaChange {
     /// Sets `name` to a [`Value`], encoded as python-blosc2 encodes it.
     ///
     /// ```
-    /// use b2nd_meta::{frame::VlmetaChange, value::Value};
+    /// use b2nd_meta::{value::Value, vlmeta::VlmetaChange};
     /// let change = VlmetaChange::set_value("n", &Value::Int(1))?;
     /// assert_eq!(change, VlmetaChange::Set { name: "n".into(), msgpack: vec![1] });
     /// # Ok::<(), b2nd_meta::frame::FrameError>(())

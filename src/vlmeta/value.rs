@@ -5,10 +5,8 @@ use serde::de::DeserializeOwned;
 use std::string::{String, ToString};
 use std::vec::Vec;
 
-use super::{read_trailer, Trailer, VlMetalayer};
 use crate::chunk;
-use crate::frame::{lock_frame, FrameKind, Locking};
-use crate::frame::{FrameError, FrameErrorKind, FrameFile};
+use crate::frame::{FrameError, FrameErrorKind, FrameFile, Trailer, VlMetalayer};
 use crate::value::Value;
 
 impl VlMetalayer {
@@ -82,61 +80,7 @@ impl VlMetalayer {
     }
 }
 
-#[cfg(test)]
-std::thread_local! {
-    /// How many times this thread read a trailer from a file (tests).
-    pub(crate) static TRAILER_READS: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
-}
-
 impl FrameFile {
-    /// The trailer of this frame, read from its file at the first call (two small
-    /// reads at the frame's end, after the header's fixed part is read again for the
-    /// current `frame_len`, under the shared sidecar lock when C-Blosc2's lock protocol
-    /// is in use: see [`lock_frame`](crate::frame::lock_frame)) and kept for every later
-    /// call on this `FrameFile` (this returns a copy of it; the `vlmeta*` methods read it
-    /// in place). A failed read is not kept.
-    ///
-    /// ```
-    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/usermeta.b2nd");
-    /// let trailer = b2nd_meta::frame::open(path)?.trailer()?;
-    /// assert_eq!(trailer.version, 1);
-    /// # Ok::<(), b2nd_meta::frame::FrameError>(())
-    /// ```
-    pub fn trailer(&self) -> Result<Trailer, FrameError> {
-        self.kept_trailer().cloned()
-    }
-
-    /// The kept trailer, read at the first call.
-    fn kept_trailer(&self) -> Result<&Trailer, FrameError> {
-        if let Some(trailer) = self.trailer_cache.0.get() {
-            return Ok(trailer);
-        }
-        let trailer = self.read_trailer_now()?;
-        Ok(self.trailer_cache.0.get_or_init(|| trailer))
-    }
-
-    fn read_trailer_now(&self) -> Result<Trailer, FrameError> {
-        #[cfg(test)]
-        TRAILER_READS.with(|n| n.set(n.get() + 1));
-        let path = &self.header_path;
-        let kind = self.header.info.kind;
-        let user_path = match kind {
-            FrameKind::Sparse => path.parent().unwrap_or(path),
-            _ => path,
-        };
-        let _shared = lock_frame(user_path, kind, false, Locking::Auto)?;
-        let mut file = std::fs::File::open(path).map_err(FrameError::io(Some(path)))?;
-        let len = file.metadata().map_err(FrameError::io(Some(path)))?.len();
-        // The frame_len of now (a writer may have moved the trailer since the open),
-        // from the header read again without keeping any of its contents.
-        let mut src = crate::frame::source::Positional {
-            file: &mut file,
-            len,
-        };
-        let header = crate::frame::source::read_staged(&mut src, 0).map_err(|e| e.in_file(path))?;
-        read_trailer(file, &header).map_err(|e| e.in_file(path))
-    }
-
     /// The names of the frame's vlmetalayers, in index order.
     ///
     /// ```
@@ -191,7 +135,7 @@ fn vlmetalayer<'t>(trailer: &'t Trailer, name: &str) -> Result<&'t VlMetalayer, 
 
 #[cfg(test)]
 mod tests {
-    use super::TRAILER_READS;
+    use crate::frame::trailer::TRAILER_READS;
 
     #[test]
     fn one_open_reads_the_trailer_once() {

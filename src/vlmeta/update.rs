@@ -39,7 +39,8 @@ impl VlmetaOptions {
 /// `arr.vlmeta[name] = value`.
 ///
 /// ```
-/// use b2nd_meta::frame::{open, set_vlmeta};
+/// use b2nd_meta::frame::open;
+/// use b2nd_meta::vlmeta::set_vlmeta;
 ///
 /// let src = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/values/blosc2-4.14.1/vlmeta_small.b2nd");
 /// let path = std::env::temp_dir().join(format!("b2nd-meta-setvl-{}.b2nd", std::process::id()));
@@ -62,7 +63,8 @@ pub fn set_vlmeta<T: ?Sized + Serialize>(
 /// python's `del arr.vlmeta[name]`. An unknown name is refused.
 ///
 /// ```
-/// use b2nd_meta::frame::{del_vlmeta, open};
+/// use b2nd_meta::frame::open;
+/// use b2nd_meta::vlmeta::del_vlmeta;
 ///
 /// let src = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/values/blosc2-4.14.1/vlmeta_small.b2nd");
 /// let path = std::env::temp_dir().join(format!("b2nd-meta-delvl-{}.b2nd", std::process::id()));
@@ -95,7 +97,7 @@ pub fn update_vlmeta(
 /// [`update_vlmeta`] with options: a dry run, another [`Locking`].
 ///
 /// ```
-/// use b2nd_meta::frame::{update_vlmeta_with, VlmetaChange, VlmetaOptions};
+/// use b2nd_meta::vlmeta::{update_vlmeta_with, VlmetaChange, VlmetaOptions};
 ///
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/values/blosc2-4.14.1/vlmeta_small.b2nd");
 /// let plan = update_vlmeta_with(path, &[VlmetaChange::set("k", &1)?], VlmetaOptions::default().dry_run(true))?;

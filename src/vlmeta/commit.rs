@@ -39,11 +39,12 @@ use super::budget::Budget;
 use super::change::{apply, borrowed, VlmetaChange, VlmetaPlan};
 use super::replace::{replace, OFF_HAS_VLMETA};
 use super::write::{refused, trailer_bytes, VlmetaRefusal};
-use super::{locate as locate_trailer, parse::parse_trailer_bytes, TRAILER_MIN_LEN};
 use crate::chunk::{self, ChunkHeader};
 use crate::frame::file::{check_kind, with_path};
 use crate::frame::parse::OFF_FRAME_LEN;
 use crate::frame::source::{read_staged, Positional};
+use crate::frame::trailer::parse::parse_trailer_bytes;
+use crate::frame::trailer::{locate as locate_trailer, TRAILER_MIN_LEN};
 use crate::frame::{FrameError, FrameErrorKind, FrameHeader, FrameKind};
 
 /// Under the locks: read, check, decide, and (unless a dry run) write.
@@ -85,7 +86,7 @@ pub(super) fn locked(
         .map(|m| (m.name, m.content))
         .collect();
     let as_c_writes = old.version == super::write::TRAILER_VERSION
-        && old.fingerprint == (0, [0; super::FINGERPRINT_LEN])
+        && old.fingerprint == (0, [0; crate::frame::trailer::FINGERPRINT_LEN])
         && trailer_bytes(&borrowed(&entries)).is_ok_and(|b| b == old_bytes);
     if !as_c_writes {
         return Err(refused(VlmetaRefusal::UnusualTrailer).in_file(p));
