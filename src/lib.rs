@@ -52,6 +52,8 @@ pub mod error;
 #[cfg(feature = "std")]
 pub mod frame;
 pub mod hex;
+#[cfg(feature = "std")]
+mod io;
 mod meta;
 #[cfg(feature = "std")]
 pub mod report;

@@ -12,11 +12,12 @@ use std::string::{String, ToString};
 use std::sync::Arc;
 use std::vec::Vec;
 
+use super::embedded::{Embedded, UNSTORED_ALLOWANCE};
 use super::error::{ContainerError, ContainerErrorKind};
 use super::node::{describe, How, Location, NodeInfo};
-use super::read_at::{Embedded, Window, UNSTORED_ALLOWANCE};
 use super::ReadAt;
 use crate::frame::{DataReader, FrameHeader};
+use crate::io::Window;
 use crate::value::Value;
 
 /// One entry of the embed map: a key, and where its frame is (or why the entry is not

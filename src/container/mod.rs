@@ -25,10 +25,10 @@
 //! ```
 
 mod embed;
+mod embedded;
 mod error;
 mod kind;
 mod node;
-mod read_at;
 mod store;
 mod tree;
 mod zip;
@@ -41,15 +41,15 @@ use std::string::{String, ToString};
 use std::sync::Arc;
 use std::vec::Vec;
 
+pub use crate::io::ReadAt;
 pub use error::{ContainerError, ContainerErrorKind};
 pub use kind::Kind;
 pub use node::{Location, Node, NodeInfo};
-pub use read_at::ReadAt;
 pub use store::{EMBED_NAME, LEAF_SUFFIXES};
 pub use tree::{Entry, EntryInfo, Role};
 
+use crate::io::Window;
 use embed::Embed;
-use read_at::Window;
 use store::Found;
 
 /// An opened file: what it is, its own record, and its nodes when it is a store.

@@ -7,9 +7,10 @@ use std::string::String;
 
 use serde::Serialize;
 
-use super::read_at::Prefetch;
 use super::Kind;
-use crate::frame::{self, FrameError, FrameFile, FrameHeader, Positional, CONTENT_CAP};
+use crate::frame::{self, FrameError, FrameFile, FrameHeader, CONTENT_CAP};
+use crate::io::Positional;
+use crate::io::Prefetch;
 use crate::report::{Options, Report};
 use crate::value::Value;
 

@@ -15,9 +15,9 @@ use std::vec::Vec;
 
 use super::error::{ContainerError, ContainerErrorKind};
 use super::node::{How, Location};
-use super::read_at::Window;
 use super::zip::Member;
 use super::ReadAt;
+use crate::io::Window;
 
 /// The name of the EmbedStore inside every DictStore and TreeStore.
 pub const EMBED_NAME: &str = "embed.b2e";

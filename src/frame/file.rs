@@ -9,7 +9,8 @@ use std::vec::Vec;
 use super::error::{FrameError, FrameErrorKind};
 use super::header::{FrameHeader, FrameKind, CONTENT_CAP, SPARSE_HEADER_FILE};
 use super::parse::OFF_FRAME_TYPE;
-use super::source::{read_staged, Positional, Sequential};
+use super::staged::read_staged;
+use crate::io::{Positional, Sequential};
 
 /// A header read from a file or a sparse-frame directory by [`open`].
 ///
@@ -79,7 +80,7 @@ impl FrameFile {
             file: &mut file,
             len: self.file_len,
         };
-        use super::source::Source;
+        use crate::io::Source;
         let bytes = src
             .read_at(m.content_offset() + start, want)
             .map_err(FrameError::io(Some(path)))?;

@@ -164,7 +164,7 @@
 //! # Modules
 //!
 //! `header` holds the model ([`FrameInfo`], [`FrameHeader`], [`Metalayer`]), `error`
-//! the [`FrameError`], `parse` the fixed header, `index` the metalayer index, `source`
+//! the [`FrameError`], `parse` the fixed header, `index` the metalayer index, `staged`
 //! the staged, bounded reads over a slice, a reader or a file ([`parse_header`]),
 //! `file` the files and directories ([`read_header`], [`open`]), `write` the locked
 //! in-place rewrites, `lock` C-Blosc2's `.b2lock` protocol, `array` and `check` the
@@ -184,7 +184,7 @@ mod lift;
 pub(crate) mod lock;
 pub(crate) mod parse;
 mod shape;
-pub(crate) mod source;
+pub(crate) mod staged;
 pub(crate) mod trailer;
 pub(crate) mod typed;
 pub(crate) mod user;
@@ -205,8 +205,8 @@ pub use header::{
 };
 pub use lock::{lock_frame, lock_path, locking_requested, FrameLock, Locking, LOCK_SEQ_OFFSET};
 pub use shape::ShapeChangeRefusal;
-pub use source::parse_header;
-pub(crate) use source::{read_staged, Positional};
+pub use staged::parse_header;
+pub(crate) use staged::read_staged;
 pub use trailer::{
     parse_trailer, read_trailer, Trailer, VlMetalayer, MAX_VLMETALAYERS, TRAILER_MIN_LEN,
 };

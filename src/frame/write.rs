@@ -21,7 +21,7 @@ use super::error::{FrameError, FrameErrorKind};
 use super::file::{check_kind, locate, read_header, with_path};
 use super::header::{FrameHeader, FrameKind, Metalayer};
 use super::lock::{lock_frame, open_locked, Locking};
-use super::source::parse_header;
+use super::staged::parse_header;
 use crate::meta::Meta;
 
 /// Find `name` in `header` and check `new_len` against it.

@@ -42,10 +42,11 @@ use super::write::{refused, trailer_bytes, VlmetaRefusal};
 use crate::chunk::{self, ChunkHeader};
 use crate::frame::file::{check_kind, with_path};
 use crate::frame::parse::OFF_FRAME_LEN;
-use crate::frame::source::{read_staged, Positional};
+use crate::frame::read_staged;
 use crate::frame::trailer::parse::parse_trailer_bytes;
 use crate::frame::trailer::{locate as locate_trailer, TRAILER_MIN_LEN};
 use crate::frame::{FrameError, FrameErrorKind, FrameHeader, FrameKind};
+use crate::io::Positional;
 
 /// Under the locks: read, check, decide, and (unless a dry run) write.
 pub(super) fn locked(

@@ -51,11 +51,11 @@ impl FrameFile {
         let len = file.metadata().map_err(FrameError::io(Some(path)))?.len();
         // The frame_len of now (a writer may have moved the trailer since the open),
         // from the header read again without keeping any of its contents.
-        let mut src = crate::frame::source::Positional {
+        let mut src = crate::io::Positional {
             file: &mut file,
             len,
         };
-        let header = crate::frame::source::read_staged(&mut src, 0).map_err(|e| e.in_file(path))?;
+        let header = crate::frame::staged::read_staged(&mut src, 0).map_err(|e| e.in_file(path))?;
         read_trailer(file, &header).map_err(|e| e.in_file(path))
     }
 }

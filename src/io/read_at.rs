@@ -2,12 +2,9 @@
 //! readers hand to the frame reader (a byte range of a file, a zip member, a frame
 //! embedded in another frame's data), each a `Read + Seek` of its own.
 
-use std::cell::RefCell;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::sync::Arc;
 use std::vec::Vec;
-
-use crate::frame::DataReader;
 
 /// A source of bytes read at given offsets, as a file is with `pread`: the stores read
 /// through it, so a caller can hand in a file, bytes in memory, or a reader of its own
@@ -110,7 +107,7 @@ impl Window {
     }
 }
 
-fn seek_in(pos: &mut u64, len: u64, to: SeekFrom) -> io::Result<u64> {
+pub(crate) fn seek_in(pos: &mut u64, len: u64, to: SeekFrom) -> io::Result<u64> {
     let target = match to {
         SeekFrom::Start(p) => Some(p),
         SeekFrom::End(d) => len.checked_add_signed(d),
@@ -134,53 +131,6 @@ impl Read for Window {
 }
 
 impl Seek for Window {
-    fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
-        seek_in(&mut self.pos, self.len, to)
-    }
-}
-
-/// How many bytes one node may take from its store's special chunks (zeros, NaNs,
-/// uninitialised: stored nowhere, so no byte read backs them). A node's header and
-/// trailer are msgpack and compressed chunks, which hold no long runs of one value; a
-/// header content may hold a run, and is kept up to [`CONTENT_CAP`] bytes: so is this.
-/// Beyond it, a node's declared lengths would make memory grow with no byte read.
-///
-/// [`CONTENT_CAP`]: crate::frame::CONTENT_CAP
-pub(crate) const UNSTORED_ALLOWANCE: u64 = crate::frame::CONTENT_CAP as u64;
-
-/// Bytes `[start, start + len)` of another frame's data (an EmbedStore's), as a
-/// `Read + Seek` from 0: each read decodes only the chunks it covers, and takes at
-/// most `unstored` bytes from special chunks in all.
-pub(crate) struct Embedded<'d> {
-    pub(crate) data: &'d RefCell<DataReader<Window>>,
-    pub(crate) start: u64,
-    pub(crate) len: u64,
-    pub(crate) pos: u64,
-    pub(crate) unstored: u64,
-}
-
-impl Read for Embedded<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let left = self.len.saturating_sub(self.pos);
-        let n = (buf.len() as u64).min(left) as usize;
-        if n == 0 {
-            return Ok(0);
-        }
-        let bytes = self
-            .data
-            .borrow_mut()
-            .read_range_within(self.start.saturating_add(self.pos), n, &mut self.unstored)
-            .map_err(io::Error::other)?;
-        let got = bytes.len().min(n);
-        if let (Some(dst), Some(src)) = (buf.get_mut(..got), bytes.get(..got)) {
-            dst.copy_from_slice(src);
-        }
-        self.pos += got as u64;
-        Ok(got)
-    }
-}
-
-impl Seek for Embedded<'_> {
     fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
         seek_in(&mut self.pos, self.len, to)
     }
