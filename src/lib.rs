@@ -43,6 +43,7 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod blosc;
 pub mod chunk;
 mod codec;
 #[cfg(feature = "std")]

@@ -407,7 +407,8 @@ impl Report {
                 nbytes: info.nbytes,
                 cbytes: info.cbytes,
                 codec: info.codec.name().to_owned(),
-                codec_code: info.codec.code,
+                // A frame header's codec always has an id (only chunks have reserved formats).
+                codec_code: info.codec.id().unwrap_or_default(),
                 clevel: info.clevel,
                 pipeline: Pipeline::of(info),
                 metalayer_names: file.header.names().map(ToOwned::to_owned).collect(),

@@ -6,7 +6,8 @@ use alloc::vec::Vec;
 
 use super::error::{ChunkError, ChunkErrorKind};
 use super::filters;
-use super::header::{ChunkCodec, ChunkHeader, Filter, FLAG_DONT_SPLIT, MAX_FILTERS};
+use super::header::{ChunkHeader, FLAG_DONT_SPLIT};
+use crate::blosc::{Codec, Filter, MAX_FILTERS};
 use crate::meta::error::Expected;
 use crate::wire::read::Reader;
 
@@ -24,7 +25,7 @@ const AT_FLAGS: usize = 2;
 
 /// What a chunk's streams are decoded with: the codec, its dictionary and its state.
 struct Streams<'a> {
-    codec: ChunkCodec,
+    codec: Codec,
     #[cfg_attr(not(feature = "std"), allow(dead_code))]
     dict: Option<&'a [u8]>,
     /// Where the dictionary's bytes start in the chunk, for its errors.
@@ -286,17 +287,17 @@ fn decompress(
     dest: &mut [u8],
 ) -> Result<(), ChunkErrorKind> {
     match streams.codec {
-        ChunkCodec::Zstd => {
+        Codec::Zstd => {
             let zstd = match &mut streams.zstd {
                 Some(zstd) => zstd,
                 none => none.insert(crate::codec::zstd::Zstd::new(streams.dict)?),
             };
             zstd.decompress(src, dest)
         }
-        ChunkCodec::Lz4 => crate::codec::lz4::decompress_block(src, streams.dict, dest),
+        Codec::Lz4 | Codec::Lz4Hc => crate::codec::lz4::decompress_block(src, streams.dict, dest),
         #[cfg(feature = "std")]
-        ChunkCodec::Zlib => crate::codec::zlib::zlib(src, dest),
-        ChunkCodec::BloscLz => crate::codec::blosclz::decompress(src, dest),
+        Codec::Zlib => crate::codec::zlib::zlib(src, dest),
+        Codec::BloscLz => crate::codec::blosclz::decompress(src, dest),
         other => Err(ChunkErrorKind::CodecNotDecoded { codec: other }),
     }
 }

@@ -6,7 +6,8 @@ use alloc::vec::Vec;
 
 use super::blocks::{decode_blocks, Output};
 use super::error::{ChunkError, ChunkErrorKind};
-use super::header::{ChunkHeader, Filter, Special, BLOSC2_LAZY, BLOSC2_USEDICT, BLOSC2_VL_BLOCKS};
+use super::header::{ChunkHeader, BLOSC2_LAZY, BLOSC2_USEDICT, BLOSC2_VL_BLOCKS};
+use crate::blosc::{Filter, Special};
 use crate::meta::error::Expected;
 use crate::wire::read::Reader;
 

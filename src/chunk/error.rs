@@ -3,7 +3,7 @@
 use alloc::boxed::Box;
 use core::fmt::{self, Display};
 
-use super::kinds::{ChunkCodec, Filter};
+use crate::blosc::{Codec, Filter};
 use crate::meta::error::{Error, ErrorKind};
 
 /// A Blosc2 chunk that does not decode.
@@ -76,7 +76,7 @@ pub enum ChunkErrorKind {
     #[error("the chunk is compressed with {codec}, which is not decoded")]
     CodecNotDecoded {
         /// The codec.
-        codec: ChunkCodec,
+        codec: Codec,
     },
     /// The chunk's filter pipeline holds a filter this crate does not undo.
     #[error("the chunk is filtered with {filter}, which is not decoded")]
@@ -155,7 +155,7 @@ pub enum ChunkErrorKind {
     #[error("the {codec} stream does not decompress: {message}")]
     Codec {
         /// The codec.
-        codec: ChunkCodec,
+        codec: Codec,
         /// The codec's message.
         message: alloc::string::String,
     },

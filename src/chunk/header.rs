@@ -2,7 +2,7 @@
 //! read as C-Blosc2's `read_chunk_header` (`blosc/blosc2.c`) reads it, and as strictly.
 
 use super::error::{ChunkError, ChunkErrorKind};
-pub use super::kinds::{ChunkCodec, Filter, Special};
+use crate::blosc::{Codec, Filter, Special, MAX_FILTERS};
 use crate::meta::error::Expected;
 use crate::wire::read::Reader;
 
@@ -16,8 +16,6 @@ pub const MAX_VERSION: u8 = 6;
 pub const MAX_BLOCKSIZE: i32 = 536_866_816;
 /// The largest buffer a chunk can hold (`BLOSC2_MAX_BUFFERSIZE`).
 pub const MAX_BUFFERSIZE: i32 = i32::MAX - EXTENDED_HEADER_LEN as i32;
-/// Number of filter slots in the extended header (`BLOSC2_MAX_FILTERS`).
-pub const MAX_FILTERS: usize = 6;
 
 /// `flags` bit 0: byte-shuffle (with bit 2: the header is extended).
 pub const FLAG_SHUFFLE: u8 = 0x01;
@@ -81,7 +79,7 @@ pub struct ChunkHeader {
     /// filters its flags name).
     pub filters: [(Filter, u8); MAX_FILTERS],
     /// The codec.
-    pub codec: ChunkCodec,
+    pub codec: Codec,
     /// `blosc2_flags` (byte 31 of an extended header; 0 otherwise).
     pub blosc2_flags: u8,
     /// `blosc2_flags2` (byte 30 of an extended header; 0 otherwise).
@@ -191,7 +189,7 @@ impl ChunkHeader {
             },
             cbytes: cbytes as u32,
             filters,
-            codec: ChunkCodec::from_format(flags >> CODEC_SHIFT, udcodec),
+            codec: Codec::from_format(flags >> CODEC_SHIFT, udcodec),
             blosc2_flags,
             blosc2_flags2,
             extended,

@@ -3,7 +3,8 @@
 
 use alloc::string::ToString;
 
-use crate::chunk::{ChunkCodec, ChunkErrorKind};
+use crate::blosc::Codec;
+use crate::chunk::ChunkErrorKind;
 
 fn stream_length(expected: usize, found: usize) -> ChunkErrorKind {
     ChunkErrorKind::StreamLength {
@@ -25,7 +26,7 @@ pub(crate) fn zlib(src: &[u8], dest: &mut [u8]) -> Result<(), ChunkErrorKind> {
             Err(stream_length(neblock, neblock + 1))
         }
         Err(e) => Err(ChunkErrorKind::Codec {
-            codec: ChunkCodec::Zlib,
+            codec: Codec::Zlib,
             message: e.to_string(),
         }),
     }

@@ -16,7 +16,8 @@ use std::vec::Vec;
 
 use super::error::{FrameError, FrameErrorKind};
 use super::header::{FrameHeader, FrameInfo, FrameKind};
-use crate::chunk::{self, ChunkHeader, Special, DEFAULT_MAX_NBYTES, EXTENDED_HEADER_LEN};
+use crate::blosc::Special;
+use crate::chunk::{self, ChunkHeader, DEFAULT_MAX_NBYTES, EXTENDED_HEADER_LEN};
 
 /// Where one chunk of a frame's data is, as the offsets chunk says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -10,7 +10,8 @@ use super::chunks::{
 };
 use super::error::{FrameError, FrameErrorKind};
 use super::header::{FrameHeader, FrameInfo, FrameKind};
-use crate::chunk::{Special, DEFAULT_MAX_NBYTES};
+use crate::blosc::Special;
+use crate::chunk::DEFAULT_MAX_NBYTES;
 
 /// Reads bytes of a frame's data (the concatenation of its decoded chunks) through its
 /// [`ChunkIndex`], decoding only the chunks a range covers (the last one is kept for

@@ -199,9 +199,8 @@ pub use data::DataReader;
 pub use error::{FrameError, FrameErrorKind};
 pub use file::{open, read_header, FrameFile};
 pub use header::{
-    Codec, FrameHeader, FrameInfo, FrameKind, HeaderNote, Metalayer, CONTENT_CAP, FIXED_HEADER_LEN,
-    MAX_FILTERS, MAX_FRAME_FORMAT_VERSION, MAX_METALAYERS, METALAYER_NAME_MAXLEN,
-    SPARSE_HEADER_FILE,
+    FrameHeader, FrameInfo, FrameKind, HeaderNote, Metalayer, CONTENT_CAP, FIXED_HEADER_LEN,
+    MAX_FRAME_FORMAT_VERSION, MAX_METALAYERS, METALAYER_NAME_MAXLEN, SPARSE_HEADER_FILE,
 };
 pub use lock::{lock_frame, lock_path, locking_requested, FrameLock, Locking, LOCK_SEQ_OFFSET};
 pub use shape::ShapeChangeRefusal;

@@ -3,7 +3,8 @@
 
 use serde::Serialize;
 
-use crate::frame::{FrameInfo, MAX_FILTERS};
+use crate::blosc::{Filter, MAX_FILTERS};
+use crate::frame::FrameInfo;
 
 /// The compression pipeline and its outcome, from the frame header (checked against
 /// python-blosc2 4.14.1 on every producer fixture, tests/data/producers/info.json).
@@ -57,9 +58,9 @@ impl Pipeline {
         };
         Pipeline {
             codec_meta: info.codec_meta,
-            filters: info.filters,
+            filters: info.filters.map(Filter::id),
             filters_meta: info.filters_meta,
-            splitmode: info.splitmode,
+            splitmode: info.splitmode.id(),
             use_dict: info.use_dict,
             nchunks,
             cratio,

@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 
+use b2nd_meta::blosc::{Filter, SplitMode};
 use b2nd_meta::report::{DtypeReport, MetalayerReport, Pipeline, Report, VlmetaReport};
 
 /// A Python-style tuple: `()`, `(10,)`, `(10, 7)`.
@@ -46,19 +47,11 @@ fn printable(s: &str) -> String {
     }
 }
 
-/// python-blosc2's name of a filter code (`blosc2.Filter`), lowercase.
+/// The filter's name (the crate's one table), or `filter N` for an id no one names.
 fn filter_name(code: u8) -> String {
-    match code {
-        1 => "shuffle".to_owned(),
-        2 => "bitshuffle".to_owned(),
-        3 => "delta".to_owned(),
-        4 => "trunc_prec".to_owned(),
-        32 => "ndcell".to_owned(),
-        33 => "ndmean".to_owned(),
-        35 => "bytedelta".to_owned(),
-        36 => "int_trunc".to_owned(),
-        other => format!("filter {other}"),
-    }
+    Filter::from_id(code)
+        .name()
+        .map_or_else(|| format!("filter {code}"), str::to_owned)
 }
 
 /// `filters shuffle, split auto, 6 chunks, cratio 0.67x` (and `dictionary` when used).
@@ -77,12 +70,7 @@ fn pipeline(p: &Pipeline) -> String {
         true => "no filters".to_owned(),
         false => format!("filters {}", filters.join(" > ")),
     };
-    let split = match p.splitmode {
-        1 => "always",
-        2 => "never",
-        3 => "auto",
-        _ => "forward-compatible",
-    };
+    let split = SplitMode::from_id(p.splitmode).name();
     let dict = if p.use_dict { ", dictionary" } else { "" };
     let chunks = p
         .nchunks

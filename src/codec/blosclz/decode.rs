@@ -11,7 +11,8 @@
 
 use alloc::format;
 
-use crate::chunk::{ChunkCodec, ChunkErrorKind};
+use crate::blosc::Codec;
+use crate::chunk::ChunkErrorKind;
 
 /// Far matches add this to their 16-bit distance.
 const MAX_DISTANCE: usize = 8191;
@@ -22,7 +23,7 @@ const LONG_MATCH: usize = 7;
 
 fn bad(message: alloc::string::String) -> ChunkErrorKind {
     ChunkErrorKind::Codec {
-        codec: ChunkCodec::BloscLz,
+        codec: Codec::BloscLz,
         message,
     }
 }
