@@ -119,7 +119,7 @@ impl Codec {
     fn known_name(self) -> Option<&'static str> {
         match self {
             Codec::Plugin(id) if id < FIRST_PLUGIN => None,
-            codec => codec.id().and_then(names::codec),
+            codec => codec.id().and_then(names::codec_name),
         }
     }
 }

@@ -66,7 +66,7 @@ impl Filter {
     /// Its name as python-blosc2 spells it (`"shuffle"`), or a registered plugin's
     /// (`"ndcell"`); `None` for an id no one registers.
     pub fn name(self) -> Option<&'static str> {
-        names::filter(self.id())
+        names::filter_name(self.id())
     }
 }
 

@@ -3,7 +3,7 @@
 //! (`include/blosc2/codecs-registry.h`, `include/blosc2/filters-registry.h`).
 
 /// The name of codec id `id`, when Blosc defines or registers one.
-pub(super) fn codec(id: u8) -> Option<&'static str> {
+pub(super) fn codec_name(id: u8) -> Option<&'static str> {
     Some(match id {
         0 => "blosclz",
         1 => "lz4",
@@ -24,7 +24,7 @@ pub(super) fn codec(id: u8) -> Option<&'static str> {
 }
 
 /// The name of filter id `id`, when Blosc defines or registers one.
-pub(super) fn filter(id: u8) -> Option<&'static str> {
+pub(super) fn filter_name(id: u8) -> Option<&'static str> {
     Some(match id {
         0 => "nofilter",
         1 => "shuffle",
@@ -42,7 +42,7 @@ pub(super) fn filter(id: u8) -> Option<&'static str> {
 
 #[cfg(test)]
 mod tests {
-    use super::{codec, filter};
+    use super::{codec_name, filter_name};
 
     #[test]
     fn the_names_are_python_blosc2s_and_c_blosc2s_registries() {
@@ -57,10 +57,10 @@ mod tests {
             (35, "zfp_rate"),
             (40, "htj2k"),
         ] {
-            assert_eq!(codec(id), Some(name), "codec {id}");
+            assert_eq!(codec_name(id), Some(name), "codec {id}");
         }
         for id in [3, 6, 31, 41, 159, 160, 255] {
-            assert_eq!(codec(id), None, "codec {id}");
+            assert_eq!(codec_name(id), None, "codec {id}");
         }
         for (id, name) in [
             (0, "nofilter"),
@@ -74,10 +74,10 @@ mod tests {
             (35, "bytedelta"),
             (36, "int_trunc"),
         ] {
-            assert_eq!(filter(id), Some(name), "filter {id}");
+            assert_eq!(filter_name(id), Some(name), "filter {id}");
         }
         for id in [5, 31, 37, 255] {
-            assert_eq!(filter(id), None, "filter {id}");
+            assert_eq!(filter_name(id), None, "filter {id}");
         }
     }
 }

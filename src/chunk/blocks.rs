@@ -4,12 +4,11 @@
 
 use alloc::vec::Vec;
 
+use super::cursor::Cursor;
 use super::error::{ChunkError, ChunkErrorKind};
 use super::filters;
 use super::header::{ChunkHeader, FLAG_DONT_SPLIT};
 use crate::blosc::{Codec, Filter, MAX_FILTERS};
-use crate::meta::error::Expected;
-use crate::wire::read::Reader;
 
 /// Length of a block start or a stream's `csize` (`int32_t`).
 const INT32_LEN: usize = 4;
@@ -110,11 +109,10 @@ pub(super) fn decode_blocks(
             .any(|(f, _)| !matches!(f, Filter::None | Filter::TruncPrec));
     let (mut a, mut b) = scratch::take();
     let dont_split = header.flags & FLAG_DONT_SPLIT != 0;
-    let mut bstarts = Reader::new(data);
-    bstarts.seek(header.len(), Expected::Described("bstarts"))?;
+    let mut bstarts = Cursor::at(data, header.len(), "bstarts")?;
     for block in 0..nblocks {
         let at = bstarts.position();
-        let start = bstarts.le_i32(Expected::Described("a block start (bstarts)"))?;
+        let start = bstarts.le_i32("a block start (bstarts)")?;
         if start <= 0 || start as usize >= data.len() {
             return Err(ChunkError::at(
                 at,
@@ -153,8 +151,7 @@ pub(super) fn decode_blocks(
         } else {
             &mut *block_out
         };
-        let mut r = Reader::new(data);
-        r.seek(start as usize, Expected::Described("a block"))?;
+        let mut r = Cursor::at(data, start as usize, "a block")?;
         for stream in dest.chunks_exact_mut(neblock) {
             read_stream(&mut r, &mut streams, stream)?;
         }
@@ -224,18 +221,16 @@ fn grow_zeroed(v: &mut Vec<u8>, len: usize) {
 
 /// One stream, filling `dest`.
 fn read_stream(
-    r: &mut Reader<'_>,
+    r: &mut Cursor<'_>,
     streams: &mut Streams<'_>,
     dest: &mut [u8],
 ) -> Result<(), ChunkError> {
     let at = r.position();
-    let csize = r.le_i32(Expected::Described(
-        "a stream's csize (int32, little-endian)",
-    ))?;
+    let csize = r.le_i32("a stream's csize (int32, little-endian)")?;
     match csize {
         0 => dest.fill(0),
         c if c < 0 => {
-            let token = r.byte(Expected::Described("a stream's token"))?;
+            let token = r.byte("a stream's token")?;
             if token & TOKEN_RUN == 0 {
                 return Err(ChunkError::at(
                     at + INT32_LEN,
@@ -255,7 +250,7 @@ fn read_stream(
             dest.fill(c.unsigned_abs() as u8);
         }
         c => {
-            let src = r.bytes(c as usize, Expected::Described("a compressed stream"))?;
+            let src = r.bytes(c as usize, "a compressed stream")?;
             if src.len() == dest.len() {
                 dest.copy_from_slice(src);
             } else {

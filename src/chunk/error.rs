@@ -4,7 +4,6 @@ use alloc::boxed::Box;
 use core::fmt::{self, Display};
 
 use crate::blosc::{Codec, Filter};
-use crate::meta::error::{Error, ErrorKind};
 
 /// A Blosc2 chunk that does not decode.
 ///
@@ -213,32 +212,3 @@ impl Display for ChunkError {
 }
 
 impl core::error::Error for ChunkError {}
-
-/// The reader's errors are all "the input ends here" for the fields a chunk reads
-/// (little-endian integers and bytes); anything else keeps its message as the field.
-impl From<Error> for ChunkError {
-    fn from(err: Error) -> Self {
-        // Reader offsets are positions in a slice, so they fit a usize.
-        let offset = err
-            .offset()
-            .map_or(0, |o| usize::try_from(o).unwrap_or(usize::MAX));
-        let kind = match err.kind() {
-            ErrorKind::UnexpectedEnd {
-                expected,
-                input_len,
-                needed,
-            } => ChunkErrorKind::UnexpectedEnd {
-                what: match expected {
-                    crate::meta::error::Expected::Described(what) => what,
-                    _ => "a field",
-                },
-                input_len: *input_len as u64,
-                needed: *needed as u64,
-            },
-            _ => ChunkErrorKind::Unsupported {
-                feature: "an unexpected value",
-            },
-        };
-        ChunkError::at(offset, kind)
-    }
-}

@@ -1,10 +1,9 @@
 //! The chunk header: 16 bytes (Blosc1), or 32 with Blosc2's extension, little-endian,
 //! read as C-Blosc2's `read_chunk_header` (`blosc/blosc2.c`) reads it, and as strictly.
 
+use super::cursor::Cursor;
 use super::error::{ChunkError, ChunkErrorKind};
 use crate::blosc::{Codec, Filter, Special, MAX_FILTERS};
-use crate::meta::error::Expected;
-use crate::wire::read::Reader;
 
 /// Length of the Blosc1 header (`BLOSC_MIN_HEADER_LENGTH`).
 pub const MIN_HEADER_LEN: usize = 16;
@@ -96,8 +95,8 @@ impl ChunkHeader {
     /// assert_eq!(err.to_string(), "expected a chunk format version from 0 to 6, found 7 at byte 0");
     /// ```
     pub fn parse(chunk: &[u8]) -> Result<Self, ChunkError> {
-        let mut r = Reader::new(chunk);
-        let version = r.byte(Expected::Described("the chunk format version (byte 0)"))?;
+        let mut r = Cursor::new(chunk);
+        let version = r.byte("the chunk format version (byte 0)")?;
         if version > MAX_VERSION {
             return Err(ChunkError::at(
                 0,
@@ -107,13 +106,13 @@ impl ChunkHeader {
                 },
             ));
         }
-        let versionlz = r.byte(Expected::Described("versionlz (byte 1)"))?;
-        let flags = r.byte(Expected::Described("flags (byte 2)"))?;
-        let typesize = r.byte(Expected::Described("typesize (byte 3)"))?;
-        let nbytes = r.le_i32(Expected::Described("nbytes (int32, little-endian)"))?;
-        let blocksize = r.le_i32(Expected::Described("blocksize (int32, little-endian)"))?;
+        let versionlz = r.byte("versionlz (byte 1)")?;
+        let flags = r.byte("flags (byte 2)")?;
+        let typesize = r.byte("typesize (byte 3)")?;
+        let nbytes = r.le_i32("nbytes (int32, little-endian)")?;
+        let blocksize = r.le_i32("blocksize (int32, little-endian)")?;
         let cbytes_at = r.position();
-        let cbytes = r.le_i32(Expected::Described("cbytes (int32, little-endian)"))?;
+        let cbytes = r.le_i32("cbytes (int32, little-endian)")?;
         let field = |offset, field, expected, found: i32| {
             ChunkError::at(
                 offset,
@@ -150,14 +149,12 @@ impl ChunkHeader {
         let mut filters = [(Filter::None, 0u8); MAX_FILTERS];
         let (mut blosc2_flags, mut blosc2_flags2, mut udcodec) = (0, 0, 0);
         if extended {
-            let ids: [u8; MAX_FILTERS] =
-                r.array(Expected::Described("the filters (bytes 16..22)"))?;
-            udcodec = r.byte(Expected::Described("the user-defined codec (byte 22)"))?;
-            let _compcode_meta = r.byte(Expected::Described("compcode_meta (byte 23)"))?;
-            let metas: [u8; MAX_FILTERS] =
-                r.array(Expected::Described("the filters' meta (bytes 24..30)"))?;
-            blosc2_flags2 = r.byte(Expected::Described("blosc2_flags2 (byte 30)"))?;
-            blosc2_flags = r.byte(Expected::Described("blosc2_flags (byte 31)"))?;
+            let ids: [u8; MAX_FILTERS] = r.array("the filters (bytes 16..22)")?;
+            udcodec = r.byte("the user-defined codec (byte 22)")?;
+            let _compcode_meta = r.byte("compcode_meta (byte 23)")?;
+            let metas: [u8; MAX_FILTERS] = r.array("the filters' meta (bytes 24..30)")?;
+            blosc2_flags2 = r.byte("blosc2_flags2 (byte 30)")?;
+            blosc2_flags = r.byte("blosc2_flags (byte 31)")?;
             for (slot, (id, meta)) in filters.iter_mut().zip(ids.iter().zip(metas)) {
                 *slot = (Filter::from_id(*id), meta);
             }

@@ -33,6 +33,7 @@
 //! ```
 
 mod blocks;
+mod cursor;
 mod decode;
 #[cfg(feature = "std")]
 mod encode;

@@ -69,7 +69,6 @@ impl<'de> Reader<'de> {
 
     /// Skips `n` bytes already checked by the caller (at most the remaining length).
     #[inline]
-    #[allow(dead_code)] // for the frame parser
     pub fn advance(&mut self, n: usize) {
         self.pos = self.pos.saturating_add(n).min(self.input.len());
     }
@@ -177,39 +176,6 @@ impl<'de> Reader<'de> {
     #[inline]
     pub fn be_i64(&mut self, expected: Expected) -> Result<i64, Error> {
         self.array(expected).map(i64::from_be_bytes)
-    }
-
-    /// A little-endian `u32` (Blosc2 chunk headers are little-endian).
-    #[inline]
-    #[allow(dead_code)]
-    pub fn le_u32(&mut self, expected: Expected) -> Result<u32, Error> {
-        self.array(expected).map(u32::from_le_bytes)
-    }
-
-    /// A little-endian `i32` (Blosc2 chunk headers are little-endian).
-    #[inline]
-    #[allow(dead_code)]
-    pub fn le_i32(&mut self, expected: Expected) -> Result<i32, Error> {
-        self.array(expected).map(i32::from_le_bytes)
-    }
-
-    /// A little-endian `i64`.
-    #[inline]
-    #[allow(dead_code)]
-    pub fn le_i64(&mut self, expected: Expected) -> Result<i64, Error> {
-        self.array(expected).map(i64::from_le_bytes)
-    }
-
-    /// Moves the cursor to `pos`, which must be within the input (else an error at
-    /// `pos` for `expected`, as when the input ends there).
-    #[inline]
-    #[allow(dead_code)]
-    pub fn seek(&mut self, pos: usize, expected: Expected) -> Result<(), Error> {
-        if pos > self.input.len() {
-            return Err(self.end_error(pos, expected, pos - self.input.len()));
-        }
-        self.pos = pos;
-        Ok(())
     }
 
     /// A positive fixint (`0x00..=0x7f`).
