@@ -44,6 +44,8 @@ extern crate alloc;
 extern crate std;
 
 mod any_error;
+#[cfg(feature = "std")]
+pub mod array;
 pub mod bytes;
 pub mod chunk;
 #[cfg(feature = "std")]

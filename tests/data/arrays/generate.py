@@ -22,7 +22,8 @@ metalayer: frames python reads but does not write as arrays). 2.7.1 and 3.0.0
 (C-Blosc2 2.15) add a few arrays in their formats.
 
 Each producer directory gets `manifest.json` and `values/<id>.bin`. Per fixture: the
-path (and store key), python's dtype, shape, chunks and blocks, and per slice the spec
+path (and store key), python's dtype, shape, chunks and blocks, the header `np.save`
+writes for the full read (`npy_header`, hex), and per slice the spec
 as written inside python's brackets, the result's shape and where its bytes are in the
 values file (C order, the stored dtype and byte order).
 
@@ -34,6 +35,7 @@ the pipeline is lossless). python's own `arr[spec]` (C's partial read: block mas
 right (it is the data written).
 """
 
+import io
 import json
 import os
 import shutil
@@ -235,6 +237,10 @@ class Producer:
             "blocks": list(arr.blocks),
             "slices": [],
         }
+        # np.save's header for the full read: what `b2nd-meta export` must write.
+        saved = io.BytesIO()
+        np.save(saved, full)
+        entry["npy_header"] = saved.getvalue()[: len(saved.getvalue()) - full.nbytes].hex()
         if key is not None:
             entry["key"] = key
         if notes:
@@ -242,7 +248,9 @@ class Producer:
         values = bytearray()
         for spec in specs_for(tuple(arr.shape), fid) + list(extra_specs):
             index = eval("np.s_[" + spec + "]", {"np": np})
-            expected = np.array(full[index], order="C", copy=True)
+            # A scalar result (integers on every axis) comes back in the machine's byte
+            # order: cast back to the stored dtype, values unchanged.
+            expected = np.array(full[index], dtype=full.dtype, order="C", copy=True)
             row = {
                 "spec": spec,
                 "shape": list(expected.shape),
@@ -299,6 +307,8 @@ class Producer:
             "findings": self.findings,
             "fixtures": self.fixtures,
         }
+        if self.v4:
+            manifest["npy_cases"] = npy_cases()
         with open(os.path.join(self.out, "manifest.json"), "w") as f:
             json.dump(manifest, f, indent=1, sort_keys=True)
             f.write("\n")
@@ -567,6 +577,41 @@ def produce_old(p):
     path = "old_zeros.b2nd"
     blosc2.zeros((9, 7), "<i8", urlpath=path, mode="w", chunks=(4, 3), blocks=(2, 2))
     p.add("old_zeros", path, lambda: blosc2.open(path, mode="r"), np.zeros((9, 7), "<i8"))
+
+
+def npy_cases():
+    """np.save's header for dtypes and shapes the fixtures do not reach: names outside
+    Latin-1 (format 3.0), a header past 65535 bytes (2.0), titles, gaps, nested fields,
+    subarrays, 0-d and long shapes. The dtype as python-blosc2 stores it."""
+    import numpy as np
+    import warnings
+
+    import numpy.lib._format_impl as format_impl
+
+    texts = [
+        ("[('\u00e9', '<i4')]", (2,)),
+        ("[('\u263a', '<i4')]", (2,)),
+        ("[" + ", ".join(f"('f{i}', '<i4')" for i in range(5000)) + "]", (2,)),
+        ("{'names': ['a', 'b'], 'formats': ['<i4', '<f8'], 'offsets': [0, 8], "
+         "'itemsize': 24, 'titles': ['T', 'U']}", (3,)),
+        ("[('a', '<i4'), ('n', [('x', '>f4'), ('y', 'u1')]), ('v', '<i2', (2, 3))]", (4, 5)),
+        ("<M8[ns]", ()),
+        (">U3", (10**15, 2)),
+        ("|b1", (0, 3)),
+    ]
+    cases = []
+    for text, shape in texts:
+        import ast
+
+        dt = np.dtype(ast.literal_eval(text) if text[0] in "[{" else text)
+        saved = io.BytesIO()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            header = {"descr": np.lib.format.dtype_to_descr(dt), "fortran_order": False,
+                      "shape": shape}
+            format_impl._write_array_header(saved, header, None)
+        cases.append({"dtype": text, "shape": list(shape), "npy_header": saved.getvalue().hex()})
+    return cases
 
 
 def produce(name, out):
