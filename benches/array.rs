@@ -76,17 +76,19 @@ fn data(n: usize, float: bool) -> Vec<u8> {
         .collect()
 }
 
+/// An array's shape, chunkshape and blockshape.
+struct Geometry {
+    shape: Vec<i64>,
+    chunks: Vec<i32>,
+    blocks: Vec<i32>,
+}
+
+/// The box `[start, stop)` C reads for a case.
+type CBox = (Vec<i64>, Vec<i64>);
+
 /// Writes `bytes` as a b2nd array at `path` with C-Blosc2.
-fn c_write(
-    path: &Path,
-    shape: &[i64],
-    chunks: &[i32],
-    blocks: &[i32],
-    dtype: &str,
-    codec: u8,
-    filter: u8,
-    bytes: &[u8],
-) {
+fn c_write(path: &Path, g: &Geometry, dtype: &str, codec: u8, filter: u8, bytes: &[u8]) {
+    let (shape, chunks, blocks) = (&g.shape, &g.chunks, &g.blocks);
     let typesize = if dtype.ends_with('8') { 8 } else { 4 };
     let mut cparams = c::blosc2_cparams {
         compcode: codec,
@@ -166,8 +168,11 @@ fn bench(cr: &mut Criterion) {
         .ok()
         .map(|s| s.split(',').filter_map(|n| n.parse().ok()).collect())
         .unwrap_or_else(|| vec![64, 256, 256]);
-    let chunks = [(shape[0] / 2) as i32, shape[1] as i32, shape[2] as i32];
-    let blocks = [1, (shape[1] / 4) as i32, shape[2] as i32];
+    let geometry = Geometry {
+        chunks: vec![(shape[0] / 2) as i32, shape[1] as i32, shape[2] as i32],
+        blocks: vec![1, (shape[1] / 4) as i32, shape[2] as i32],
+        shape: shape.clone(),
+    };
     let n = shape.iter().product::<i64>() as usize;
     let (a, b, cc) = (shape[0], shape[1], shape[2]);
     let dir = std::env::temp_dir().join(format!("b2nd-meta-bench-array-{}", std::process::id()));
@@ -184,15 +189,13 @@ fn bench(cr: &mut Criterion) {
     ] {
         let bytes = data(n, dtype == "<f8");
         let path = dir.join(format!("{name}.b2nd"));
-        c_write(
-            &path, &shape, &chunks, &blocks, dtype, codec, filter, &bytes,
-        );
+        c_write(&path, &geometry, dtype, codec, filter, &bytes);
         let url = CString::new(path.to_str().unwrap()).unwrap();
         let mut carray = std::ptr::null_mut();
         assert_eq!(unsafe { b2nd_open(url.as_ptr(), &mut carray) }, 0);
         let itemsize = bytes.len() / n;
         // (case, our selection, C's box or none)
-        let cases: Vec<(&str, String, Option<(Vec<i64>, Vec<i64>)>)> = vec![
+        let cases: Vec<(&str, String, Option<CBox>)> = vec![
             ("full", "...".into(), Some((vec![0, 0, 0], shape.clone()))),
             (
                 "plane",
