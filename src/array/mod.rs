@@ -46,6 +46,8 @@ mod element;
 mod error;
 mod grid;
 mod handle;
+#[cfg(feature = "ndarray")]
+mod nd;
 mod npy;
 mod parse;
 mod plan;
