@@ -506,6 +506,7 @@ def produce_4(p):
 
     # Chunks of variable-length blocks (C-Blosc2 3.x's VL-blocks, byte 30's flag).
     vl_blocks(p)
+    variable_chunksize(p)
 
 
 def vl_blocks(p):
@@ -558,6 +559,27 @@ def vl_blocks(p):
               notes="VL-block chunks: an SChunk of blosc2_ext.vlcompress chunks with a b2nd "
                     "metalayer; blocks " + ("of the b2nd blocksize" if len(cuts) == 1 else
                                             "of 40, 60 and 28 bytes"))
+
+
+def variable_chunksize(p):
+    """An SChunk made with chunksize=0 (C's variable-size chunks: frame flag bit 6,
+    chunksize 0 in the header) carrying a `b2nd` metalayer and an array's chunks:
+    python opens and reads it as that NDArray."""
+    import blosc2
+
+    src = data((12, 8), "<i4", 61)
+    template = blosc2.asarray(src, chunks=(4, 8), blocks=(2, 8), cparams=p.cparams())
+    raw = blosc2.blosc2_ext.meta__getitem__(template.schunk, "b2nd")
+    path = "varsize_chunks.b2nd"
+    sc = blosc2.SChunk(chunksize=0, urlpath=path, mode="w",
+                       meta={"b2nd": b"\0" * (len(raw) - 2)},
+                       cparams=blosc2.CParams(typesize=4, nthreads=1))
+    blosc2.blosc2_ext.meta__setitem__(sc, "b2nd", raw)
+    for c in range(template.schunk.nchunks):
+        sc.append_chunk(template.schunk.get_chunk(c))
+    del sc
+    p.add("varsize_chunks", path, lambda: blosc2.open(path, mode="r"), src,
+          notes="a frame of variable-size chunks (chunksize 0) holding an array's chunks")
 
 
 def produce_old(p):
