@@ -13,6 +13,9 @@ use super::read::Reader;
 use super::resolve::{resolve, AxisRange, Resolved};
 use super::selection::Selection;
 
+/// The most bytes [`Array::read_rows`] reads at once when it joins rows of chunks.
+const ROWS_CAP: usize = 32 << 20;
+
 /// A chunk a selection touches, and which of its blocks (C order) hold its elements:
 /// what a partial decode decodes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -102,13 +105,16 @@ impl Array {
         Ok(out)
     }
 
-    /// Reads `sel` one row of chunks at a time: the result cut along its first axis at
-    /// the chunk boundaries of the array axis it comes from, each piece (C order,
-    /// bytes as stored) given to `row` in order. Memory holds one piece.
+    /// Reads `sel` a row of chunks at a time: the result cut along its first axis at the
+    /// chunk boundaries of the array axis it comes from, each piece (C order, bytes as
+    /// stored) given to `row` in order. Rows of fewer chunks than [`Array::threads`]
+    /// are read together, up to 32 MiB, so that every thread has a chunk to decode.
+    /// Memory holds one piece.
     ///
     /// ```
     /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/arrays/blosc2-4.14.1/ndim2_u2.b2nd");
-    /// let array = b2nd_meta::array::Array::open(path)?; // 13 rows, chunks of 5
+    /// // 13x11 in chunks of 5x4: rows of 3 chunks.
+    /// let array = b2nd_meta::array::Array::open(path)?.with_threads(1);
     /// let mut pieces = Vec::new();
     /// array.read_rows(&b2nd_meta::array::Selection::all(), |bytes| {
     ///     pieces.push(bytes.len());
@@ -131,21 +137,44 @@ impl Array {
             self.read_resolved(&resolved, &sink, &mut out)?;
             return row(&out);
         };
-        let mut buf = Vec::new();
-        for span in self.grid.spans(p, &resolved.axes[p]) {
+        // Bytes per position along the row axis, and chunks per row.
+        let unit = self.nbytes(&resolved)? / (resolved.axes[p].count as usize).max(1);
+        let row_chunks: usize = (0..self.ndim())
+            .filter(|&d| d != p)
+            .map(|d| self.grid.spans(d, &resolved.axes[d]).len())
+            .product();
+        let spans = self.grid.spans(p, &resolved.axes[p]);
+        let mut buf: Vec<u8> = Vec::new();
+        let mut i = 0;
+        while i < spans.len() {
+            let (first, mut last) = (spans[i].first, spans[i].last);
+            let mut chunks = row_chunks;
+            i += 1;
+            while let Some(next) = spans.get(i) {
+                let bytes = (next.last - first + 1) as usize * unit;
+                if chunks >= self.threads() || bytes > ROWS_CAP {
+                    break;
+                }
+                last = next.last;
+                chunks += row_chunks;
+                i += 1;
+            }
             let mut part = resolved.clone();
             let axis = &mut part.axes[p];
             *axis = AxisRange {
-                start: axis.position(span.first),
-                count: span.last - span.first + 1,
+                start: axis.position(first),
+                count: last - first + 1,
                 ..*axis
             };
             let len = self.nbytes(&part)?;
-            buf.clear();
-            buf.try_reserve_exact(len).map_err(|_| too_large(len))?;
-            buf.resize(len, 0);
-            self.read_resolved(&part, &sink, &mut buf)?;
-            row(&buf)?;
+            if buf.len() < len {
+                // Every byte of a piece is written by the read: no zeroing per piece.
+                buf.try_reserve_exact(len - buf.len())
+                    .map_err(|_| too_large(len))?;
+                buf.resize(len, 0);
+            }
+            self.read_resolved(&part, &sink, &mut buf[..len])?;
+            row(&buf[..len])?;
         }
         Ok(())
     }
