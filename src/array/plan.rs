@@ -27,6 +27,12 @@ pub(crate) trait Sink: Sync {
     fn copy(&self, dst: &mut [Self::Item], src: &[u8]);
     /// Sets every element of `dst` to `element` (its bytes).
     fn fill(&self, dst: &mut [Self::Item], element: &[u8]);
+    /// Whether the output holds the bytes as stored, so a chunk can be decoded into it.
+    const DIRECT: bool = false;
+    /// The output as bytes, when it holds them as stored.
+    fn as_bytes(_dst: &mut [Self::Item]) -> Option<&mut [u8]> {
+        None
+    }
 }
 
 /// The elements' bytes as stored.
@@ -36,6 +42,11 @@ pub(crate) struct Raw {
 
 impl Sink for Raw {
     type Item = u8;
+    const DIRECT: bool = true;
+
+    fn as_bytes(dst: &mut [u8]) -> Option<&mut [u8]> {
+        Some(dst)
+    }
 
     fn width(&self) -> usize {
         self.itemsize
@@ -71,10 +82,24 @@ pub(crate) struct ChunkPlan {
     /// Per axis, for each position taken: (elements from the chunk's start, elements
     /// from the output's start) contributed by that axis.
     axes: Vec<Vec<(usize, usize)>>,
-    /// The last axis's positions, merged where both sides are contiguous.
+    /// The positions of the axes from `inner` on, merged where both sides are
+    /// contiguous: the copy walks the axes before `inner` and copies these runs.
     runs: Vec<Run>,
+    /// The first axis the runs cover (the last one, or an outer one when a single run
+    /// covers every axis after it).
+    inner: usize,
+    /// Spare room for merging an outer axis into the runs.
+    merged: Vec<Run>,
     /// Per axis, which blocks of the chunk the positions lie in.
     blocks: Vec<Vec<bool>>,
+}
+
+/// Appends `next` to `runs`, extending the last run when both sides continue it.
+fn merge(runs: &mut Vec<Run>, next: Run) {
+    match runs.last_mut() {
+        Some(r) if r.src + r.len == next.src && r.out + r.len == next.out => r.len += next.len,
+        _ => runs.push(next),
+    }
 }
 
 /// Elements between consecutive output positions of each array axis (0 for a dropped
@@ -114,6 +139,7 @@ impl ChunkPlan {
             }
         }
         self.runs.clear();
+        self.inner = ndim.saturating_sub(1);
         if ndim == 0 {
             self.runs.push(Run {
                 src: 0,
@@ -122,11 +148,40 @@ impl ChunkPlan {
             });
             return;
         }
+        let runs = &mut self.runs;
         for &(src, out) in &self.axes[ndim - 1] {
-            match self.runs.last_mut() {
-                Some(r) if r.src + r.len == src && r.out + r.len == out => r.len += 1,
-                _ => self.runs.push(Run { src, out, len: 1 }),
+            merge(runs, Run { src, out, len: 1 });
+        }
+        // While one run covers the axes from `inner` on, the next axis out may extend it
+        // (python-blosc2's default blocks, (1, n, whole rows), lay a chunk out in C
+        // order: a whole chunk taken is one run).
+        while self.inner > 0 && self.runs.len() == 1 {
+            let r = self.runs[0];
+            self.merged.clear();
+            for &(s, o) in &self.axes[self.inner - 1] {
+                merge(
+                    &mut self.merged,
+                    Run {
+                        src: s + r.src,
+                        out: o + r.out,
+                        len: r.len,
+                    },
+                );
             }
+            if self.merged.len() != 1 {
+                break;
+            }
+            core::mem::swap(&mut self.runs, &mut self.merged);
+            self.inner -= 1;
+        }
+    }
+
+    /// When the chunk's elements taken are the whole chunk in one run, in the order they
+    /// are stored: where the run starts in the output (the chunk can be decoded there).
+    pub(crate) fn whole_chunk(&self, grid: &Grid) -> Option<usize> {
+        match self.runs.as_slice() {
+            [r] if self.inner == 0 && r.src == 0 && r.len == grid.chunk_items => Some(r.out),
+            _ => None,
         }
     }
 
@@ -182,7 +237,7 @@ impl ChunkPlan {
     }
 
     fn walk(&self, axis: usize, src: usize, out: usize, put: &mut impl FnMut(usize, usize, usize)) {
-        if axis + 1 >= self.axes.len() {
+        if axis >= self.inner {
             for r in &self.runs {
                 put(src + r.src, out + r.out, r.len);
             }

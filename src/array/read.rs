@@ -188,6 +188,18 @@ impl Reader<'_> {
                 Source::Repeat(&scratch.element)
             }
             Fetched::Stored => {
+                let base = work.slab_start(slab);
+                if let Some(at) = scratch.plan.whole_chunk(self.grid).filter(|_| S::DIRECT) {
+                    // The chunk is a stretch of the output as it is stored: decoded there.
+                    let mut dst = slabs[slab].lock().unwrap_or_else(|p| p.into_inner());
+                    let start = (at - base) * self.itemsize;
+                    let nbytes = self.grid.chunk_items * self.itemsize;
+                    let dst =
+                        S::as_bytes(&mut dst[..]).and_then(|d| d.get_mut(start..start + nbytes));
+                    if let Some(dst) = dst {
+                        return self.decode(n, &scratch.raw, dst);
+                    }
+                }
                 let nbytes = self.grid.chunk_items * self.itemsize;
                 if scratch.chunk.len() != nbytes {
                     scratch.chunk = std::vec![0; nbytes];
