@@ -149,16 +149,26 @@ fn corpus_frames_open_or_are_refused() {
         let array = match Array::open(&path) {
             Ok(array) => array,
             Err(e) => {
-                assert!(matches!(e.kind(), ArrayErrorKind::NotAnArray { .. }), "{}: {e}", path.display());
+                assert!(
+                    matches!(e.kind(), ArrayErrorKind::NotAnArray { .. }),
+                    "{}: {e}",
+                    path.display()
+                );
                 continue;
             }
         };
         opened += 1;
         let sel: Selection = match array.ndim() {
             0 => "...".parse().unwrap(),
-            n => std::iter::repeat_n("-3:", n).collect::<Vec<_>>().join(", ").parse().unwrap(),
+            n => std::iter::repeat_n("-3:", n)
+                .collect::<Vec<_>>()
+                .join(", ")
+                .parse()
+                .unwrap(),
         };
-        let got = array.read_bytes(&sel).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let got = array
+            .read_bytes(&sel)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let len: u64 = array.shape_of(&sel).unwrap().iter().product();
         assert_eq!(got.len() as u64, len * array.itemsize() as u64);
     }
@@ -167,11 +177,22 @@ fn corpus_frames_open_or_are_refused() {
 
 #[test]
 fn a_sparse_frame_missing_a_chunk_file_names_it() {
-    let copy = crate::common::scratch::Scratch::of("arrays/blosc2-4.14.1/sparse_2d.b2nd", "missing-chunk");
+    let copy =
+        crate::common::scratch::Scratch::of("arrays/blosc2-4.14.1/sparse_2d.b2nd", "missing-chunk");
     std::fs::remove_file(copy.0.join("00000002.chunk")).unwrap();
     let array = Array::open(&copy.0).unwrap();
-    assert_eq!(array.read_bytes(&"0:5, 0:4".parse().unwrap()).unwrap().len(), 5 * 4 * 4);
+    assert_eq!(
+        array
+            .read_bytes(&"0:5, 0:4".parse().unwrap())
+            .unwrap()
+            .len(),
+        5 * 4 * 4
+    );
     let err = array.read_bytes(&Selection::all()).unwrap_err();
-    assert_eq!(err.path(), Some(copy.0.join("00000002.chunk").as_path()), "{err}");
+    assert_eq!(
+        err.path(),
+        Some(copy.0.join("00000002.chunk").as_path()),
+        "{err}"
+    );
     assert!(err.to_string().contains("No such file"), "{err}");
 }
