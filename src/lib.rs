@@ -32,6 +32,8 @@
 //!   the `frame` module, whose user metalayers read and write any serde type through
 //!   rmp-serde. Without it the codec, `dtype`, `validate`, [`value`] and [`bytes`] need
 //!   only `core` and `alloc`.
+//! - `ndarray`: `array::Array::read_ndarray`, a selection's values as an
+//!   `ndarray::ArrayD`.
 //! - `cli`: the `b2nd-meta` command-line tool (clap and serde_json, which the library
 //!   alone never pulls in).
 
@@ -43,6 +45,8 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+#[cfg(feature = "std")]
+pub mod array;
 pub mod blosc;
 pub mod chunk;
 mod codec;

@@ -50,6 +50,8 @@ pub use tree::{Entry, EntryInfo, Role};
 
 use crate::io::Window;
 use embed::Embed;
+// The array reader (src/array) reads a node's frame through these.
+pub(crate) use node::ReadSeek;
 use store::Found;
 
 /// An opened file: what it is, its own record, and its nodes when it is a store.
@@ -64,7 +66,8 @@ pub struct Container {
     /// What was noticed and left out: sidecars, compressed members, an embed map
     /// python-blosc2 would not read.
     pub notes: Vec<String>,
-    src: Option<Arc<dyn ReadAt + Send + Sync>>,
+    /// The zip's bytes (a `.b2z`), which its members are read from.
+    pub(crate) src: Option<Arc<dyn ReadAt + Send + Sync>>,
     embed: Option<Embed>,
     /// Every node, by key (DictStore's view: TreeStore groups are not nodes).
     nodes: BTreeMap<String, Location>,
@@ -398,7 +401,8 @@ impl Container {
         self.read_with(key, location, node::full)
     }
 
-    fn read_with<T>(
+    /// Reads the frame of node `key` at `location` with `how`.
+    pub(crate) fn read_with<T>(
         &self,
         key: &str,
         location: &Location,

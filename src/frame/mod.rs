@@ -195,6 +195,7 @@ pub use array::{reshaped_meta, ARRAY_METALAYERS};
 pub(crate) use check::check_array_with;
 pub use check::{check_array, Mismatch};
 pub use chunks::{chunk_file_name, ChunkIndex, ChunkLocation};
+pub(crate) use data::special_pattern;
 pub use data::DataReader;
 pub use error::{FrameError, FrameErrorKind};
 pub use file::{open, read_header, FrameFile};

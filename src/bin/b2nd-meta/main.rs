@@ -14,6 +14,7 @@ use b2nd_meta::report::{MetalayerReport, Options, RawContent, Report};
 use b2nd_meta::Meta;
 use clap::{Parser, Subcommand};
 
+mod export;
 mod help;
 mod human;
 mod messages;
@@ -121,6 +122,32 @@ enum Command {
         #[arg(value_name = "NAME")]
         name: String,
     },
+    /// Write an array's values (a slice of them) as a NumPy .npy file
+    #[command(long_about = export::EXPORT_LONG, after_help = export::EXPORT_EXAMPLES)]
+    Export {
+        /// A contiguous frame file or a sparse frame's directory; with --key, a store
+        /// or bundle (.b2e, .b2d, .b2z)
+        #[arg(value_name = "PATH")]
+        path: PathBuf,
+        /// The node of the store or bundle PATH to export (e.g. /dir/name)
+        #[arg(long, short = 'k', value_name = "KEY")]
+        key: Option<String>,
+        /// The slice, as inside python's brackets (e.g. '2:8, ::3' or '..., 0')
+        #[arg(
+            long,
+            short = 's',
+            value_name = "SPEC",
+            default_value = "...",
+            allow_hyphen_values = true
+        )]
+        slice: String,
+        /// The .npy file to write, or - for stdout
+        #[arg(long, short = 'o', value_name = "OUT", allow_hyphen_values = true)]
+        output: PathBuf,
+        /// Threads decoding chunks (default: the machine's parallelism)
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        threads: Option<u16>,
+    },
     /// Encode a metalayer given as JSON (the schema decode prints) to hex
     #[command(long_about = ENCODE_LONG, after_help = ENCODE_EXAMPLES)]
     Encode {
@@ -194,6 +221,18 @@ fn main() -> ExitCode {
         }
         Command::Decode { hex } => decode(&mut out, &hex).map(|()| true),
         Command::Encode { json } => encode(&mut out, &json).map(|()| true),
+        Command::Export {
+            path,
+            key,
+            slice,
+            output,
+            threads,
+        } => {
+            // export writes its own stdout (binary, buffered).
+            drop(out);
+            let threads = threads.map(usize::from);
+            return finish(export::run(&path, key.as_deref(), &slice, &output, threads));
+        }
         Command::SetShape {
             dry_run,
             path,
@@ -212,6 +251,11 @@ fn main() -> ExitCode {
             name,
         } => set_vlmeta::del(&mut out, &path, &name, dry_run),
     };
+    finish(result)
+}
+
+/// The exit status of a command's result, its error reported on stderr.
+fn finish(result: Result<bool, Fatal>) -> ExitCode {
     match result {
         Ok(true) | Err(Fatal::BrokenPipe) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
