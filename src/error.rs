@@ -12,6 +12,7 @@ use crate::container::ContainerError;
 use crate::dtype::DtypeError;
 #[cfg(feature = "std")]
 use crate::frame::FrameError;
+#[cfg(feature = "cli")]
 use crate::hex::HexError;
 use crate::meta::validate::Invalid;
 
@@ -52,7 +53,8 @@ pub enum AnyError {
     Invalid(Invalid),
     /// A Blosc2 chunk that does not decode ([`ChunkError`]).
     Chunk(ChunkError),
-    /// Text that is not hex ([`HexError`]).
+    /// Text that is not hex ([`HexError`]; with the `cli` feature).
+    #[cfg(feature = "cli")]
     Hex(HexError),
     /// A frame that cannot be read or rewritten ([`FrameError`]).
     #[cfg(feature = "std")]
@@ -78,6 +80,7 @@ impl AnyError {
             AnyError::Dtype(e) => e.offset(),
             AnyError::Invalid(_) => None,
             AnyError::Chunk(e) => e.offset(),
+            #[cfg(feature = "cli")]
             AnyError::Hex(e) => Some(e.offset() as u64),
             #[cfg(feature = "std")]
             AnyError::Frame(e) => e.offset(),
@@ -96,6 +99,7 @@ impl fmt::Display for AnyError {
             AnyError::Dtype(e) => fmt::Display::fmt(e, f),
             AnyError::Invalid(e) => fmt::Display::fmt(e, f),
             AnyError::Chunk(e) => fmt::Display::fmt(e, f),
+            #[cfg(feature = "cli")]
             AnyError::Hex(e) => fmt::Display::fmt(e, f),
             #[cfg(feature = "std")]
             AnyError::Frame(e) => fmt::Display::fmt(e, f),
@@ -115,6 +119,7 @@ impl core::error::Error for AnyError {
             AnyError::Dtype(e) => e.source(),
             AnyError::Invalid(e) => e.source(),
             AnyError::Chunk(e) => e.source(),
+            #[cfg(feature = "cli")]
             AnyError::Hex(e) => e.source(),
             #[cfg(feature = "std")]
             AnyError::Frame(e) => e.source(),
@@ -142,6 +147,7 @@ from! {
     Dtype(DtypeError),
     Invalid(Invalid),
     Chunk(ChunkError),
+    #[cfg(feature = "cli")]
     Hex(HexError),
     #[cfg(feature = "std")]
     Frame(FrameError),

@@ -56,12 +56,14 @@ pub mod dtype;
 pub mod error;
 #[cfg(feature = "std")]
 pub mod frame;
+// The lowercase hex of the value mapping's `$bin`; public for the command line only.
+#[cfg(feature = "cli")]
 pub mod hex;
+#[cfg(not(feature = "cli"))]
+mod hex;
 #[cfg(feature = "std")]
-mod io;
+pub mod io;
 mod meta;
-#[cfg(feature = "std")]
-pub mod report;
 pub mod value;
 #[cfg(feature = "std")]
 pub mod vlmeta;

@@ -68,18 +68,9 @@ fn default_threads() -> usize {
 }
 
 /// Reads a node's whole frame (an embedded node: python-blosc2 deserializes it too).
-fn read_all(
-    reader: &mut dyn container::ReadSeek,
-    len: u64,
-    _label: &Path,
-) -> Result<Vec<u8>, FrameError> {
-    use std::io::Read;
-    let mut bytes = Vec::new();
-    reader
-        .take(len)
-        .read_to_end(&mut bytes)
-        .map_err(FrameError::io(None))?;
-    Ok(bytes)
+fn read_all(src: crate::io::SharedSource, len: u64, _label: &Path) -> Result<Vec<u8>, FrameError> {
+    let len = usize::try_from(len).unwrap_or(usize::MAX);
+    crate::io::read_vec_at(&*src, 0, len).map_err(FrameError::io(None))
 }
 
 impl Array {

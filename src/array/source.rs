@@ -15,7 +15,7 @@ use crate::frame::{
     self, chunk_file_name, ChunkIndex, ChunkLocation, FrameError, FrameErrorKind, FrameHeader,
     FrameKind, CONTENT_CAP,
 };
-use crate::io::{Positional, ReadAt, Window};
+use crate::io::{ReadAt, Window};
 
 /// Where a frame's chunks are.
 enum Bytes {
@@ -63,20 +63,14 @@ fn read_exact_at(
     offset: u64,
     what: &'static str,
 ) -> Result<(), FrameError> {
-    let mut got = 0;
-    while got < buf.len() {
-        let n = src
-            .read_at(&mut buf[got..], offset + got as u64)
-            .map_err(FrameError::io(None))?;
-        if n == 0 {
-            let kind = FrameErrorKind::Truncated {
-                what,
-                end: offset + buf.len() as u64,
-                available: offset + got as u64,
-            };
-            return Err(FrameError::at(offset, kind));
-        }
-        got += n;
+    let got = crate::io::read_full_at(src, buf, offset).map_err(FrameError::io(None))?;
+    if got < buf.len() {
+        let kind = FrameErrorKind::Truncated {
+            what,
+            end: offset + buf.len() as u64,
+            available: offset + got as u64,
+        };
+        return Err(FrameError::at(offset, kind));
     }
     Ok(())
 }
@@ -113,14 +107,8 @@ impl Frame {
         start: u64,
         len: u64,
     ) -> Result<Frame, FrameError> {
-        let mut window = Window::new(Arc::clone(&src), start, len);
-        let header = frame::read_staged(
-            &mut Positional {
-                file: &mut window,
-                len,
-            },
-            CONTENT_CAP,
-        )?;
+        let window = Window::new(Arc::clone(&src), start, len);
+        let header = frame::read_staged(&window, CONTENT_CAP)?;
         if header.info.kind != FrameKind::Contiguous {
             let kind = FrameErrorKind::WrongKind {
                 expected: FrameKind::Contiguous,
@@ -128,7 +116,7 @@ impl Frame {
             };
             return Err(FrameError::at(26, kind));
         }
-        let index = ChunkIndex::read(&mut window, &header)?;
+        let index = ChunkIndex::read(&window, &header)?;
         Ok(Frame {
             header,
             index,

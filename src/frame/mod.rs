@@ -172,16 +172,18 @@
 //! variable-length metalayers (read, written as C writes them, and updated in files).
 
 mod array;
+mod array_info;
 mod check;
 mod chunks;
 mod data;
 mod error;
 mod fields;
-pub(crate) mod file;
+mod file;
 mod header;
 mod index;
 mod lift;
 pub(crate) mod lock;
+pub(crate) mod open;
 pub(crate) mod parse;
 mod shape;
 pub(crate) mod staged;
@@ -192,18 +194,20 @@ mod vlmeta_refusal;
 pub(crate) mod write;
 
 pub use array::{reshaped_meta, ARRAY_METALAYERS};
-pub(crate) use check::check_array_with;
+pub use array_info::ArrayInfo;
 pub use check::{check_array, Mismatch};
 pub use chunks::{chunk_file_name, ChunkIndex, ChunkLocation};
 pub(crate) use data::special_pattern;
 pub use data::DataReader;
 pub use error::{FrameError, FrameErrorKind};
-pub use file::{open, read_header, FrameFile};
+pub use file::FrameFile;
 pub use header::{
     FrameHeader, FrameInfo, FrameKind, HeaderNote, Metalayer, CONTENT_CAP, FIXED_HEADER_LEN,
     MAX_FRAME_FORMAT_VERSION, MAX_METALAYERS, METALAYER_NAME_MAXLEN, SPARSE_HEADER_FILE,
 };
 pub use lock::{lock_frame, lock_path, locking_requested, FrameLock, Locking, LOCK_SEQ_OFFSET};
+pub(crate) use open::open_file;
+pub use open::{open, open_with_trailer, read_header};
 pub use shape::ShapeChangeRefusal;
 pub use staged::parse_header;
 pub(crate) use staged::read_staged;

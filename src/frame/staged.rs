@@ -9,17 +9,20 @@ use super::error::{FrameError, FrameErrorKind};
 use super::header::{FrameHeader, Metalayer, CONTENT_PREFIX_LEN, FIXED_HEADER_LEN};
 use super::index::{content_len, layout_notes, parse_index, INDEX_MAX_END};
 use super::parse::parse_fixed;
-use crate::io::{SliceSource, Source};
+use crate::io::{read_vec_at, ReadAt};
 
 /// Reads a frame header from `src` in stages, keeping at most `cap` bytes of each
 /// content (a [`Metalayer`] records its full length).
-pub(crate) fn read_staged<S: Source>(src: &mut S, cap: usize) -> Result<FrameHeader, FrameError> {
+pub(crate) fn read_staged<S: ReadAt + ?Sized>(
+    src: &S,
+    cap: usize,
+) -> Result<FrameHeader, FrameError> {
     let io = FrameError::io(None);
-    let fixed = src.read_at(0, FIXED_HEADER_LEN).map_err(io)?;
+    let fixed = read_vec_at(src, 0, FIXED_HEADER_LEN).map_err(io)?;
     let mut info = parse_fixed(&fixed)?;
     let header_len = info.header_len;
-    let truncated = |src: &mut S| -> FrameError {
-        match src.len_up_to(u64::from(header_len)) {
+    let truncated = |src: &S| -> FrameError {
+        match src.size_up_to(u64::from(header_len)) {
             Ok(available) => FrameError::at(
                 0,
                 FrameErrorKind::Truncated {
@@ -33,7 +36,7 @@ pub(crate) fn read_staged<S: Source>(src: &mut S, cap: usize) -> Result<FrameHea
     };
     // The index: at most INDEX_MAX_END bytes, whatever header_len says.
     let want = (header_len as usize).min(INDEX_MAX_END);
-    let prefix = src.read_at(0, want).map_err(FrameError::io(None))?;
+    let prefix = read_vec_at(src, 0, want).map_err(FrameError::io(None))?;
     if prefix.len() < want {
         return Err(truncated(src));
     }
@@ -42,15 +45,14 @@ pub(crate) fn read_staged<S: Source>(src: &mut S, cap: usize) -> Result<FrameHea
     let mut metalayers = Vec::with_capacity(entries.len());
     let mut lens = Vec::with_capacity(entries.len());
     for e in &entries {
-        let head = src
-            .read_at(u64::from(e.offset), CONTENT_PREFIX_LEN as usize)
+        let head = read_vec_at(src, u64::from(e.offset), CONTENT_PREFIX_LEN as usize)
             .map_err(FrameError::io(None))?;
         let Some(len) = content_len(&head, e.offset, header_len)? else {
             return Err(truncated(src));
         };
         let keep = (len as usize).min(cap);
         let at = u64::from(e.offset) + CONTENT_PREFIX_LEN;
-        let content = src.read_at(at, keep).map_err(FrameError::io(None))?;
+        let content = read_vec_at(src, at, keep).map_err(FrameError::io(None))?;
         if content.len() < keep {
             return Err(truncated(src));
         }
@@ -64,7 +66,7 @@ pub(crate) fn read_staged<S: Source>(src: &mut S, cap: usize) -> Result<FrameHea
     }
     // The whole header must be there, as C reads it whole.
     let available = src
-        .len_up_to(u64::from(header_len))
+        .size_up_to(u64::from(header_len))
         .map_err(FrameError::io(None))?;
     if available < u64::from(header_len) {
         return Err(truncated(src));
@@ -97,5 +99,5 @@ pub(crate) fn read_staged<S: Source>(src: &mut S, cap: usize) -> Result<FrameHea
 /// # Ok::<(), b2nd_meta::frame::FrameError>(())
 /// ```
 pub fn parse_header(buf: &[u8]) -> Result<FrameHeader, FrameError> {
-    read_staged(&mut SliceSource(buf), usize::MAX)
+    read_staged(buf, usize::MAX)
 }

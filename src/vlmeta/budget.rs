@@ -33,7 +33,7 @@ impl Budget {
     /// One unit per byte.
     pub(super) fn write(&mut self, file: &File, at: u64, bytes: &[u8]) -> std::io::Result<()> {
         let k = self.spend(bytes.len() as u64)? as usize;
-        crate::frame::write::write_at(file, bytes.get(..k).unwrap_or(bytes), at)?;
+        crate::io::write_all_at(file, bytes.get(..k).unwrap_or(bytes), at)?;
         if k < bytes.len() {
             self.stopped = true;
             return Err(std::io::Error::other("stopped (crash test)"));
@@ -45,7 +45,7 @@ impl Budget {
     /// nothing (storage tears writes at sector boundaries, not inside one).
     pub(super) fn flip(&mut self, file: &File, at: u64, bytes: &[u8; 8]) -> std::io::Result<()> {
         self.spend(1)?;
-        crate::frame::write::write_at(file, bytes, at)
+        crate::io::write_all_at(file, bytes, at)
     }
 
     pub(super) fn sync(&mut self, file: &File) -> std::io::Result<()> {

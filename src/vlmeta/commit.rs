@@ -40,13 +40,12 @@ use super::change::{apply, borrowed, VlmetaChange, VlmetaPlan};
 use super::replace::{replace, OFF_HAS_VLMETA};
 use super::write::{refused, trailer_bytes, VlmetaRefusal};
 use crate::chunk::{self, ChunkHeader};
-use crate::frame::file::{check_kind, with_path};
+use crate::frame::open::{check_kind, with_path};
 use crate::frame::parse::OFF_FRAME_LEN;
 use crate::frame::read_staged;
 use crate::frame::trailer::parse::parse_trailer_bytes;
 use crate::frame::trailer::{locate as locate_trailer, TRAILER_MIN_LEN};
 use crate::frame::{FrameError, FrameErrorKind, FrameHeader, FrameKind};
-use crate::io::Positional;
 
 /// Under the locks: read, check, decide, and (unless a dry run) write.
 pub(super) fn locked(
@@ -61,11 +60,7 @@ pub(super) fn locked(
     let file_len = file.metadata().map_err(io)?.len();
     // The whole header checked, none of its contents kept: memory stays small whatever
     // the user metalayers hold.
-    let mut src = Positional {
-        file,
-        len: file_len,
-    };
-    let header = read_staged(&mut src, 0).map_err(|e| with_path(e, p))?;
+    let header = read_staged(file, 0).map_err(|e| with_path(e, p))?;
     check_kind(p, kind, &header)?;
     let frame_len = header.info.frame_len;
     if file_len < frame_len {
@@ -162,6 +157,6 @@ fn data_end(file: &File, h: &FrameHeader, trailer_at: u64) -> Result<u64, FrameE
 
 fn read_exact(file: &File, at: u64, len: usize) -> std::io::Result<Vec<u8>> {
     let mut buf = std::vec![0u8; len];
-    crate::frame::write::read_at(file, &mut buf, at)?;
+    crate::io::read_exact_at(file, &mut buf, at)?;
     Ok(buf)
 }

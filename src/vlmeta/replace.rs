@@ -30,6 +30,7 @@ use super::budget::Budget;
 use super::write::{refused, VlmetaRefusal};
 use crate::frame::parse::OFF_FRAME_LEN;
 use crate::frame::FrameError;
+use crate::wire::marker::{FALSE, TRUE};
 
 /// Offset of the has-vlmetalayers bool in the header (`FRAME_HAS_VLMETALAYERS`).
 pub(super) const OFF_HAS_VLMETA: usize = 68;
@@ -50,13 +51,13 @@ pub(super) fn replace(
     let md = file.metadata().map_err(io)?;
     check_links(&md).map_err(|r| refused(r).in_file(p))?;
     let mut bytes: Vec<u8> = std::vec![0; header_len as usize];
-    crate::frame::write::read_at(file, &mut bytes, 0).map_err(io)?;
+    crate::io::read_exact_at(file, &mut bytes, 0).map_err(io)?;
     let frame_len = header_len + trailer.len() as u64;
     if let Some(field) = bytes.get_mut(OFF_FRAME_LEN..OFF_FRAME_LEN + 8) {
         field.copy_from_slice(&frame_len.to_be_bytes());
     }
     if let Some(flag) = bytes.get_mut(OFF_HAS_VLMETA) {
-        *flag = if has_vlmeta { 0xc3 } else { 0xc2 };
+        *flag = if has_vlmeta { TRUE } else { FALSE };
     }
     bytes.extend_from_slice(trailer);
     let tmp = staging_path(&target);

@@ -6,8 +6,8 @@ use std::path::Path;
 
 use super::change::{VlmetaChange, VlmetaPlan};
 use super::commit::locked;
-use crate::frame::file::locate;
 use crate::frame::lock::{lock_frame, open_locked, Locking};
+use crate::frame::open::locate;
 use crate::frame::FrameError;
 
 /// How [`update_vlmeta_with`] works.

@@ -2,6 +2,7 @@
 
 use super::{read_trailer, Trailer};
 use crate::frame::lock::{lock_frame, Locking};
+use crate::frame::staged::read_staged;
 use crate::frame::{FrameError, FrameFile, FrameKind};
 
 #[cfg(test)]
@@ -37,6 +38,17 @@ impl FrameFile {
         Ok(self.trailer_cache.0.get_or_init(|| trailer))
     }
 
+    /// Reads the trailer now (the caller holds the lock when there is one) and keeps
+    /// it when it reads.
+    pub(crate) fn read_kept_trailer(&self) -> Result<Trailer, FrameError> {
+        #[cfg(test)]
+        TRAILER_READS.with(|n| n.set(n.get() + 1));
+        let trailer = read_trailer(&*self.source.bytes, &self.header)
+            .map_err(|e| e.in_file(&self.header_path))?;
+        let _ = self.trailer_cache.0.set(trailer.clone());
+        Ok(trailer)
+    }
+
     fn read_trailer_now(&self) -> Result<Trailer, FrameError> {
         #[cfg(test)]
         TRAILER_READS.with(|n| n.set(n.get() + 1));
@@ -46,16 +58,14 @@ impl FrameFile {
             FrameKind::Sparse => path.parent().unwrap_or(path),
             _ => path,
         };
-        let _shared = lock_frame(user_path, kind, false, Locking::Auto)?;
-        let mut file = std::fs::File::open(path).map_err(FrameError::io(Some(path)))?;
-        let len = file.metadata().map_err(FrameError::io(Some(path)))?.len();
+        let _shared = match self.source.locked {
+            true => lock_frame(user_path, kind, false, Locking::Auto)?,
+            false => None,
+        };
+        let src = &*self.source.bytes;
         // The frame_len of now (a writer may have moved the trailer since the open),
         // from the header read again without keeping any of its contents.
-        let mut src = crate::io::Positional {
-            file: &mut file,
-            len,
-        };
-        let header = crate::frame::staged::read_staged(&mut src, 0).map_err(|e| e.in_file(path))?;
-        read_trailer(file, &header).map_err(|e| e.in_file(path))
+        let header = read_staged(src, 0).map_err(|e| e.in_file(path))?;
+        read_trailer(src, &header).map_err(|e| e.in_file(path))
     }
 }

@@ -26,13 +26,13 @@ pub(crate) mod parse;
 #[cfg(test)]
 pub(crate) use kept::TRAILER_READS;
 
-use std::io::{self, Read, Seek, SeekFrom};
 use std::string::String;
 use std::sync::OnceLock;
 use std::vec::Vec;
 
 use super::{FrameError, FrameErrorKind, FrameHeader, FrameInfo, FIXED_HEADER_LEN};
 use crate::chunk;
+use crate::io::{read_vec_at, ReadAt};
 use crate::meta::error::Expected;
 use crate::wire::marker::UINT32;
 use crate::wire::read::Reader;
@@ -162,32 +162,28 @@ pub fn parse_trailer(frame: &[u8], header: &FrameHeader) -> Result<Trailer, Fram
     parse_trailer_bytes(bytes, offset)
 }
 
-/// Reads the trailer of the frame that starts at the reader's position 0, after its
-/// `header`: two seeks and two reads (25 bytes, then the trailer), whatever the size
-/// of the data between.
+/// Reads the trailer of the frame that starts at byte 0 of `src`, after its `header`:
+/// two reads (25 bytes, then the trailer), whatever the size of the data between.
 ///
 /// ```
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/usermeta.b2nd");
-/// let mut file = std::fs::File::open(path)?;
-/// let header = b2nd_meta::frame::read_header(&mut file)?;
-/// let trailer = b2nd_meta::frame::read_trailer(&mut file, &header)?;
+/// let file = std::fs::File::open(path)?;
+/// let header = b2nd_meta::frame::read_header(&file)?;
+/// let trailer = b2nd_meta::frame::read_trailer(&file, &header)?;
 /// assert_eq!(trailer.version, 1);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn read_trailer<R: Read + Seek>(
-    mut reader: R,
-    header: &FrameHeader,
-) -> Result<Trailer, FrameError> {
+pub fn read_trailer<S: ReadAt>(src: S, header: &FrameHeader) -> Result<Trailer, FrameError> {
     let frame_len = header.info.frame_len;
     let last_at = frame_len.saturating_sub(u64::from(TRAILER_MIN_LEN));
     let last = read_at(
-        &mut reader,
+        &src,
         last_at,
         TRAILER_MIN_LEN,
         "the trailer length (the frame's 25 last bytes)",
     )?;
     let (offset, len) = locate(&header.info, &last)?;
-    let bytes = read_at(&mut reader, offset, len, "the trailer")?;
+    let bytes = read_at(&src, offset, len, "the trailer")?;
     parse_trailer_bytes(&bytes, offset)
 }
 
@@ -212,21 +208,14 @@ fn slice<'a>(
         ))
 }
 
-fn read_at<R: Read + Seek>(
-    reader: &mut R,
+fn read_at<S: ReadAt>(
+    src: &S,
     at: u64,
     len: u32,
     what: &'static str,
 ) -> Result<Vec<u8>, FrameError> {
-    let io_err = |source: io::Error| FrameError::io(None)(source);
-    reader.seek(SeekFrom::Start(at)).map_err(io_err)?;
     // Grows only as bytes arrive: a trailer length the file does not hold costs nothing.
-    let mut out = Vec::new();
-    reader
-        .by_ref()
-        .take(u64::from(len))
-        .read_to_end(&mut out)
-        .map_err(io_err)?;
+    let out = read_vec_at(src, at, len as usize).map_err(FrameError::io(None))?;
     if out.len() < len as usize {
         return Err(FrameError::at(
             at,

@@ -1,4 +1,5 @@
-//! `show -`: a frame read from standard input, as decode, encode and set-meta read it.
+//! `show -`: standard input, copied where a frame can be read (as decode, encode and
+//! set-meta read it).
 //!
 //! `show` reads a frame's header at its start and its trailer at its end, so standard
 //! input (a pipe, which cannot seek) is first copied to a new temporary file, shown
@@ -8,12 +9,17 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use b2nd_meta::report::Options;
-
-use crate::{fatal, report, show_as, Fatal};
+use crate::output::{fatal, say, Fatal};
 
 /// A file created for this run only, removed when dropped.
-struct Spool(PathBuf);
+pub struct Spool(PathBuf);
+
+impl Spool {
+    /// Where it is.
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
 
 impl Drop for Spool {
     fn drop(&mut self) {
@@ -36,14 +42,14 @@ fn spool() -> io::Result<(Spool, File)> {
     }
 }
 
-/// Shows the frame on standard input; `Ok(false)` when it fails (reported on stderr).
-pub fn show(out: &mut impl Write, human: bool, options: Options) -> Result<bool, Fatal> {
+/// Standard input copied to a new temporary file (removed when dropped); `None` when
+/// stdin does not read (said on stderr).
+pub fn copy() -> Result<Option<Spool>, Fatal> {
     let (spool, mut file) =
         spool().map_err(|e| fatal("-", format!("cannot copy stdin to a temporary file: {e}")))?;
     if let Err(e) = io::copy(&mut io::stdin().lock(), &mut file).and_then(|_| file.flush()) {
-        report("-", &format!("cannot read stdin: {e}"));
-        return Ok(false);
+        say("-", &format!("cannot read stdin: {e}"));
+        return Ok(None);
     }
-    drop(file);
-    show_as(out, &spool.0, Path::new("-"), human, options)
+    Ok(Some(spool))
 }

@@ -2,8 +2,8 @@
 
 use std::fmt::Write as _;
 
+use crate::render::report::{DtypeReport, MetalayerReport, Pipeline, Report, VlmetaReport};
 use b2nd_meta::blosc::{Filter, SplitMode};
-use b2nd_meta::report::{DtypeReport, MetalayerReport, Pipeline, Report, VlmetaReport};
 
 /// A Python-style tuple: `()`, `(10,)`, `(10, 7)`.
 fn tuple<T: std::fmt::Display>(items: &[T]) -> String {

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use b2nd_meta::array::{Array, ArrayError, ArrayErrorKind, Selection};
 
-use crate::{report, Fatal};
+use crate::output::{say, Fatal};
 
 pub const EXPORT_LONG: &str = "\
 Write the values of an array (a contiguous frame, a sparse frame's directory, or with
@@ -46,7 +46,7 @@ pub fn run(
         None => path.display().to_string(),
     };
     let refuse = |line: String| {
-        report(&context, &line);
+        say(&context, &line);
         Ok(false)
     };
     // The error without the path the context names already.

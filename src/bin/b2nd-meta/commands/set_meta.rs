@@ -5,8 +5,8 @@ use std::path::Path;
 use b2nd_meta::frame::{self, FrameErrorKind};
 use b2nd_meta::value::Value;
 
-use crate::messages::{self, Access};
-use crate::{argument_or_stdin, report, Fatal};
+use crate::output::{argument_or_stdin, say, Fatal};
+use crate::render::messages::{self, Access};
 
 /// Rewrites metalayer `name` of the frame at `path` with the msgpack python-blosc2
 /// writes for `json` (the JSON mapping read back); `Ok(false)` when refused, after one
@@ -15,7 +15,7 @@ pub fn run(path: &Path, name: &str, json: &str) -> Result<bool, Fatal> {
     let context = path.to_string_lossy().into_owned();
     let json = argument_or_stdin(json, &context)?;
     let refuse = |line: String| {
-        report(&context, &line);
+        say(&context, &line);
         Ok(false)
     };
     let value: Value = match serde_json::from_str(&json) {

@@ -6,32 +6,8 @@ use std::path::Path;
 use b2nd_meta::frame::{self, FrameError};
 use b2nd_meta::Meta;
 
-use crate::messages::{self, Access};
-use crate::{emit_json, report, Fatal};
-
-/// A new shape, as given on the command line.
-#[derive(Clone, Debug)]
-pub struct Shape(pub Vec<i64>);
-
-/// `DIM[,DIM...]`: integers separated by commas, spaces allowed around them; an empty
-/// (or blank) string is the shape of ndim 0.
-pub fn parse_shape(text: &str) -> Result<Shape, String> {
-    if text.trim().is_empty() {
-        return Ok(Shape(Vec::new()));
-    }
-    text.split(',')
-        .enumerate()
-        .map(|(i, dim)| {
-            dim.trim().parse::<i64>().map_err(|e| {
-                format!(
-                    "axis {i} ({:?}) is not an integer: {e}; expected DIM[,DIM...], e.g. 12,8",
-                    dim.trim()
-                )
-            })
-        })
-        .collect::<Result<Vec<i64>, String>>()
-        .map(Shape)
-}
+use crate::output::{emit_json, say, Fatal};
+use crate::render::messages::{self, Access};
 
 /// Resizes (or with `dry_run`, prints what would change); `Ok(false)` when refused,
 /// after one line on stderr.
@@ -52,7 +28,7 @@ pub fn run(out: &mut impl Write, path: &Path, shape: &[i64], dry_run: bool) -> R
             Ok(true)
         }
         Err(line) => {
-            report(&context, &line);
+            say(&context, &line);
             Ok(false)
         }
     }

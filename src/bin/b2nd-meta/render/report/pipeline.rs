@@ -1,25 +1,13 @@
 //! [`Pipeline`]: how a frame's chunks are compressed, the facts python-blosc2's `.info`
 //! shows beside the sizes (its `cparams`, `nchunks` and `cratio`).
 
+use b2nd_meta::blosc::{Filter, MAX_FILTERS};
+use b2nd_meta::frame::FrameInfo;
 use serde::Serialize;
-
-use crate::blosc::{Filter, MAX_FILTERS};
-use crate::frame::FrameInfo;
 
 /// The compression pipeline and its outcome, from the frame header (checked against
 /// python-blosc2 4.14.1 on every producer fixture, tests/data/producers/info.json).
-///
-/// ```
-/// use b2nd_meta::report::Pipeline;
-///
-/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpus/ndim2_i4.b2nd");
-/// let p = Pipeline::of(&b2nd_meta::frame::open(path)?.header.info);
-/// assert_eq!(p.filters, [0, 0, 0, 0, 0, 1]); // python: [NOFILTER] * 5 + [SHUFFLE]
-/// assert_eq!((p.splitmode, p.use_dict), (3, false)); // AUTO_SPLIT
-/// assert_eq!(p.nchunks, Some(6));
-/// # Ok::<(), b2nd_meta::frame::FrameError>(())
-/// ```
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Serialize)]
 pub struct Pipeline {
     /// The codec's meta byte (python's `cparams.codec_meta`).
     pub codec_meta: u8,

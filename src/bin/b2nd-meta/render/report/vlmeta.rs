@@ -2,33 +2,18 @@
 //! metalayers (its trailer), each decoded to its msgpack value, or kept as raw bytes
 //! with why it does not decode.
 
-use std::string::{String, ToString};
-use std::vec::Vec;
-
+use b2nd_meta::frame::{FrameError, Trailer, VlMetalayer};
+use b2nd_meta::value::Value;
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
 use super::{Hex, Options};
-use crate::frame::{FrameError, Trailer, VlMetalayer};
-use crate::value::Value;
 
 /// One vlmetalayer: its value, or its stored chunk with why it does not decode.
-///
-/// ```
-/// use b2nd_meta::report::{Report, VlmetaReport};
-/// use b2nd_meta::value::Value;
-///
-/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/values/blosc2-4.14.1/vlmeta_small.b2nd");
-/// let report = Report::of_path(path)?;
-/// // python: arr.vlmeta["int"] = 42
-/// assert!(matches!(report.vlmeta.get("int"), Some(VlmetaReport::Value(Value::Int(42)))));
-/// assert_eq!(report.vlmeta_error, None);
-/// # Ok::<(), b2nd_meta::frame::FrameError>(())
-/// ```
-#[derive(Debug, Clone, Serialize)]
+#[derive(Serialize)]
 #[serde(untagged)]
 pub enum VlmetaReport {
-    /// The value, in the JSON mapping of [`crate::value`].
+    /// The value, in the JSON mapping of `b2nd_meta::value`.
     Value(Value),
     /// A chunk that does not decode (a codec or filter not supported, a declared size
     /// over the decoder's limit, not msgpack).
@@ -36,11 +21,11 @@ pub enum VlmetaReport {
 }
 
 /// A vlmetalayer's stored chunk that does not decode: `{"raw_hex", ("raw_len"), "error"}`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Serialize)]
 pub struct RawVlmeta {
     /// The stored chunk as lowercase hex: all of it, or its first
     /// [`Options::hex_limit`] bytes.
-    pub raw_hex: Hex,
+    pub raw_hex: Hex<'static>,
     /// The chunk's full length, present only when `raw_hex` holds a prefix.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub raw_len: Option<u64>,
@@ -49,36 +34,33 @@ pub struct RawVlmeta {
 }
 
 /// The vlmetalayers by name, in trailer order (a JSON object whose keys keep that order).
-#[derive(Debug, Clone, Default)]
+#[derive(Default)]
 pub struct Vlmeta(pub Vec<(String, VlmetaReport)>);
 
 impl Vlmeta {
-    /// The vlmetalayer called `name`.
-    pub fn get(&self, name: &str) -> Option<&VlmetaReport> {
-        self.0.iter().find(|(n, _)| n == name).map(|(_, m)| m)
-    }
-
     /// The vlmetalayers of a trailer, or (empty, why) when it cannot be read.
-    pub(super) fn of_trailer(
-        trailer: Result<Trailer, FrameError>,
+    pub fn of_trailer(
+        trailer: Result<&Trailer, &FrameError>,
         options: Options,
     ) -> (Vlmeta, Option<String>) {
         match trailer {
-            Ok(trailer) => {
-                let layers = trailer
-                    .vlmetalayers
-                    .iter()
-                    .map(|vl| (vl.name.clone(), VlmetaReport::of(vl, options)));
-                (Vlmeta(layers.collect()), None)
-            }
+            Ok(trailer) => (Vlmeta::of(&trailer.vlmetalayers, options), None),
             Err(e) => (Vlmeta::default(), Some(e.to_string())),
         }
+    }
+
+    /// These vlmetalayers.
+    pub fn of(vlmetalayers: &[VlMetalayer], options: Options) -> Vlmeta {
+        let layers = vlmetalayers
+            .iter()
+            .map(|vl| (vl.name.clone(), VlmetaReport::of(vl, options)));
+        Vlmeta(layers.collect())
     }
 }
 
 impl VlmetaReport {
     /// The report on one vlmetalayer; its chunk is decoded within the decoder's limit
-    /// ([`crate::chunk::DEFAULT_MAX_NBYTES`]), so memory stays bounded.
+    /// (`b2nd_meta::chunk::DEFAULT_MAX_NBYTES`), so memory stays bounded.
     fn of(vl: &VlMetalayer, options: Options) -> VlmetaReport {
         match vl.value() {
             Ok(value) => VlmetaReport::Value(value),
