@@ -78,15 +78,15 @@ fn read_exact_at(
 impl Frame {
     /// The frame at `path`: a contiguous frame's file or a sparse frame's directory.
     pub(crate) fn open(path: &Path) -> Result<Frame, ArrayError> {
+        // The file frame::open opened (and locked, when the lock protocol is in use).
         let file = frame::open(path)?;
         let header_path = file.header_path;
-        let io = |e| ArrayError::from(FrameError::io(Some(&header_path))(e));
-        let mut reader = File::open(&header_path).map_err(io)?;
-        let index = ChunkIndex::read(&mut reader, &file.header)
+        let reader = file.source.bytes;
+        let index = ChunkIndex::read(&*reader, &file.header)
             .map_err(|e| ArrayError::from(e).in_file(&header_path))?;
         let bytes = match file.header.info.kind {
             FrameKind::Contiguous => Bytes::Window {
-                src: Arc::new(reader),
+                src: reader,
                 start: 0,
                 len: file.file_len,
             },
