@@ -8,7 +8,7 @@ use std::string::String;
 
 use super::header::{FrameKind, MAX_FRAME_FORMAT_VERSION, MAX_METALAYERS, METALAYER_NAME_MAXLEN};
 use super::shape::ShapeChangeRefusal;
-use crate::meta::error::Found;
+use crate::wire::Found;
 
 /// An error reading or rewriting a frame header: what went wrong ([`FrameError::kind`]),
 /// where in the frame ([`FrameError::offset`]) and, when a file is involved, which

@@ -3,8 +3,8 @@
 //! after.
 
 use super::error::{FrameError, FrameErrorKind};
-use crate::meta::error::{Error, Expected};
 use crate::wire::read::Reader;
+use crate::wire::{Expected, ReadError};
 
 /// Where reads are allowed to go (the frame's one name for it, [`Past`]).
 pub(crate) use super::lift::Past as Bound;
@@ -20,7 +20,7 @@ impl<'a> Fields<'a> {
         self.r.position()
     }
 
-    fn lift(&self, e: Error) -> FrameError {
+    fn lift(&self, e: ReadError) -> FrameError {
         FrameError::from_reader(e, 0, self.bound)
     }
 
@@ -34,7 +34,7 @@ impl<'a> Fields<'a> {
     /// One value read by `read` (a [`Reader`] method), its error made a frame error.
     pub(crate) fn read<T>(
         &mut self,
-        read: impl FnOnce(&mut Reader<'a>, Expected) -> Result<T, Error>,
+        read: impl FnOnce(&mut Reader<'a>, Expected) -> Result<T, ReadError>,
         what: &'static str,
     ) -> Result<T, FrameError> {
         let r = read(&mut self.r, Expected::Described(what));

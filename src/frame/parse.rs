@@ -10,9 +10,9 @@ use std::vec::Vec;
 
 use super::header::{FrameInfo, FrameKind, HeaderNote, FIXED_HEADER_LEN, MAX_FRAME_FORMAT_VERSION};
 use crate::blosc::{Codec, Filter, SplitMode, MAX_FILTERS};
-use crate::meta::error::Found;
 use crate::wire::marker::{FALSE, FIXARRAY, FIXEXT16, FIXSTR, INT16, INT32, INT64, TRUE, UINT64};
 use crate::wire::read::Reader;
+use crate::wire::Found;
 
 const MAGIC: [u8; 8] = *b"b2frame\0";
 

@@ -4,7 +4,8 @@ use alloc::boxed::Box;
 use alloc::string::{String, ToString};
 use core::fmt::{self, Display};
 
-use crate::wire::marker;
+pub use crate::wire::{Expected, Found};
+use crate::wire::{ReadError, ReadErrorKind};
 
 /// The result type of this crate.
 pub type Result<T, E = Error> = core::result::Result<T, E>;
@@ -145,73 +146,6 @@ impl ErrorKind {
     }
 }
 
-/// A marker byte shown with its msgpack name, for error messages: `0xcf (uint64)`.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub struct Found(pub u8);
-
-impl Display for Found {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:#04x} ({})", self.0, marker::name(self.0))
-    }
-}
-
-impl fmt::Debug for Found {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:#04x}", self.0)
-    }
-}
-
-/// What the format requires at the place a decoding error happened.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Expected {
-    /// A positive fixint, `0x00..=0x7f` (version, ndim, dtype_format).
-    PositiveFixint,
-    /// An int64, `0xd3` + 8 bytes (shape entries).
-    Int64,
-    /// An int32, `0xd2` + 4 bytes (chunkshape and blockshape entries).
-    Int32,
-    /// A str32, `0xdb` + length + bytes (dtype).
-    Str32,
-    /// A bin32, `0xc6` + length + bytes.
-    Bin32,
-    /// An array header of exactly this many elements, `0x90 + n`.
-    Array(usize),
-    /// An array header of any length, `0x90..=0xa0`.
-    AnyArray,
-    /// Any value of the format (for self-describing reads).
-    AnyValue,
-    /// A value described in words: a field of a frame header, such as
-    /// `"int32 (0xd2) before header_len"`.
-    Described(&'static str),
-}
-
-impl Display for Expected {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Expected::PositiveFixint => f.write_str("positive fixint (0x00..=0x7f)"),
-            Expected::Int64 => f.write_str("int64 (0xd3)"),
-            Expected::Int32 => f.write_str("int32 (0xd2)"),
-            Expected::Str32 => f.write_str("str32 (0xdb)"),
-            Expected::Bin32 => f.write_str("bin32 (0xc6)"),
-            // C's unguarded `0x90 + n` header, for the lengths the format allows.
-            Expected::Array(n) if *n <= 16 => {
-                write!(
-                    f,
-                    "array of {n} element(s) ({:#04x})",
-                    marker::FIXARRAY + *n as u8
-                )
-            }
-            Expected::Array(n) => write!(f, "array of {n} element(s)"),
-            Expected::AnyArray => f.write_str("array header (0x90..=0xa0)"),
-            Expected::AnyValue => f.write_str(
-                "a value of the metalayer format (fixint, 0x90..=0xa0, 0xd2, 0xd3, 0xdb or 0xc6)",
-            ),
-            Expected::Described(what) => f.write_str(what),
-        }
-    }
-}
-
 impl Error {
     /// An error at byte `offset` of the input.
     pub(crate) fn at(offset: usize, kind: ErrorKind) -> Self {
@@ -256,6 +190,32 @@ impl Error {
     /// True if the input ended too early: more bytes could make it valid.
     pub fn is_eof(&self) -> bool {
         matches!(self.inner.kind, ErrorKind::UnexpectedEnd { .. })
+    }
+}
+
+/// The byte layer's error, as the metalayer format's: the same kind, at the same byte.
+impl From<ReadError> for Error {
+    #[cold]
+    fn from(e: ReadError) -> Self {
+        let (offset, kind) = e.into_parts();
+        let kind = match kind {
+            ReadErrorKind::UnexpectedEnd {
+                expected,
+                input_len,
+                needed,
+            } => ErrorKind::UnexpectedEnd {
+                expected,
+                input_len,
+                needed,
+            },
+            ReadErrorKind::InvalidMarker { expected, found } => {
+                ErrorKind::InvalidMarker { expected, found }
+            }
+            ReadErrorKind::LengthOutOfRange { len } => ErrorKind::LengthOutOfRange { len },
+            ReadErrorKind::InvalidUtf8 { str_offset } => ErrorKind::InvalidUtf8 { str_offset },
+            ReadErrorKind::TooManyElements { len } => ErrorKind::TooManyElements { len },
+        };
+        Error::at(offset, kind)
     }
 }
 

@@ -33,9 +33,9 @@ use std::vec::Vec;
 use super::{FrameError, FrameErrorKind, FrameHeader, FrameInfo, FIXED_HEADER_LEN};
 use crate::chunk;
 use crate::io::{read_vec_at, ReadAt};
-use crate::meta::error::Expected;
 use crate::wire::marker::UINT32;
 use crate::wire::read::Reader;
+use crate::wire::Expected;
 use parse::{expect, parse_trailer_bytes, reader_error};
 
 /// The shortest trailer, and the bytes C reads at the frame's end (`FRAME_TRAILER_MINLEN`).

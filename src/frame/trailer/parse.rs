@@ -5,14 +5,14 @@ use std::vec::Vec;
 
 use super::{Trailer, VlMetalayer, FINGERPRINT_LEN, IDX_START, MAX_VLMETALAYERS, TAIL_LEN};
 use crate::frame::{FrameError, FrameErrorKind};
-use crate::meta::error::Expected;
 use crate::wire::marker::{
     ARRAY16, BIN32, FIXARRAY, FIXEXT16, FIXSTR, INT32, MAP16, PFIX_MAX, UINT16, UINT32,
 };
 use crate::wire::read::Reader;
+use crate::wire::{Expected, ReadError};
 
 /// A reader error (the input ends) as a frame error, `base` bytes into the frame.
-pub(super) fn reader_error(e: crate::meta::error::Error, base: u64) -> FrameError {
+pub(super) fn reader_error(e: ReadError, base: u64) -> FrameError {
     FrameError::from_reader(e, base, crate::frame::lift::Past::Input)
 }
 

@@ -7,7 +7,8 @@
 use serde::de::{self, DeserializeSeed, IgnoredAny, Visitor};
 use serde::Deserialize;
 
-use crate::meta::error::{Error, ErrorKind, Expected, Result};
+use crate::meta::error::{Error, ErrorKind, Result};
+use crate::wire::Expected;
 
 #[cfg(feature = "std")]
 pub(crate) mod io;
