@@ -4,6 +4,7 @@ use alloc::boxed::Box;
 use core::fmt::{self, Display};
 
 use crate::blosc::{Codec, Filter};
+use crate::codec;
 
 /// A Blosc2 chunk that does not decode.
 ///
@@ -212,3 +213,46 @@ impl Display for ChunkError {
 }
 
 impl core::error::Error for ChunkError {}
+
+/// The codecs' refusals, each in its own words, as chunk errors (offsets still in the
+/// stream: the caller moves them into the chunk).
+impl From<codec::lz4::Refusal> for ChunkErrorKind {
+    fn from(r: codec::lz4::Refusal) -> Self {
+        ChunkErrorKind::Lz4 {
+            expected: r.expected,
+            limit: r.limit,
+            found: r.found,
+            stream_offset: r.at,
+        }
+    }
+}
+
+impl From<codec::zstd::Refusal> for ChunkErrorKind {
+    fn from(r: codec::zstd::Refusal) -> Self {
+        ChunkErrorKind::ZstdHeader {
+            field: r.field,
+            expected: r.expected,
+            found: r.found,
+            frame_offset: r.at,
+        }
+    }
+}
+
+impl From<codec::blosclz::Refusal> for ChunkErrorKind {
+    fn from(r: codec::blosclz::Refusal) -> Self {
+        ChunkErrorKind::Codec {
+            codec: Codec::BloscLz,
+            message: r.message,
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl From<codec::zlib::Refusal> for ChunkErrorKind {
+    fn from(r: codec::zlib::Refusal) -> Self {
+        ChunkErrorKind::Codec {
+            codec: Codec::Zlib,
+            message: r.message,
+        }
+    }
+}

@@ -12,14 +12,25 @@ mod huffman_x2;
 mod literals;
 mod sequences;
 
-use crate::chunk::ChunkErrorKind;
-
 use dict::Dict;
 use literals::{Literals, Lits};
 use sequences::{Out, Tables};
 
-/// What libzstd refuses, as a [`ChunkErrorKind::ZstdHeader`].
-pub(super) type Refusal = ChunkErrorKind;
+/// A zstd stream that libzstd 1.5.6 (C-Blosc2's zstd) refuses: a frame, block or
+/// section header, a dictionary, or entropy-coded data that does not decode or end where
+/// libzstd wants it to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Refusal {
+    /// Which header.
+    pub(crate) field: &'static str,
+    /// What libzstd accepts.
+    pub(crate) expected: &'static str,
+    /// The value found.
+    pub(crate) found: u64,
+    /// Where, from the start of the zstd stream (its first frame); for the chunk's
+    /// dictionary, from the dictionary's start.
+    pub(crate) at: u64,
+}
 
 /// The zstd frame magic number, little-endian.
 const MAGIC: u32 = 0xfd2f_b528;
@@ -38,12 +49,12 @@ pub(super) fn refuse(
     field: &'static str,
     expected: &'static str,
     found: u64,
-) -> ChunkErrorKind {
-    ChunkErrorKind::ZstdHeader {
+) -> Refusal {
+    Refusal {
         field,
         expected,
         found,
-        frame_offset: at as u64,
+        at: at as u64,
     }
 }
 
@@ -57,7 +68,7 @@ pub(crate) struct Zstd {
 impl Zstd {
     /// A decoder for the chunk's streams; `dict` is the chunk's dictionary section,
     /// loaded as `ZSTD_createDDict` loads it.
-    pub(crate) fn new(dict: Option<&[u8]>) -> Result<Self, ChunkErrorKind> {
+    pub(crate) fn new(dict: Option<&[u8]>) -> Result<Self, Refusal> {
         let dict = match dict {
             Some(raw) => {
                 Some(dict::load(raw).map_err(|e| refuse(0, "dictionary", e, raw.len() as u64))?)
@@ -71,9 +82,9 @@ impl Zstd {
         })
     }
 
-    /// Decompresses the zstd stream `src` into `dest`, which it must fill exactly:
-    /// frames one after the other, skippable frames skipped.
-    pub(crate) fn decompress(&mut self, src: &[u8], dest: &mut [u8]) -> Result<(), ChunkErrorKind> {
+    /// Decompresses the zstd stream `src` into `dest` (frames one after the other,
+    /// skippable frames skipped): the bytes written, which the caller checks fill it.
+    pub(crate) fn decompress(&mut self, src: &[u8], dest: &mut [u8]) -> Result<usize, Refusal> {
         let mut at = 0;
         let mut produced = 0;
         if src.len() < 5 {
@@ -117,13 +128,7 @@ impl Zstd {
                 (src.len() - at) as u64,
             ));
         }
-        if produced != dest.len() {
-            return Err(ChunkErrorKind::StreamLength {
-                expected: dest.len() as u64,
-                found: produced as u64,
-            });
-        }
-        Ok(())
+        Ok(produced)
     }
 
     /// One frame at byte `at` of `src` (`ZSTD_decompressFrame`): returns the bytes it
@@ -133,7 +138,7 @@ impl Zstd {
         src: &[u8],
         start: usize,
         dest: &mut [u8],
-    ) -> Result<(usize, usize), ChunkErrorKind> {
+    ) -> Result<(usize, usize), Refusal> {
         const FIELD: &str = "frame header";
         let frame = &src[start..];
         if frame.len() < 6 + 3 {
