@@ -1,9 +1,10 @@
-//! The one error type of the crate, with the byte offset where decoding failed.
+//! [`Error`]: why a metalayer does not encode or decode, and at which byte.
 
-use alloc::boxed::Box;
 use alloc::string::{String, ToString};
-use core::fmt::{self, Display};
+use core::fmt::Display;
 
+use crate::located::{Class, Kind, Located};
+use crate::wire::marker::FIXARRAY;
 pub use crate::wire::{Expected, Found};
 use crate::wire::{ReadError, ReadErrorKind};
 
@@ -27,15 +28,7 @@ pub type Result<T, E = Error> = core::result::Result<T, E>;
 ///     "expected positive fixint (0x00..=0x7f), found 0xcc (uint8) at byte 1"
 /// );
 /// ```
-pub struct Error {
-    // Boxed so that `Result<T, Error>` stays one word wide on the hot path.
-    inner: Box<Inner>,
-}
-
-struct Inner {
-    offset: Option<u64>,
-    kind: ErrorKind,
-}
+pub type Error = Located<ErrorKind>;
 
 /// What went wrong; see [`Error`].
 #[derive(Debug, thiserror::Error)]
@@ -147,49 +140,47 @@ impl ErrorKind {
 }
 
 impl Error {
-    /// An error at byte `offset` of the input.
-    pub(crate) fn at(offset: usize, kind: ErrorKind) -> Self {
-        Error {
-            inner: Box::new(Inner {
-                offset: Some(offset as u64),
-                kind,
-            }),
-        }
-    }
-
-    /// An error not at one place.
-    pub(crate) fn new(kind: ErrorKind) -> Self {
-        Error {
-            inner: Box::new(Inner { offset: None, kind }),
-        }
-    }
-
-    /// Sets the offset if the error has none yet (errors raised by serde visitors do
-    /// not know where they are; the deserializer does).
-    pub(crate) fn or_at(mut self, offset: usize) -> Self {
-        self.inner.offset.get_or_insert(offset as u64);
-        self
-    }
-
-    /// Byte offset from the start of the metalayer of the value that could not be
-    /// decoded; `None` when the error is not at one place (encoding errors, I/O errors).
-    pub fn offset(&self) -> Option<u64> {
-        self.inner.offset
-    }
-
-    /// What went wrong.
-    pub fn kind(&self) -> &ErrorKind {
-        &self.inner.kind
-    }
-
-    /// Consumes the error, giving what went wrong.
-    pub fn into_kind(self) -> ErrorKind {
-        self.inner.kind
-    }
-
     /// True if the input ended too early: more bytes could make it valid.
     pub fn is_eof(&self) -> bool {
-        matches!(self.inner.kind, ErrorKind::UnexpectedEnd { .. })
+        matches!(self.kind(), ErrorKind::UnexpectedEnd { .. })
+    }
+}
+
+impl Kind for ErrorKind {
+    fn class(&self) -> Class {
+        use ErrorKind::*;
+        match self {
+            UnexpectedEnd { .. } => Class::Truncated,
+            InvalidMarker { .. } | LengthOutOfRange { .. } | InvalidUtf8 { .. } => Class::Syntax,
+            TrailingBytes { .. } => Class::Syntax,
+            InvalidValue { .. } | InvalidLength { .. } | Message(_) => Class::Invalid,
+            TooManyElements { .. } | TooDeep { .. } | BufferTooSmall { .. } => Class::TooLarge,
+            UnsupportedType(_) => Class::Unsupported,
+            Unencodable { .. } => Class::Refused,
+            #[cfg(feature = "std")]
+            Io(_) => Class::Io,
+        }
+    }
+
+    /// For a metalayer of another layout than the type asked for (its first byte, the
+    /// array header, says which): the type that reads it.
+    fn note(&self, offset: Option<u64>) -> Option<&'static str> {
+        let ErrorKind::InvalidMarker {
+            expected: Expected::Array(5..=7),
+            found,
+        } = self
+        else {
+            return None;
+        };
+        // The array header of 5, 6 or 7 elements that the metalayer starts with.
+        match (offset, found.0.wrapping_sub(FIXARRAY)) {
+            (Some(0), 5) => Some("a caterva metalayer: read it as `MetaV0Caterva` or `Meta`"),
+            (Some(0), 6) => Some("a draft b2nd metalayer: read it as `MetaB2nd` or `Meta`"),
+            (Some(0), 7) => Some(
+                "a b2nd metalayer as C-Blosc2 and python-blosc2 write it: read it as `MetaB2ndV1` or `Meta`",
+            ),
+            _ => None,
+        }
     }
 }
 
@@ -229,56 +220,6 @@ impl From<ErrorKind> for Error {
 impl From<std::io::Error> for Error {
     fn from(e: std::io::Error) -> Self {
         Error::new(ErrorKind::Io(e))
-    }
-}
-
-impl Error {
-    /// For a metalayer of another layout than the type asked for (its first byte, the
-    /// array header, says which): the type that reads it.
-    fn layout_hint(&self) -> Option<&'static str> {
-        let ErrorKind::InvalidMarker {
-            expected: Expected::Array(5..=7),
-            found,
-        } = &self.inner.kind
-        else {
-            return None;
-        };
-        match (self.inner.offset, found.0) {
-            (Some(0), 0x95) => Some("caterva metalayer: read it as `MetaV0Caterva` or `Meta`"),
-            (Some(0), 0x96) => Some("draft b2nd metalayer: read it as `MetaB2nd` or `Meta`"),
-            (Some(0), 0x97) => Some(
-                "b2nd metalayer as C-Blosc2 and python-blosc2 write it: read it as `MetaB2ndV1` or `Meta`",
-            ),
-            _ => None,
-        }
-    }
-}
-
-impl Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.inner.offset {
-            Some(offset) => write!(f, "{} at byte {offset}", self.inner.kind)?,
-            None => Display::fmt(&self.inner.kind, f)?,
-        }
-        match self.layout_hint() {
-            Some(hint) => write!(f, " (a {hint})"),
-            None => Ok(()),
-        }
-    }
-}
-
-impl fmt::Debug for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Error")
-            .field("offset", &self.inner.offset)
-            .field("kind", &self.inner.kind)
-            .finish()
-    }
-}
-
-impl core::error::Error for Error {
-    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
-        core::error::Error::source(&self.inner.kind)
     }
 }
 
