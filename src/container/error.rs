@@ -24,13 +24,13 @@ pub type ContainerError = Located<ContainerErrorKind>;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ContainerErrorKind {
-    /// An I/O error.
-    #[error("I/O error: {0}")]
-    Io(#[source] io::Error),
     /// A frame (the store's own, or a node's) does not read; its offset is the
     /// frame's own, the error's is where the frame starts plus that.
     #[error("{}", .0.kind())]
     Frame(#[source] FrameError),
+    /// An I/O error.
+    #[error("I/O error: {0}")]
+    Io(#[source] io::Error),
     /// The zip directory does not read, or a member is not where it says.
     #[error("not a readable zip: {reason}")]
     Zip {

@@ -93,12 +93,7 @@ impl DtypeError {
     /// assert_eq!(Dtype::parse("M8[ns").unwrap_err().expected(), "']' closing the datetime unit");
     /// ```
     pub fn expected(&self) -> &str {
-        match self.kind() {
-            DtypeErrorKind::Syntax { expected, .. }
-            | DtypeErrorKind::Invalid { expected, .. }
-            | DtypeErrorKind::Unsupported { expected, .. }
-            | DtypeErrorKind::LimitExceeded { expected, .. } => expected,
-        }
+        self.kind().parts().0
     }
 
     /// What it found there: a quoted excerpt of the input, `end of input`,
@@ -110,12 +105,7 @@ impl DtypeError {
     /// assert_eq!(Dtype::parse("").unwrap_err().found(), "end of input");
     /// ```
     pub fn found(&self) -> &str {
-        match self.kind() {
-            DtypeErrorKind::Syntax { found, .. }
-            | DtypeErrorKind::Invalid { found, .. }
-            | DtypeErrorKind::Unsupported { found, .. }
-            | DtypeErrorKind::LimitExceeded { found, .. } => found,
-        }
+        self.kind().parts().1
     }
 
     /// Moves the error from a sub-string to the whole input.
@@ -125,6 +115,18 @@ impl DtypeError {
             Loc::Fixed(at) => Some(at as u64),
         };
         self.moved_to(offset)
+    }
+}
+
+impl DtypeErrorKind {
+    /// What was expected and what was found: every kind says both.
+    fn parts(&self) -> (&str, &str) {
+        match self {
+            DtypeErrorKind::Syntax { expected, found }
+            | DtypeErrorKind::Invalid { expected, found }
+            | DtypeErrorKind::Unsupported { expected, found }
+            | DtypeErrorKind::LimitExceeded { expected, found } => (expected, found),
+        }
     }
 }
 

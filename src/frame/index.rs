@@ -58,10 +58,7 @@ pub(crate) fn parse_index(
 ) -> Result<(Vec<Entry>, usize, Vec<HeaderNote>), FrameError> {
     let header = prefix.get(..header_len as usize).unwrap_or(prefix);
     let mut notes = Vec::new();
-    let mut c = Fields {
-        r: Reader::new(header),
-        bound: Bound::Header(header_len),
-    };
+    let mut c = Fields::new(header, Bound::Header(header_len), 0);
     c.r.advance(FIXED_HEADER_LEN);
     // Not read by C.
     let section = c.byte("the metalayer section")?;

@@ -90,10 +90,7 @@ pub(crate) fn parse_fixed(buf: &[u8]) -> Result<FrameInfo, FrameError> {
             _ => {}
         }
     }
-    let mut c = Fields {
-        r: Reader::new(buf),
-        bound: Bound::Input,
-    };
+    let mut c = Fields::new(buf, Bound::Input, 0);
     // C refuses a buffer shorter than the fixed part before reading anything.
     c.read(
         |r, e| r.bytes(FIXED_HEADER_LEN, e),

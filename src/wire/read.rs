@@ -21,6 +21,33 @@ pub(crate) fn int32_value(entry: &[u8; INT32_LEN]) -> i32 {
     i32::from_be_bytes([a, b, c, d])
 }
 
+/// The big-endian integers a frame header and a trailer hold after their markers.
+macro_rules! big_endian {
+    ($($name:ident -> $ty:ty,)*) => {$(
+        #[doc = concat!("A big-endian `", stringify!($ty), "` (no marker).")]
+        #[inline]
+        pub fn $name(&mut self, expected: Expected) -> Result<$ty, ReadError> {
+            self.array(expected).map(<$ty>::from_be_bytes)
+        }
+    )*};
+}
+
+/// A marker and a big-endian integer of fixed width: its bytes checked at once, its
+/// error (the marker, or the input's end) worked out only when there is one.
+macro_rules! fixed_width {
+    ($($(#[doc = $doc:literal])* $name:ident -> $ty:ty = $marker:ident, $len:ident, $value:ident, $expected:expr;)*) => {$(
+        $(#[doc = $doc])*
+        #[inline]
+        pub fn $name(&mut self) -> Result<$ty, ReadError> {
+            if let Some(entry @ &[$marker, ..]) = self.remaining().first_chunk::<$len>() {
+                self.pos += $len;
+                return Ok($value(entry));
+            }
+            Err(self.fixed_error($marker, $expected, $len))
+        }
+    )*};
+}
+
 /// A cursor over the input that reads the format's values, each checked, each error
 /// carrying the byte offset where the offending value starts.
 #[derive(Clone, Debug)]
@@ -142,40 +169,13 @@ impl<'de> Reader<'de> {
         Ok(out)
     }
 
-    /// A big-endian `u16` (no marker).
-    #[inline]
-    pub fn be_u16(&mut self, expected: Expected) -> Result<u16, ReadError> {
-        self.array(expected).map(u16::from_be_bytes)
-    }
-
-    /// A big-endian `i16` (no marker).
-    #[inline]
-    pub fn be_i16(&mut self, expected: Expected) -> Result<i16, ReadError> {
-        self.array(expected).map(i16::from_be_bytes)
-    }
-
-    /// A big-endian `u32` (no marker).
-    #[inline]
-    pub fn be_u32(&mut self, expected: Expected) -> Result<u32, ReadError> {
-        self.array(expected).map(u32::from_be_bytes)
-    }
-
-    /// A big-endian `i32` (no marker).
-    #[inline]
-    pub fn be_i32(&mut self, expected: Expected) -> Result<i32, ReadError> {
-        self.array(expected).map(i32::from_be_bytes)
-    }
-
-    /// A big-endian `u64` (no marker).
-    #[inline]
-    pub fn be_u64(&mut self, expected: Expected) -> Result<u64, ReadError> {
-        self.array(expected).map(u64::from_be_bytes)
-    }
-
-    /// A big-endian `i64` (no marker).
-    #[inline]
-    pub fn be_i64(&mut self, expected: Expected) -> Result<i64, ReadError> {
-        self.array(expected).map(i64::from_be_bytes)
+    big_endian! {
+        be_u16 -> u16,
+        be_i16 -> i16,
+        be_u32 -> u32,
+        be_i32 -> i32,
+        be_u64 -> u64,
+        be_i64 -> i64,
     }
 
     /// A positive fixint (`0x00..=0x7f`).
@@ -191,25 +191,13 @@ impl<'de> Reader<'de> {
         }
     }
 
-    /// An int64: `0xd3` + 8 bytes big-endian.
-    #[inline]
-    pub fn read_int64(&mut self) -> Result<i64, ReadError> {
-        // One bounds check and one compare on the path every valid input takes.
-        if let Some(entry @ &[INT64, ..]) = self.remaining().first_chunk::<INT64_LEN>() {
-            self.pos += INT64_LEN;
-            return Ok(int64_value(entry));
-        }
-        Err(self.fixed_error(INT64, Expected::Int64, INT64_LEN))
-    }
-
-    /// An int32: `0xd2` + 4 bytes big-endian.
-    #[inline]
-    pub fn read_int32(&mut self) -> Result<i32, ReadError> {
-        if let Some(entry @ &[INT32, ..]) = self.remaining().first_chunk::<INT32_LEN>() {
-            self.pos += INT32_LEN;
-            return Ok(int32_value(entry));
-        }
-        Err(self.fixed_error(INT32, Expected::Int32, INT32_LEN))
+    // The fixed-width integers of the metalayer format: one bounds check and one
+    // compare on the path every valid input takes.
+    fixed_width! {
+        /// An int64: `0xd3` + 8 bytes big-endian.
+        read_int64 -> i64 = INT64, INT64_LEN, int64_value, Expected::Int64;
+        /// An int32: `0xd2` + 4 bytes big-endian.
+        read_int32 -> i32 = INT32, INT32_LEN, int32_value, Expected::Int32;
     }
 
     /// Why a fixed-width value of `len` bytes starting with `marker` is not at the cursor.

@@ -6,6 +6,7 @@
 
 mod bits;
 mod dict;
+mod fast4;
 mod fse;
 mod huffman;
 mod huffman_x2;
@@ -56,6 +57,22 @@ pub(super) fn refuse(
         found,
         at: at as u64,
     }
+}
+
+/// The `n` bytes of `what` at byte `at` of `frame` (which starts at byte `start` of the
+/// stream), or the refusal saying how many are left.
+fn bytes_at<'f>(
+    frame: &'f [u8],
+    at: usize,
+    n: usize,
+    start: usize,
+    what: &'static str,
+    expected: &'static str,
+) -> Result<&'f [u8], Refusal> {
+    let left = frame.len().saturating_sub(at) as u64;
+    frame
+        .get(at..at + n)
+        .ok_or_else(|| refuse(start + at, what, expected, left))
 }
 
 /// A zstd decoder kept for all the streams of a chunk, with the chunk's dictionary.
@@ -239,14 +256,7 @@ impl Zstd {
         let mut at = header_len;
         let mut pos = 0;
         loop {
-            let Some(head) = frame.get(at..at + 3) else {
-                return Err(refuse(
-                    start + at,
-                    "block header",
-                    "3 bytes",
-                    (frame.len() - at) as u64,
-                ));
-            };
+            let head = bytes_at(frame, at, 3, start, "block header", "3 bytes")?;
             let head = u32::from(head[0]) | u32::from(head[1]) << 8 | u32::from(head[2]) << 16;
             let last = head & 1 != 0;
             let kind = (head >> 1) & 3;
@@ -329,14 +339,7 @@ impl Zstd {
             ));
         }
         if checksum {
-            let Some(b) = frame.get(at..at + 4) else {
-                return Err(refuse(
-                    start + at,
-                    "content checksum",
-                    "4 bytes",
-                    (frame.len() - at) as u64,
-                ));
-            };
+            let b = bytes_at(frame, at, 4, start, "content checksum", "4 bytes")?;
             let found = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
             if found != dict::xxh64(&dest[..pos]) as u32 {
                 return Err(refuse(
