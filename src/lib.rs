@@ -63,6 +63,7 @@ pub mod hex;
 mod hex;
 #[cfg(feature = "std")]
 pub mod io;
+mod located;
 mod meta;
 pub mod value;
 #[cfg(feature = "std")]

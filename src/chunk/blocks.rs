@@ -9,6 +9,7 @@ use super::error::{ChunkError, ChunkErrorKind};
 use super::filters;
 use super::header::{ChunkHeader, FLAG_DONT_SPLIT};
 use crate::blosc::{Codec, Filter, MAX_FILTERS};
+use crate::codec;
 
 /// Length of a block start or a stream's `csize` (`int32_t`).
 const INT32_LEN: usize = 4;
@@ -29,7 +30,7 @@ struct Streams<'a> {
     dict: Option<&'a [u8]>,
     /// Where the dictionary's bytes start in the chunk, for its errors.
     dict_at: usize,
-    zstd: Option<crate::codec::zstd::Zstd>,
+    zstd: Option<codec::zstd::Zstd>,
 }
 
 /// Where a chunk's bytes go: a vector grown block by block, or the caller's slice of
@@ -275,25 +276,33 @@ fn read_stream(
     Ok(())
 }
 
-/// Decompresses `src` into `dest`, which it must fill exactly.
+/// Decompresses `src` into `dest`, which it must fill exactly (the one check of a
+/// stream's length, whatever its codec).
 fn decompress(
     streams: &mut Streams<'_>,
     src: &[u8],
     dest: &mut [u8],
 ) -> Result<(), ChunkErrorKind> {
-    match streams.codec {
+    let written = match streams.codec {
         Codec::Zstd => {
             let zstd = match &mut streams.zstd {
                 Some(zstd) => zstd,
-                none => none.insert(crate::codec::zstd::Zstd::new(streams.dict)?),
+                none => none.insert(codec::zstd::Zstd::new(streams.dict)?),
             };
-            zstd.decompress(src, dest)
+            zstd.decompress(src, dest)?
         }
-        Codec::Lz4 | Codec::Lz4Hc => crate::codec::lz4::decompress_block(src, streams.dict, dest),
+        Codec::Lz4 | Codec::Lz4Hc => codec::lz4::decompress_block(src, streams.dict, dest)?,
         #[cfg(feature = "std")]
-        Codec::Zlib => crate::codec::zlib::zlib(src, dest),
-        Codec::BloscLz => crate::codec::blosclz::decompress(src, dest),
-        other => Err(ChunkErrorKind::CodecNotDecoded { codec: other }),
+        Codec::Zlib => codec::zlib::zlib(src, dest)?,
+        Codec::BloscLz => codec::blosclz::decompress(src, dest)?,
+        other => return Err(ChunkErrorKind::CodecNotDecoded { codec: other }),
+    };
+    match written == dest.len() {
+        true => Ok(()),
+        false => Err(ChunkErrorKind::StreamLength {
+            expected: dest.len() as u64,
+            found: written as u64,
+        }),
     }
 }
 

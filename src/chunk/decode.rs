@@ -5,7 +5,7 @@
 use alloc::vec::Vec;
 
 use super::blocks::{decode_blocks, Output};
-use super::cursor::Cursor;
+use super::cursor::{short_of, Cursor};
 use super::error::{ChunkError, ChunkErrorKind};
 use super::header::{ChunkHeader, BLOSC2_LAZY, BLOSC2_USEDICT, BLOSC2_VL_BLOCKS};
 use crate::blosc::{Filter, Special};
@@ -97,14 +97,7 @@ fn decode_to<'a>(
     let header = ChunkHeader::parse(chunk)?;
     let cbytes = header.cbytes as usize;
     let Some(data) = chunk.get(..cbytes) else {
-        return Err(ChunkError::at(
-            chunk.len(),
-            ChunkErrorKind::UnexpectedEnd {
-                what: "the cbytes the header declares",
-                input_len: chunk.len() as u64,
-                needed: (cbytes - chunk.len()) as u64,
-            },
-        ));
+        return Err(short_of(chunk, cbytes, "the cbytes the header declares"));
     };
     let special = header.special();
     if header.extended && header.blosc2_flags & BLOSC2_LAZY != 0 && special.is_none() {
@@ -134,14 +127,7 @@ fn decode_to<'a>(
         header.len()
     };
     if data.len() < bstarts_end {
-        return Err(ChunkError::at(
-            data.len(),
-            ChunkErrorKind::UnexpectedEnd {
-                what: "bstarts",
-                input_len: data.len() as u64,
-                needed: (bstarts_end - data.len()) as u64,
-            },
-        ));
+        return Err(short_of(data, bstarts_end, "bstarts"));
     }
     let dict = if header.blosc2_flags & BLOSC2_USEDICT != 0 {
         Some(dictionary(data, bstarts_end)?)

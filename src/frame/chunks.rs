@@ -14,6 +14,7 @@ use std::string::String;
 use std::vec::Vec;
 
 use super::error::{FrameError, FrameErrorKind};
+use super::fields::invalid;
 use super::header::{FrameHeader, FrameInfo, FrameKind};
 use crate::blosc::Special;
 use crate::chunk::{self, ChunkHeader, DEFAULT_MAX_NBYTES, EXTENDED_HEADER_LEN};
@@ -60,22 +61,6 @@ pub struct ChunkIndex {
 /// ```
 pub fn chunk_file_name(number: u64) -> String {
     format!("{number:08X}.chunk")
-}
-
-pub(super) fn invalid(
-    at: u64,
-    field: &'static str,
-    value: i128,
-    reason: &'static str,
-) -> FrameError {
-    FrameError::at(
-        at,
-        FrameErrorKind::InvalidField {
-            field,
-            value,
-            reason,
-        },
-    )
 }
 
 /// Reads `len` bytes at `at`, or says the input ends first.

@@ -10,9 +10,9 @@ use std::vec::Vec;
 
 use super::header::{FrameInfo, FrameKind, HeaderNote, FIXED_HEADER_LEN, MAX_FRAME_FORMAT_VERSION};
 use crate::blosc::{Codec, Filter, SplitMode, MAX_FILTERS};
-use crate::meta::error::Found;
 use crate::wire::marker::{FALSE, FIXARRAY, FIXEXT16, FIXSTR, INT16, INT32, INT64, TRUE, UINT64};
 use crate::wire::read::Reader;
+use crate::wire::Found;
 
 const MAGIC: [u8; 8] = *b"b2frame\0";
 
@@ -90,10 +90,7 @@ pub(crate) fn parse_fixed(buf: &[u8]) -> Result<FrameInfo, FrameError> {
             _ => {}
         }
     }
-    let mut c = Fields {
-        r: Reader::new(buf),
-        bound: Bound::Input,
-    };
+    let mut c = Fields::new(buf, Bound::Input, 0);
     // C refuses a buffer shorter than the fixed part before reading anything.
     c.read(
         |r, e| r.bytes(FIXED_HEADER_LEN, e),

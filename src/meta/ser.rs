@@ -298,42 +298,30 @@ impl<O: Output> ser::Serializer for &mut Serializer<O> {
     }
 }
 
-impl<O: Output> ser::SerializeSeq for &mut Serializer<O> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        value.serialize(&mut **self)
-    }
-    #[inline]
-    fn end(self) -> Result<()> {
-        Ok(())
-    }
+/// Sequences, tuples and tuple structs are arrays whose elements follow their header:
+/// each element is serialized in turn, and nothing closes them.
+macro_rules! compound {
+    ($($trait:ident::$method:ident),*) => {$(
+        impl<O: Output> ser::$trait for &mut Serializer<O> {
+            type Ok = ();
+            type Error = Error;
+            #[inline]
+            fn $method<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+                value.serialize(&mut **self)
+            }
+            #[inline]
+            fn end(self) -> Result<()> {
+                Ok(())
+            }
+        }
+    )*};
 }
 
-impl<O: Output> ser::SerializeTuple for &mut Serializer<O> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        value.serialize(&mut **self)
-    }
-    #[inline]
-    fn end(self) -> Result<()> {
-        Ok(())
-    }
-}
-
-impl<O: Output> ser::SerializeTupleStruct for &mut Serializer<O> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        value.serialize(&mut **self)
-    }
-    fn end(self) -> Result<()> {
-        Ok(())
-    }
-}
+compound!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field
+);
 
 impl<O: Output> ser::SerializeStruct for &mut Serializer<O> {
     type Ok = ();

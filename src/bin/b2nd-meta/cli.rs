@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 
 use crate::commands::export;
 use crate::help::*;
@@ -18,6 +18,14 @@ use crate::help::*;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// The frame a writing command works on.
+#[derive(Args)]
+pub struct FramePath {
+    /// A contiguous frame file or a sparse frame's directory
+    #[arg(value_name = "PATH")]
+    pub path: PathBuf,
 }
 
 #[derive(Subcommand)]
@@ -54,9 +62,8 @@ pub enum Command {
         /// Print the metalayer now and as it would become, as JSON, without writing
         #[arg(long)]
         dry_run: bool,
-        /// A contiguous frame file or a sparse frame's directory
-        #[arg(value_name = "PATH")]
-        path: PathBuf,
+        #[command(flatten)]
+        frame: FramePath,
         /// The new shape: DIM[,DIM...] (an empty string for ndim 0)
         #[arg(value_name = "SHAPE", allow_hyphen_values = true, value_parser = parse_shape)]
         shape: Shape,
@@ -64,9 +71,8 @@ pub enum Command {
     /// Rewrite a user metalayer from JSON, in place, when its length does not change
     #[command(long_about = SET_META_LONG, after_help = SET_META_EXAMPLES)]
     SetMeta {
-        /// A contiguous frame file or a sparse frame's directory
-        #[arg(value_name = "PATH")]
-        path: PathBuf,
+        #[command(flatten)]
+        frame: FramePath,
         /// The user metalayer's name
         #[arg(value_name = "NAME")]
         name: String,
@@ -80,9 +86,8 @@ pub enum Command {
         /// Print what would change, as JSON, without writing
         #[arg(long)]
         dry_run: bool,
-        /// A contiguous frame file or a sparse frame's directory
-        #[arg(value_name = "PATH")]
-        path: PathBuf,
+        #[command(flatten)]
+        frame: FramePath,
         /// The vlmetalayer's name (at most 31 bytes)
         #[arg(value_name = "NAME")]
         name: String,
@@ -96,9 +101,8 @@ pub enum Command {
         /// Print what would change, as JSON, without writing
         #[arg(long)]
         dry_run: bool,
-        /// A contiguous frame file or a sparse frame's directory
-        #[arg(value_name = "PATH")]
-        path: PathBuf,
+        #[command(flatten)]
+        frame: FramePath,
         /// The vlmetalayer's name
         #[arg(value_name = "NAME")]
         name: String,

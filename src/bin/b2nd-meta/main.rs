@@ -57,21 +57,21 @@ fn main() -> ExitCode {
         ),
         Command::SetShape {
             dry_run,
-            path,
+            frame,
             shape,
-        } => set_shape::run(out, &path, &shape.0, dry_run),
-        Command::SetMeta { path, name, json } => set_meta::run(&path, &name, &json),
+        } => set_shape::run(out, &frame.path, &shape.0, dry_run),
+        Command::SetMeta { frame, name, json } => set_meta::run(&frame.path, &name, &json),
         Command::SetVlmeta {
             dry_run,
-            path,
+            frame,
             name,
             json,
-        } => set_vlmeta::set(out, &path, &name, &json, dry_run),
+        } => set_vlmeta::set(out, &frame.path, &name, &json, dry_run),
         Command::DelVlmeta {
             dry_run,
-            path,
+            frame,
             name,
-        } => set_vlmeta::del(out, &path, &name, dry_run),
+        } => set_vlmeta::del(out, &frame.path, &name, dry_run),
     };
     match outcome {
         Ok(true) | Err(Fatal::BrokenPipe) => ExitCode::SUCCESS,
