@@ -6,7 +6,9 @@ use alloc::vec::Vec;
 
 use super::blocks::{decode_blocks, Output};
 use super::error::{ChunkError, ChunkErrorKind};
-use super::header::{ChunkHeader, Filter, Special, BLOSC2_LAZY, BLOSC2_USEDICT, BLOSC2_VL_BLOCKS};
+use super::header::{
+    at, ChunkHeader, Filter, Special, BLOSC2_LAZY, BLOSC2_USEDICT, BLOSC2_VL_BLOCKS,
+};
 use crate::error::Expected;
 use crate::msgpack::read::Reader;
 
@@ -17,10 +19,6 @@ pub const DEFAULT_MAX_NBYTES: u32 = 64 << 20;
 const INT32_LEN: usize = 4;
 /// The largest dictionary C-Blosc2 reads (`BLOSC2_MAXDICTSIZE`).
 const MAX_DICT_SIZE: i32 = 128 << 10;
-/// Offsets of header fields named in errors.
-const AT_NBYTES: usize = 4;
-const AT_FLAGS2: usize = 30;
-const AT_BLOSC2_FLAGS: usize = 31;
 
 /// Decodes a whole chunk into its uncompressed bytes, refusing chunks that declare more
 /// than [`DEFAULT_MAX_NBYTES`].
@@ -88,7 +86,7 @@ pub fn decode_into(chunk: &[u8], dest: &mut [u8]) -> Result<usize, ChunkError> {
 /// The checks and the decoding both entry points share: `output` is asked for where the
 /// chunk's bytes go once its header, bstarts and dictionary are checked (it is given the
 /// chunk's length and `nbytes`, at most `max_nbytes`). Returns how many bytes were
-/// written: `nbytes`, or fewer for a special value that does not divide it.
+/// written: `nbytes`.
 fn decode_to<'a>(
     chunk: &[u8],
     max_nbytes: u32,
@@ -107,15 +105,12 @@ fn decode_to<'a>(
         ));
     };
     let special = header.special();
-    if header.extended && header.blosc2_flags & BLOSC2_LAZY != 0 && special.is_none() {
-        return Err(unsupported(AT_BLOSC2_FLAGS, "a lazy chunk"));
-    }
     if header.blosc2_flags2 & BLOSC2_VL_BLOCKS != 0 {
-        return Err(unsupported(AT_FLAGS2, "variable-length blocks"));
+        return Err(unsupported(at::FLAGS2, "variable-length blocks"));
     }
     if header.nbytes > max_nbytes {
         return Err(ChunkError::at(
-            AT_NBYTES,
+            at::NBYTES,
             ChunkErrorKind::TooLarge {
                 nbytes: u64::from(header.nbytes),
                 limit: u64::from(max_nbytes),
@@ -125,6 +120,13 @@ fn decode_to<'a>(
     let nbytes = header.nbytes as usize;
     if nbytes == 0 && cbytes == header.len() && special.is_none() {
         return Ok(0);
+    }
+    // A lazy chunk's blocks and dictionary are in its frame, which C-Blosc2 reads only
+    // through a super-chunk (`blosc_d`, `load_lazy_chunk_dict`); a special chunk is
+    // never lazy, and one without blocks needs nothing from the frame.
+    let lazy = header.extended && header.blosc2_flags & BLOSC2_LAZY != 0;
+    if lazy && (header.blosc2_flags & BLOSC2_USEDICT != 0 || special.is_none() && nbytes > 0) {
+        return Err(unsupported(at::BLOSC2_FLAGS, "a lazy chunk"));
     }
     // C-Blosc2 checks the bstarts section and the dictionary before any block.
     let nblocks = nbytes.div_ceil(header.blocksize as usize);
@@ -207,8 +209,9 @@ fn invalid(offset: usize, field: &'static str, expected: &'static str, found: i6
     )
 }
 
-/// A chunk that is one value repeated (`blosc2_flags` bits 4..6); returns the bytes
-/// written: whole values only.
+/// A chunk that is one value repeated (`blosc2_flags` bits 4..6), checked as C-Blosc2
+/// 3.3.5 fills it: block by block (`blosc_d`, `set_values`, `set_nans`), each block
+/// whole values, NaNs only of 4 or 8 bytes. Returns the bytes written: `nbytes`.
 fn decode_special(
     header: &ChunkHeader,
     special: Special,
@@ -217,7 +220,11 @@ fn decode_special(
 ) -> Result<usize, ChunkError> {
     let nbytes = header.nbytes as usize;
     let value: &[u8] = match special {
+        // C leaves an uninitialised chunk's destination as it was; this decoder writes
+        // zeros.
         Special::Zero | Special::Uninit => &[0],
+        // No block, nothing for C to fill: any typesize.
+        Special::Nan if nbytes == 0 => &[],
         Special::Nan => match header.typesize {
             4 => &[0x00, 0x00, 0xc0, 0x7f],
             8 => &[0, 0, 0, 0, 0, 0, 0xf8, 0x7f],
@@ -225,26 +232,19 @@ fn decode_special(
                 return Err(invalid(3, "typesize", "4 or 8 for NaNs", i64::from(other)));
             }
         },
-        Special::Value => {
-            // C repeats the typesize bytes after the header in each block, and refuses
-            // blocks that are not whole values (`set_values`).
-            let typesize = usize::from(header.typesize);
-            if !(header.blocksize as usize).is_multiple_of(typesize) {
-                return Err(invalid(
-                    8,
-                    "blocksize",
-                    "a multiple of typesize (a repeated value)",
-                    i64::from(header.blocksize),
-                ));
-            }
-            data.get(header.len()..header.len() + typesize)
-                .unwrap_or(&[])
-        }
+        // Its width is cbytes - 32 (checked with the header to divide nbytes).
+        Special::Value => &data[header.len()..header.len() + header.value_width()],
     };
-    let len = match value.len() {
-        0 => 0,
-        n => nbytes / n * n,
-    };
-    out.repeat(value, len);
-    Ok(len)
+    // Every block but the last has blocksize bytes (capped at nbytes), the last the
+    // rest; nbytes is a multiple of the value's width, so only blocksize can split one.
+    if nbytes > 0 && !(header.blocksize as usize).is_multiple_of(value.len()) {
+        return Err(invalid(
+            8,
+            "blocksize",
+            "a multiple of the special value's width",
+            i64::from(header.blocksize),
+        ));
+    }
+    out.repeat(value, nbytes);
+    Ok(nbytes)
 }

@@ -1,0 +1,310 @@
+//! Our decoder against C-Blosc2 3.3.5 (what python-blosc2 4.14.1 runs; tests/chunk/c335.rs
+//! loads it): chunks 3.3.5 compresses for every codec x filter pipeline x typesize x
+//! blocksize x split (and with dictionaries), special chunks of every header, and their
+//! cuts and single-byte changes. Never other bytes than C's, never `Ok` where C refuses;
+//! every chunk C decodes and we refuse is in a class of [`KNOWN_REFUSALS`], with its
+//! reason.
+//!
+//! CI runs `differential_335_small` (a fixed subset, seconds; .ci/run installs the wheel
+//! and sets `B2ND_LIBBLOSC2_335`). The full sweep, by hand:
+//! `B2ND_LIBBLOSC2_335=/path/to/libblosc2.so cargo test --release --all-features --test chunk differential_335_full -- --ignored --nocapture`
+
+use std::collections::BTreeMap;
+
+use super::c335::{self, CVerdict};
+use super::c_ref::{ALWAYS_SPLIT, BLOSCLZ, LZ4, LZ4HC, NEVER_SPLIT, SHUFFLE, ZSTD};
+use super::differential::{class_of, counter, describe, float_ramp, mutations, pipelines};
+
+/// `BLOSC_ZLIB` (3.3.5 has zlib compiled in; blosc2-src does not).
+const ZLIB: u8 = 4;
+
+/// Chunks C-Blosc2 3.3.5 decodes and we refuse, by the start of our message, each with
+/// why.
+const KNOWN_REFUSALS: &[(&str, &str)] = &[
+    (
+        "expected nbytes from N to N, found -",
+        "C does not check for a negative nbytes (and writes nothing)",
+    ),
+    (
+        "the chunk ends at byte",
+        "C bounds streams by the buffer it is given, not by the chunk's cbytes",
+    ),
+    (
+        "expected block N to start inside the chunk",
+        "C bounds block starts by the buffer it is given, not by the chunk's cbytes",
+    ),
+    (
+        "expected blocksize a multiple of typesize when blocks are split",
+        "C decodes nbytes / typesize bytes per stream and leaves the rest of the block \
+         unwritten (whatever the destination held)",
+    ),
+    (
+        "expected a match offset of at least N, found N (byte N of the LZN stream)",
+        "LZ4 offset 0: C copies from the bytes it is writing (undefined contents)",
+    ),
+];
+
+/// Verdicts of one kind of chunk.
+#[derive(Default)]
+struct Counts {
+    same_bytes: usize,
+    both_refuse: usize,
+    different: Vec<String>,
+    /// We decode, C refuses: C's code and an example, by C's code.
+    ours_only: BTreeMap<i32, (usize, String)>,
+    /// C decodes, we refuse: by our message's class.
+    c_only: BTreeMap<String, (usize, String)>,
+    c_crash: Vec<String>,
+}
+
+/// Verdicts by kind of chunk ("compressed", "special", ...).
+#[derive(Default)]
+struct Tally(BTreeMap<&'static str, Counts>);
+
+impl Tally {
+    /// Compares our verdict on each chunk with C's; `label` names where they came from.
+    fn compare(&mut self, kind: &'static str, label: &str, chunks: &[Vec<u8>], original: &[u8]) {
+        let counts = self.0.entry(kind).or_default();
+        let verdicts = c335::decompress_all(chunks);
+        for (bytes, c) in chunks.iter().zip(verdicts) {
+            let what = || match original {
+                [] => format!("{label} {:02x?}", &bytes[..bytes.len().min(40)]),
+                _ => format!("{label} {}", describe(original, bytes)),
+            };
+            match (super::into::decode_both(bytes), c) {
+                (Ok(a), CVerdict::Ok(b)) if a == b => counts.same_bytes += 1,
+                (Ok(_), CVerdict::Ok(_)) => counts.different.push(what()),
+                (Err(_), CVerdict::Err(_)) => counts.both_refuse += 1,
+                (Ok(_), CVerdict::Err(rc)) => {
+                    let entry = counts.ours_only.entry(rc).or_insert((0, what()));
+                    entry.0 += 1;
+                }
+                (Err(e), CVerdict::Ok(_)) => {
+                    let entry = counts.c_only.entry(class_of(&e)).or_insert((0, what()));
+                    entry.0 += 1;
+                }
+                (_, CVerdict::Crash) => counts.c_crash.push(what()),
+            }
+        }
+    }
+
+    fn report_and_check(&self) {
+        for (kind, c) in &self.0 {
+            let ours: usize = c.ours_only.values().map(|v| v.0).sum();
+            let theirs: usize = c.c_only.values().map(|v| v.0).sum();
+            eprintln!(
+                "{kind}: same bytes {}, both refuse {}, different bytes {}, ours only {ours}, \
+                 C only {theirs}, C crashed {}",
+                c.same_bytes,
+                c.both_refuse,
+                c.different.len(),
+                c.c_crash.len()
+            );
+            for (class, (n, example)) in &c.c_only {
+                eprintln!("  C decodes, we refuse ({n}): {class} (e.g. {example})");
+            }
+            for (rc, (n, example)) in &c.ours_only {
+                eprintln!("  we decode, C refuses with {rc} ({n}), e.g. {example}");
+            }
+            for what in c.c_crash.iter().take(5) {
+                eprintln!("  C crashed on {what}");
+            }
+        }
+        for (kind, c) in &self.0 {
+            assert!(
+                c.different.is_empty(),
+                "{kind}: different bytes: {:?}",
+                c.different
+            );
+            assert!(
+                c.ours_only.is_empty(),
+                "{kind}: Ok where C refuses: {:?}",
+                c.ours_only
+            );
+            for class in c.c_only.keys() {
+                assert!(
+                    KNOWN_REFUSALS.iter().any(|(k, _)| class.starts_with(k)),
+                    "{kind}: C decodes what we refuse, in a class not listed: {class}"
+                );
+            }
+        }
+    }
+}
+
+/// What C-Blosc2 3.3.5 compresses: the codecs, typesizes, blocksizes and levels.
+struct Grid<'a> {
+    codecs: &'a [u8],
+    typesizes: &'a [i32],
+    blocksizes: &'a [i32],
+    clevels: &'a [u8],
+}
+
+/// The chunks 3.3.5 makes of `data`, with their labels.
+fn c_chunks(data: &[u8], grid: &Grid<'_>) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for &codec in grid.codecs {
+        for &typesize in grid.typesizes {
+            for (filters, metas) in pipelines(typesize) {
+                for &blocksize in grid.blocksizes {
+                    for split in [ALWAYS_SPLIT, NEVER_SPLIT] {
+                        for &clevel in grid.clevels {
+                            let mut p = c335::cparams(codec, clevel, typesize, blocksize, split);
+                            p.filters = filters;
+                            p.filters_meta = metas;
+                            let label = format!(
+                                "codec {codec} clevel {clevel} typesize {typesize} \
+                                 blocksize {blocksize} split {split} filters {filters:?} \
+                                 meta {metas:?}"
+                            );
+                            if let Some(chunk) = c335::compress(data, &p) {
+                                out.push((label, chunk));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Dictionaries: zstd, LZ4 and LZ4HC in 3.x.
+        if [ZSTD, LZ4, LZ4HC].contains(&codec) {
+            for &typesize in grid.typesizes {
+                let mut p = c335::cparams(codec, 5, typesize, 0, ALWAYS_SPLIT);
+                p.use_dict = 1;
+                if let Some(chunk) = c335::compress(data, &p) {
+                    out.push((format!("codec {codec} typesize {typesize} dict"), chunk));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A special chunk's 32-byte header and its value bytes.
+pub(super) fn special(
+    version: u8,
+    flags: u8,
+    typesize: u8,
+    nbytes: i32,
+    blocksize: i32,
+    special: u8,
+    value: &[u8],
+) -> Vec<u8> {
+    let mut h = vec![version, 1, flags, typesize];
+    h.extend(nbytes.to_le_bytes());
+    h.extend(blocksize.to_le_bytes());
+    h.extend((32 + value.len() as i32).to_le_bytes());
+    h.extend([
+        0,
+        0,
+        0,
+        0,
+        0,
+        SHUFFLE,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        special << 4,
+    ]);
+    h.extend(value);
+    h
+}
+
+/// Special chunks over every field that matters: format version, memcpyed flag,
+/// typesize, nbytes, blocksize, the special value and the value's width; `every` thins
+/// them (1: all).
+fn special_chunks(every: usize) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut i = 0usize;
+    for version in [2, 4, 5, 6, 7, 0xff] {
+        for flags in [0x05, 0x07, 0x15, 0x25] {
+            for typesize in [1u8, 2, 3, 4, 8, 16] {
+                for nbytes in [0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 48, 64, 100, 1000] {
+                    for blocksize in [1, 2, 3, 4, 8, 16, 24, 64, 1 << 20] {
+                        for kind in 1..=7u8 {
+                            let widths: &[usize] = if kind == 3 {
+                                &[0, 1, 2, 3, 4, 8, 16]
+                            } else {
+                                &[0, 2]
+                            };
+                            for &width in widths {
+                                i += 1;
+                                if !i.is_multiple_of(every) {
+                                    continue;
+                                }
+                                let value: Vec<u8> = (0..width as u8).map(|b| 0xa0 | b).collect();
+                                out.push(special(
+                                    version, flags, typesize, nbytes, blocksize, kind, &value,
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn sweep(grid: &Grid<'_>, len: usize, every: usize, special_every: usize) {
+    let started = std::time::Instant::now();
+    let mut tally = Tally::default();
+    for (name, data) in [("float ramp", float_ramp(len)), ("counter", counter(len))] {
+        let made = c_chunks(&data, grid);
+        let originals: Vec<Vec<u8>> = made.iter().map(|(_, c)| c.clone()).collect();
+        for (chunk, (label, _)) in originals.iter().zip(&made) {
+            tally.compare(
+                "compressed",
+                &format!("{name} {label}"),
+                std::slice::from_ref(chunk),
+                chunk,
+            );
+        }
+        for (label, chunk) in &made {
+            let label = format!("{name} {label}");
+            tally.compare(
+                "compressed, changed",
+                &label,
+                &mutations(chunk, every),
+                chunk,
+            );
+        }
+    }
+    let specials = special_chunks(special_every);
+    tally.compare("special", "special", &specials, &[]);
+    eprintln!("{:?}", started.elapsed());
+    tally.report_and_check();
+}
+
+#[test]
+fn differential_335_small() {
+    if !c335::present("differential_335_small") {
+        return;
+    }
+    let grid = Grid {
+        codecs: &[BLOSCLZ, LZ4, ZLIB, ZSTD],
+        typesizes: &[1, 8],
+        blocksizes: &[0],
+        clevels: &[5],
+    };
+    sweep(&grid, 512, 127, 61);
+}
+
+#[test]
+#[ignore = "minutes: the full sweep against C-Blosc2 3.3.5"]
+fn differential_335_full() {
+    if !c335::present("differential_335_full") {
+        return;
+    }
+    let grid = Grid {
+        codecs: &[BLOSCLZ, LZ4, LZ4HC, ZLIB, ZSTD],
+        typesizes: &[1, 2, 4, 8, 16],
+        blocksizes: &[0, 256, 4096],
+        clevels: &[1, 5, 9],
+    };
+    sweep(&grid, 4096, 17, 1);
+}
