@@ -72,8 +72,19 @@ impl Output<'_> {
         // A grown vector of zeros is a fresh zeroed allocation already.
         let zeros = value.iter().all(|&b| b == 0) && matches!(self, Output::Grown { .. });
         let (_, all) = self.block(0, len);
-        if !zeros && !value.is_empty() {
-            for element in all.chunks_exact_mut(value.len()) {
+        if !zeros {
+            fill_repeated(all, value);
+        }
+    }
+}
+
+/// `value` repeated over `dest` (a multiple of its length; nothing when it is empty).
+pub(super) fn fill_repeated(dest: &mut [u8], value: &[u8]) {
+    match value {
+        [] => {}
+        [byte] => dest.fill(*byte),
+        _ => {
+            for element in dest.chunks_exact_mut(value.len()) {
                 element.copy_from_slice(value);
             }
         }
@@ -82,52 +93,111 @@ impl Output<'_> {
 
 /// The blocks of a compressed chunk: bstarts (checked whole by the caller), then each
 /// block's streams, into `out`. `dict` is the chunk's dictionary section, when it has
-/// one.
+/// one. With `wanted`, only the blocks it picks are decoded (and checked), and the
+/// first block too, aside, when delta needs it as the reference of a later one.
 pub(super) fn decode_blocks(
     header: &ChunkHeader,
     data: &[u8],
     dict: Option<&[u8]>,
     out: &mut Output<'_>,
+    wanted: Option<&dyn Fn(usize) -> bool>,
 ) -> Result<(), ChunkError> {
     let nbytes = header.nbytes as usize;
     let blocksize = header.blocksize as usize;
     let nblocks = nbytes.div_ceil(blocksize);
     let leftover = nbytes % blocksize;
     let bstarts_end = header.len() + nblocks * INT32_LEN;
-    let mut streams = Streams {
-        codec: header.codec,
-        dict,
-        dict_at: bstarts_end + INT32_LEN,
-        zstd: None,
-    };
     // An instrumented chunk holds the codec's output unfiltered (C skips the pipeline).
     let instrumented = header.blosc2_flags & BLOSC2_INSTR_CODEC != 0;
-    let filtered = !instrumented
-        && header
-            .filters
-            .iter()
-            .any(|(f, _)| !matches!(f, Filter::None | Filter::TruncPrec));
+    let mut chunk = Chunk {
+        header,
+        data,
+        streams: Streams {
+            codec: header.codec,
+            dict,
+            dict_at: bstarts_end + INT32_LEN,
+            zstd: None,
+        },
+        filtered: !instrumented
+            && header
+                .filters
+                .iter()
+                .any(|(f, _)| !matches!(f, Filter::None | Filter::TruncPrec)),
+        bstarts_end,
+    };
+    let is_wanted = |block| wanted.is_none_or(|w| w(block));
+    let block_len = |block| {
+        if block + 1 == nblocks && leftover > 0 {
+            leftover
+        } else {
+            blocksize
+        }
+    };
     let (mut a, mut b) = scratch::take();
-    let dont_split = header.flags & FLAG_DONT_SPLIT != 0;
-    let mut bstarts = Reader::new(data);
-    bstarts.seek(header.len(), Expected::Described("bstarts"))?;
-    for block in 0..nblocks {
-        let at = bstarts.position();
+    // Delta XORs every later block with the first one's decoded bytes: decoded aside
+    // when it is not wanted itself.
+    let delta = chunk.filtered && header.filters.iter().any(|(f, _)| *f == Filter::Delta);
+    let mut first = Vec::new();
+    if delta && !is_wanted(0) && (1..nblocks).any(is_wanted) {
+        first = alloc::vec![0; block_len(0)];
+        chunk.decode_block(0, block_len(0), None, &mut first, &mut a, &mut b)?;
+    }
+    for block in (0..nblocks).filter(|&block| is_wanted(block)) {
+        let bsize = block_len(block);
+        let (done, block_out) = out.block(block * blocksize, bsize);
+        let reference = match block {
+            0 => None,
+            _ if first.is_empty() => Some(&done[..blocksize]),
+            _ => Some(&first[..]),
+        };
+        chunk.decode_block(block, bsize, reference, block_out, &mut a, &mut b)?;
+    }
+    scratch::keep(a, b);
+    Ok(())
+}
+
+/// What every block of one chunk is decoded with.
+struct Chunk<'a> {
+    header: &'a ChunkHeader,
+    data: &'a [u8],
+    streams: Streams<'a>,
+    /// Whether a filter is undone (else the streams go straight to the output).
+    filtered: bool,
+    bstarts_end: usize,
+}
+
+impl Chunk<'_> {
+    /// Block `block`, of `bsize` bytes, into `block_out`; `reference` is the first
+    /// block's decoded bytes (delta's reference), `None` for the first block itself;
+    /// `a` and `b` are the scratch buffers.
+    fn decode_block(
+        &mut self,
+        block: usize,
+        bsize: usize,
+        reference: Option<&[u8]>,
+        block_out: &mut [u8],
+        a: &mut Vec<u8>,
+        b: &mut Vec<u8>,
+    ) -> Result<(), ChunkError> {
+        let header = self.header;
+        let at = header.len() + block * INT32_LEN;
+        let mut bstarts = Reader::new(self.data);
+        bstarts.seek(at, Expected::Described("bstarts"))?;
         let start = bstarts.le_i32(Expected::Described("a block start (bstarts)"))?;
-        if start <= 0 || start as usize >= data.len() {
+        if start <= 0 || start as usize >= self.data.len() {
             return Err(ChunkError::at(
                 at,
                 ChunkErrorKind::BadBlockStart {
                     block: block as u64,
                     found: i64::from(start),
-                    min: bstarts_end as u64,
-                    cbytes: data.len() as u64,
+                    min: self.bstarts_end as u64,
+                    cbytes: self.data.len() as u64,
                 },
             ));
         }
-        let last = block + 1 == nblocks && leftover > 0;
-        let bsize = if last { leftover } else { blocksize };
-        let nstreams = if !dont_split && !last {
+        // The leftover block is one stream, as are blocks not split by byte.
+        let split = header.flags & FLAG_DONT_SPLIT == 0 && bsize == header.blocksize as usize;
+        let nstreams = if split {
             usize::from(header.typesize)
         } else {
             1
@@ -143,26 +213,23 @@ pub(super) fn decode_blocks(
                 },
             ));
         }
-        let (done, block_out) = out.block(block * blocksize, bsize);
-        // Without filters the streams go straight to the output.
-        let dest = if filtered {
+        let dest = if self.filtered {
             // Every byte is overwritten by the streams: no zero-filling after the first.
-            scratch::fit(&mut a, bsize);
+            scratch::fit(a, bsize);
             &mut a[..]
         } else {
             &mut *block_out
         };
-        let mut r = Reader::new(data);
+        let mut r = Reader::new(self.data);
         r.seek(start as usize, Expected::Described("a block"))?;
         for stream in dest.chunks_exact_mut(neblock) {
-            read_stream(&mut r, &mut streams, stream)?;
+            read_stream(&mut r, &mut self.streams, stream)?;
         }
-        if filtered {
-            unfilter(header, done, block_out, &mut a, &mut b)?;
+        if self.filtered {
+            unfilter(header, reference, block_out, a, b)?;
         }
+        Ok(())
     }
-    scratch::keep(a, b);
-    Ok(())
 }
 
 /// The two block buffers of a chunk (the streams' output and the filters' other side),
@@ -302,19 +369,18 @@ fn decompress(
 }
 
 /// Undoes the filter pipeline on the block held in `a`, last slot first, the last filter
-/// undone writing `block_out`. Delta XORs against the first block's decoded bytes (the
-/// start of `done`), or, in the first block (`done` empty), against the element before
-/// it, in place (C-Blosc2 3.x; 2.x read a stale buffer when delta was not the last
-/// filter undone).
+/// undone writing `block_out`. Delta XORs against the first block's decoded bytes
+/// (`reference`), or, in the first block (`None`), against the element before it, in
+/// place (C-Blosc2 3.x; 2.x read a stale buffer when delta was not the last filter
+/// undone).
 fn unfilter(
     header: &ChunkHeader,
-    done: &[u8],
+    reference: Option<&[u8]>,
     block_out: &mut [u8],
     a: &mut Vec<u8>,
     b: &mut Vec<u8>,
 ) -> Result<(), ChunkError> {
     let typesize = usize::from(header.typesize);
-    let reference = if done.is_empty() { None } else { Some(done) };
     // The last filter undone writes `block_out`; the others go from `a` to `b` and back.
     let last = (0..MAX_FILTERS)
         .find(|&slot| !matches!(header.filters[slot].0, Filter::None | Filter::TruncPrec));

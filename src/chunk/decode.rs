@@ -50,7 +50,7 @@ pub fn decode(chunk: &[u8]) -> Result<Vec<u8>, ChunkError> {
 /// ```
 pub fn decode_with_limit(chunk: &[u8], max_nbytes: u32) -> Result<Vec<u8>, ChunkError> {
     let mut out = Vec::new();
-    let len = decode_to(chunk, max_nbytes, |data_len, nbytes| {
+    let len = decode_to(chunk, max_nbytes, None, |data_len, nbytes| {
         // Never more than the input holds up front; the rest grows as blocks decode.
         out.reserve_exact(nbytes.min(data_len.saturating_mul(32)));
         Output::Grown {
@@ -80,16 +80,56 @@ pub fn decode_with_limit(chunk: &[u8], max_nbytes: u32) -> Result<Vec<u8>, Chunk
 /// ```
 pub fn decode_into(chunk: &[u8], dest: &mut [u8]) -> Result<usize, ChunkError> {
     let limit = u32::try_from(dest.len()).unwrap_or(u32::MAX);
-    decode_to(chunk, limit, |_, nbytes| Output::Given(&mut dest[..nbytes]))
+    decode_to(chunk, limit, None, |_, nbytes| {
+        Output::Given(&mut dest[..nbytes])
+    })
+}
+
+/// Decodes only the blocks `wanted` picks (by index, from 0 to
+/// [`ChunkHeader::nblocks`]) into their place in `dest`, as [`decode_into`] places the
+/// whole chunk (block `i` at `i * blocksize`, see [`ChunkHeader::block_span`]), and
+/// returns the chunk's `nbytes`. The bytes of the blocks not wanted are left as they
+/// were in `dest`. What is written equals the whole decode's bytes there: when delta
+/// needs the first block to undo a later one, the first block is decoded aside (and
+/// not written unless wanted). C-Blosc2's `blosc2_set_maskout` skips the same blocks
+/// (it takes the complement: `true` there skips a block).
+///
+/// The header, the bstarts section and the dictionary are checked as [`decode_into`]
+/// checks them; the streams of the blocks not decoded are not read, so an error in one
+/// of them is not found.
+///
+/// ```
+/// use b2nd_meta::chunk::{self, ChunkHeader};
+/// // Two blocks of 2 bytes, stored as they are: 01 02 | 03 04.
+/// let mut chunk = vec![5, 1, 7, 1, 4, 0, 0, 0, 2, 0, 0, 0, 36, 0, 0, 0];
+/// chunk.extend([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+/// chunk.extend([1, 2, 3, 4]);
+/// let header = ChunkHeader::parse(&chunk)?;
+/// assert_eq!((header.nblocks(), header.block_span(1)), (2, Some(2..4)));
+/// let mut dest = [0xee; 4];
+/// chunk::decode_blocks_into(&chunk, |block| block == 1, &mut dest)?;
+/// assert_eq!(dest, [0xee, 0xee, 3, 4]);
+/// # Ok::<(), b2nd_meta::chunk::ChunkError>(())
+/// ```
+pub fn decode_blocks_into(
+    chunk: &[u8],
+    wanted: impl Fn(usize) -> bool,
+    dest: &mut [u8],
+) -> Result<usize, ChunkError> {
+    let limit = u32::try_from(dest.len()).unwrap_or(u32::MAX);
+    decode_to(chunk, limit, Some(&wanted), |_, nbytes| {
+        Output::Given(&mut dest[..nbytes])
+    })
 }
 
 /// The checks and the decoding both entry points share: `output` is asked for where the
 /// chunk's bytes go once its header, bstarts and dictionary are checked (it is given the
 /// chunk's length and `nbytes`, at most `max_nbytes`). Returns how many bytes were
-/// written: `nbytes`.
+/// written: `nbytes`. With `wanted`, only the blocks it picks are written.
 fn decode_to<'a>(
     chunk: &[u8],
     max_nbytes: u32,
+    wanted: Option<&dyn Fn(usize) -> bool>,
     output: impl FnOnce(usize, usize) -> Output<'a>,
 ) -> Result<usize, ChunkError> {
     let header = ChunkHeader::parse(chunk)?;
@@ -152,7 +192,7 @@ fn decode_to<'a>(
     };
     let mut out = output(data.len(), nbytes);
     if let Some(special) = special {
-        return decode_special(&header, special, data, &mut out);
+        return decode_special(&header, special, data, &mut out, wanted);
     }
     if nbytes == 0 {
         return Ok(0);
@@ -160,7 +200,20 @@ fn decode_to<'a>(
     if header.memcpyed() {
         // cbytes == nbytes + header length was checked with the header.
         let bytes = data.get(header.len()..).unwrap_or(&[]);
-        out.put(bytes);
+        match wanted {
+            None => out.put(bytes),
+            Some(wanted) => {
+                for span in header
+                    .block_spans()
+                    .filter(|(i, _)| wanted(*i))
+                    .map(|(_, s)| s)
+                {
+                    out.block(span.start, span.len())
+                        .1
+                        .copy_from_slice(&bytes[span]);
+                }
+            }
+        }
         return Ok(bytes.len());
     }
     for (slot, (filter, _)) in header.filters.iter().enumerate() {
@@ -171,7 +224,7 @@ fn decode_to<'a>(
             ));
         }
     }
-    decode_blocks(&header, data, dict, &mut out)?;
+    decode_blocks(&header, data, dict, &mut out, wanted)?;
     Ok(nbytes)
 }
 
@@ -217,6 +270,7 @@ fn decode_special(
     special: Special,
     data: &[u8],
     out: &mut Output<'_>,
+    wanted: Option<&dyn Fn(usize) -> bool>,
 ) -> Result<usize, ChunkError> {
     let nbytes = header.nbytes as usize;
     let value: &[u8] = match special {
@@ -245,6 +299,18 @@ fn decode_special(
             i64::from(header.blocksize),
         ));
     }
-    out.repeat(value, nbytes);
+    match wanted {
+        None => out.repeat(value, nbytes),
+        // Each block starts at a whole value (blocksize is a multiple of its width).
+        Some(wanted) => {
+            for span in header
+                .block_spans()
+                .filter(|(i, _)| wanted(*i))
+                .map(|(_, s)| s)
+            {
+                super::blocks::fill_repeated(out.block(span.start, span.len()).1, value);
+            }
+        }
+    }
     Ok(nbytes)
 }

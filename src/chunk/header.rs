@@ -313,6 +313,53 @@ impl ChunkHeader {
         false
     }
 
+    /// How many blocks the chunk has: `nbytes / blocksize`, rounded up (the last block
+    /// holds the rest); with variable-length blocks, the count the header stores.
+    ///
+    /// ```
+    /// // nbytes 10, blocksize 4: blocks of 4, 4 and 2 bytes.
+    /// let mut chunk = vec![5, 1, 5, 1, 10, 0, 0, 0, 4, 0, 0, 0, 32, 0, 0, 0];
+    /// chunk.extend([0; 15]);
+    /// chunk.push(0x10); // zeros
+    /// let header = b2nd_meta::chunk::ChunkHeader::parse(&chunk)?;
+    /// assert_eq!(header.nblocks(), 3);
+    /// # Ok::<(), b2nd_meta::chunk::ChunkError>(())
+    /// ```
+    pub fn nblocks(&self) -> usize {
+        if self.blosc2_flags2 & BLOSC2_VL_BLOCKS != 0 {
+            return self.blocksize as usize;
+        }
+        (self.nbytes as usize).div_ceil(self.blocksize as usize)
+    }
+
+    /// Where block `block` lies in the decoded chunk: from `block * blocksize`, of
+    /// `blocksize` bytes (the last block the rest). `None` past the last block, and for
+    /// variable-length blocks, whose lengths are in the chunk's data.
+    ///
+    /// ```
+    /// let mut chunk = vec![5, 1, 5, 1, 10, 0, 0, 0, 4, 0, 0, 0, 32, 0, 0, 0];
+    /// chunk.extend([0; 15]);
+    /// chunk.push(0x10);
+    /// let header = b2nd_meta::chunk::ChunkHeader::parse(&chunk)?;
+    /// assert_eq!(header.block_span(2), Some(8..10));
+    /// assert_eq!(header.block_span(3), None);
+    /// # Ok::<(), b2nd_meta::chunk::ChunkError>(())
+    /// ```
+    pub fn block_span(&self, block: usize) -> Option<core::ops::Range<usize>> {
+        if self.blosc2_flags2 & BLOSC2_VL_BLOCKS != 0 || block >= self.nblocks() {
+            return None;
+        }
+        let start = block * self.blocksize as usize;
+        Some(start..(start + self.blocksize as usize).min(self.nbytes as usize))
+    }
+
+    /// Every block's index and span (none for variable-length blocks).
+    pub(crate) fn block_spans(
+        &self,
+    ) -> impl Iterator<Item = (usize, core::ops::Range<usize>)> + '_ {
+        (0..self.nblocks()).map_while(|block| Some((block, self.block_span(block)?)))
+    }
+
     /// Whether the blocks are stored as they are.
     pub fn memcpyed(&self) -> bool {
         self.flags & FLAG_MEMCPYED != 0

@@ -48,7 +48,7 @@ mod lz4;
 mod transpose;
 mod zstd;
 
-pub use decode::{decode, decode_into, decode_with_limit, DEFAULT_MAX_NBYTES};
+pub use decode::{decode, decode_blocks_into, decode_into, decode_with_limit, DEFAULT_MAX_NBYTES};
 #[cfg(feature = "std")]
 pub use encode::{encode, TooLargeForChunk, ENCODE_BLOCKSIZE, MAX_ENCODE_NBYTES};
 pub use error::{ChunkError, ChunkErrorKind};

@@ -194,19 +194,27 @@ pub fn vlcompress(blocks: &[&[u8]], p: &CParams) -> Option<Vec<u8>> {
 /// one-thread context per chunk (no state carried from chunk to chunk), into a
 /// destination of the chunk's `nbytes` (at most 64 MiB), in forked children.
 pub fn decompress_all(chunks: &[Vec<u8>]) -> Vec<CVerdict> {
-    decompress_masked(chunks, None)
+    let items: Vec<(Vec<u8>, Option<Vec<bool>>)> =
+        chunks.iter().map(|c| (c.clone(), None)).collect();
+    decompress_items(&items, 0)
 }
 
-/// [`decompress_all`] with a block mask (`blosc2_set_maskout`: `true` skips a block)
-/// given to C before each chunk; the destination starts as `fill` bytes.
-pub fn decompress_masked(chunks: &[Vec<u8>], mask: Option<(&[bool], u8)>) -> Vec<CVerdict> {
+/// [`decompress_all`] with a block mask per chunk (`blosc2_set_maskout`: `true` skips
+/// a block) into a destination of `fill` bytes: C's answer is the whole destination.
+pub fn decompress_masked(items: &[(Vec<u8>, Vec<bool>)], fill: u8) -> Vec<CVerdict> {
+    let items: Vec<(Vec<u8>, Option<Vec<bool>>)> = items
+        .iter()
+        .map(|(c, m)| (c.clone(), Some(m.clone())))
+        .collect();
+    decompress_items(&items, fill)
+}
+
+fn decompress_items(items: &[(Vec<u8>, Option<Vec<bool>>)], fill: u8) -> Vec<CVerdict> {
     let lib = loaded();
-    let mask: Option<(Vec<bool>, u8)> = mask.map(|(m, fill)| (m.to_vec(), fill));
-    let answers = super::children::answers(chunks, || {
+    let answers = super::children::answers(items, || {
         // Zeroed once per child, lazily (fresh pages).
         let mut dest = vec![0u8; MAX_DEST];
-        let mask = mask.clone();
-        Box::new(move |chunk: &Vec<u8>| {
+        Box::new(move |(chunk, mask): &(Vec<u8>, Option<Vec<bool>>)| {
             let nbytes = declared_nbytes(chunk).min(MAX_DEST);
             // C leaves an uninitialised chunk's destination as it was: zeros, as ours.
             if chunk.get(2).is_some_and(|f| f & 0x05 == 0x05)
@@ -223,8 +231,8 @@ pub fn decompress_masked(chunks: &[Vec<u8>], mask: Option<(&[bool], u8)>) -> Vec
                     typesize: 8,
                 };
                 let ctx = (lib.create_dctx)(dparams);
-                if let Some((m, fill)) = &mask {
-                    dest[..nbytes].fill(*fill);
+                if let Some(m) = mask {
+                    dest[..nbytes].fill(fill);
                     // C copies the mask, and drops it after one decompression.
                     let mut m = m.clone();
                     let rc = (lib.set_maskout)(ctx, m.as_mut_ptr(), m.len() as c_int);
@@ -242,8 +250,7 @@ pub fn decompress_masked(chunks: &[Vec<u8>], mask: Option<(&[bool], u8)>) -> Vec
             };
             match rc {
                 rc if rc < 0 => (1, rc.to_le_bytes().to_vec()),
-                // With a mask, C returns the bytes of the blocks it decoded: the whole
-                // destination of nbytes is the answer.
+                // With a mask, C counts only the blocks it decoded.
                 _ if mask.is_some() => (0, dest[..nbytes].to_vec()),
                 _ => (0, dest[..rc as usize].to_vec()),
             }

@@ -12,6 +12,7 @@ mod differential335;
 mod into;
 mod lz4_blocks;
 mod lz4_ref;
+mod mask;
 mod python;
 mod rules335;
 mod zstd_frames;
