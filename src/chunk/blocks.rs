@@ -5,8 +5,8 @@
 use alloc::vec::Vec;
 
 use super::error::{ChunkError, ChunkErrorKind};
-use super::filters;
-use super::header::{ChunkCodec, ChunkHeader, Filter, FLAG_DONT_SPLIT, MAX_FILTERS};
+use super::header::{ChunkCodec, ChunkHeader, Filter, FLAG_DONT_SPLIT};
+use super::pipeline::{streams_into_dest, unfilter, Buffers};
 use crate::error::Expected;
 use crate::msgpack::read::Reader;
 
@@ -23,13 +23,36 @@ const BLOSC2_INSTR_CODEC: u8 = 0x80;
 const AT_FLAGS: usize = 2;
 
 /// What a chunk's streams are decoded with: the codec, its dictionary and its state.
-struct Streams<'a> {
+pub(super) struct Streams<'a> {
     codec: ChunkCodec,
     #[cfg_attr(not(feature = "std"), allow(dead_code))]
     dict: Option<&'a [u8]>,
     /// Where the dictionary's bytes start in the chunk, for its errors.
     dict_at: usize,
     zstd: Option<super::zstd::Zstd>,
+}
+
+impl<'a> Streams<'a> {
+    /// The streams of a chunk with `header`; `dict` is its dictionary, whose size field
+    /// is at `dict_size_at`.
+    pub(super) fn new(header: &ChunkHeader, dict: Option<&'a [u8]>, dict_size_at: usize) -> Self {
+        Streams {
+            codec: header.codec,
+            dict,
+            dict_at: dict_size_at + INT32_LEN,
+            zstd: None,
+        }
+    }
+}
+
+/// Whether the chunk's blocks go through a filter to undo (not when instrumented: C
+/// then skips the pipeline; truncation of precision needs no undoing).
+pub(super) fn is_filtered(header: &ChunkHeader) -> bool {
+    header.blosc2_flags & BLOSC2_INSTR_CODEC == 0
+        && header
+            .filters
+            .iter()
+            .any(|(f, _)| !matches!(f, Filter::None | Filter::TruncPrec))
 }
 
 /// Where a chunk's bytes go: a vector grown block by block, or the caller's slice of
@@ -107,22 +130,11 @@ pub(super) fn decode_blocks(
     let nblocks = nbytes.div_ceil(blocksize);
     let leftover = nbytes % blocksize;
     let bstarts_end = header.len() + nblocks * INT32_LEN;
-    // An instrumented chunk holds the codec's output unfiltered (C skips the pipeline).
-    let instrumented = header.blosc2_flags & BLOSC2_INSTR_CODEC != 0;
     let mut chunk = Chunk {
         header,
         data,
-        streams: Streams {
-            codec: header.codec,
-            dict,
-            dict_at: bstarts_end + INT32_LEN,
-            zstd: None,
-        },
-        filtered: !instrumented
-            && header
-                .filters
-                .iter()
-                .any(|(f, _)| !matches!(f, Filter::None | Filter::TruncPrec)),
+        streams: Streams::new(header, dict, bstarts_end),
+        filtered: is_filtered(header),
         bstarts_end,
     };
     let is_wanted = |block| wanted.is_none_or(|w| w(block));
@@ -133,14 +145,14 @@ pub(super) fn decode_blocks(
             blocksize
         }
     };
-    let (mut a, mut b) = scratch::take();
+    let mut bufs = scratch::take();
     // Delta XORs every later block with the first one's decoded bytes: decoded aside
     // when it is not wanted itself.
     let delta = chunk.filtered && header.filters.iter().any(|(f, _)| *f == Filter::Delta);
     let mut first = Vec::new();
     if delta && !is_wanted(0) && (1..nblocks).any(is_wanted) {
         first = alloc::vec![0; block_len(0)];
-        chunk.decode_block(0, block_len(0), None, &mut first, &mut a, &mut b)?;
+        chunk.decode_block(0, block_len(0), None, &mut first, &mut bufs)?;
     }
     for block in (0..nblocks).filter(|&block| is_wanted(block)) {
         let bsize = block_len(block);
@@ -150,9 +162,9 @@ pub(super) fn decode_blocks(
             _ if first.is_empty() => Some(&done[..blocksize]),
             _ => Some(&first[..]),
         };
-        chunk.decode_block(block, bsize, reference, block_out, &mut a, &mut b)?;
+        chunk.decode_block(block, bsize, reference, block_out, &mut bufs)?;
     }
-    scratch::keep(a, b);
+    scratch::keep(bufs);
     Ok(())
 }
 
@@ -169,15 +181,14 @@ struct Chunk<'a> {
 impl Chunk<'_> {
     /// Block `block`, of `bsize` bytes, into `block_out`; `reference` is the first
     /// block's decoded bytes (delta's reference), `None` for the first block itself;
-    /// `a` and `b` are the scratch buffers.
+    /// `bufs` are the scratch buffers.
     fn decode_block(
         &mut self,
         block: usize,
         bsize: usize,
         reference: Option<&[u8]>,
         block_out: &mut [u8],
-        a: &mut Vec<u8>,
-        b: &mut Vec<u8>,
+        bufs: &mut Buffers,
     ) -> Result<(), ChunkError> {
         let header = self.header;
         let at = header.len() + block * INT32_LEN;
@@ -213,10 +224,10 @@ impl Chunk<'_> {
                 },
             ));
         }
-        let dest = if self.filtered {
+        let dest = if self.filtered && !streams_into_dest(header) {
             // Every byte is overwritten by the streams: no zero-filling after the first.
-            scratch::fit(a, bsize);
-            &mut a[..]
+            scratch::fit(&mut bufs[0], bsize);
+            &mut bufs[0][..]
         } else {
             &mut *block_out
         };
@@ -226,18 +237,20 @@ impl Chunk<'_> {
             read_stream(&mut r, &mut self.streams, stream)?;
         }
         if self.filtered {
-            unfilter(header, reference, block_out, a, b)?;
+            unfilter(header, reference, block_out, bufs)?;
         }
         Ok(())
     }
 }
 
-/// The two block buffers of a chunk (the streams' output and the filters' other side),
+/// The block buffers of a chunk (the streams' output, the filters' other sides),
 /// kept between the chunks one thread decodes (with `std`), as C-Blosc2 keeps its
 /// context's: the next chunk's blocks then cost no allocation and no zero-filling. Their
 /// bytes are never read before the streams or a filter overwrite them whole.
-mod scratch {
+pub(super) mod scratch {
     use alloc::vec::Vec;
+
+    use super::super::pipeline::Buffers;
 
     /// The largest buffer kept between chunks, per thread.
     #[cfg(feature = "std")]
@@ -245,29 +258,30 @@ mod scratch {
 
     #[cfg(feature = "std")]
     std::thread_local! {
-        static KEPT: core::cell::Cell<(Vec<u8>, Vec<u8>)> =
-            const { core::cell::Cell::new((Vec::new(), Vec::new())) };
+        static KEPT: core::cell::Cell<Buffers> = const {
+            core::cell::Cell::new([Vec::new(), Vec::new(), Vec::new(), Vec::new()])
+        };
     }
 
-    pub(super) fn take() -> (Vec<u8>, Vec<u8>) {
+    pub(in crate::chunk) fn take() -> Buffers {
         #[cfg(feature = "std")]
         return KEPT.take();
         #[cfg(not(feature = "std"))]
-        (Vec::new(), Vec::new())
+        Default::default()
     }
 
-    pub(super) fn keep(a: Vec<u8>, b: Vec<u8>) {
+    pub(in crate::chunk) fn keep(bufs: Buffers) {
         #[cfg(feature = "std")]
-        if a.capacity() <= KEEP && b.capacity() <= KEEP {
-            KEPT.set((a, b));
+        if bufs.iter().all(|b| b.capacity() <= KEEP) {
+            KEPT.set(bufs);
         }
         #[cfg(not(feature = "std"))]
-        drop((a, b));
+        drop(bufs);
     }
 
     /// `v` at `len` bytes, whose old bytes are not needed: shortened, grown by zeros
     /// within its capacity, or, beyond it, [`super::grow_zeroed`]'s fresh allocation.
-    pub(super) fn fit(v: &mut Vec<u8>, len: usize) {
+    pub(in crate::chunk) fn fit(v: &mut Vec<u8>, len: usize) {
         if v.capacity() < len {
             // Its bytes are not needed: emptied, it gets the fresh allocation.
             v.clear();
@@ -322,28 +336,39 @@ fn read_stream(
         }
         c => {
             let src = r.bytes(c as usize, Expected::Described("a compressed stream"))?;
-            if src.len() == dest.len() {
-                dest.copy_from_slice(src);
-            } else {
-                let dict_at = streams.dict_at;
-                decompress(streams, src, dest).map_err(|kind| match kind {
-                    ChunkErrorKind::CodecNotDecoded { .. } => ChunkError::at(AT_FLAGS, kind),
-                    ChunkErrorKind::ZstdHeader {
-                        field: "dictionary",
-                        frame_offset,
-                        ..
-                    } => ChunkError::at(dict_at + frame_offset as usize, kind),
-                    ChunkErrorKind::ZstdHeader { frame_offset, .. }
-                    | ChunkErrorKind::Lz4 {
-                        stream_offset: frame_offset,
-                        ..
-                    } => ChunkError::at(at + INT32_LEN + frame_offset as usize, kind),
-                    kind => ChunkError::at(at + INT32_LEN, kind),
-                })?;
-            }
+            stream_into(streams, src, at + INT32_LEN, dest)?;
         }
     }
     Ok(())
+}
+
+/// A stream's bytes `src` (at byte `src_at` of the chunk) into `dest`: stored as they
+/// are when as long, else compressed; codec errors placed in the chunk.
+pub(super) fn stream_into(
+    streams: &mut Streams<'_>,
+    src: &[u8],
+    src_at: usize,
+    dest: &mut [u8],
+) -> Result<(), ChunkError> {
+    if src.len() == dest.len() {
+        dest.copy_from_slice(src);
+        return Ok(());
+    }
+    let dict_at = streams.dict_at;
+    decompress(streams, src, dest).map_err(|kind| match kind {
+        ChunkErrorKind::CodecNotDecoded { .. } => ChunkError::at(AT_FLAGS, kind),
+        ChunkErrorKind::ZstdHeader {
+            field: "dictionary",
+            frame_offset,
+            ..
+        } => ChunkError::at(dict_at + frame_offset as usize, kind),
+        ChunkErrorKind::ZstdHeader { frame_offset, .. }
+        | ChunkErrorKind::Lz4 {
+            stream_offset: frame_offset,
+            ..
+        } => ChunkError::at(src_at + frame_offset as usize, kind),
+        kind => ChunkError::at(src_at, kind),
+    })
 }
 
 /// Decompresses `src` into `dest`, which it must fill exactly.
@@ -366,75 +391,4 @@ fn decompress(
         ChunkCodec::BloscLz => super::blosclz::decompress(src, dest),
         other => Err(ChunkErrorKind::CodecNotDecoded { codec: other }),
     }
-}
-
-/// Undoes the filter pipeline on the block held in `a`, last slot first, the last filter
-/// undone writing `block_out`. Delta XORs against the first block's decoded bytes
-/// (`reference`), or, in the first block (`None`), against the element before it, in
-/// place (C-Blosc2 3.x; 2.x read a stale buffer when delta was not the last filter
-/// undone).
-fn unfilter(
-    header: &ChunkHeader,
-    reference: Option<&[u8]>,
-    block_out: &mut [u8],
-    a: &mut Vec<u8>,
-    b: &mut Vec<u8>,
-) -> Result<(), ChunkError> {
-    let typesize = usize::from(header.typesize);
-    // The last filter undone writes `block_out`; the others go from `a` to `b` and back.
-    let last = (0..MAX_FILTERS)
-        .find(|&slot| !matches!(header.filters[slot].0, Filter::None | Filter::TruncPrec));
-    for slot in (0..MAX_FILTERS).rev() {
-        let (filter, meta) = header.filters[slot];
-        let is_last = Some(slot) == last;
-        // Meta 0 means the header's typesize (for bytedelta, the super-chunk's).
-        let size = if meta == 0 {
-            typesize
-        } else {
-            usize::from(meta)
-        };
-        match filter {
-            Filter::Shuffle | Filter::ByteDelta => {
-                let to = if is_last {
-                    &mut *block_out
-                } else {
-                    b.resize(a.len(), 0);
-                    &mut b[..]
-                };
-                if filter == Filter::Shuffle {
-                    filters::unshuffle(size, a, to);
-                } else {
-                    filters::unbytedelta(size, a, to);
-                }
-                if !is_last {
-                    core::mem::swap(a, b);
-                }
-            }
-            // `b` holds the bit-transposed bytes in between.
-            Filter::BitShuffle if is_last => {
-                super::bitshuffle::unshuffle(typesize, header.version, a, b, block_out);
-            }
-            Filter::BitShuffle => {
-                let mut moved = alloc::vec![0; a.len()];
-                super::bitshuffle::unshuffle(typesize, header.version, a, b, &mut moved);
-                *a = moved;
-            }
-            Filter::Delta => {
-                if is_last {
-                    block_out.copy_from_slice(a);
-                    filters::undelta(typesize, reference, block_out);
-                } else {
-                    filters::undelta(typesize, reference, a);
-                }
-            }
-            Filter::None | Filter::TruncPrec => {}
-            other => {
-                return Err(ChunkError::at(
-                    header.filter_offset(slot),
-                    ChunkErrorKind::FilterNotDecoded { filter: other },
-                ));
-            }
-        }
-    }
-    Ok(())
 }

@@ -9,6 +9,7 @@ use super::error::{ChunkError, ChunkErrorKind};
 use super::header::{
     at, ChunkHeader, Filter, Special, BLOSC2_LAZY, BLOSC2_USEDICT, BLOSC2_VL_BLOCKS,
 };
+use super::vlblocks::decode_vl_blocks;
 use crate::error::Expected;
 use crate::msgpack::read::Reader;
 
@@ -145,9 +146,7 @@ fn decode_to<'a>(
         ));
     };
     let special = header.special();
-    if header.blosc2_flags2 & BLOSC2_VL_BLOCKS != 0 {
-        return Err(unsupported(at::FLAGS2, "variable-length blocks"));
-    }
+    let vl_blocks = header.blosc2_flags2 & BLOSC2_VL_BLOCKS != 0;
     if header.nbytes > max_nbytes {
         return Err(ChunkError::at(
             at::NBYTES,
@@ -169,7 +168,7 @@ fn decode_to<'a>(
         return Err(unsupported(at::BLOSC2_FLAGS, "a lazy chunk"));
     }
     // C-Blosc2 checks the bstarts section and the dictionary before any block.
-    let nblocks = nbytes.div_ceil(header.blocksize as usize);
+    let nblocks = header.nblocks();
     let bstarts_end = if special.is_none() && !header.memcpyed() {
         header.len() + nblocks * INT32_LEN
     } else {
@@ -194,7 +193,8 @@ fn decode_to<'a>(
     if let Some(special) = special {
         return decode_special(&header, special, data, &mut out, wanted);
     }
-    if nbytes == 0 {
+    // Variable-length blocks are checked even then: their lengths must add up to 0.
+    if nbytes == 0 && !vl_blocks {
         return Ok(0);
     }
     if header.memcpyed() {
@@ -224,7 +224,11 @@ fn decode_to<'a>(
             ));
         }
     }
-    decode_blocks(&header, data, dict, &mut out, wanted)?;
+    if vl_blocks {
+        decode_vl_blocks(&header, data, dict, &mut out, wanted)?;
+    } else {
+        decode_blocks(&header, data, dict, &mut out, wanted)?;
+    }
     Ok(nbytes)
 }
 

@@ -73,7 +73,7 @@ pub enum ChunkErrorKind {
         flags2: u8,
     },
     /// A feature of the chunk format this decoder does not implement (lazy chunks,
-    /// dictionaries, variable-length blocks).
+    /// whose blocks are in their frame).
     #[error("the chunk uses {feature}, which is not decoded")]
     Unsupported {
         /// The feature.

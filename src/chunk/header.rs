@@ -48,7 +48,6 @@ pub(super) mod at {
     pub const NBYTES: usize = 4;
     pub const CBYTES: usize = 12;
     pub const FILTERS: usize = 16;
-    pub const FLAGS2: usize = 30;
     pub const BLOSC2_FLAGS: usize = 31;
 }
 

@@ -60,8 +60,6 @@ struct Lib {
     create_dctx: unsafe extern "C" fn(DParams) -> Ctx,
     free_ctx: unsafe extern "C" fn(Ctx),
     compress_ctx: unsafe extern "C" fn(Ctx, *const c_void, i32, *mut c_void, i32) -> c_int,
-    vlcompress_ctx:
-        unsafe extern "C" fn(Ctx, *const *const c_void, *const i32, i32, *mut c_void, i32) -> c_int,
     decompress_ctx: unsafe extern "C" fn(Ctx, *const c_void, i32, *mut c_void, i32) -> c_int,
     set_maskout: unsafe extern "C" fn(Ctx, *mut bool, c_int) -> c_int,
 }
@@ -110,7 +108,6 @@ fn load() -> Result<Lib, String> {
             create_dctx: std::mem::transmute(sym("blosc2_create_dctx")?),
             free_ctx: std::mem::transmute(sym("blosc2_free_ctx")?),
             compress_ctx: std::mem::transmute(sym("blosc2_compress_ctx")?),
-            vlcompress_ctx: std::mem::transmute(sym("blosc2_vlcompress_ctx")?),
             decompress_ctx: std::mem::transmute(sym("blosc2_decompress_ctx")?),
             set_maskout: std::mem::transmute(sym("blosc2_set_maskout")?),
         })
@@ -156,31 +153,6 @@ pub fn compress(src: &[u8], p: &CParams) -> Option<Vec<u8>> {
             ctx,
             src.as_ptr().cast(),
             src.len() as i32,
-            dest.as_mut_ptr().cast(),
-            dest.len() as i32,
-        );
-        (lib.free_ctx)(ctx);
-        dest.truncate(usize::try_from(n).ok().filter(|&n| n > 0)?);
-    }
-    Some(dest)
-}
-
-/// Compresses `blocks` as one chunk of variable-length blocks (`blosc2_vlcompress_ctx`);
-/// `None` when C refuses.
-pub fn vlcompress(blocks: &[&[u8]], p: &CParams) -> Option<Vec<u8>> {
-    let lib = loaded();
-    let total: usize = blocks.iter().map(|b| b.len()).sum();
-    let mut dest = vec![0u8; total + 64 + 8 * blocks.len() + (128 << 10)];
-    let srcs: Vec<*const c_void> = blocks.iter().map(|b| b.as_ptr().cast()).collect();
-    let sizes: Vec<i32> = blocks.iter().map(|b| b.len() as i32).collect();
-    unsafe {
-        let ctx = (lib.create_cctx)(*p);
-        assert!(!ctx.is_null());
-        let n = (lib.vlcompress_ctx)(
-            ctx,
-            srcs.as_ptr(),
-            sizes.as_ptr(),
-            blocks.len() as i32,
             dest.as_mut_ptr().cast(),
             dest.len() as i32,
         );

@@ -250,7 +250,7 @@ fn special_chunks(every: usize) -> Vec<Vec<u8>> {
     out
 }
 
-fn sweep(grid: &Grid<'_>, len: usize, every: usize, special_every: usize) {
+fn sweep(grid: &Grid<'_>, len: usize, every: usize, special_every: usize, vl_every: usize) {
     let started = std::time::Instant::now();
     let mut tally = Tally::default();
     for (name, data) in [("float ramp", float_ramp(len)), ("counter", counter(len))] {
@@ -276,6 +276,18 @@ fn sweep(grid: &Grid<'_>, len: usize, every: usize, special_every: usize) {
     }
     let specials = special_chunks(special_every);
     tally.compare("special", "special", &specials, &[]);
+    // Variable-length blocks: python-blosc2 4.14.1's (tests/data/chunks/vlblocks.py).
+    for vl in super::vlblocks::vl_chunks().iter().step_by(vl_every) {
+        let chunks = std::slice::from_ref(&vl.bytes);
+        tally.compare("variable-length blocks", &vl.label, chunks, &vl.bytes);
+        let changed = mutations(&vl.bytes, every);
+        tally.compare(
+            "variable-length blocks, changed",
+            &vl.label,
+            &changed,
+            &vl.bytes,
+        );
+    }
     eprintln!("{:?}", started.elapsed());
     tally.report_and_check();
 }
@@ -291,7 +303,7 @@ fn differential_335_small() {
         blocksizes: &[0],
         clevels: &[5],
     };
-    sweep(&grid, 512, 127, 61);
+    sweep(&grid, 512, 127, 61, 97);
 }
 
 #[test]
@@ -306,5 +318,5 @@ fn differential_335_full() {
         blocksizes: &[0, 256, 4096],
         clevels: &[1, 5, 9],
     };
-    sweep(&grid, 4096, 17, 1);
+    sweep(&grid, 4096, 17, 1, 1);
 }

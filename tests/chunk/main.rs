@@ -15,6 +15,7 @@ mod lz4_ref;
 mod mask;
 mod python;
 mod rules335;
+mod vlblocks;
 mod zstd_frames;
 mod zstd_ref;
 mod zstd_refusals;
