@@ -168,7 +168,15 @@ pub fn compress(src: &[u8], p: &CParams) -> Option<Vec<u8>> {
 pub fn decompress_all(chunks: &[Vec<u8>]) -> Vec<CVerdict> {
     let items: Vec<(Vec<u8>, Option<Vec<bool>>)> =
         chunks.iter().map(|c| (c.clone(), None)).collect();
-    decompress_items(&items, 0)
+    decompress_items(&items, None)
+}
+
+/// [`decompress_all`] into a destination of `fill` bytes: with two fills, the bytes
+/// that differ are those C leaves unwritten.
+pub fn decompress_filled(chunks: &[Vec<u8>], fill: u8) -> Vec<CVerdict> {
+    let items: Vec<(Vec<u8>, Option<Vec<bool>>)> =
+        chunks.iter().map(|c| (c.clone(), None)).collect();
+    decompress_items(&items, Some(fill))
 }
 
 /// [`decompress_all`] with a block mask per chunk (`blosc2_set_maskout`: `true` skips
@@ -178,10 +186,10 @@ pub fn decompress_masked(items: &[(Vec<u8>, Vec<bool>)], fill: u8) -> Vec<CVerdi
         .iter()
         .map(|(c, m)| (c.clone(), Some(m.clone())))
         .collect();
-    decompress_items(&items, fill)
+    decompress_items(&items, Some(fill))
 }
 
-fn decompress_items(items: &[(Vec<u8>, Option<Vec<bool>>)], fill: u8) -> Vec<CVerdict> {
+fn decompress_items(items: &[(Vec<u8>, Option<Vec<bool>>)], fill: Option<u8>) -> Vec<CVerdict> {
     let lib = loaded();
     let answers = super::children::answers(items, || {
         // Zeroed once per child, lazily (fresh pages).
@@ -203,8 +211,10 @@ fn decompress_items(items: &[(Vec<u8>, Option<Vec<bool>>)], fill: u8) -> Vec<CVe
                     typesize: 8,
                 };
                 let ctx = (lib.create_dctx)(dparams);
-                if let Some(m) = mask {
+                if let Some(fill) = fill {
                     dest[..nbytes].fill(fill);
+                }
+                if let Some(m) = mask {
                     // C copies the mask, and drops it after one decompression.
                     let mut m = m.clone();
                     let rc = (lib.set_maskout)(ctx, m.as_mut_ptr(), m.len() as c_int);

@@ -50,6 +50,9 @@ struct Counts {
     same_bytes: usize,
     both_refuse: usize,
     different: Vec<String>,
+    /// Same bytes wherever C writes; C leaves some unwritten (the destination keeps
+    /// what it held): version-2 bitshuffled blocks' bytes after the last whole element.
+    c_unwritten: usize,
     /// We decode, C refuses: C's code and an example, by C's code.
     ours_only: BTreeMap<i32, (usize, String)>,
     /// C decodes, we refuse: by our message's class.
@@ -73,6 +76,9 @@ impl Tally {
             };
             match (super::into::decode_both(bytes), c) {
                 (Ok(a), CVerdict::Ok(b)) if a == b => counts.same_bytes += 1,
+                (Ok(a), CVerdict::Ok(b)) if same_where_c_writes(bytes, &a, &b) => {
+                    counts.c_unwritten += 1
+                }
                 (Ok(_), CVerdict::Ok(_)) => counts.different.push(what()),
                 (Err(_), CVerdict::Err(_)) => counts.both_refuse += 1,
                 (Ok(_), CVerdict::Err(rc)) => {
@@ -94,11 +100,13 @@ impl Tally {
             let theirs: usize = c.c_only.values().map(|v| v.0).sum();
             eprintln!(
                 "{kind}: same bytes {}, both refuse {}, different bytes {}, ours only {ours}, \
-                 C only {theirs}, C crashed {}",
+                 C only {theirs}, C crashed {}, same where C writes (it leaves bytes \
+                 unwritten) {}",
                 c.same_bytes,
                 c.both_refuse,
                 c.different.len(),
-                c.c_crash.len()
+                c.c_crash.len(),
+                c.c_unwritten,
             );
             for (class, (n, example)) in &c.c_only {
                 eprintln!("  C decodes, we refuse ({n}): {class} (e.g. {example})");
@@ -129,6 +137,27 @@ impl Tally {
             }
         }
     }
+}
+
+/// Whether ours (`a`) equals C's (`b`, into zeros) at every byte C writes: asked again
+/// into 0xff bytes, C's bytes that change are those it leaves unwritten. Only chunks of
+/// format version 2 (c-blosc 1.x) with bitshuffle: C-Blosc2 3.3.5 no longer copies a
+/// block's bytes after its last whole element there (c-blosc 1.18 on wrote them as they
+/// are, as ours reads them; tests/chunk/cblosc1.rs).
+fn same_where_c_writes(chunk: &[u8], a: &[u8], b: &[u8]) -> bool {
+    let flags = chunk.get(2).copied().unwrap_or(0);
+    let bitshuffled = flags & 0x05 == 0x04
+        || flags & 0x05 == 0x05 && chunk.get(16..22).is_some_and(|f| f.contains(&2));
+    if chunk.first() != Some(&2) || !bitshuffled || a.len() != b.len() {
+        return false;
+    }
+    let CVerdict::Ok(ones) = &c335::decompress_filled(&[chunk.to_vec()], 0xff)[0] else {
+        return false;
+    };
+    a.iter()
+        .zip(b)
+        .zip(ones)
+        .all(|((x, y), z)| y != z || x == y)
 }
 
 /// What C-Blosc2 3.3.5 compresses: the codecs, typesizes, blocksizes and levels.
@@ -276,6 +305,21 @@ fn sweep(grid: &Grid<'_>, len: usize, every: usize, special_every: usize, vl_eve
     }
     let specials = special_chunks(special_every);
     tally.compare("special", "special", &specials, &[]);
+    // c-blosc 1.x's (format version 2, tests/data/chunks/cblosc1.py).
+    for chunk in super::cblosc1::chunk_bytes().iter().step_by(vl_every) {
+        tally.compare(
+            "c-blosc 1.x",
+            "c-blosc 1.x",
+            std::slice::from_ref(chunk),
+            chunk,
+        );
+        tally.compare(
+            "c-blosc 1.x, changed",
+            "c-blosc 1.x",
+            &mutations(chunk, every),
+            chunk,
+        );
+    }
     // Variable-length blocks: python-blosc2 4.14.1's (tests/data/chunks/vlblocks.py).
     for vl in super::vlblocks::vl_chunks().iter().step_by(vl_every) {
         let chunks = std::slice::from_ref(&vl.bytes);

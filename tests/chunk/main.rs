@@ -6,6 +6,7 @@
 
 mod c335;
 mod c_ref;
+mod cblosc1;
 mod children;
 mod differential;
 mod differential335;

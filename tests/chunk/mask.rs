@@ -1,5 +1,5 @@
-//! `chunk::decode_blocks_into` (a block mask): on every chunk python-blosc2 wrote
-//! (tests/data/chunks), on chunks C cuts into many blocks for every pipeline (delta
+//! `chunk::decode_blocks_into` (a block mask): on every chunk python-blosc2 and c-blosc
+//! 1.x wrote (tests/data/chunks), on chunks C cuts into many blocks for every pipeline (delta
 //! included) and on special and memcpyed chunks, each wanted block holds exactly the
 //! whole decode's bytes and every other byte stays as it was; a chunk the whole decode
 //! refuses is refused the same with every block wanted. Against C-Blosc2 3.3.5's
@@ -104,6 +104,7 @@ fn expected(header: &ChunkHeader, whole: &[u8], mask: &[bool]) -> Vec<u8> {
 #[test]
 fn wanted_blocks_hold_the_whole_decode_and_the_rest_stays() {
     let mut chunks = super::python::all_chunks();
+    chunks.extend(super::cblosc1::chunk_bytes());
     chunks.extend(many_block_chunks());
     let (mut decoded, mut multi) = (0, 0);
     for (i, chunk) in chunks.iter().enumerate() {
