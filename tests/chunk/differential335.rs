@@ -67,12 +67,23 @@ struct Tally(BTreeMap<&'static str, Counts>);
 impl Tally {
     /// Compares our verdict on each chunk with C's; `label` names where they came from.
     fn compare(&mut self, kind: &'static str, label: &str, chunks: &[Vec<u8>], original: &[u8]) {
+        self.compare_labelled(kind, &|_| label.to_string(), chunks, original);
+    }
+
+    /// [`Tally::compare`] with a label per chunk (`label(i)`), C asked once for all.
+    fn compare_labelled(
+        &mut self,
+        kind: &'static str,
+        label: &dyn Fn(usize) -> String,
+        chunks: &[Vec<u8>],
+        original: &[u8],
+    ) {
         let counts = self.0.entry(kind).or_default();
         let verdicts = c335::decompress_all(chunks);
-        for (bytes, c) in chunks.iter().zip(verdicts) {
+        for (i, (bytes, c)) in chunks.iter().zip(verdicts).enumerate() {
             let what = || match original {
-                [] => format!("{label} {:02x?}", &bytes[..bytes.len().min(40)]),
-                _ => format!("{label} {}", describe(original, bytes)),
+                [] => format!("{} {:02x?}", label(i), &bytes[..bytes.len().min(40)]),
+                _ => format!("{} {}", label(i), describe(original, bytes)),
             };
             match (super::into::decode_both(bytes), c) {
                 (Ok(a), CVerdict::Ok(b)) if a == b => counts.same_bytes += 1,
@@ -279,52 +290,50 @@ fn special_chunks(every: usize) -> Vec<Vec<u8>> {
     out
 }
 
-fn sweep(grid: &Grid<'_>, len: usize, every: usize, special_every: usize, vl_every: usize) {
+/// How much of the sweep runs: every `made`-th chunk C makes is changed, at every
+/// `bytes`-th position past its first 64 bytes; every `special`-th special chunk; every
+/// `fixtures`-th chunk of the c-blosc 1.x and variable-length block fixtures.
+struct Thinning {
+    made: usize,
+    bytes: usize,
+    special: usize,
+    fixtures: usize,
+}
+
+fn sweep(grid: &Grid<'_>, len: usize, thin: &Thinning) {
     let started = std::time::Instant::now();
     let mut tally = Tally::default();
     for (name, data) in [("float ramp", float_ramp(len)), ("counter", counter(len))] {
         let made = c_chunks(&data, grid);
-        let originals: Vec<Vec<u8>> = made.iter().map(|(_, c)| c.clone()).collect();
-        for (chunk, (label, _)) in originals.iter().zip(&made) {
-            tally.compare(
-                "compressed",
-                &format!("{name} {label}"),
-                std::slice::from_ref(chunk),
-                chunk,
-            );
-        }
-        for (label, chunk) in &made {
+        let chunks: Vec<Vec<u8>> = made.iter().map(|(_, c)| c.clone()).collect();
+        let label = |i: usize| format!("{name} {} as made", made[i].0);
+        tally.compare_labelled("compressed", &label, &chunks, &[]);
+        for (label, chunk) in made.iter().step_by(thin.made) {
             let label = format!("{name} {label}");
-            tally.compare(
-                "compressed, changed",
-                &label,
-                &mutations(chunk, every),
-                chunk,
-            );
+            let changed = mutations(chunk, thin.bytes);
+            tally.compare("compressed, changed", &label, &changed, chunk);
         }
     }
-    let specials = special_chunks(special_every);
+    let specials = special_chunks(thin.special);
     tally.compare("special", "special", &specials, &[]);
     // c-blosc 1.x's (format version 2, tests/data/chunks/cblosc1.py).
-    for chunk in super::cblosc1::chunk_bytes().iter().step_by(vl_every) {
-        tally.compare(
-            "c-blosc 1.x",
-            "c-blosc 1.x",
-            std::slice::from_ref(chunk),
-            chunk,
-        );
-        tally.compare(
-            "c-blosc 1.x, changed",
-            "c-blosc 1.x",
-            &mutations(chunk, every),
-            chunk,
-        );
+    let c1: Vec<Vec<u8>> = super::cblosc1::chunk_bytes();
+    tally.compare("c-blosc 1.x", "c-blosc 1.x", &c1, &[]);
+    for chunk in c1.iter().step_by(thin.fixtures) {
+        let changed = mutations(chunk, thin.bytes);
+        tally.compare("c-blosc 1.x, changed", "c-blosc 1.x", &changed, chunk);
     }
     // Variable-length blocks: python-blosc2 4.14.1's (tests/data/chunks/vlblocks.py).
-    for vl in super::vlblocks::vl_chunks().iter().step_by(vl_every) {
-        let chunks = std::slice::from_ref(&vl.bytes);
-        tally.compare("variable-length blocks", &vl.label, chunks, &vl.bytes);
-        let changed = mutations(&vl.bytes, every);
+    let vls = super::vlblocks::vl_chunks();
+    let chunks: Vec<Vec<u8>> = vls.iter().map(|vl| vl.bytes.clone()).collect();
+    tally.compare_labelled(
+        "variable-length blocks",
+        &|i| vls[i].label.clone(),
+        &chunks,
+        &[],
+    );
+    for vl in vls.iter().step_by(thin.fixtures) {
+        let changed = mutations(&vl.bytes, thin.bytes);
         tally.compare(
             "variable-length blocks, changed",
             &vl.label,
@@ -347,7 +356,13 @@ fn differential_335_small() {
         blocksizes: &[0],
         clevels: &[5],
     };
-    sweep(&grid, 512, 127, 61, 97);
+    let thin = Thinning {
+        made: 6,
+        bytes: 127,
+        special: 61,
+        fixtures: 97,
+    };
+    sweep(&grid, 512, &thin);
 }
 
 #[test]
@@ -362,5 +377,11 @@ fn differential_335_full() {
         blocksizes: &[0, 256, 4096],
         clevels: &[1, 5, 9],
     };
-    sweep(&grid, 4096, 17, 1, 1);
+    let thin = Thinning {
+        made: 1,
+        bytes: 17,
+        special: 1,
+        fixtures: 1,
+    };
+    sweep(&grid, 4096, &thin);
 }
