@@ -266,16 +266,16 @@ fn invalid(offset: usize, field: &'static str, expected: &'static str, found: i6
     )
 }
 
-/// A chunk that is one value repeated (`blosc2_flags` bits 4..6), checked as C-Blosc2
-/// 3.3.5 fills it: block by block (`blosc_d`, `set_values`, `set_nans`), each block
-/// whole values, NaNs only of 4 or 8 bytes. Returns the bytes written: `nbytes`.
-fn decode_special(
+/// A chunk that is one value repeated (`blosc2_flags` bits 4..6): its value, checked as
+/// C-Blosc2 3.3.5 fills it block by block (`blosc_d`, `set_values`, `set_nans`): each
+/// block whole values, NaNs only of 4 or 8 bytes. `data` is the chunk from its start
+/// (only a repeated value's bytes are read from it, `cbytes - 32` after the header).
+/// Empty for a chunk of no bytes.
+pub(crate) fn special_value<'a>(
     header: &ChunkHeader,
     special: Special,
-    data: &[u8],
-    out: &mut Output<'_>,
-    wanted: Option<&dyn Fn(usize) -> bool>,
-) -> Result<usize, ChunkError> {
+    data: &'a [u8],
+) -> Result<&'a [u8], ChunkError> {
     let nbytes = header.nbytes as usize;
     let value: &[u8] = match special {
         // C leaves an uninitialised chunk's destination as it was; this decoder writes
@@ -291,7 +291,19 @@ fn decode_special(
             }
         },
         // Its width is cbytes - 32 (checked with the header to divide nbytes).
-        Special::Value => &data[header.len()..header.len() + header.value_width()],
+        Special::Value => {
+            let span = header.len()..header.len() + header.value_width();
+            data.get(span).ok_or_else(|| {
+                ChunkError::at(
+                    data.len(),
+                    ChunkErrorKind::UnexpectedEnd {
+                        what: "the repeated value",
+                        input_len: data.len() as u64,
+                        needed: (header.cbytes as usize).saturating_sub(data.len()) as u64,
+                    },
+                )
+            })?
+        }
     };
     // Every block but the last has blocksize bytes (capped at nbytes), the last the
     // rest; nbytes is a multiple of the value's width, so only blocksize can split one.
@@ -303,6 +315,20 @@ fn decode_special(
             i64::from(header.blocksize),
         ));
     }
+    Ok(value)
+}
+
+/// A special chunk's value over its bytes (or the blocks `wanted` picks); returns the
+/// bytes written: `nbytes`.
+fn decode_special(
+    header: &ChunkHeader,
+    special: Special,
+    data: &[u8],
+    out: &mut Output<'_>,
+    wanted: Option<&dyn Fn(usize) -> bool>,
+) -> Result<usize, ChunkError> {
+    let nbytes = header.nbytes as usize;
+    let value = special_value(header, special, data)?;
     match wanted {
         None => out.repeat(value, nbytes),
         // Each block starts at a whole value (blocksize is a multiple of its width).

@@ -56,6 +56,7 @@ mod transpose;
 mod vlblocks;
 mod zstd;
 
+pub(crate) use decode::special_value;
 pub use decode::{decode, decode_blocks_into, decode_into, decode_with_limit, DEFAULT_MAX_NBYTES};
 #[cfg(feature = "std")]
 pub use encode::{encode, TooLargeForChunk, ENCODE_BLOCKSIZE, MAX_ENCODE_NBYTES};

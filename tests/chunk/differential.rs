@@ -39,6 +39,9 @@ fn version_difference(chunk: &[u8]) -> Option<&'static str> {
     if !extended || chunk.len() < 32 {
         return None;
     }
+    if chunk[30] & 0x01 != 0 {
+        return Some("variable-length blocks (blosc2_flags2 bit 0): 2.15.3 ignores the flag");
+    }
     if (chunk[31] >> 4) & 7 != 0 {
         return Some(
             "a special chunk: 3.3.5's rules (a value's width from cbytes, zeros of any \
@@ -192,9 +195,6 @@ const KNOWN_REFUSALS: &[&str] = &[
     "expected blocksize a multiple of typesize when blocks are split",
     // C does not check for a negative nbytes, and writes past a destination of that size.
     "expected nbytes from N to N, found -",
-    // Format-6 variable-length blocks: not decoded here (python-blosc2 writes them only
-    // for variable-length chunks of its own objects).
-    "the chunk uses variable-length blocks",
     // libzstd 1.5.7 (C-Blosc2 3.3.5's, which this decoder follows) refuses Huffman
     // weights whose FSE stream is too short for both initial states; 1.5.6 read the
     // missing bits as zeros.
