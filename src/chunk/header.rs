@@ -48,6 +48,7 @@ pub(super) mod at {
     pub const NBYTES: usize = 4;
     pub const CBYTES: usize = 12;
     pub const FILTERS: usize = 16;
+    pub const FILTERS_META: usize = 24;
     pub const BLOSC2_FLAGS: usize = 31;
 }
 
@@ -376,6 +377,11 @@ impl ChunkHeader {
             4 => Some(Special::Uninit),
             _ => None,
         }
+    }
+
+    /// Offset of a filter slot's meta byte (an extended header's), for errors about it.
+    pub(crate) fn filter_meta_offset(&self, slot: usize) -> usize {
+        at::FILTERS_META + slot
     }
 
     /// Offset of the filter slots, for errors about a filter.

@@ -81,7 +81,19 @@ pub(super) fn unfilter(
         if to_dest && (filter == Filter::Delta || src != Buf::Dest) {
             dst = Buf::Dest;
         }
-        // Meta 0 means the header's typesize (for bytedelta, the super-chunk's).
+        // Meta 0 means the header's typesize; for bytedelta, the super-chunk's, which a
+        // chunk alone does not have: C refuses it ("When meta is 0, you need to be on a
+        // schunk!", BLOSC2_ERROR_FAILURE). python-blosc2 always writes the size.
+        if filter == Filter::ByteDelta && meta == 0 {
+            return Err(ChunkError::at(
+                header.filter_meta_offset(slot),
+                ChunkErrorKind::InvalidField {
+                    field: "bytedelta's meta (its element size)",
+                    expected: "from 1 to 255 (0 takes a super-chunk's typesize)",
+                    found: 0,
+                },
+            ));
+        }
         let size = if meta == 0 {
             typesize
         } else {

@@ -30,6 +30,19 @@ fn with(mut chunk: Vec<u8>, at: usize, value: u8) -> Vec<u8> {
     chunk
 }
 
+/// A chunk of 6 bytes stored as they are (csize 6), shuffled then bytedelta'd with
+/// `meta`: streams 1 1 1 | 5 2 2 undo to 1 2 3 | 5 7 9, unshuffled to 1 5 2 7 3 9.
+fn bytedelta(meta: u8) -> Vec<u8> {
+    let mut chunk = special(5, 0x15, 2, 6, 6, 0, &[]);
+    chunk[12] = 46; // cbytes: header, one bstart, csize, 6 bytes
+    chunk[16..22].copy_from_slice(&[1, 35, 0, 0, 0, 0]);
+    chunk[25] = meta;
+    chunk.extend(36i32.to_le_bytes());
+    chunk.extend(6i32.to_le_bytes());
+    chunk.extend([1, 1, 1, 5, 2, 2]);
+    chunk
+}
+
 fn nans32(n: usize) -> Vec<u8> {
     [0, 0, 0xc0, 0x7f].repeat(n)
 }
@@ -67,6 +80,9 @@ fn cases() -> Vec<(&'static str, Vec<u8>, Want)> {
         ("lazy, no block", with(special(5, EXT, 1, 0, 4, 0, &[]), 31, 0x08), Bytes(vec![])),
         ("lazy, a block", with(special(5, EXT | 0x10, 1, 4, 4, 0, &[0; 12]), 31, 0x08), Refused(31, "the chunk uses a lazy chunk")),
         ("lazy zeros with a dictionary", with(special(5, EXT, 1, 4, 4, ZERO, &[]), 31, 0x19), Refused(31, "the chunk uses a lazy chunk")),
+        // Bytedelta's meta 0 takes a super-chunk's typesize: a chunk alone has none.
+        ("bytedelta of meta 0", bytedelta(0), Refused(25, "expected bytedelta's meta (its element size) from 1 to 255")),
+        ("bytedelta of meta 2", bytedelta(2), Bytes(vec![1, 5, 2, 7, 3, 9])),
         // Variable-length blocks are never memcpyed, never special.
         ("VL blocks memcpyed", with(special(6, EXT | 0x02, 1, 4, 1, 0, &[0; 4]), 30, 1), Refused(2, "expected flags without memcpyed")),
         ("VL blocks of zeros", with(special(6, EXT, 1, 4, 1, ZERO, &[]), 30, 1), Refused(31, "expected special value (blosc2_flags bits 4..6) 0 with variable-length blocks")),
