@@ -265,7 +265,11 @@ pub fn present(test: &str) -> bool {
             panic!("{test}: C-Blosc2 3.3.5 is required in CI: {why}")
         }
         Some(why) => {
-            eprintln!(
+            // Written to the process's stderr, not eprintln!'s captured one: shown by a
+            // plain `cargo test` too.
+            use std::io::Write;
+            let _ = writeln!(
+                std::io::stderr(),
                 "\n*** SKIPPED {test}: C-Blosc2 3.3.5 is not here ({why}). Set {ENV} to the \
                  libblosc2.so of the blosc2==4.14.1 wheel (.ci/run shows how). ***\n"
             );

@@ -2,7 +2,11 @@
 //! zstd, lz4 and blosclz compiled in; zlib is not, its chunks come from python-blosc2's
 //! fixtures in tests/frame/vlmeta.rs) decode to the bytes given to it; hand-made chunks from the format
 //! document decode or fail with their offset; truncations and byte changes never panic.
-//! `differential` compares every verdict with C's own `blosc2_decompress` (forked).
+//! `differential` compares every verdict with C's own `blosc2_decompress` (forked);
+//! `differential335` and `rules335` with C-Blosc2 3.3.5's, the reference (python-blosc2
+//! 4.14.1's `libblosc2.so`, from `B2ND_LIBBLOSC2_335`); `vlblocks` and `cblosc1` read
+//! python-blosc2's variable-length-block chunks and c-blosc 1.x's; `mask` the block
+//! mask.
 
 mod c335;
 mod c_ref;
