@@ -6,7 +6,8 @@ use alloc::vec::Vec;
 
 use super::error::{ChunkError, ChunkErrorKind};
 use super::header::{ChunkCodec, ChunkHeader, Filter, FLAG_DONT_SPLIT};
-use super::pipeline::{streams_into_dest, unfilter, Buffers};
+use super::pipeline::{streams_into_dest, unfilter};
+use super::scratch::{self, grow_zeroed, Buffers};
 use crate::error::Expected;
 use crate::msgpack::read::Reader;
 
@@ -240,65 +241,6 @@ impl Chunk<'_> {
             unfilter(header, reference, block_out, bufs)?;
         }
         Ok(())
-    }
-}
-
-/// The block buffers of a chunk (the streams' output, the filters' other sides),
-/// kept between the chunks one thread decodes (with `std`), as C-Blosc2 keeps its
-/// context's: the next chunk's blocks then cost no allocation and no zero-filling. Their
-/// bytes are never read before the streams or a filter overwrite them whole.
-pub(super) mod scratch {
-    use alloc::vec::Vec;
-
-    use super::super::pipeline::Buffers;
-
-    /// The largest buffer kept between chunks, per thread.
-    #[cfg(feature = "std")]
-    const KEEP: usize = 2 << 20;
-
-    #[cfg(feature = "std")]
-    std::thread_local! {
-        static KEPT: core::cell::Cell<Buffers> = const {
-            core::cell::Cell::new([Vec::new(), Vec::new(), Vec::new(), Vec::new()])
-        };
-    }
-
-    pub(in crate::chunk) fn take() -> Buffers {
-        #[cfg(feature = "std")]
-        return KEPT.take();
-        #[cfg(not(feature = "std"))]
-        Default::default()
-    }
-
-    pub(in crate::chunk) fn keep(bufs: Buffers) {
-        #[cfg(feature = "std")]
-        if bufs.iter().all(|b| b.capacity() <= KEEP) {
-            KEPT.set(bufs);
-        }
-        #[cfg(not(feature = "std"))]
-        drop(bufs);
-    }
-
-    /// `v` at `len` bytes, whose old bytes are not needed: shortened, grown by zeros
-    /// within its capacity, or, beyond it, [`super::grow_zeroed`]'s fresh allocation.
-    pub(in crate::chunk) fn fit(v: &mut Vec<u8>, len: usize) {
-        if v.capacity() < len {
-            // Its bytes are not needed: emptied, it gets the fresh allocation.
-            v.clear();
-        }
-        super::grow_zeroed(v, len);
-    }
-}
-
-/// Grows `v` to `len` bytes, the new ones zero. An empty vector gets a fresh zeroed
-/// allocation (calloc: fresh pages are zero already), so a block that a hostile header
-/// makes large costs nothing until its streams write it, where `resize` would write
-/// every byte first.
-fn grow_zeroed(v: &mut Vec<u8>, len: usize) {
-    if v.is_empty() && v.capacity() < len {
-        *v = alloc::vec![0; len];
-    } else {
-        v.resize(len, 0);
     }
 }
 

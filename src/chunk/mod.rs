@@ -52,10 +52,13 @@ mod header;
 mod kinds;
 mod lz4;
 mod pipeline;
+mod scratch;
 mod transpose;
 mod vlblocks;
 mod zstd;
 
+// The special-chunk rules, for the frame reader's shortcut (one place).
+#[cfg(feature = "std")]
 pub(crate) use decode::special_value;
 pub use decode::{decode, decode_blocks_into, decode_into, decode_with_limit, DEFAULT_MAX_NBYTES};
 #[cfg(feature = "std")]

@@ -13,10 +13,7 @@ use alloc::vec::Vec;
 use super::error::{ChunkError, ChunkErrorKind};
 use super::filters;
 use super::header::{ChunkHeader, Filter, MAX_FILTERS};
-
-/// The scratch buffers of a block: three for the pipeline (the streams go to the
-/// first), one for bitshuffle's transposed bytes.
-pub(super) type Buffers = [Vec<u8>; 4];
+use super::scratch::Buffers;
 
 /// Where a filter reads or writes: the block's place in the destination, or a scratch
 /// buffer.
@@ -68,7 +65,7 @@ pub(super) fn unfilter(
     };
     let [tmp @ .., bits] = bufs;
     for t in tmp.iter_mut() {
-        super::blocks::scratch::fit(t, n);
+        super::scratch::fit(t, n);
     }
     let (mut src, mut dst, mut spare) = (Buf::Tmp(0), Buf::Tmp(1), Buf::Tmp(2));
     for slot in (last..MAX_FILTERS).rev() {

@@ -11,10 +11,11 @@
 
 use alloc::vec::Vec;
 
-use super::blocks::{is_filtered, scratch, stream_into, Output, Streams};
+use super::blocks::{is_filtered, stream_into, Output, Streams};
 use super::error::{ChunkError, ChunkErrorKind};
 use super::header::{at, ChunkHeader, Filter};
-use super::pipeline::{streams_into_dest, unfilter, Buffers};
+use super::pipeline::{streams_into_dest, unfilter};
+use super::scratch::{self, Buffers};
 use crate::error::Expected;
 use crate::msgpack::read::Reader;
 
