@@ -22,13 +22,18 @@ struct DParams {
 }
 
 type Ctx = *mut c_void;
+type CreateCctx = unsafe extern "C" fn(c2::blosc2_cparams) -> Ctx;
+type CreateDctx = unsafe extern "C" fn(DParams) -> Ctx;
+/// `blosc2_compress_ctx` and `blosc2_decompress_ctx`.
+type CodecCtx = unsafe extern "C" fn(Ctx, *const c_void, i32, *mut c_void, i32) -> c_int;
+type FreeCtx = unsafe extern "C" fn(Ctx);
 
 /// The functions of the loaded library the bench calls.
 pub struct Blosc2 {
-    create_cctx: unsafe extern "C" fn(c2::blosc2_cparams) -> Ctx,
-    compress_ctx: unsafe extern "C" fn(Ctx, *const c_void, i32, *mut c_void, i32) -> c_int,
-    decompress_ctx: unsafe extern "C" fn(Ctx, *const c_void, i32, *mut c_void, i32) -> c_int,
-    free_ctx: unsafe extern "C" fn(Ctx),
+    create_cctx: CreateCctx,
+    compress_ctx: CodecCtx,
+    decompress_ctx: CodecCtx,
+    free_ctx: FreeCtx,
     /// A decompression context of one thread, kept for the whole run as C's users keep
     /// theirs.
     dctx: Ctx,
@@ -63,8 +68,8 @@ impl Blosc2 {
             let version: unsafe extern "C" fn() -> *const c_char =
                 std::mem::transmute(symbol(lib, "blosc2_get_version_string"));
             let version = CStr::from_ptr(version()).to_string_lossy().into_owned();
-            let create_dctx: unsafe extern "C" fn(DParams) -> Ctx =
-                std::mem::transmute(symbol(lib, "blosc2_create_dctx"));
+            let create_dctx =
+                std::mem::transmute::<*mut c_void, CreateDctx>(symbol(lib, "blosc2_create_dctx"));
             let dctx = create_dctx(DParams {
                 nthreads: 1,
                 schunk: std::ptr::null_mut(),
@@ -74,10 +79,22 @@ impl Blosc2 {
             });
             assert!(!dctx.is_null());
             Blosc2 {
-                create_cctx: std::mem::transmute(symbol(lib, "blosc2_create_cctx")),
-                compress_ctx: std::mem::transmute(symbol(lib, "blosc2_compress_ctx")),
-                decompress_ctx: std::mem::transmute(symbol(lib, "blosc2_decompress_ctx")),
-                free_ctx: std::mem::transmute(symbol(lib, "blosc2_free_ctx")),
+                create_cctx: std::mem::transmute::<*mut c_void, CreateCctx>(symbol(
+                    lib,
+                    "blosc2_create_cctx",
+                )),
+                compress_ctx: std::mem::transmute::<*mut c_void, CodecCtx>(symbol(
+                    lib,
+                    "blosc2_compress_ctx",
+                )),
+                decompress_ctx: std::mem::transmute::<*mut c_void, CodecCtx>(symbol(
+                    lib,
+                    "blosc2_decompress_ctx",
+                )),
+                free_ctx: std::mem::transmute::<*mut c_void, FreeCtx>(symbol(
+                    lib,
+                    "blosc2_free_ctx",
+                )),
                 dctx,
                 version,
             }

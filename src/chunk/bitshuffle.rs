@@ -13,6 +13,8 @@
 
 use alloc::vec::Vec;
 
+use super::filters::simd::{Kernel, Unit};
+
 /// The chunk format whose blocks are bitshuffled only when whole.
 const FORMAT_WHOLE_BLOCKS: u8 = 2;
 
@@ -25,12 +27,86 @@ pub(super) fn unshuffle(
     scratch: &mut Vec<u8>,
     dst: &mut [u8],
 ) {
+    unshuffle_on(
+        Unit::detected(),
+        typesize,
+        format_version,
+        src,
+        scratch,
+        dst,
+    );
+}
+
+/// [`unshuffle`] on `unit`.
+pub(super) fn unshuffle_on(
+    unit: Unit,
+    typesize: usize,
+    format_version: u8,
+    src: &[u8],
+    scratch: &mut Vec<u8>,
+    dst: &mut [u8],
+) {
     let typesize = typesize.max(1);
     let len = shuffled_len(typesize, format_version, src.len());
-    scratch.resize(len, 0);
-    transpose_bits(typesize, &src[..len], scratch);
-    super::filters::unshuffle(typesize, scratch, &mut dst[..len]);
-    dst[len..].copy_from_slice(&src[len..]);
+    let (src, rest) = src.split_at(len);
+    let (dst, dst_rest) = dst.split_at_mut(len);
+    unit.run(BitRows {
+        unit,
+        typesize,
+        src,
+        scratch,
+        dst,
+    });
+    dst_rest.copy_from_slice(rest);
+}
+
+/// The bit-unshuffle of whole groups of 8 elements, as a [`Kernel`].
+struct BitRows<'a> {
+    unit: Unit,
+    typesize: usize,
+    src: &'a [u8],
+    scratch: &'a mut Vec<u8>,
+    dst: &'a mut [u8],
+}
+
+impl Kernel for BitRows<'_> {
+    type Output = ();
+
+    /// The columns in whole vector widths with the unit's vectors, in one pass
+    /// (`super::filters::vector_bitunshuffle`), the others one column at a time.
+    #[cfg(feature = "simd")]
+    #[inline(always)]
+    fn wide<S: fearless_simd::Simd>(self, simd: S) {
+        use super::filters::vector_bitunshuffle::{bit_rows_to_elements, MAX_TYPESIZE};
+        let typesize = self.typesize;
+        if typesize > MAX_TYPESIZE {
+            return self.plain();
+        }
+        let row_len = self.src.len() / typesize / 8;
+        let done = bit_rows_to_elements(simd, typesize, self.src, self.dst, row_len);
+        last_columns(typesize, self.src, self.dst, row_len, done);
+    }
+
+    fn plain(self) {
+        self.scratch.resize(self.src.len(), 0);
+        transpose_bits(self.typesize, self.src, self.scratch);
+        super::filters::unshuffle_on(self.unit, self.typesize, self.scratch, self.dst);
+    }
+}
+
+/// Columns `done ..` of the `8 * typesize` bit rows of `row_len` bytes in `src` (the
+/// groups of 8 elements from `8 * done`) into `dst`, one word at a time.
+#[cfg_attr(not(feature = "simd"), allow(dead_code))]
+fn last_columns(typesize: usize, src: &[u8], dst: &mut [u8], row_len: usize, done: usize) {
+    for c in done..row_len {
+        for j in 0..typesize {
+            let word: [u8; 8] = core::array::from_fn(|k| src[(8 * j + k) * row_len + c]);
+            let bytes = transpose8(u64::from_le_bytes(word)).to_le_bytes();
+            for (b, byte) in bytes.into_iter().enumerate() {
+                dst[(8 * c + b) * typesize + j] = byte;
+            }
+        }
+    }
 }
 
 /// How many bytes of a block of `len` are bitshuffled: whole groups of 8 elements (all
@@ -115,11 +191,23 @@ mod tests {
     #[test]
     fn matches_the_definition() {
         for typesize in 1..=17 {
-            for len in [0, 5, 8, 64, 100, 129, 1000, 4096 + 7] {
+            for len in [
+                0,
+                5,
+                8,
+                64,
+                100,
+                129,
+                1000,
+                4096 + 7,
+                8 * 64 * typesize + 13,
+            ] {
                 let src: Vec<u8> = (0..len).map(|i| (i * 131 + i / 3) as u8).collect();
-                let mut dst = vec![0; len];
-                unshuffle(typesize, 3, &src, &mut Vec::new(), &mut dst);
-                assert_eq!(dst, plain(typesize, &src), "{typesize} {len}");
+                for unit in Unit::all() {
+                    let mut dst = vec![0; len];
+                    unshuffle_on(unit, typesize, 3, &src, &mut Vec::new(), &mut dst);
+                    assert_eq!(dst, plain(typesize, &src), "{unit:?} {typesize} {len}");
+                }
             }
         }
     }

@@ -7,12 +7,24 @@
 //! unshuffle of 2, 4, 8 and 16-byte elements is the zip transposition of
 //! [`super::transpose`].
 
-use super::transpose::rows_to_elements;
+pub(super) mod simd;
+#[cfg(feature = "simd")]
+pub(super) mod vector_bitunshuffle;
+#[cfg(feature = "simd")]
+pub(super) mod vector_unshuffle;
+
+use super::transpose::rows_to_elements_on;
+use simd::Unit;
 
 /// Byte-unshuffle `src` into `dst` (same length): byte `j` of element `i` was stored at
 /// `j * n + i`, `n` the number of whole elements; the bytes past the last whole element
 /// are copied as they are.
 pub(super) fn unshuffle(typesize: usize, src: &[u8], dst: &mut [u8]) {
+    unshuffle_on(Unit::detected(), typesize, src, dst);
+}
+
+/// [`unshuffle`] on `unit`.
+pub(super) fn unshuffle_on(unit: Unit, typesize: usize, src: &[u8], dst: &mut [u8]) {
     let n = src.len() / typesize.max(1);
     if typesize <= 1 || n == 0 {
         dst.copy_from_slice(src);
@@ -22,10 +34,10 @@ pub(super) fn unshuffle(typesize: usize, src: &[u8], dst: &mut [u8]) {
     let (body, tail) = dst.split_at_mut(whole);
     let rows = &src[..whole];
     match typesize {
-        2 => rows_to_elements::<2>(rows, body, n),
-        4 => rows_to_elements::<4>(rows, body, n),
-        8 => rows_to_elements::<8>(rows, body, n),
-        16 => rows_to_elements::<16>(rows, body, n),
+        2 => rows_to_elements_on::<2>(unit, rows, body, n),
+        4 => rows_to_elements_on::<4>(unit, rows, body, n),
+        8 => rows_to_elements_on::<8>(unit, rows, body, n),
+        16 => rows_to_elements_on::<16>(unit, rows, body, n),
         _ => unshuffle_any(typesize, rows, body, n),
     }
     tail.copy_from_slice(&src[whole..]);
@@ -129,9 +141,12 @@ mod tests {
         for typesize in 1..=18 {
             for len in [0, 1, 7, 16, 31, 64, 257, 1000, 4099] {
                 let src: Vec<u8> = (0..len).map(|i| (i * 7 + i / 5) as u8).collect();
-                let mut dst = vec![0; len];
-                unshuffle(typesize, &src, &mut dst);
-                assert_eq!(dst, unshuffle_plain(typesize, &src), "{typesize} {len}");
+                for unit in Unit::all() {
+                    let mut dst = vec![0; len];
+                    unshuffle_on(unit, typesize, &src, &mut dst);
+                    let expected = unshuffle_plain(typesize, &src);
+                    assert_eq!(dst, expected, "{unit:?} {typesize} {len}");
+                }
             }
         }
     }

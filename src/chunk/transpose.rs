@@ -8,6 +8,8 @@
 //! bytes, is not vectorised, while a zip of 4 or 8 rows of pairs is. The zips run on
 //! tiles of [`TILE`] elements, so that the pairs stay in L1.
 
+use super::filters::simd::{Kernel, Unit};
+
 /// Elements per tile: `16 * TILE` bytes per intermediate buffer at most (4 KiB).
 const TILE: usize = 256;
 /// The widest element transposed here.
@@ -57,6 +59,41 @@ fn zip_pairs_of<const K: usize>(from: &[u8], out: &mut [u8]) {
         for (i, o) in out.iter_mut().enumerate() {
             *o = core::array::from_fn(|k| segs[k][i]);
         }
+    }
+}
+
+/// [`rows_to_elements`] on `unit`: with its vectors (`super::filters::vector_unshuffle`)
+/// for whole vector widths of elements, then the rest one byte at a time.
+pub(super) fn rows_to_elements_on<const N: usize>(
+    unit: Unit,
+    src: &[u8],
+    dst: &mut [u8],
+    n: usize,
+) {
+    unit.run(Rows::<N> { src, dst, n });
+}
+
+/// The transposition of [`rows_to_elements`] as a [`Kernel`].
+struct Rows<'a, const N: usize> {
+    src: &'a [u8],
+    dst: &'a mut [u8],
+    n: usize,
+}
+
+impl<const N: usize> Kernel for Rows<'_, N> {
+    type Output = ();
+
+    #[cfg(feature = "simd")]
+    #[inline(always)]
+    fn wide<S: fearless_simd::Simd>(self, simd: S) {
+        use super::filters::vector_unshuffle;
+        let done = vector_unshuffle::rows_to_elements::<S, N>(simd, self.src, self.dst, self.n);
+        let rows: [&[u8]; N] = core::array::from_fn(|j| &self.src[j * self.n..(j + 1) * self.n]);
+        last_elements(&rows, done, &mut self.dst[done * N..N * self.n]);
+    }
+
+    fn plain(self) {
+        rows_to_elements::<N>(self.src, self.dst, self.n);
     }
 }
 
