@@ -14,96 +14,90 @@
 use alloc::vec::Vec;
 
 use super::filters::simd::{Kernel, Unit};
+use super::filters::Dest;
 
 /// The chunk format whose blocks are bitshuffled only when whole.
 const FORMAT_WHOLE_BLOCKS: u8 = 2;
 
-/// Undoes bitshuffle from `src` into `dst` (same length); `scratch` holds the
-/// bit-transposed bytes in between.
-pub(super) fn unshuffle(
-    typesize: usize,
-    format_version: u8,
-    src: &[u8],
-    scratch: &mut Vec<u8>,
-    dst: &mut [u8],
-) {
-    unshuffle_on(
-        Unit::detected(),
-        typesize,
-        format_version,
-        src,
-        scratch,
-        dst,
-    );
-}
-
-/// [`unshuffle`] on `unit`.
-pub(super) fn unshuffle_on(
+/// Undoes bitshuffle from `src` into `dest` on `unit`; `scratch` holds the
+/// bit-transposed bytes in between (plain loops).
+pub(super) fn unshuffle_to(
     unit: Unit,
     typesize: usize,
     format_version: u8,
     src: &[u8],
     scratch: &mut Vec<u8>,
-    dst: &mut [u8],
+    dest: &mut Dest<'_>,
 ) {
     let typesize = typesize.max(1);
     let len = shuffled_len(typesize, format_version, src.len());
     let (src, rest) = src.split_at(len);
-    let (dst, dst_rest) = dst.split_at_mut(len);
     unit.run(BitRows {
         unit,
         typesize,
         src,
         scratch,
-        dst,
+        dest,
     });
-    dst_rest.copy_from_slice(rest);
+    dest.put(len, rest);
 }
 
 /// The bit-unshuffle of whole groups of 8 elements, as a [`Kernel`].
-struct BitRows<'a> {
+struct BitRows<'a, 'd> {
     unit: Unit,
     typesize: usize,
     src: &'a [u8],
     scratch: &'a mut Vec<u8>,
-    dst: &'a mut [u8],
+    dest: &'a mut Dest<'d>,
 }
 
-impl Kernel for BitRows<'_> {
+impl Kernel for BitRows<'_, '_> {
     type Output = ();
 
-    /// The columns in whole vector widths with the unit's vectors, in one pass
-    /// (`super::filters::vector_bitunshuffle`), the others one column at a time.
+    /// The columns in whole vector widths with the unit's vectors, a tile at a time in
+    /// one pass (`super::filters::vector_bitunshuffle`), the others a word at a time.
     #[cfg(feature = "simd")]
     #[inline(always)]
     fn wide<S: fearless_simd::Simd>(self, simd: S) {
-        use super::filters::vector_bitunshuffle::{bit_rows_to_elements, MAX_TYPESIZE};
+        use super::filters::vector_bitunshuffle::{bit_tile, MAX_TILE, MAX_TYPESIZE};
+        use fearless_simd::SimdBase;
         let typesize = self.typesize;
         if typesize > MAX_TYPESIZE {
             return self.plain();
         }
         let row_len = self.src.len() / typesize / 8;
-        let done = bit_rows_to_elements(simd, typesize, self.src, self.dst, row_len);
-        last_columns(typesize, self.src, self.dst, row_len, done);
+        let w = S::u8s::LEN;
+        let tile = 8 * w * typesize;
+        let mut buf = [0u8; MAX_TILE];
+        let done = row_len / w * w;
+        for col in (0..done).step_by(w) {
+            let out = self.dest.window(8 * col * typesize, tile, &mut buf);
+            bit_tile(simd, typesize, self.src, row_len, col, out);
+            self.dest.commit(&buf[..tile]);
+        }
+        let rest = 8 * (row_len - done) * typesize;
+        let out = self.dest.window(8 * done * typesize, rest, &mut buf);
+        last_columns(typesize, self.src, row_len, done, out);
+        self.dest.commit(&buf[..rest]);
     }
 
     fn plain(self) {
         self.scratch.resize(self.src.len(), 0);
         transpose_bits(self.typesize, self.src, self.scratch);
-        super::filters::unshuffle_on(self.unit, self.typesize, self.scratch, self.dst);
+        super::filters::unshuffle_to(self.unit, self.typesize, self.scratch, self.dest);
     }
 }
 
 /// Columns `done ..` of the `8 * typesize` bit rows of `row_len` bytes in `src` (the
-/// groups of 8 elements from `8 * done`) into `dst`, one word at a time.
+/// elements from `8 * done`) into `out`, one word at a time.
 #[cfg_attr(not(feature = "simd"), allow(dead_code))]
-fn last_columns(typesize: usize, src: &[u8], dst: &mut [u8], row_len: usize, done: usize) {
+fn last_columns(typesize: usize, src: &[u8], row_len: usize, done: usize, out: &mut [u8]) {
     for c in done..row_len {
         for j in 0..typesize {
             let word: [u8; 8] = core::array::from_fn(|k| src[(8 * j + k) * row_len + c]);
             let bytes = transpose8(u64::from_le_bytes(word)).to_le_bytes();
             for (b, byte) in bytes.into_iter().enumerate() {
-                dst[(8 * c + b) * typesize + j] = byte;
+                out[(8 * (c - done) + b) * typesize + j] = byte;
             }
         }
     }
@@ -205,7 +199,8 @@ mod tests {
                 let src: Vec<u8> = (0..len).map(|i| (i * 131 + i / 3) as u8).collect();
                 for unit in Unit::all() {
                     let mut dst = vec![0; len];
-                    unshuffle_on(unit, typesize, 3, &src, &mut Vec::new(), &mut dst);
+                    let dest = &mut Dest::Slice(&mut dst);
+                    unshuffle_to(unit, typesize, 3, &src, &mut Vec::new(), dest);
                     assert_eq!(dst, plain(typesize, &src), "{unit:?} {typesize} {len}");
                 }
             }

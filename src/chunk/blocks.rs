@@ -5,7 +5,7 @@
 use alloc::vec::Vec;
 
 use super::error::{ChunkError, ChunkErrorKind};
-use super::filters;
+use super::filters::{self, simd::Unit, Dest};
 use super::header::{ChunkCodec, ChunkHeader, Filter, FLAG_DONT_SPLIT, MAX_FILTERS};
 use crate::error::Expected;
 use crate::msgpack::read::Reader;
@@ -46,10 +46,7 @@ impl Output<'_> {
     pub(super) fn block(&mut self, start: usize, len: usize) -> (&[u8], &mut [u8]) {
         let all = match self {
             Output::Grown { vec, nbytes } => {
-                if start + len > vec.capacity() && !vec.is_empty() {
-                    let more = (*nbytes).max(start + len) - vec.len();
-                    vec.reserve_exact(more);
-                }
+                reserve(vec, *nbytes, start + len);
                 grow_zeroed(vec, start + len);
                 &mut vec[..]
             }
@@ -57,6 +54,35 @@ impl Output<'_> {
         };
         let (done, rest) = all.split_at_mut(start);
         (done, &mut rest[..len])
+    }
+
+    /// The bytes before `start` (decoded already).
+    fn done(&self, start: usize) -> &[u8] {
+        match self {
+            Output::Grown { vec, .. } => &vec[..start],
+            Output::Given(s) => &s[..start],
+        }
+    }
+
+    /// Where the `len` bytes from `start` (the next block) go, for a filter that writes
+    /// them in order: a vector's end grows as they are appended (no zero-filling first).
+    fn dest(&mut self, start: usize, len: usize) -> Dest<'_> {
+        match self {
+            Output::Grown { vec, nbytes } => {
+                // The block's streams are decoded: room for the whole chunk now, even
+                // before the first block (touched only as it is written), where
+                // `block` waits for the second, so that no block is copied.
+                let want = (*nbytes).max(start + len);
+                if vec.is_empty() && vec.capacity() < want {
+                    // A fresh allocation: `realloc` would copy the old one's bytes.
+                    **vec = Vec::with_capacity(want);
+                } else if want > vec.capacity() {
+                    vec.reserve_exact(want - vec.len());
+                }
+                Dest::Append(vec)
+            }
+            Output::Given(s) => Dest::Slice(&mut s[start..start + len]),
+        }
     }
 
     /// `bytes` as the whole output.
@@ -77,6 +103,14 @@ impl Output<'_> {
                 element.copy_from_slice(value);
             }
         }
+    }
+}
+
+/// Room for `end` bytes in `vec`: what a block that does not fit needs, all of the
+/// chunk's `nbytes` at once (the first block stays within the caller's reservation).
+fn reserve(vec: &mut Vec<u8>, nbytes: usize, end: usize) {
+    if end > vec.capacity() && !vec.is_empty() {
+        vec.reserve_exact(nbytes.max(end) - vec.len());
     }
 }
 
@@ -143,14 +177,13 @@ pub(super) fn decode_blocks(
                 },
             ));
         }
-        let (done, block_out) = out.block(block * blocksize, bsize);
         // Without filters the streams go straight to the output.
         let dest = if filtered {
             // Every byte is overwritten by the streams: no zero-filling after the first.
             scratch::fit(&mut a, bsize);
             &mut a[..]
         } else {
-            &mut *block_out
+            out.block(block * blocksize, bsize).1
         };
         let mut r = Reader::new(data);
         r.seek(start as usize, Expected::Described("a block"))?;
@@ -158,7 +191,7 @@ pub(super) fn decode_blocks(
             read_stream(&mut r, &mut streams, stream)?;
         }
         if filtered {
-            unfilter(header, done, block_out, &mut a, &mut b)?;
+            unfilter(header, out, block * blocksize, &mut a, &mut b)?;
         }
     }
     scratch::keep(a, b);
@@ -302,20 +335,20 @@ fn decompress(
 }
 
 /// Undoes the filter pipeline on the block held in `a`, last slot first, the last filter
-/// undone writing `block_out`. Delta XORs against the first block's decoded bytes (the
-/// start of `done`), or, in the first block (`done` empty), against the element before
-/// it, in place (C-Blosc2 3.x; 2.x read a stale buffer when delta was not the last
-/// filter undone).
+/// undone writing the block at `start` of `out` (a shuffle appends to a vector as it
+/// goes). Delta XORs against the first block's decoded bytes (the start of `out`), or, in
+/// the first block, against the element before it, in place (C-Blosc2 3.x; 2.x read a
+/// stale buffer when delta was not the last filter undone).
 fn unfilter(
     header: &ChunkHeader,
-    done: &[u8],
-    block_out: &mut [u8],
+    out: &mut Output<'_>,
+    start: usize,
     a: &mut Vec<u8>,
     b: &mut Vec<u8>,
 ) -> Result<(), ChunkError> {
     let typesize = usize::from(header.typesize);
-    let reference = if done.is_empty() { None } else { Some(done) };
-    // The last filter undone writes `block_out`; the others go from `a` to `b` and back.
+    let len = a.len();
+    // The last filter undone writes the output; the others go from `a` to `b` and back.
     let last = (0..MAX_FILTERS)
         .find(|&slot| !matches!(header.filters[slot].0, Filter::None | Filter::TruncPrec));
     for slot in (0..MAX_FILTERS).rev() {
@@ -328,11 +361,14 @@ fn unfilter(
             usize::from(meta)
         };
         match filter {
+            Filter::Shuffle if is_last => {
+                filters::unshuffle_to(Unit::detected(), size, a, &mut out.dest(start, len));
+            }
             Filter::Shuffle | Filter::ByteDelta => {
                 let to = if is_last {
-                    &mut *block_out
+                    out.block(start, len).1
                 } else {
-                    b.resize(a.len(), 0);
+                    b.resize(len, 0);
                     &mut b[..]
                 };
                 if filter == Filter::Shuffle {
@@ -344,19 +380,27 @@ fn unfilter(
                     core::mem::swap(a, b);
                 }
             }
-            // `b` holds the bit-transposed bytes in between.
-            Filter::BitShuffle if is_last => {
-                super::bitshuffle::unshuffle(typesize, header.version, a, b, block_out);
-            }
+            // `b` holds the bit-transposed bytes in between (plain loops).
             Filter::BitShuffle => {
-                let mut moved = alloc::vec![0; a.len()];
-                super::bitshuffle::unshuffle(typesize, header.version, a, b, &mut moved);
-                *a = moved;
+                let mut moved = Vec::new();
+                let mut dest = if is_last {
+                    out.dest(start, len)
+                } else {
+                    moved.reserve_exact(len);
+                    Dest::Append(&mut moved)
+                };
+                let (unit, version) = (Unit::detected(), header.version);
+                super::bitshuffle::unshuffle_to(unit, typesize, version, a, b, &mut dest);
+                if !is_last {
+                    *a = moved;
+                }
             }
             Filter::Delta => {
+                let reference = (start > 0).then(|| out.done(start));
                 if is_last {
+                    let (done, block_out) = out.block(start, len);
                     block_out.copy_from_slice(a);
-                    filters::undelta(typesize, reference, block_out);
+                    filters::undelta(typesize, (start > 0).then_some(done), block_out);
                 } else {
                     filters::undelta(typesize, reference, a);
                 }

@@ -13,6 +13,8 @@ pub(super) mod vector_bitunshuffle;
 #[cfg(feature = "simd")]
 pub(super) mod vector_unshuffle;
 
+use alloc::vec::Vec;
+
 use super::transpose::rows_to_elements_on;
 use simd::Unit;
 
@@ -20,27 +22,79 @@ use simd::Unit;
 /// `j * n + i`, `n` the number of whole elements; the bytes past the last whole element
 /// are copied as they are.
 pub(super) fn unshuffle(typesize: usize, src: &[u8], dst: &mut [u8]) {
-    unshuffle_on(Unit::detected(), typesize, src, dst);
+    unshuffle_to(Unit::detected(), typesize, src, &mut Dest::Slice(dst));
 }
 
-/// [`unshuffle`] on `unit`.
-pub(super) fn unshuffle_on(unit: Unit, typesize: usize, src: &[u8], dst: &mut [u8]) {
+/// [`unshuffle`] on `unit`, into `dest`.
+pub(super) fn unshuffle_to(unit: Unit, typesize: usize, src: &[u8], dest: &mut Dest<'_>) {
     let n = src.len() / typesize.max(1);
     if typesize <= 1 || n == 0 {
-        dst.copy_from_slice(src);
+        dest.put(0, src);
         return;
     }
     let whole = n * typesize;
-    let (body, tail) = dst.split_at_mut(whole);
     let rows = &src[..whole];
     match typesize {
-        2 => rows_to_elements_on::<2>(unit, rows, body, n),
-        4 => rows_to_elements_on::<4>(unit, rows, body, n),
-        8 => rows_to_elements_on::<8>(unit, rows, body, n),
-        16 => rows_to_elements_on::<16>(unit, rows, body, n),
-        _ => unshuffle_any(typesize, rows, body, n),
+        2 => rows_to_elements_on::<2>(unit, rows, n, dest),
+        4 => rows_to_elements_on::<4>(unit, rows, n, dest),
+        8 => rows_to_elements_on::<8>(unit, rows, n, dest),
+        16 => rows_to_elements_on::<16>(unit, rows, n, dest),
+        _ => unshuffle_any(typesize, rows, dest.whole(0, whole), n),
     }
-    tail.copy_from_slice(&src[whole..]);
+    dest.put(whole, &src[whole..]);
+}
+
+/// Where the last filter undone writes a block: the caller's bytes, or the end of the
+/// output vector, appended as the bytes are produced (not zero-filled first). Offsets
+/// are from the block's start; a vector is written in order.
+pub(super) enum Dest<'a> {
+    Slice(&'a mut [u8]),
+    Append(&'a mut Vec<u8>),
+}
+
+impl Dest<'_> {
+    /// `bytes` at `at`.
+    pub(super) fn put(&mut self, at: usize, bytes: &[u8]) {
+        match self {
+            Dest::Slice(s) => s[at..at + bytes.len()].copy_from_slice(bytes),
+            Dest::Append(v) => v.extend_from_slice(bytes),
+        }
+    }
+
+    /// The `len` bytes at `at`, to be written in place (a vector's are zero-filled first).
+    pub(super) fn whole(&mut self, at: usize, len: usize) -> &mut [u8] {
+        match self {
+            Dest::Slice(s) => &mut s[at..at + len],
+            Dest::Append(v) => {
+                let start = v.len();
+                v.resize(start + len, 0);
+                &mut v[start..]
+            }
+        }
+    }
+
+    /// Where the `len` bytes at `at` are written: in place, or in `buf` (then appended by
+    /// [`Dest::commit`]).
+    #[cfg_attr(not(feature = "simd"), allow(dead_code))]
+    pub(super) fn window<'b>(
+        &'b mut self,
+        at: usize,
+        len: usize,
+        buf: &'b mut [u8],
+    ) -> &'b mut [u8] {
+        match self {
+            Dest::Slice(s) => &mut s[at..at + len],
+            Dest::Append(_) => &mut buf[..len],
+        }
+    }
+
+    /// The bytes of the last [`Dest::window`] (`written`), appended to a vector.
+    #[cfg_attr(not(feature = "simd"), allow(dead_code))]
+    pub(super) fn commit(&mut self, written: &[u8]) {
+        if let Dest::Append(v) = self {
+            v.extend_from_slice(written);
+        }
+    }
 }
 
 /// Unshuffle of any other element size.
@@ -143,7 +197,7 @@ mod tests {
                 let src: Vec<u8> = (0..len).map(|i| (i * 7 + i / 5) as u8).collect();
                 for unit in Unit::all() {
                     let mut dst = vec![0; len];
-                    unshuffle_on(unit, typesize, &src, &mut dst);
+                    unshuffle_to(unit, typesize, &src, &mut Dest::Slice(&mut dst));
                     let expected = unshuffle_plain(typesize, &src);
                     assert_eq!(dst, expected, "{unit:?} {typesize} {len}");
                 }

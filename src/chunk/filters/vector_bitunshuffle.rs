@@ -20,60 +20,64 @@ pub(crate) const MAX_TYPESIZE: usize = 16;
 /// The widest vector, in bytes (AVX-512).
 const MAX_W: usize = 64;
 
-/// Undoes bitshuffle of `src` (`8 * typesize` bit rows of `row_len` bytes, `typesize` at
-/// most [`MAX_TYPESIZE`]) into `dst` (as long), for the first columns in whole vector
-/// widths: returns how many columns (groups of 8 elements) were done.
+/// Bytes of output of one tile at most.
+pub(crate) const MAX_TILE: usize = MAX_TYPESIZE * 8 * MAX_W;
+
+/// Undoes bitshuffle for the `W` columns from `col` (a vector width) of `src`
+/// (`8 * typesize` bit rows of `row_len` bytes, `typesize` at most [`MAX_TYPESIZE`]):
+/// the elements `8 * col ..` into `out` (`8 * W * typesize` bytes).
 #[inline(always)]
-pub(crate) fn bit_rows_to_elements<S: Simd>(
+pub(crate) fn bit_tile<S: Simd>(
     simd: S,
     typesize: usize,
     src: &[u8],
-    dst: &mut [u8],
     row_len: usize,
-) -> usize {
+    col: usize,
+    out: &mut [u8],
+) {
     let w = S::u8s::LEN;
-    let done = row_len / w * w;
     let tile_len = 8 * w;
-    let mut tile = [0u8; MAX_TYPESIZE * 8 * MAX_W];
+    let mut tile = [0u8; MAX_TILE];
     let tile = &mut tile[..typesize * tile_len];
-    for (t, out) in dst[..8 * done * typesize]
-        .chunks_exact_mut(tile_len * typesize)
-        .enumerate()
-    {
-        let at = t * w;
-        // Byte `j` of the tile's elements, in row `j` of the tile (or straight out).
-        for j in 0..typesize {
-            let mut v = [S::u8s::splat(simd, 0); 8];
-            for (k, v) in v.iter_mut().enumerate() {
-                let row = (8 * j + k) * row_len + at;
-                *v = S::u8s::from_slice(simd, &src[row..row + w]);
-            }
-            let v = transpose::<S, 8>(transpose_bits::<S>(simd, v));
-            let to = if typesize == 1 {
-                &mut *out
-            } else {
-                &mut tile[j * tile_len..(j + 1) * tile_len]
-            };
-            for (o, v) in to.chunks_exact_mut(w).zip(v) {
-                v.store_slice(o);
-            }
+    // Byte `j` of the tile's elements, in row `j` of the tile (or straight out).
+    for j in 0..typesize {
+        let mut v = [S::u8s::splat(simd, 0); 8];
+        for (k, v) in v.iter_mut().enumerate() {
+            let row = (8 * j + k) * row_len + col;
+            *v = S::u8s::from_slice(simd, &src[row..row + w]);
         }
-        match typesize {
-            1 => {}
-            2 => _ = rows_to_elements::<S, 2>(simd, tile, out, tile_len),
-            4 => _ = rows_to_elements::<S, 4>(simd, tile, out, tile_len),
-            8 => _ = rows_to_elements::<S, 8>(simd, tile, out, tile_len),
-            16 => _ = rows_to_elements::<S, 16>(simd, tile, out, tile_len),
-            _ => {
-                for (j, row) in tile.chunks_exact(tile_len).enumerate() {
-                    for (element, &byte) in out.chunks_exact_mut(typesize).zip(row) {
-                        element[j] = byte;
-                    }
+        let v = transpose::<S, 8>(transpose_bits::<S>(simd, v));
+        let to = if typesize == 1 {
+            &mut *out
+        } else {
+            &mut tile[j * tile_len..(j + 1) * tile_len]
+        };
+        for (o, v) in to.chunks_exact_mut(w).zip(v) {
+            v.store_slice(o);
+        }
+    }
+    let tile = &*tile;
+    match typesize {
+        1 => {}
+        2 => _ = rows_to_elements::<S, 2>(simd, &rows_of(tile), out),
+        4 => _ = rows_to_elements::<S, 4>(simd, &rows_of(tile), out),
+        8 => _ = rows_to_elements::<S, 8>(simd, &rows_of(tile), out),
+        16 => _ = rows_to_elements::<S, 16>(simd, &rows_of(tile), out),
+        _ => {
+            for (j, row) in tile.chunks_exact(tile_len).enumerate() {
+                for (element, &byte) in out.chunks_exact_mut(typesize).zip(row) {
+                    element[j] = byte;
                 }
             }
         }
     }
-    done
+}
+
+/// The `N` rows of `tile`.
+#[inline(always)]
+fn rows_of<const N: usize>(tile: &[u8]) -> [&[u8]; N] {
+    let len = tile.len() / N;
+    core::array::from_fn(|j| &tile[j * len..(j + 1) * len])
 }
 
 /// The 8x8 bit matrix of each byte lane across `v` transposed: bit `b` of lane `c` of
@@ -127,28 +131,33 @@ mod tests {
     use proptest::prelude::*;
 
     use super::super::simd::Unit;
-    use crate::chunk::bitshuffle::unshuffle_on;
+    use super::super::Dest;
+    use crate::chunk::bitshuffle::unshuffle_to;
 
     /// Every unit of this CPU bit-unshuffles `src` as the plain loops do (chunk formats
-    /// 2 and 3: whole blocks only, or the largest prefix of whole groups of 8).
+    /// 2 and 3: whole blocks only, or the largest prefix of whole groups of 8), into a
+    /// slice and appended to a vector.
     fn check(typesize: usize, src: &[u8]) {
         for format in [2, 3] {
             let mut plain = vec![0; src.len()];
-            unshuffle_on(
-                Unit::Plain,
-                typesize,
-                format,
-                src,
-                &mut Vec::new(),
-                &mut plain,
-            );
+            let dest = &mut Dest::Slice(&mut plain);
+            unshuffle_to(Unit::Plain, typesize, format, src, &mut Vec::new(), dest);
             for unit in Unit::all() {
-                let mut out = vec![0xa5; src.len()];
-                unshuffle_on(unit, typesize, format, src, &mut Vec::new(), &mut out);
                 let len = src.len();
+                let mut out = vec![0xa5; len];
+                let dest = &mut Dest::Slice(&mut out);
+                unshuffle_to(unit, typesize, format, src, &mut Vec::new(), dest);
                 assert_eq!(
                     out, plain,
                     "{unit:?}, typesize {typesize}, {len} bytes, format {format}"
+                );
+                let mut appended = vec![7; 3];
+                let dest = &mut Dest::Append(&mut appended);
+                unshuffle_to(unit, typesize, format, src, &mut Vec::new(), dest);
+                assert_eq!(
+                    appended[3..],
+                    plain,
+                    "{unit:?} appending, {typesize}, {len}, {format}"
                 );
             }
         }

@@ -8,27 +8,23 @@
 //! vectors stored: `N * W` bytes of output per step, one pass. With AVX-512 VBMI each
 //! zip is one two-source byte permutation across the whole register.
 
-use core::array::from_fn;
-
 use fearless_simd::prelude::*;
 
-/// Transposes the `N` rows of `n` bytes in `src` into elements of `N` bytes in `dst`
+/// Transposes the `N` rows (of equal length) into elements of `N` bytes in `dst`
 /// (element `i` is byte `i` of every row, in order), for the first elements in whole
 /// vector widths: returns how many were done. `N` is 2, 4, 8 or 16.
 #[inline(always)]
 pub(crate) fn rows_to_elements<S: Simd, const N: usize>(
     simd: S,
-    src: &[u8],
+    rows: &[&[u8]; N],
     dst: &mut [u8],
-    n: usize,
 ) -> usize {
     let w = S::u8s::LEN;
-    let done = n / w * w;
-    let rows: [&[u8]; N] = from_fn(|j| &src[j * n..j * n + done]);
+    let done = rows[0].len() / w * w;
     for (i, out) in dst[..done * N].chunks_exact_mut(N * w).enumerate() {
         let at = i * w;
         let mut v = [S::u8s::splat(simd, 0); N];
-        for (v, row) in v.iter_mut().zip(&rows) {
+        for (v, row) in v.iter_mut().zip(rows) {
             *v = S::u8s::from_slice(simd, &row[at..at + w]);
         }
         let v = transpose::<S, N>(v);
@@ -89,20 +85,24 @@ mod tests {
     use proptest::prelude::*;
 
     use super::super::simd::Unit;
-    use super::super::unshuffle_on;
+    use super::super::{unshuffle_to, Dest};
 
-    /// Every unit of this CPU unshuffles `src` as the plain loops do.
+    /// Every unit of this CPU unshuffles `src` as the plain loops do, into a slice and
+    /// appended to a vector.
     fn check(typesize: usize, src: &[u8]) {
         let mut plain = vec![0; src.len()];
-        unshuffle_on(Unit::Plain, typesize, src, &mut plain);
+        unshuffle_to(Unit::Plain, typesize, src, &mut Dest::Slice(&mut plain));
         for unit in Unit::all() {
-            let mut out = vec![0xa5; src.len()];
-            unshuffle_on(unit, typesize, src, &mut out);
+            let len = src.len();
+            let mut out = vec![0xa5; len];
+            unshuffle_to(unit, typesize, src, &mut Dest::Slice(&mut out));
+            assert_eq!(out, plain, "{unit:?}, typesize {typesize}, {len} bytes");
+            let mut appended = vec![7; 3];
+            unshuffle_to(unit, typesize, src, &mut Dest::Append(&mut appended));
             assert_eq!(
-                out,
+                appended[3..],
                 plain,
-                "{unit:?}, typesize {typesize}, {} bytes",
-                src.len()
+                "{unit:?} appending, {typesize}, {len}"
             );
         }
     }
