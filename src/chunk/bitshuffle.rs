@@ -207,3 +207,79 @@ mod tests {
         }
     }
 }
+
+/// Every vector unit against the plain loops.
+#[cfg(all(test, feature = "simd"))]
+mod vector_tests {
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    use proptest::collection::vec as bytes;
+    use proptest::prelude::*;
+
+    use super::super::filters::simd::Unit;
+    use super::super::filters::Dest;
+    use super::unshuffle_to;
+
+    /// Every unit of this CPU bit-unshuffles `src` as the plain loops do (chunk formats
+    /// 2 and 3: whole blocks only, or the largest prefix of whole groups of 8), into a
+    /// slice and appended to a vector.
+    fn check(typesize: usize, src: &[u8]) {
+        for format in [2, 3] {
+            let mut plain = vec![0; src.len()];
+            let dest = &mut Dest::Slice(&mut plain);
+            unshuffle_to(Unit::Plain, typesize, format, src, &mut Vec::new(), dest);
+            for unit in Unit::all() {
+                let len = src.len();
+                let mut out = vec![0xa5; len];
+                let dest = &mut Dest::Slice(&mut out);
+                unshuffle_to(unit, typesize, format, src, &mut Vec::new(), dest);
+                assert_eq!(
+                    out, plain,
+                    "{unit:?}, typesize {typesize}, {len} bytes, format {format}"
+                );
+                let mut appended = vec![7; 3];
+                let dest = &mut Dest::Append(&mut appended);
+                unshuffle_to(unit, typesize, format, src, &mut Vec::new(), dest);
+                assert_eq!(
+                    appended[3..],
+                    plain,
+                    "{unit:?} appending, {typesize}, {len}, {format}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_typesize_and_odd_lengths_as_the_plain_loops() {
+        for typesize in 1..=17 {
+            for elements in [
+                0,
+                8,
+                9,
+                511,
+                512,
+                520,
+                1024 + 8,
+                1024 + 15,
+                2048 + 64 * 8 + 3,
+            ] {
+                for extra in [0, typesize / 2] {
+                    let len = elements * typesize + extra;
+                    let src: Vec<u8> = (0..len).map(|i| (i * 131 + i / 7) as u8).collect();
+                    check(typesize, &src);
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn random_blocks_as_the_plain_loops(
+            typesize in 1usize..=17,
+            src in bytes(any::<u8>(), 0..24_000),
+        ) {
+            check(typesize, &src);
+        }
+    }
+}

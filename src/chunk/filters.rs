@@ -15,8 +15,8 @@ pub(super) mod vector_unshuffle;
 
 use alloc::vec::Vec;
 
-use super::transpose::rows_to_elements_on;
-use simd::Unit;
+use super::transpose::rows_to_elements;
+use simd::{Kernel, Unit};
 
 /// Byte-unshuffle `src` into `dst` (same length): byte `j` of element `i` was stored at
 /// `j * n + i`, `n` the number of whole elements; the bytes past the last whole element
@@ -94,6 +94,50 @@ impl Dest<'_> {
         if let Dest::Append(v) = self {
             v.extend_from_slice(written);
         }
+    }
+}
+
+/// `chunk::transpose::rows_to_elements` on `unit`, into `dest`: with the unit's vectors
+/// ([`vector_unshuffle`]) for whole vector widths of elements, in spans
+/// of [`SPAN`] bytes (a vector's written in L1, then appended), the rest one byte at a
+/// time.
+fn rows_to_elements_on<const N: usize>(unit: Unit, src: &[u8], n: usize, dest: &mut Dest<'_>) {
+    unit.run(Rows::<N> { src, n, dest });
+}
+
+/// Bytes of output per span of the vector transposition.
+#[cfg_attr(not(feature = "simd"), allow(dead_code))]
+const SPAN: usize = 4096;
+
+/// The transposition of `rows_to_elements_on` as a [`Kernel`].
+struct Rows<'a, 'd, const N: usize> {
+    src: &'a [u8],
+    n: usize,
+    dest: &'a mut Dest<'d>,
+}
+
+impl<const N: usize> Kernel for Rows<'_, '_, N> {
+    type Output = ();
+
+    #[cfg(feature = "simd")]
+    #[inline(always)]
+    fn wide<S: fearless_simd::Simd>(self, simd: S) {
+        let (src, n) = (self.src, self.n);
+        let mut buf = [0u8; SPAN];
+        let mut at = 0;
+        while at < n {
+            let len = (SPAN / N).min(n - at);
+            let rows: [&[u8]; N] = core::array::from_fn(|j| &src[j * n + at..j * n + at + len]);
+            let out = self.dest.window(at * N, len * N, &mut buf);
+            let done = vector_unshuffle::rows_to_elements::<S, N>(simd, &rows, out);
+            super::transpose::last_elements(&rows, done, &mut out[done * N..]);
+            self.dest.commit(&buf[..len * N]);
+            at += len;
+        }
+    }
+
+    fn plain(self) {
+        rows_to_elements::<N>(self.src, self.dest.whole(0, N * self.n), self.n);
     }
 }
 

@@ -8,9 +8,6 @@
 //! bytes, is not vectorised, while a zip of 4 or 8 rows of pairs is. The zips run on
 //! tiles of [`TILE`] elements, so that the pairs stay in L1.
 
-use super::filters::simd::{Kernel, Unit};
-use super::filters::Dest;
-
 /// Elements per tile: `16 * TILE` bytes per intermediate buffer at most (4 KiB).
 const TILE: usize = 256;
 /// The widest element transposed here.
@@ -60,56 +57,6 @@ fn zip_pairs_of<const K: usize>(from: &[u8], out: &mut [u8]) {
         for (i, o) in out.iter_mut().enumerate() {
             *o = core::array::from_fn(|k| segs[k][i]);
         }
-    }
-}
-
-/// [`rows_to_elements`] on `unit`, into `dest`: with the unit's vectors
-/// (`super::filters::vector_unshuffle`) for whole vector widths of elements, in spans
-/// of [`SPAN`] bytes (a vector's written in L1, then appended), the rest one byte at a
-/// time.
-pub(super) fn rows_to_elements_on<const N: usize>(
-    unit: Unit,
-    src: &[u8],
-    n: usize,
-    dest: &mut Dest<'_>,
-) {
-    unit.run(Rows::<N> { src, n, dest });
-}
-
-/// Bytes of output per span of the vector transposition.
-#[cfg_attr(not(feature = "simd"), allow(dead_code))]
-const SPAN: usize = 4096;
-
-/// The transposition of [`rows_to_elements`] as a [`Kernel`].
-struct Rows<'a, 'd, const N: usize> {
-    src: &'a [u8],
-    n: usize,
-    dest: &'a mut Dest<'d>,
-}
-
-impl<const N: usize> Kernel for Rows<'_, '_, N> {
-    type Output = ();
-
-    #[cfg(feature = "simd")]
-    #[inline(always)]
-    fn wide<S: fearless_simd::Simd>(self, simd: S) {
-        use super::filters::vector_unshuffle;
-        let (src, n) = (self.src, self.n);
-        let mut buf = [0u8; SPAN];
-        let mut at = 0;
-        while at < n {
-            let len = (SPAN / N).min(n - at);
-            let rows: [&[u8]; N] = core::array::from_fn(|j| &src[j * n + at..j * n + at + len]);
-            let out = self.dest.window(at * N, len * N, &mut buf);
-            let done = vector_unshuffle::rows_to_elements::<S, N>(simd, &rows, out);
-            last_elements(&rows, done, &mut out[done * N..]);
-            self.dest.commit(&buf[..len * N]);
-            at += len;
-        }
-    }
-
-    fn plain(self) {
-        rows_to_elements::<N>(self.src, self.dest.whole(0, N * self.n), self.n);
     }
 }
 
@@ -165,7 +112,7 @@ fn tile<const N: usize>(rows: &[&[u8]; N], at: usize, scratch: &mut Scratch, out
 }
 
 /// Elements `done ..` of `rows` into `out`, one byte at a time (fewer than a tile).
-fn last_elements<const N: usize>(rows: &[&[u8]; N], done: usize, out: &mut [u8]) {
+pub(super) fn last_elements<const N: usize>(rows: &[&[u8]; N], done: usize, out: &mut [u8]) {
     for (i, element) in out.chunks_exact_mut(N).enumerate() {
         for (byte, row) in element.iter_mut().zip(rows) {
             *byte = row[done + i];

@@ -103,6 +103,14 @@ pub(super) fn decode1(
     Ok(())
 }
 
+/// The 10 bytes of `segment` from `at`.
+#[inline(always)]
+fn window(segment: &mut [u8], at: usize) -> &mut [u8; 10] {
+    (&mut segment[at..at + 10])
+        .try_into()
+        .unwrap_or_else(|_| unreachable!())
+}
+
 fn le64(src: &[u8], at: usize) -> u64 {
     src.get(at..)
         .and_then(|s| s.first_chunk::<8>())
@@ -202,19 +210,32 @@ pub(super) fn decode4_fast(
             }
         }
         // Symbol by symbol across the 4 streams (independent, so their lookups
-        // overlap); each round writes at most 10 bytes per stream, within its segment.
+        // overlap); each round writes at most 10 bytes per stream, within its segment:
+        // into a window of 10 bytes of each, checked once a round (a count is 1 or 2,
+        // so that the writes need no check of their own).
         let table: &[u32; 2048] = dt.try_into().map_err(|_| "an 11-bit Huffman table")?;
         while op[3] < olimit {
+            let (s0, rest) = out.split_at_mut(seg);
+            let (s1, rest) = rest.split_at_mut(seg);
+            let (s2, s3) = rest.split_at_mut(seg);
+            let w: [&mut [u8; 10]; 4] = [
+                window(s0, op[0]),
+                window(s1, op[1] - seg),
+                window(s2, op[2] - 2 * seg),
+                window(s3, op[3] - 3 * seg),
+            ];
+            let mut k = [0usize; 4];
             for _ in 0..5 {
                 for s in 0..4 {
                     let e = table[(bits[s] >> 53) as usize];
-                    let o = op[s];
-                    out[o..o + 2].copy_from_slice(&(e as u16).to_le_bytes());
+                    w[s][k[s]] = e as u8;
+                    w[s][k[s] + 1] = (e >> 8) as u8;
                     bits[s] <<= (e >> 16) & 0x3f;
-                    op[s] = o + (e >> 24) as usize;
+                    k[s] += 1 + ((e >> 25) & 1) as usize;
                 }
             }
             for s in 0..4 {
+                op[s] += k[s];
                 let ctz = bits[s].trailing_zeros();
                 ip[s] = ip[s]
                     .checked_sub((ctz >> 3) as usize)
