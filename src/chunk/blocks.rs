@@ -10,6 +10,10 @@ use super::header::{ChunkCodec, ChunkHeader, Filter, FLAG_DONT_SPLIT, MAX_FILTER
 use crate::error::Expected;
 use crate::msgpack::read::Reader;
 
+/// A cache line: the streams of a filtered block are decoded from a multiple of it, so
+/// that the filters' vector loads never straddle two lines (an allocation of this size
+/// starts 16 bytes into a page).
+const LINE: usize = 64;
 /// Length of a block start or a stream's `csize` (`int32_t`).
 const INT32_LEN: usize = 4;
 /// The largest byte a run (negative `csize`) can repeat.
@@ -178,10 +182,17 @@ pub(super) fn decode_blocks(
             ));
         }
         // Without filters the streams go straight to the output.
-        let dest = if filtered {
+        let at = if filtered {
             // Every byte is overwritten by the streams: no zero-filling after the first.
-            scratch::fit(&mut a, bsize);
-            &mut a[..]
+            scratch::fit(&mut a, bsize + LINE);
+            let at = a.as_ptr().addr().next_multiple_of(LINE) - a.as_ptr().addr();
+            a.truncate(at + bsize);
+            at
+        } else {
+            0
+        };
+        let dest = if filtered {
+            &mut a[at..]
         } else {
             out.block(block * blocksize, bsize).1
         };
@@ -191,7 +202,7 @@ pub(super) fn decode_blocks(
             read_stream(&mut r, &mut streams, stream)?;
         }
         if filtered {
-            unfilter(header, out, block * blocksize, &mut a, &mut b)?;
+            unfilter(header, out, block * blocksize, (&mut a, at), &mut b)?;
         }
     }
     scratch::keep(a, b);
@@ -334,23 +345,30 @@ fn decompress(
     }
 }
 
-/// Undoes the filter pipeline on the block held in `a`, last slot first, the last filter
-/// undone writing the block at `start` of `out` (a shuffle appends to a vector as it
-/// goes). Delta XORs against the first block's decoded bytes (the start of `out`), or, in
+/// Undoes the filter pipeline on the block held in `a` from `at`, last slot first, the
+/// last filter undone writing the block at `start` of `out` (a shuffle appends to a
+/// vector as it goes). Delta XORs against the first block's decoded bytes (the start of `out`), or, in
 /// the first block, against the element before it, in place (C-Blosc2 3.x; 2.x read a
 /// stale buffer when delta was not the last filter undone).
 fn unfilter(
     header: &ChunkHeader,
     out: &mut Output<'_>,
     start: usize,
-    a: &mut Vec<u8>,
+    (a, at): (&mut Vec<u8>, usize),
     b: &mut Vec<u8>,
 ) -> Result<(), ChunkError> {
     let typesize = usize::from(header.typesize);
-    let len = a.len();
+    let undone = |f: &(Filter, u8)| !matches!(f.0, Filter::None | Filter::TruncPrec);
+    let at = if header.filters.iter().filter(|f| undone(f)).count() > 1 {
+        // The steps before the last go from `a` to `b` and back, whole.
+        a.drain(..at);
+        0
+    } else {
+        at
+    };
+    let len = a.len() - at;
     // The last filter undone writes the output; the others go from `a` to `b` and back.
-    let last = (0..MAX_FILTERS)
-        .find(|&slot| !matches!(header.filters[slot].0, Filter::None | Filter::TruncPrec));
+    let last = (0..MAX_FILTERS).find(|&slot| undone(&header.filters[slot]));
     for slot in (0..MAX_FILTERS).rev() {
         let (filter, meta) = header.filters[slot];
         let is_last = Some(slot) == last;
@@ -362,7 +380,7 @@ fn unfilter(
         };
         match filter {
             Filter::Shuffle if is_last => {
-                filters::unshuffle_to(Unit::detected(), size, a, &mut out.dest(start, len));
+                filters::unshuffle_to(Unit::detected(), size, &a[at..], &mut out.dest(start, len));
             }
             Filter::Shuffle | Filter::ByteDelta => {
                 let to = if is_last {
@@ -372,9 +390,9 @@ fn unfilter(
                     &mut b[..]
                 };
                 if filter == Filter::Shuffle {
-                    filters::unshuffle(size, a, to);
+                    filters::unshuffle(size, &a[at..], to);
                 } else {
-                    filters::unbytedelta(size, a, to);
+                    filters::unbytedelta(size, &a[at..], to);
                 }
                 if !is_last {
                     core::mem::swap(a, b);
@@ -390,7 +408,7 @@ fn unfilter(
                     Dest::Append(&mut moved)
                 };
                 let (unit, version) = (Unit::detected(), header.version);
-                super::bitshuffle::unshuffle_to(unit, typesize, version, a, b, &mut dest);
+                super::bitshuffle::unshuffle_to(unit, typesize, version, &a[at..], b, &mut dest);
                 if !is_last {
                     *a = moved;
                 }
@@ -399,7 +417,7 @@ fn unfilter(
                 let reference = (start > 0).then(|| out.done(start));
                 if is_last {
                     let (done, block_out) = out.block(start, len);
-                    block_out.copy_from_slice(a);
+                    block_out.copy_from_slice(&a[at..]);
                     filters::undelta(typesize, (start > 0).then_some(done), block_out);
                 } else {
                     filters::undelta(typesize, reference, a);

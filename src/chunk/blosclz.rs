@@ -121,6 +121,8 @@ pub(super) fn decompress(src: &[u8], dest: &mut [u8]) -> Result<(), ChunkErrorKi
 
 /// Bytes moved at once where the stream and the block hold them (the longest literal run).
 const WILD: usize = 32;
+/// Matches at least this long and [`WILD`] bytes back or more are copied by doubling.
+const LONG: usize = 128;
 
 fn cut(ip: usize) -> ChunkErrorKind {
     bad(format!("a match cut short at the stream's byte {ip}"))
@@ -132,7 +134,16 @@ fn cut(ip: usize) -> ChunkErrorKind {
 #[inline]
 fn copy_match(dest: &mut [u8], op: usize, dist: usize, len: usize) {
     let from = op - dist;
-    if dist >= WILD && op + len.next_multiple_of(WILD) <= dest.len() {
+    if dist >= WILD && len >= LONG {
+        // Doubling: each copy reads only bytes written before it, twice as many each
+        // time (a long match, a run of a shuffled counter, in a few long copies).
+        let mut done = 0;
+        while done < len {
+            let take = (op + done - from).min(len - done);
+            dest.copy_within(from..from + take, op + done);
+            done += take;
+        }
+    } else if dist >= WILD && op + len.next_multiple_of(WILD) <= dest.len() {
         // Constant-length moves, each reading only bytes written before it; the last
         // may write past the match, into bytes written again later.
         for k in (0..len).step_by(WILD) {

@@ -366,6 +366,8 @@ fn copy_match(dest: &mut [u8], op: usize, offset: usize, len: usize) {
     if end + 32 <= dest.len() {
         if offset >= len && len > 32 {
             dest.copy_within(m..m + len, op);
+        } else if offset >= 16 && len >= LONG {
+            double(dest, m, op, end);
         } else if offset >= 16 {
             // Each 16-byte move reads bytes written before it.
             let (mut s, mut o) = (m, op);
@@ -400,14 +402,24 @@ fn copy_match(dest: &mut [u8], op: usize, offset: usize, len: usize) {
     } else if offset >= len {
         dest.copy_within(m..m + len, op);
     } else {
-        // Doubling: the bytes from `m` repeat with period `offset`, and `o - m` stays
-        // a multiple of it.
-        let mut o = op;
-        while o < end {
-            let c = (o - m).min(end - o);
-            dest.copy_within(m..m + c, o);
-            o += c;
-        }
+        double(dest, m, op, end);
+    }
+}
+
+/// Matches at least this long and 16 bytes back or more are copied by doubling.
+const LONG: usize = 128;
+
+/// The match from `m` to `op .. end` by doubling: the bytes from `m` repeat with the
+/// match's period, and `o - m` stays a multiple of it, so that each copy reads only
+/// bytes written before it, twice as many each time (few long copies, where a match of
+/// thousands of bytes, a run of a shuffled counter, would take hundreds of short ones).
+#[inline(always)]
+fn double(dest: &mut [u8], m: usize, op: usize, end: usize) {
+    let mut o = op;
+    while o < end {
+        let c = (o - m).min(end - o);
+        dest.copy_within(m..m + c, o);
+        o += c;
     }
 }
 
@@ -419,7 +431,7 @@ mod tests {
     #[test]
     fn matches_repeat_their_offset() {
         for offset in 1..48 {
-            for (len, room) in [4, 5, 16, 17, 40, 63, 64, 100]
+            for (len, room) in [4, 5, 16, 17, 40, 63, 64, 100, 128, 300, 1000]
                 .iter()
                 .flat_map(|&l| [(l, 0), (l, 40)])
             {
