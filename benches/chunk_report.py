@@ -6,7 +6,8 @@ target/criterion/chunk/<decoder>/<case>/new/estimates.json (median times) and pr
 per case and size, the throughput of C-Blosc2 3.3.5, C-Blosc2 2.15.3 and ours
 (`decode_into`, `decode`) with ours/C-3.3.5 (lower is faster). `--group lz4_stage`
 prints that group instead; `--check` exits 1 when a case misses the goal (1.0x for
-`decode_into`, 1.1x for `decode`).
+`decode_into`, 1.1x for `decode`); `--readme` prints README's compact table (one row
+per case, one column per size).
 """
 import json
 import pathlib
@@ -21,8 +22,8 @@ GOAL_INTO, GOAL_DECODE = 1.0, 1.1
 
 
 def median(group, decoder, case):
-    # criterion writes the id's slashes as directory levels under the function name.
-    path = root.joinpath(group, decoder, *case.split("/"), "new", "estimates.json")
+    # criterion writes the id's slashes as underscores.
+    path = root.joinpath(group, decoder, case.replace("/", "_"), "new", "estimates.json")
     try:
         return json.loads(path.read_text())["median"]["point_estimate"]
     except FileNotFoundError:
@@ -33,9 +34,33 @@ def gibs(size, ns):
     return size / ns * 1e9 / 2**30
 
 
+def readme(group):
+    labels = {65536: "64 KiB", 1048576: "1 MiB", 4194304: "4 MiB"}
+    print("| codec | filter | data | " + " | ".join(
+        f"{labels[s]}: C 3.3.5 / `decode_into` GiB/s, ours/C (`decode`) [ours/C 2.15.3]"
+        if s == SIZES[0] else labels[s] for s in SIZES) + " |")
+    print("|---" * (3 + len(SIZES)) + "|")
+    for data in DATA:
+        for codec in CODECS:
+            for filt in FILTERS:
+                cells = []
+                for size in SIZES:
+                    case = f"{codec}/{filt}/{data}/{size}"
+                    t = {d: median(group, d, case) for d in ["c335", "c2153", "ours_into", "ours"]}
+                    if None in t.values():
+                        cells.append("n/a")
+                        continue
+                    cells.append(f"{gibs(size, t['c335']):.2f} / {gibs(size, t['ours_into']):.2f}, "
+                                 f"**{t['ours_into'] / t['c335']:.2f}x** ({t['ours'] / t['c335']:.2f}x) "
+                                 f"[{t['ours_into'] / t['c2153']:.2f}x]")
+                print(f"| {codec} | {filt} | {data} | " + " | ".join(cells) + " |")
+
+
 def main():
     args = sys.argv[1:]
     group = args[args.index("--group") + 1] if "--group" in args else "chunk"
+    if "--readme" in args:
+        return readme(group)
     missed = []
     print("| codec | filter | data | size | C 3.3.5 GiB/s | C 2.15.3 | ours `decode_into`"
           " | ours `decode` | into/C3.3.5 | decode/C3.3.5 | into/C2.15.3 |")
