@@ -68,17 +68,17 @@ impl Kernel for BitRows<'_, '_> {
         let row_len = self.src.len() / typesize / 8;
         let w = S::u8s::LEN;
         let tile = 8 * w * typesize;
-        let mut buf = [0u8; MAX_TILE];
+        let mut buf = super::filters::Line([0; MAX_TILE]);
         let done = row_len / w * w;
         for col in (0..done).step_by(w) {
-            let out = self.dest.window(8 * col * typesize, tile, &mut buf);
+            let out = self.dest.window(8 * col * typesize, tile, &mut buf.0, w);
             bit_tile(simd, typesize, self.src, row_len, col, out);
-            self.dest.commit(&buf[..tile]);
+            self.dest.commit(8 * col * typesize, &buf.0[..tile], w);
         }
         let rest = 8 * (row_len - done) * typesize;
-        let out = self.dest.window(8 * done * typesize, rest, &mut buf);
+        let out = self.dest.window(8 * done * typesize, rest, &mut buf.0, w);
         last_columns(typesize, self.src, row_len, done, out);
-        self.dest.commit(&buf[..rest]);
+        self.dest.commit(8 * done * typesize, &buf.0[..rest], w);
     }
 
     fn plain(self) {
@@ -231,13 +231,19 @@ mod vector_tests {
             unshuffle_to(Unit::Plain, typesize, format, src, &mut Vec::new(), dest);
             for unit in Unit::all() {
                 let len = src.len();
-                let mut out = vec![0xa5; len];
-                let dest = &mut Dest::Slice(&mut out);
-                unshuffle_to(unit, typesize, format, src, &mut Vec::new(), dest);
-                assert_eq!(
-                    out, plain,
-                    "{unit:?}, typesize {typesize}, {len} bytes, format {format}"
-                );
+                // Outputs on a cache line, 16 bytes into one, and at an odd address.
+                for skew in [0, 16, 1] {
+                    let mut lines = vec![0xa5; len + 128];
+                    let at = lines.as_ptr().addr().next_multiple_of(64) - lines.as_ptr().addr();
+                    let out = &mut lines[at + skew..at + skew + len];
+                    let dest = &mut Dest::Slice(out);
+                    unshuffle_to(unit, typesize, format, src, &mut Vec::new(), dest);
+                    let out = &lines[at + skew..at + skew + len];
+                    assert_eq!(
+                        out, plain,
+                        "{unit:?}, {typesize}, {len} bytes, {format}, {skew}"
+                    );
+                }
                 let mut appended = vec![7; 3];
                 let dest = &mut Dest::Append(&mut appended);
                 unshuffle_to(unit, typesize, format, src, &mut Vec::new(), dest);

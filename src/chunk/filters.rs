@@ -73,26 +73,31 @@ impl Dest<'_> {
         }
     }
 
-    /// Where the `len` bytes at `at` are written: in place, or in `buf` (then appended by
-    /// [`Dest::commit`]).
+    /// Where the `len` bytes at `at` are written by stores of `width` bytes: in place
+    /// where they start on a multiple of it, else in `buf` (a line), then copied or
+    /// appended by [`Dest::commit`]: no store straddles two cache lines (large
+    /// allocations start 16 bytes into one).
     #[cfg_attr(not(feature = "simd"), allow(dead_code))]
     pub(super) fn window<'b>(
         &'b mut self,
         at: usize,
         len: usize,
         buf: &'b mut [u8],
+        width: usize,
     ) -> &'b mut [u8] {
         match self {
-            Dest::Slice(s) => &mut s[at..at + len],
-            Dest::Append(_) => &mut buf[..len],
+            Dest::Slice(s) if s[at..].as_ptr().addr() % width == 0 => &mut s[at..at + len],
+            _ => &mut buf[..len],
         }
     }
 
-    /// The bytes of the last [`Dest::window`] (`written`), appended to a vector.
+    /// The bytes of the last [`Dest::window`] at `at` (`written`, when that was `buf`).
     #[cfg_attr(not(feature = "simd"), allow(dead_code))]
-    pub(super) fn commit(&mut self, written: &[u8]) {
-        if let Dest::Append(v) = self {
-            v.extend_from_slice(written);
+    pub(super) fn commit(&mut self, at: usize, written: &[u8], width: usize) {
+        match self {
+            Dest::Slice(s) if s[at..].as_ptr().addr() % width == 0 => {}
+            Dest::Slice(s) => s[at..at + written.len()].copy_from_slice(written),
+            Dest::Append(v) => v.extend_from_slice(written),
         }
     }
 }
@@ -104,6 +109,12 @@ impl Dest<'_> {
 fn rows_to_elements_on<const N: usize>(unit: Unit, src: &[u8], n: usize, dest: &mut Dest<'_>) {
     unit.run(Rows::<N> { src, n, dest });
 }
+
+/// Bytes that start a cache line (where a vector's output is written before it is
+/// appended: its stores never straddle two lines).
+#[cfg_attr(not(feature = "simd"), allow(dead_code))]
+#[repr(align(64))]
+pub(super) struct Line<const LEN: usize>(pub(super) [u8; LEN]);
 
 /// Bytes of output per span of the vector transposition.
 #[cfg_attr(not(feature = "simd"), allow(dead_code))]
@@ -122,16 +133,17 @@ impl<const N: usize> Kernel for Rows<'_, '_, N> {
     #[cfg(feature = "simd")]
     #[inline(always)]
     fn wide<S: fearless_simd::Simd>(self, simd: S) {
+        use super::transpose::last_elements;
         let (src, n) = (self.src, self.n);
-        let mut buf = [0u8; SPAN];
+        let mut buf = Line([0; SPAN]);
         let mut at = 0;
         while at < n {
             let len = (SPAN / N).min(n - at);
             let rows: [&[u8]; N] = core::array::from_fn(|j| &src[j * n + at..j * n + at + len]);
-            let out = self.dest.window(at * N, len * N, &mut buf);
-            let done = vector_unshuffle::rows_to_elements::<S, N>(simd, &rows, out);
-            super::transpose::last_elements(&rows, done, &mut out[done * N..]);
-            self.dest.commit(&buf[..len * N]);
+            let out = self.dest.window(at * N, len * N, &mut buf.0, 16);
+            let done = vector_unshuffle::rows_to_elements_16::<S, N>(simd, &rows, out);
+            last_elements(&rows, done, &mut out[done * N..]);
+            self.dest.commit(at * N, &buf.0[..len * N], 16);
             at += len;
         }
     }

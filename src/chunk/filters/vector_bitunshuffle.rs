@@ -37,8 +37,8 @@ pub(crate) fn bit_tile<S: Simd>(
 ) {
     let w = S::u8s::LEN;
     let tile_len = 8 * w;
-    let mut tile = [0u8; MAX_TILE];
-    let tile = &mut tile[..typesize * tile_len];
+    let mut tile = super::Line([0; MAX_TILE]);
+    let tile = &mut tile.0[..typesize * tile_len];
     // Byte `j` of the tile's elements, in row `j` of the tile (or straight out).
     for j in 0..typesize {
         let mut v = [S::u8s::splat(simd, 0); 8];
