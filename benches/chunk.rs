@@ -14,6 +14,7 @@
 //!
 //! Run with `cargo bench --bench chunk --all-features`, then
 //! `python3 benches/chunk_report.py` for the table with the ratios
+//! (`B2ND_BENCH_INTERLEAVED=1` for the fastest of interleaved rounds instead)
 //! (`B2ND_BENCH_SIZES=1048576` restricts the sizes; criterion's filter argument the
 //! cases). The `lz4_stage` group times the LZ4/LZ4HC stage alone: the same chunks with
 //! their filter removed, so that no decoder undoes a shuffle.
@@ -26,9 +27,7 @@ use std::time::Duration;
 
 use blosc2_src as c;
 use criterion::measurement::{Measurement, ValueFormatter, WallTime};
-use criterion::{
-    criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput,
-};
+use criterion::{criterion_group, BenchmarkGroup, BenchmarkId, Criterion, Throughput};
 
 /// This thread's CPU time, in nanoseconds as criterion's wall time counts them.
 struct ThreadTime;
@@ -223,9 +222,68 @@ fn codec_stage(cr: &mut Criterion<ThreadTime>, c335: &c335::Blosc2, sizes: &[usi
     group.finish();
 }
 
+/// `B2ND_BENCH_INTERLEAVED=1`: no criterion; per case, rounds of every decoder in turn,
+/// each the fastest of a batch, and the fastest of the rounds in CPU time (steadier than
+/// criterion's one decoder after the other on a machine whose load changes by the
+/// minute). Prints ours/C 3.3.5 for `decode_into` and `decode`.
+fn interleaved() {
+    let c335 = c335::Blosc2::load();
+    println!("| case | C 3.3.5 µs | `decode_into` | `decode` | into/C | decode/C |");
+    println!("|---|---|---|---|---|---|");
+    for size in sizes() {
+        for (data_name, data, typesize) in [
+            ("f64ramp", float_ramp(size), 8),
+            ("i32counter", counter(size), 4),
+        ] {
+            for (codec_name, codec) in CODECS {
+                for (filter_name, filter) in FILTERS {
+                    let chunk = c335.compress(cparams(codec, typesize, filter), &data);
+                    let mut dest = vec![0u8; size];
+                    let batch = (4 << 20) / size + 2;
+                    let fastest = |f: &mut dyn FnMut()| {
+                        (0..batch)
+                            .map(|_| {
+                                let t = thread_ns();
+                                f();
+                                thread_ns() - t
+                            })
+                            .min()
+                            .unwrap_or(0)
+                    };
+                    let mut best = [u64::MAX; 3];
+                    for _ in 0..15 {
+                        let t = [
+                            fastest(&mut || _ = c335.decompress(&chunk, &mut dest)),
+                            fastest(&mut || {
+                                b2nd_meta::chunk::decode_into(&chunk, &mut dest).unwrap();
+                            }),
+                            fastest(&mut || _ = black_box(b2nd_meta::chunk::decode(&chunk))),
+                        ];
+                        for (b, t) in best.iter_mut().zip(t) {
+                            *b = (*b).min(t);
+                        }
+                    }
+                    let us = best.map(|ns| ns as f64 / 1e3);
+                    println!(
+                        "| {codec_name}/{filter_name}/{data_name}/{size} | {:.1} | {:.1} | {:.1} | **{:.2}x** | {:.2}x |",
+                        us[0], us[1], us[2], us[1] / us[0], us[2] / us[0]
+                    );
+                }
+            }
+        }
+    }
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().with_measurement(ThreadTime);
     targets = bench
 }
-criterion_main!(benches);
+
+fn main() {
+    if std::env::var_os("B2ND_BENCH_INTERLEAVED").is_some() {
+        return interleaved();
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -84,7 +84,9 @@ pub(super) fn decompress(src: &[u8], dest: &mut [u8]) -> Result<(), ChunkErrorKi
             }
             let Some(&c) = src.get(ip) else { break };
             ip += 1;
-            copy_match(dest, op, back + 1, len);
+            // The same copy as LZ4's matches (constant-length moves, repeated patterns,
+            // doubling for long ones): no `memmove` call for a short match.
+            super::lz4::copy_match(dest, op, back + 1, len);
             op += len;
             ctrl = c;
         } else {
@@ -121,50 +123,9 @@ pub(super) fn decompress(src: &[u8], dest: &mut [u8]) -> Result<(), ChunkErrorKi
 
 /// Bytes moved at once where the stream and the block hold them (the longest literal run).
 const WILD: usize = 32;
-/// Matches at least this long and [`WILD`] bytes back or more are copied by doubling.
-const LONG: usize = 128;
 
 fn cut(ip: usize) -> ChunkErrorKind {
     bad(format!("a match cut short at the stream's byte {ip}"))
-}
-
-/// Copies `len` bytes starting `dist` bytes before `op` to `op`, as a byte-by-byte
-/// forward copy would (overlapping copies repeat the last `dist` bytes). The caller
-/// checked `dist <= op` and `op + len <= dest.len()`.
-#[inline]
-fn copy_match(dest: &mut [u8], op: usize, dist: usize, len: usize) {
-    let from = op - dist;
-    if dist >= WILD && len >= LONG {
-        // Doubling: each copy reads only bytes written before it, twice as many each
-        // time (a long match, a run of a shuffled counter, in a few long copies).
-        let mut done = 0;
-        while done < len {
-            let take = (op + done - from).min(len - done);
-            dest.copy_within(from..from + take, op + done);
-            done += take;
-        }
-    } else if dist >= WILD && op + len.next_multiple_of(WILD) <= dest.len() {
-        // Constant-length moves, each reading only bytes written before it; the last
-        // may write past the match, into bytes written again later.
-        for k in (0..len).step_by(WILD) {
-            dest.copy_within(from + k..from + k + WILD, op + k);
-        }
-    } else if dist >= len {
-        dest.copy_within(from..from + len, op);
-    } else if dist == 1 {
-        let b = dest[from];
-        dest[op..op + len].fill(b);
-    } else {
-        // Each copy of `step` bytes reads only bytes already written; the pattern
-        // doubles each time.
-        let (mut done, mut step) = (0, dist);
-        while done < len {
-            let take = step.min(len - done);
-            dest.copy_within(from..from + take, op + done);
-            done += take;
-            step += take;
-        }
-    }
 }
 
 fn stream_too_long(neblock: usize, found: usize) -> ChunkErrorKind {

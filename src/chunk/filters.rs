@@ -141,7 +141,13 @@ impl<const N: usize> Kernel for Rows<'_, '_, N> {
             let len = (SPAN / N).min(n - at);
             let rows: [&[u8]; N] = core::array::from_fn(|j| &src[j * n + at..j * n + at + len]);
             let out = self.dest.window(at * N, len * N, &mut buf.0, 16);
-            let done = vector_unshuffle::rows_to_elements_16::<S, N>(simd, &rows, out);
+            // The unit's full width where the output starts a line (an L1 span), else
+            // 16 bytes (no store straddling two lines).
+            let done = if out.as_ptr().addr().is_multiple_of(64) {
+                vector_unshuffle::rows_to_elements::<S, N>(simd, &rows, out)
+            } else {
+                vector_unshuffle::rows_to_elements_16::<S, N>(simd, &rows, out)
+            };
             last_elements(&rows, done, &mut out[done * N..]);
             self.dest.commit(at * N, &buf.0[..len * N], 16);
             at += len;

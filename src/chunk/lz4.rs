@@ -360,7 +360,7 @@ const PATTERN: [(u128, u128, usize); 16] = {
 /// Copies the match of `len` bytes `offset` back (1 or more) byte by byte in effect:
 /// with fixed-size moves where 32 bytes of room remain after it, exactly otherwise.
 #[inline(always)]
-fn copy_match(dest: &mut [u8], op: usize, offset: usize, len: usize) {
+pub(super) fn copy_match(dest: &mut [u8], op: usize, offset: usize, len: usize) {
     let end = op + len;
     let m = op - offset;
     if end + 32 <= dest.len() {
