@@ -41,6 +41,7 @@
 mod blocks;
 mod cursor;
 mod decode;
+mod dest;
 #[cfg(feature = "std")]
 mod encode;
 mod error;

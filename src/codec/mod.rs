@@ -4,6 +4,7 @@
 //! and where it stopped. The chunk decoder (`crate::chunk`) picks one per stream.
 
 pub(crate) mod blosclz;
+mod copy;
 pub(crate) mod lz4;
 #[cfg(feature = "std")]
 pub(crate) mod zlib;

@@ -104,6 +104,14 @@ pub(super) fn decode1(
     Ok(())
 }
 
+/// The 10 bytes of `segment` from `at`.
+#[inline(always)]
+fn window(segment: &mut [u8], at: usize) -> &mut [u8; 10] {
+    (&mut segment[at..at + 10])
+        .try_into()
+        .unwrap_or_else(|_| unreachable!())
+}
+
 /// Four streams without the fast loop (`HUF_decompress4X2_usingDTable_internal_body`):
 /// 4 lookups per stream and round while every stream has bits and the fourth is 8
 /// literals or more from its end; then each stream finished, and wanted exactly used.
@@ -177,17 +185,33 @@ pub(super) fn decode4_fast(
             break;
         }
         // Symbol by symbol across the 4 streams (independent, so their lookups
-        // overlap); each round writes at most 10 bytes per stream, within its segment.
+        // overlap); each round writes at most 10 bytes per stream, within its segment:
+        // into a window of 10 bytes of each, checked once a round (a count is 1 or 2,
+        // so that the writes need no check of their own).
         let table: &[u32; 2048] = dt.try_into().map_err(|_| "an 11-bit Huffman table")?;
+        let seg = f.seg;
         while f.op[3] < olimit {
+            let (s0, rest) = out.split_at_mut(seg);
+            let (s1, rest) = rest.split_at_mut(seg);
+            let (s2, s3) = rest.split_at_mut(seg);
+            let w: [&mut [u8; 10]; 4] = [
+                window(s0, f.op[0]),
+                window(s1, f.op[1] - seg),
+                window(s2, f.op[2] - 2 * seg),
+                window(s3, f.op[3] - 3 * seg),
+            ];
+            let mut k = [0usize; 4];
             for _ in 0..5 {
                 for s in 0..4 {
                     let e = table[(f.bits[s] >> 53) as usize];
-                    let o = f.op[s];
-                    out[o..o + 2].copy_from_slice(&(e as u16).to_le_bytes());
+                    w[s][k[s]] = e as u8;
+                    w[s][k[s] + 1] = (e >> 8) as u8;
                     f.bits[s] <<= (e >> 16) & 0x3f;
-                    f.op[s] = o + (e >> 24) as usize;
+                    k[s] += 1 + ((e >> 25) & 1) as usize;
                 }
+            }
+            for (op, k) in f.op.iter_mut().zip(k) {
+                *op += k;
             }
             f.reload(src)?;
         }
