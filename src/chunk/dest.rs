@@ -8,8 +8,8 @@ use alloc::vec::Vec;
 pub(super) enum Dest<'a> {
     Slice(&'a mut [u8]),
     /// The block from `start` of `vec`, which holds the blocks before it. `room` is the
-    /// chunk's length, reserved at once by the first write past the capacity that comes
-    /// after a block's streams are decoded (no reallocation copies a block).
+    /// chunk's length, reserved at once by the first bytes appended (they come after a
+    /// block's streams are decoded), so that no reallocation copies a block.
     Append {
         vec: &'a mut Vec<u8>,
         start: usize,
@@ -35,9 +35,10 @@ impl Dest<'_> {
         match self {
             Dest::Slice(s) => s[at..at + bytes.len()].copy_from_slice(bytes),
             Dest::Append { vec, start, room } if vec.len() == *start + at => {
-                let end = vec.len() + bytes.len();
-                if end > vec.capacity() {
-                    let want = end.max(*room);
+                // A block's streams are decoded: room for the whole chunk now (touched
+                // only as it is written), so that no later block is copied.
+                let want = (vec.len() + bytes.len()).max(*room);
+                if want > vec.capacity() {
                     if vec.is_empty() {
                         // A fresh allocation: `realloc` would copy the old capacity.
                         **vec = Vec::with_capacity(want);
