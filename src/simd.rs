@@ -64,6 +64,18 @@ impl Unit {
         Unit::Plain
     }
 
+    /// The unit for scalar code: AVX2's level where the CPU has it (BMI2's shifts and
+    /// bit counts), never AVX-512's, whose wide registers LLVM packs independent scalar
+    /// lanes into (slower there).
+    #[inline]
+    pub(crate) fn scalar() -> Unit {
+        match Unit::detected() {
+            #[cfg(all(feature = "simd", any(target_arch = "x86", target_arch = "x86_64")))]
+            Unit::Avx512(_) => Level::new().as_avx2().map_or(Unit::Plain, Unit::Avx2),
+            unit => unit,
+        }
+    }
+
     /// `kernel` on this unit.
     #[inline]
     pub(crate) fn run<K: Kernel>(self, kernel: K) -> K::Output {

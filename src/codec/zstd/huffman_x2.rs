@@ -10,25 +10,50 @@ use alloc::vec::Vec;
 
 use super::bits::{BitStream, Status};
 use super::fast4::Fast4;
+use crate::simd::{Kernel, Unit};
 
 /// A double-symbol table from a single-symbol one (`dt[v] = symbol << 8 | length`,
-/// `log` bits): `first | second << 8 | bits << 16 | count << 24`.
+/// `log` bits): `first | second << 8 | bits << 16 | count << 24`, where `v` holds two
+/// codes when both fit `log` bits, else one.
+///
+/// Filled by runs, as libzstd fills it (`HUF_fillDTableX2`): a code of `n` bits takes
+/// the `2^(log - n)` entries of `dt` that start with it, aligned (the codes are
+/// complete and placed longest first), so that the entries starting with one first
+/// code, and among them those whose next bits start with one second code, are runs.
 pub(super) fn build(dt: &[u16], log: u32, out: &mut Vec<u32>) {
-    let mask = (1usize << log) - 1;
+    let size = 1usize << log;
     out.clear();
-    out.extend((0..=mask).map(|v| {
+    out.resize(size, 0);
+    // The shortest code is the last (placed longest first).
+    let shortest = dt.get(size - 1).map_or(0, |e| u32::from(e & 0x3f));
+    let mut v = 0;
+    while v < size {
         let e1 = dt[v];
-        let n1 = u32::from(e1 & 0x3f);
-        let s1 = u32::from(e1 >> 8);
-        if n1 < log {
-            let e2 = dt[(v << n1) & mask];
-            let n2 = u32::from(e2 & 0x3f);
-            if n1 + n2 <= log {
-                return s1 | u32::from(e2 >> 8) << 8 | (n1 + n2) << 16 | 2 << 24;
-            }
+        let n1 = u32::from(e1 & 0x3f).min(log);
+        let single = u32::from(e1 >> 8) | n1 << 16 | 1 << 24;
+        let span = 1usize << (log - n1);
+        if n1 + shortest > log {
+            // No second code fits after this one.
+            out[v..v + span].fill(single);
+            v += span;
+            continue;
         }
-        s1 | n1 << 16 | 1 << 24
-    }));
+        // Entry `v + j` reads its second code at `dt[j << n1]`.
+        let mut j = 0;
+        while j < span {
+            let e2 = dt[(j << n1) & (size - 1)];
+            let n2 = u32::from(e2 & 0x3f).min(log);
+            let run = 1usize << (log - n2).saturating_sub(n1);
+            let value = if n1 + n2 <= log {
+                single & 0xff | u32::from(e2 >> 8) << 8 | (n1 + n2) << 16 | 2 << 24
+            } else {
+                single
+            };
+            out[v + j..(v + j + run).min(v + span)].fill(value);
+            j += run;
+        }
+        v += span;
+    }
 }
 
 /// `HUF_decodeSymbolX2`: writes two bytes at `p` (the second only inside `out`, as
@@ -104,12 +129,103 @@ pub(super) fn decode1(
     Ok(())
 }
 
-/// The 10 bytes of `segment` from `at`.
+/// The rounds of the fast loop, as a [`Kernel`]: compiled for the scalar unit's
+/// features (BMI2's shifts take their count from any register).
+struct Rounds<'a> {
+    src: &'a [u8],
+    out: &'a mut [u8],
+    table: &'a [u32; 2048],
+    f: Fast4,
+}
+
+impl Kernel for Rounds<'_> {
+    type Output = Result<Fast4, &'static str>;
+
+    #[cfg(feature = "simd")]
+    #[inline(always)]
+    fn wide<S: fearless_simd::Simd>(self, _: S) -> Self::Output {
+        rounds(self.src, self.out, self.table, self.f)
+    }
+
+    fn plain(self) -> Self::Output {
+        rounds(self.src, self.out, self.table, self.f)
+    }
+}
+
+/// Rounds of 5 lookups per stream while every stream has 10 bytes of room in its
+/// segment and the first has 7 bytes to read.
 #[inline(always)]
-fn window(segment: &mut [u8], at: usize) -> &mut [u8; 10] {
-    (&mut segment[at..at + 10])
-        .try_into()
-        .unwrap_or_else(|_| unreachable!())
+fn rounds(
+    src: &[u8],
+    out: &mut [u8],
+    table: &[u32; 2048],
+    mut f: Fast4,
+) -> Result<Fast4, &'static str> {
+    let len = out.len();
+    let oend = [f.op[1], f.op[2], f.op[3], len];
+    loop {
+        let room = oend.iter().zip(f.op).map(|(end, op)| (end - op) / 10);
+        let iters = room.fold(f.ip[0] / 7, usize::min);
+        let olimit = f.op[3] + iters * 5;
+        if f.op[3] == olimit || f.crossed() {
+            return Ok(f);
+        }
+        // Symbol by symbol across the 4 streams (independent, so their lookups
+        // overlap); each round writes at most 10 bytes per stream, within its segment
+        // (a count is 1 or 2, and the room was checked for the rounds).
+        // Each stream's literals of a round go to a line on the stack (no pointer of
+        // its own to keep in a register), then 10 bytes of it to the stream's place,
+        // a round later (its stores are in the cache by then: no load waits for them).
+        let mut lines = [[[0u8; 18]; 4]; 2];
+        let mut last: Option<[usize; 4]> = None;
+        let mut round = 0;
+        while f.op[3] < olimit {
+            let [even, odd] = &mut lines;
+            let (line, before) = if round & 1 == 0 {
+                (even, odd)
+            } else {
+                (odd, even)
+            };
+            let mut k = [0usize; 4];
+            step(table, &mut f.bits, line, &mut k);
+            step(table, &mut f.bits, line, &mut k);
+            step(table, &mut f.bits, line, &mut k);
+            step(table, &mut f.bits, line, &mut k);
+            step(table, &mut f.bits, line, &mut k);
+            if let Some(at) = last {
+                put(out, at, before);
+            }
+            last = Some(f.op);
+            for (op, k) in f.op.iter_mut().zip(k) {
+                *op += k;
+            }
+            round += 1;
+            f.reload(src)?;
+        }
+        if let Some(at) = last {
+            put(out, at, &lines[(round + 1) & 1]);
+        }
+    }
+}
+
+/// The first 10 bytes of each stream's line at its place `at` in `out`.
+#[inline(always)]
+fn put(out: &mut [u8], at: [usize; 4], lines: &[[u8; 18]; 4]) {
+    for (at, line) in at.into_iter().zip(lines) {
+        out[at..at + 10].copy_from_slice(&line[..10]);
+    }
+}
+
+/// One lookup on each stream: its one or two literals at `lines[s][k[s]]`.
+#[inline(always)]
+fn step(table: &[u32; 2048], bits: &mut [u64; 4], lines: &mut [[u8; 18]; 4], k: &mut [usize; 4]) {
+    for s in 0..4 {
+        let e = table[(bits[s] >> 53) as usize];
+        let at = k[s] & 15;
+        lines[s][at..at + 2].copy_from_slice(&(e as u16).to_le_bytes());
+        bits[s] <<= (e >> 16) & 0x3f;
+        k[s] += (e >> 24) as usize;
+    }
 }
 
 /// Four streams without the fast loop (`HUF_decompress4X2_usingDTable_internal_body`):
@@ -176,46 +292,8 @@ pub(super) fn decode4_fast(
     let Some(mut f) = Fast4::start(src, starts, len) else {
         return Ok(None);
     };
-    let oend = [f.op[1], f.op[2], f.op[3], len];
-    loop {
-        let room = oend.iter().zip(f.op).map(|(end, op)| (end - op) / 10);
-        let iters = room.fold(f.ip[0] / 7, usize::min);
-        let olimit = f.op[3] + iters * 5;
-        if f.op[3] == olimit || f.crossed() {
-            break;
-        }
-        // Symbol by symbol across the 4 streams (independent, so their lookups
-        // overlap); each round writes at most 10 bytes per stream, within its segment:
-        // into a window of 10 bytes of each, checked once a round (a count is 1 or 2,
-        // so that the writes need no check of their own).
-        let table: &[u32; 2048] = dt.try_into().map_err(|_| "an 11-bit Huffman table")?;
-        let seg = f.seg;
-        while f.op[3] < olimit {
-            let (s0, rest) = out.split_at_mut(seg);
-            let (s1, rest) = rest.split_at_mut(seg);
-            let (s2, s3) = rest.split_at_mut(seg);
-            let w: [&mut [u8; 10]; 4] = [
-                window(s0, f.op[0]),
-                window(s1, f.op[1] - seg),
-                window(s2, f.op[2] - 2 * seg),
-                window(s3, f.op[3] - 3 * seg),
-            ];
-            let mut k = [0usize; 4];
-            for _ in 0..5 {
-                for s in 0..4 {
-                    let e = table[(f.bits[s] >> 53) as usize];
-                    w[s][k[s]] = e as u8;
-                    w[s][k[s] + 1] = (e >> 8) as u8;
-                    f.bits[s] <<= (e >> 16) & 0x3f;
-                    k[s] += 1 + ((e >> 25) & 1) as usize;
-                }
-            }
-            for (op, k) in f.op.iter_mut().zip(k) {
-                *op += k;
-            }
-            f.reload(src)?;
-        }
-    }
+    let table: &[u32; 2048] = dt.try_into().map_err(|_| "an 11-bit Huffman table")?;
+    f = Unit::scalar().run(Rounds { src, out, table, f })?;
     for i in 0..4 {
         let end = ((i + 1) * f.seg).min(len);
         let mut rest = f.rest(src, &starts, i, end)?;
