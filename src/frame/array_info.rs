@@ -126,7 +126,7 @@ mod tests {
             ("dtype_struct_nested.b2nd", "[('a', '<i4')"),
         ] {
             let path = std::format!("{}/tests/data/corpus/{file}", env!("CARGO_MANIFEST_DIR"));
-            let header = crate::frame::open(&path).unwrap().header;
+            let header = crate::frame::open::open(&path).unwrap().header;
             PARSES.with(|n| n.set(0));
             let array = header.array_info().unwrap().unwrap();
             assert_eq!(PARSES.with(Cell::get), 1, "{file}");

@@ -7,6 +7,7 @@ use std::vec::Vec;
 use super::chunks::{chunk_file_name, read_chunk_lazy, ChunkIndex, ChunkLocation, Decoded};
 use super::error::{FrameError, FrameErrorKind};
 use super::fields::invalid;
+use super::file::FrameFile;
 use super::header::{FrameHeader, FrameInfo, FrameKind};
 use crate::blosc::Special;
 use crate::chunk::DEFAULT_MAX_NBYTES;
@@ -283,7 +284,7 @@ fn special_pattern(special: Special, typesize: u32) -> Option<Vec<u8>> {
     }
 }
 
-impl super::FrameFile {
+impl FrameFile {
     /// A [`DataReader`] of this frame's data (its file; for a sparse frame, its
     /// directory too).
     ///

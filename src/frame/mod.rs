@@ -178,7 +178,7 @@ mod chunks;
 mod data;
 mod error;
 mod fields;
-mod file;
+pub(crate) mod file;
 mod header;
 mod index;
 mod lift;

@@ -2,11 +2,12 @@
 
 use core::iter::FusedIterator;
 
+use crate::meta::dims::Dims;
 use crate::meta::error::{Error, ErrorKind, Result};
 use crate::meta::layout::{
     check_ndim, check_version, layout_of_count, Geometry, Layout, Parts, MAX_DIM, VERSION,
 };
-use crate::meta::{Dims, SmallString};
+use crate::meta::small_string::SmallString;
 use crate::wire::marker::{INT32, INT64};
 use crate::wire::read::{int32_value, int64_value, Reader};
 use crate::wire::write::{array_header, INT32_LEN, INT64_LEN};

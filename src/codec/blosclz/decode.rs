@@ -11,7 +11,7 @@
 
 use alloc::format;
 
-use super::Refusal;
+use super::error::Refusal;
 
 /// Far matches add this to their 16-bit distance.
 const MAX_DISTANCE: usize = 8191;

@@ -20,7 +20,7 @@
 //! The copies are fixed-size moves (8, 16 or 32 bytes) wherever at least that much room
 //! remains, the excess overwritten by the next sequence, and exact near the ends.
 
-use super::Refusal;
+use super::error::Refusal;
 
 /// Matches are at least this long (`MINMATCH`).
 const MIN_MATCH: usize = 4;
