@@ -360,3 +360,6 @@ fn block(
     )?;
     Ok(out.pos)
 }
+
+#[cfg(test)]
+mod tests;
