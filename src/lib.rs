@@ -28,12 +28,20 @@
 //! reconciled, is in the [`spec`] module.
 //!
 //! # Features
-//! - `std` (default): the `std::io` entry points [`to_writer`] and [`from_reader`], and
-//!   the `frame` module, whose user metalayers read and write any serde type through
-//!   rmp-serde. Without it the codec, `dtype`, `validate`, [`value`] and [`bytes`] need
-//!   only `core` and `alloc`.
+//! - `std` (default): the `std::io` entry points `to_writer` and `from_reader`; `io`
+//!   (the one byte-source trait), `frame` (headers, trailers, data; user metalayers as
+//!   any serde type through rmp-serde), `vlmeta` (values and crash-consistent writes) and
+//!   `container` (stores and bundles). Without it the codec, [`blosc`], [`dtype`],
+//!   [`chunk`], `validate`, [`value`] and [`bytes`] need only `core` and `alloc`.
 //! - `cli`: the `b2nd-meta` command-line tool (clap and serde_json, which the library
-//!   alone never pulls in).
+//!   alone never pulls in), and the `hex` module it shares with the value mapping.
+//!
+//! # Modules, from the bytes up
+//! [`blosc`] names what the Blosc formats hold (codecs, filters); `io` reads bytes at
+//! offsets; the metalayer format and [`value`] read msgpack through one byte layer;
+//! [`chunk`] decodes chunks with the crate's own codecs; `frame` reads and rewrites
+//! frames, `vlmeta` their variable-length metalayers, `container` the stores and bundles
+//! python-blosc2 keeps them in; [`error`] holds every error in one type.
 
 #![no_std]
 #![forbid(unsafe_code)]

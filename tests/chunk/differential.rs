@@ -12,7 +12,7 @@
 //! A zstd chunk that ours and C decode to different bytes, or that only C refuses, is
 //! asked of libzstd directly (tests/chunk/zstd_ref.rs) and reported with libzstd's
 //! reason: there must be none, in the small sweep and in the full one (our decoder,
-//! src/chunk/zstd/, follows libzstd 1.5.6 stream by stream).
+//! src/codec/zstd/, follows libzstd 1.5.6 stream by stream).
 //!
 //! Where C-Blosc2 2.15.3 and 3.x (what python-blosc2 4 bundles, and what this decoder
 //! follows) decode differently, the chunk is counted under the class, not compared:
