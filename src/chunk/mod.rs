@@ -46,3 +46,5 @@ pub use decode::{decode, decode_into, decode_with_limit, DEFAULT_MAX_NBYTES};
 pub use encode::{encode, TooLargeForChunk, ENCODE_BLOCKSIZE, MAX_ENCODE_NBYTES};
 pub use error::{ChunkError, ChunkErrorKind};
 pub use header::{ChunkHeader, EXTENDED_HEADER_LEN, MAX_BLOCKSIZE, MIN_HEADER_LEN};
+// The Blosc vocabulary the chunk header holds, where it was before `blosc` held it.
+pub use crate::blosc::{Filter, Special, MAX_FILTERS};

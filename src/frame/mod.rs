@@ -197,6 +197,9 @@ pub use array::{reshaped_meta, ARRAY_METALAYERS};
 pub use array_info::ArrayInfo;
 pub use check::{check_array, Mismatch};
 pub use chunks::{chunk_file_name, ChunkIndex, ChunkLocation};
+// The Blosc vocabulary the frame header holds, where it was before `blosc` held it
+// (`Codec` is now one enum for frames and chunks).
+pub use crate::blosc::{Codec, MAX_FILTERS};
 pub use data::DataReader;
 pub use error::{FrameError, FrameErrorKind};
 pub use file::FrameFile;
