@@ -5,6 +5,14 @@ use std::vec::Vec;
 
 /// A source behind an `Arc`, as the readers keep one: a file, bytes in memory, a
 /// window of another source.
+///
+/// ```
+/// use b2nd_meta::io::{ReadAt, SharedSource};
+///
+/// let source: SharedSource = std::sync::Arc::new(b"bytes".to_vec());
+/// assert_eq!(source.size()?, 5);
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub type SharedSource = std::sync::Arc<dyn ReadAt + Send + Sync>;
 
 /// A source of bytes read at given offsets, as a file is with `pread`: the frame, vlmeta
