@@ -31,7 +31,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
 /// The bytes of lowercase hex digits, two a byte.
 fn unhex(hex: &str) -> Result<Vec<u8>, Box<dyn std::error::Error>> {
-    if hex.len() % 2 != 0 {
+    if !hex.len().is_multiple_of(2) {
         return Err("an odd number of hex digits".into());
     }
     (0..hex.len())
