@@ -87,7 +87,8 @@ impl FrameHeader {
 }
 
 impl ArrayInfo {
-    /// The array's shape.
+    /// The array's shape, as the metalayer stores it (int64; `self.meta.shapes()` gives
+    /// the three shapes as `u64`, checked: [`crate::Shapes`]).
     pub fn shape(&self) -> &[i64] {
         self.meta.shape()
     }
