@@ -32,7 +32,8 @@ pub fn scan(dir: &Path, recursive: bool, progress: &mut Progress, show: &mut Sho
         ok: true,
     };
     walk.dir(dir, show)?;
-    if walk.found == 0 {
+    // Nothing found, and nothing failed to say why.
+    if walk.found == 0 && walk.ok {
         walk.progress.clear();
         let (here, hint) = match recursive {
             true => ("here or below", ""),
