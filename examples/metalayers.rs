@@ -12,7 +12,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .filter(|l| !l.starts_with('#') && !l.is_empty())
     {
         let (name, hex) = line.split_once(' ').ok_or("a line is `name hex`")?;
-        let bytes = unhex(hex)?;
+        let bytes = from_hex(hex)?;
         let meta: Meta = b2nd_meta::from_slice(&bytes)?;
         let again = b2nd_meta::to_vec(&meta)?;
         let verdict = if again == bytes {
@@ -29,13 +29,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-/// The bytes of lowercase hex digits, two a byte.
-fn unhex(hex: &str) -> Result<Vec<u8>, Box<dyn std::error::Error>> {
-    if !hex.len().is_multiple_of(2) {
-        return Err("an odd number of hex digits".into());
-    }
-    (0..hex.len())
-        .step_by(2)
-        .map(|i| Ok(u8::from_str_radix(&hex[i..i + 2], 16)?))
+/// The bytes a line's lowercase hex spells (the crate's own hex is the command line's).
+fn from_hex(hex: &str) -> Result<Vec<u8>, Box<dyn std::error::Error>> {
+    hex.as_bytes()
+        .chunks(2)
+        .map(|pair| Ok(u8::from_str_radix(std::str::from_utf8(pair)?, 16)?))
         .collect()
 }

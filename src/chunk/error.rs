@@ -46,16 +46,23 @@ pub enum ChunkErrorKind {
         /// The value found.
         found: i64,
     },
-    /// A chunk format version this crate does not know the layout of.
-    #[error("expected a chunk format version from 0 to {max}, found {found}")]
+    /// A chunk format version from the future whose `blosc2_flags2` (byte 30) holds
+    /// features this decoder does not know (C-Blosc2 3.3.5 reads a newer version as its
+    /// own unless it does).
+    #[error(
+        "expected a chunk format version at most {max}, or blosc2_flags2 without other \
+         features than variable-length blocks, found version {found} with blosc2_flags2 {flags2:#04x}"
+    )]
     UnsupportedVersion {
         /// The version byte.
         found: u8,
         /// The newest version known.
         max: u8,
+        /// `blosc2_flags2` (byte 30).
+        flags2: u8,
     },
     /// A feature of the chunk format this decoder does not implement (lazy chunks,
-    /// dictionaries, variable-length blocks).
+    /// whose blocks are in their frame).
     #[error("the chunk uses {feature}, which is not decoded")]
     Unsupported {
         /// The feature.

@@ -27,7 +27,8 @@ pub struct Container {
     /// What was noticed and left out: sidecars, compressed members, an embed map
     /// python-blosc2 would not read.
     pub notes: Vec<String>,
-    pub(super) src: Option<SharedSource>,
+    /// The zip's bytes (a `.b2z`), which its members are read from.
+    pub(crate) src: Option<SharedSource>,
     pub(super) embed: Option<Embed>,
     /// Every node, by key (DictStore's view: TreeStore groups are not nodes).
     pub(super) nodes: BTreeMap<String, Location>,
@@ -100,7 +101,8 @@ impl Container {
         self.read_with(key, location, node::full)
     }
 
-    fn read_with<T>(
+    /// Reads the frame of node `key` at `location` with `how`.
+    pub(crate) fn read_with<T>(
         &self,
         key: &str,
         location: &Location,

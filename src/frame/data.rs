@@ -272,7 +272,7 @@ fn repeat(pattern: &[u8], from: u64, len: usize) -> Vec<u8> {
 }
 
 /// The repeated bytes of a special chunk.
-fn special_pattern(special: Special, typesize: u32) -> Option<Vec<u8>> {
+pub(crate) fn special_pattern(special: Special, typesize: u32) -> Option<Vec<u8>> {
     match special {
         Special::Zero | Special::Uninit => Some(std::vec![0]),
         Special::Nan => match typesize {

@@ -170,7 +170,7 @@ pub(super) fn decode4_fast(
     };
     let oend = [f.op[1], f.op[2], f.op[3], len];
     loop {
-        let room = (0..4).map(|s| (oend[s] - f.op[s]) / 10);
+        let room = oend.iter().zip(f.op).map(|(end, op)| (end - op) / 10);
         let iters = room.fold(f.ip[0] / 7, usize::min);
         let olimit = f.op[3] + iters * 5;
         if f.op[3] == olimit || f.crossed() {
