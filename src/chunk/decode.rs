@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 
 use super::blocks::{decode_blocks, Output};
 use super::cursor::{short_of, Cursor};
-use super::error::{ChunkError, ChunkErrorKind};
+use super::error::{invalid, ChunkError, ChunkErrorKind};
 use super::header::{at, ChunkHeader, BLOSC2_LAZY, BLOSC2_USEDICT, BLOSC2_VL_BLOCKS};
 use super::vlblocks::decode_vl_blocks;
 use crate::blosc::{Filter, Special};

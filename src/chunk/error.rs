@@ -157,6 +157,23 @@ pub enum ChunkErrorKind {
     },
 }
 
+/// A header or section field at byte `offset` that C-Blosc2 refuses.
+pub(super) fn invalid(
+    offset: usize,
+    field: &'static str,
+    expected: &'static str,
+    found: i64,
+) -> ChunkError {
+    ChunkError::at(
+        offset,
+        ChunkErrorKind::InvalidField {
+            field,
+            expected,
+            found,
+        },
+    )
+}
+
 impl Kind for ChunkErrorKind {
     fn class(&self) -> Class {
         use ChunkErrorKind::*;

@@ -10,6 +10,8 @@
 //! the special kind in byte 7 (1 zeros, 2 NaNs, 4 uninitialised).
 
 use std::format;
+use std::fs::File;
+use std::path::{Path, PathBuf};
 use std::string::String;
 use std::vec::Vec;
 
@@ -61,6 +63,15 @@ pub struct ChunkIndex {
 /// ```
 pub fn chunk_file_name(number: u64) -> String {
     format!("{number:08X}.chunk")
+}
+
+/// The chunk file `number` of the sparse frame in `dir`, opened: the file, its length
+/// and its path.
+pub(crate) fn open_chunk_file(dir: &Path, number: u64) -> Result<(File, u64, PathBuf), FrameError> {
+    let path = dir.join(chunk_file_name(number));
+    let file = File::open(&path).map_err(FrameError::io(Some(&path)))?;
+    let len = file.metadata().map_err(FrameError::io(Some(&path)))?.len();
+    Ok((file, len, path))
 }
 
 /// Reads `len` bytes at `at`, or says the input ends first.

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::vec::Vec;
 
-use super::chunks::{chunk_file_name, read_chunk_lazy, ChunkIndex, ChunkLocation, Decoded};
+use super::chunks::{open_chunk_file, read_chunk_lazy, ChunkIndex, ChunkLocation, Decoded};
 use super::error::{FrameError, FrameErrorKind};
 use super::fields::invalid;
 use super::file::FrameFile;
@@ -118,9 +118,7 @@ impl<R: ReadAt> DataReader<R> {
                         "a sparse frame's chunk, read without its directory",
                     ));
                 };
-                let path = dir.join(chunk_file_name(number));
-                let file = std::fs::File::open(&path).map_err(FrameError::io(Some(&path)))?;
-                let len = file.metadata().map_err(FrameError::io(Some(&path)))?.len();
+                let (file, len, path) = open_chunk_file(dir, number)?;
                 read_chunk_lazy(&file, 0, len, limit, nchunk).map_err(|e| e.in_file(&path))?
             }
             ChunkLocation::Special(special) => {

@@ -204,6 +204,7 @@ pub use chunks::{chunk_file_name, ChunkIndex, ChunkLocation};
 // The Blosc vocabulary the frame header holds, where it was before `blosc` held it
 // (`Codec` is now one enum for frames and chunks).
 pub use crate::blosc::{Codec, MAX_FILTERS};
+pub(crate) use chunks::open_chunk_file;
 pub(crate) use data::special_pattern;
 pub use data::DataReader;
 pub use error::{FrameError, FrameErrorKind};
