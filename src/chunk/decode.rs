@@ -236,17 +236,6 @@ fn unsupported(offset: usize, feature: &'static str) -> ChunkError {
     ChunkError::at(offset, ChunkErrorKind::Unsupported { feature })
 }
 
-fn invalid(offset: usize, field: &'static str, expected: &'static str, found: i64) -> ChunkError {
-    ChunkError::at(
-        offset,
-        ChunkErrorKind::InvalidField {
-            field,
-            expected,
-            found,
-        },
-    )
-}
-
 /// A chunk that is one value repeated (`blosc2_flags` bits 4..6): its value, checked as
 /// C-Blosc2 3.3.5 fills it block by block (`blosc_d`, `set_values`, `set_nans`): each
 /// block whole values, NaNs only of 4 or 8 bytes. `data` is the chunk from its start
@@ -417,11 +406,12 @@ mod tests {
                 &[&[2, 0, 0, 0, 0, 0, 0, 1, 0xaa]],
                 &[0x80, 1, 0, 0, 0, 0, 0, 0, 0xaa],
             ),
-            // Bytedelta after shuffle.
+            // Bytedelta after shuffle (its meta the element size: C-Blosc2 3.3.5 takes
+            // 0 for a super-chunk's typesize, which a lone chunk has not).
             (
                 2,
                 [0, 0, 0, 0, 1, 35],
-                NO_META,
+                [0, 0, 0, 0, 0, 2],
                 &[&[1, 1, 1, 5, 0xff, 2]],
                 &[1, 5, 2, 4, 3, 6],
             ),
