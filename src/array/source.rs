@@ -144,15 +144,12 @@ impl Frame {
                 Ok(Fetched::Stored)
             }
             ChunkLocation::File(number) => {
-                let Bytes::Sparse { dir } = &self.bytes else {
-                    return Err(invalid(
-                        self.index.offset,
-                        "chunk file number",
-                        i128::from(number),
-                        "a chunk file in a contiguous frame",
-                    ));
+                let dir = match &self.bytes {
+                    Bytes::Sparse { dir } => Some(dir.as_path()),
+                    Bytes::Window { .. } => None,
                 };
-                let (file, len, path) = open_chunk_file(dir, number)?;
+                let reason = "a chunk file in a contiguous frame";
+                let (file, len, path) = open_chunk_file(dir, number, self.index.offset, reason)?;
                 read_chunk(&file, 0, 0, len, n, raw).map_err(|e| e.in_file(&path))?;
                 Ok(Fetched::Stored)
             }

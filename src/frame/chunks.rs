@@ -66,8 +66,17 @@ pub fn chunk_file_name(number: u64) -> String {
 }
 
 /// The chunk file `number` of the sparse frame in `dir`, opened: the file, its length
-/// and its path.
-pub(crate) fn open_chunk_file(dir: &Path, number: u64) -> Result<(File, u64, PathBuf), FrameError> {
+/// and its path. Without a directory, the chunk index entry at byte `entry` is refused
+/// with `reason` (why a chunk file cannot be read there).
+pub(crate) fn open_chunk_file(
+    dir: Option<&Path>,
+    number: u64,
+    entry: u64,
+    reason: &'static str,
+) -> Result<(File, u64, PathBuf), FrameError> {
+    let Some(dir) = dir else {
+        return Err(invalid(entry, "chunk file number", number, reason));
+    };
     let path = dir.join(chunk_file_name(number));
     let file = File::open(&path).map_err(FrameError::io(Some(&path)))?;
     let len = file.metadata().map_err(FrameError::io(Some(&path)))?.len();

@@ -110,15 +110,12 @@ impl<R: ReadAt> DataReader<R> {
                 read_chunk_lazy(&self.reader, at, data_end, limit, nchunk)?
             }
             ChunkLocation::File(number) => {
-                let Some(dir) = &self.dir else {
-                    return Err(invalid(
-                        self.index.offset,
-                        "chunk file number",
-                        i128::from(number),
-                        "a sparse frame's chunk, read without its directory",
-                    ));
-                };
-                let (file, len, path) = open_chunk_file(dir, number)?;
+                let (file, len, path) = open_chunk_file(
+                    self.dir.as_deref(),
+                    number,
+                    self.index.offset,
+                    "a sparse frame's chunk, read without its directory",
+                )?;
                 read_chunk_lazy(&file, 0, len, limit, nchunk).map_err(|e| e.in_file(&path))?
             }
             ChunkLocation::Special(special) => {
