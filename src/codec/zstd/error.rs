@@ -1,6 +1,6 @@
 //! What libzstd refuses, in its own words.
 
-/// A zstd stream that libzstd 1.5.6 (C-Blosc2's zstd) refuses: a frame, block or
+/// A zstd stream that libzstd 1.5.7 (C-Blosc2 3.3.5's zstd) refuses: a frame, block or
 /// section header, a dictionary, or entropy-coded data that does not decode or end where
 /// libzstd wants it to.
 #[derive(Debug, Clone, PartialEq, Eq)]
