@@ -14,7 +14,7 @@ use alloc::vec::Vec;
 use super::blocks::{is_filtered, stream_into, Output, Streams};
 use super::cursor::Cursor;
 use super::dest::Dest;
-use super::error::{ChunkError, ChunkErrorKind};
+use super::error::{invalid, ChunkError};
 use super::header::{at, ChunkHeader};
 use super::pipeline::{streams_into_dest, unfilter};
 use super::scratch::{self, Buffers};
@@ -192,16 +192,5 @@ fn decode_block(
         &mut Dest::Slice(block_out),
         block.len,
         bufs,
-    )
-}
-
-fn invalid(offset: usize, field: &'static str, expected: &'static str, found: i64) -> ChunkError {
-    ChunkError::at(
-        offset,
-        ChunkErrorKind::InvalidField {
-            field,
-            expected,
-            found,
-        },
     )
 }

@@ -7,6 +7,7 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::dtype::{Dtype, DtypeError};
+use crate::meta::dims::Dims;
 use crate::meta::dtype_format;
 use crate::meta::encode;
 use crate::meta::error::Result;
@@ -14,7 +15,6 @@ use crate::meta::layout::{Layout, Parts, PartsRef};
 use crate::meta::serde_impls::{deserialize_parts, serialize_parts};
 use crate::meta::validate::{self, Invalid};
 use crate::meta::view::{check_fast, Checked, MetaRef, Owned};
-use crate::meta::Dims;
 
 use crate::meta::structs::{MetaB2nd, MetaB2ndV1, MetaV0Caterva};
 
@@ -72,7 +72,8 @@ impl Meta {
         self.shape().len()
     }
 
-    /// Length of each axis.
+    /// Length of each axis, as stored (int64; [`Meta::shapes`] gives the three shapes as
+    /// `u64`, checked, for index arithmetic).
     pub fn shape(&self) -> &[i64] {
         match self {
             Meta::V0Caterva(m) => &m.shape,
@@ -81,7 +82,7 @@ impl Meta {
         }
     }
 
-    /// Chunk length along each axis.
+    /// Chunk length along each axis, as stored (int32; see [`Meta::shapes`]).
     pub fn chunkshape(&self) -> &[i32] {
         match self {
             Meta::V0Caterva(m) => &m.chunkshape,
@@ -90,7 +91,7 @@ impl Meta {
         }
     }
 
-    /// Block length along each axis.
+    /// Block length along each axis, as stored (int32; see [`Meta::shapes`]).
     pub fn blockshape(&self) -> &[i32] {
         match self {
             Meta::V0Caterva(m) => &m.blockshape,

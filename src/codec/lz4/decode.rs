@@ -20,7 +20,7 @@
 //! The copies are fixed-size moves (8, 16 or 32 bytes) wherever at least that much room
 //! remains, the excess overwritten by the next sequence, and exact near the ends.
 
-use super::Refusal;
+use super::error::Refusal;
 use crate::codec::copy::copy_match;
 
 /// Matches are at least this long (`MINMATCH`).
@@ -328,3 +328,6 @@ fn copy_literals(dest: &mut [u8], op: usize, src: &[u8], ip: usize, len: usize) 
         dest[op..op + len].copy_from_slice(&src[ip..ip + len]);
     }
 }
+
+#[cfg(test)]
+mod tests;
