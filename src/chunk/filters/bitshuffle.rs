@@ -182,6 +182,19 @@ mod tests {
         out
     }
 
+    /// The bit-unshuffle of `src` into `dst` by every unit of this CPU, which agree.
+    fn unshuffle(typesize: usize, format: u8, src: &[u8], tmp: &mut Vec<u8>, dst: &mut [u8]) {
+        // The plain loops first.
+        for (i, unit) in Unit::all().into_iter().enumerate() {
+            let mut out = dst.to_vec();
+            unshuffle_to(unit, typesize, format, src, tmp, &mut Dest::Slice(&mut out));
+            if i == 0 {
+                dst.copy_from_slice(&out);
+            }
+            assert_eq!(out, dst, "{unit:?}");
+        }
+    }
+
     /// (typesize, chunk format, stored, unshuffled): row `8j + k` holds bit `k` of byte
     /// `j` of every element, element `i` in bit `i % 8` of byte `i / 8`.
     #[test]

@@ -208,6 +208,19 @@ mod tests {
         out
     }
 
+    /// The byte-unshuffle of `src` into `dst` by every unit of this CPU, which agree.
+    fn unshuffle(typesize: usize, src: &[u8], dst: &mut [u8]) {
+        // The plain loops first.
+        for (i, unit) in Unit::all().into_iter().enumerate() {
+            let mut out = dst.to_vec();
+            unshuffle_to(unit, typesize, src, &mut Dest::Slice(&mut out));
+            if i == 0 {
+                dst.copy_from_slice(&out);
+            }
+            assert_eq!(out, dst, "{unit:?}");
+        }
+    }
+
     /// (filter undone, element size, stored bytes, decoded): byte-unshuffle (byte j of
     /// element i stored at j * n + i) and bytedelta (each of the `typesize` channels a
     /// running sum mod 256); the bytes past the last whole element stay as they are.
