@@ -301,3 +301,69 @@ pub(super) fn decode4_fast(
     }
     Ok(Some(()))
 }
+
+/// The fast loop on every unit of this CPU against the plain code.
+#[cfg(test)]
+mod tests {
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    use proptest::collection::vec as bytes;
+    use proptest::prelude::*;
+
+    use super::{Fast4, Rounds};
+    use crate::simd::Unit;
+
+    /// The output and the streams' state after the rounds of `unit` (or its refusal).
+    fn rounds_on(
+        unit: Unit,
+        src: &[u8],
+        starts: [usize; 4],
+        len: usize,
+        table: &[u32; 2048],
+    ) -> Option<(
+        Vec<u8>,
+        Result<([usize; 4], [usize; 4], [u64; 4]), &'static str>,
+    )> {
+        let f = Fast4::start(src, starts, len)?;
+        let mut out = vec![0u8; len];
+        let end = unit.run(Rounds {
+            src,
+            out: &mut out,
+            table,
+            f,
+        });
+        Some((out, end.map(|f| (f.ip, f.op, f.bits))))
+    }
+
+    proptest! {
+        /// Random tables (one or two literals, 1 to 11 bits an entry), streams of 8 bytes
+        /// or more and odd output lengths: every unit writes and reads as the plain code.
+        #[test]
+        fn every_unit_as_the_plain_code(
+            entries in bytes((any::<u16>(), 1u32..=11, 1u32..=2), 2048),
+            src in bytes(any::<u8>(), 32..3000),
+            cuts in (0.0f64..1.0, 0.0f64..1.0, 0.0f64..1.0),
+            len in 1usize..12_000,
+        ) {
+            let table: [u32; 2048] = core::array::from_fn(|i| {
+                let (symbols, bits, count) = entries[i];
+                u32::from(symbols) | bits << 16 | count << 24
+            });
+            // Stream starts 8 bytes or more apart, in order.
+            let room = src.len() - 32;
+            let mut at = [cuts.0, cuts.1, cuts.2].map(|c| (c * room as f64) as usize);
+            at.sort_unstable();
+            let starts = [0, 8 + at[0], 16 + at[1], 24 + at[2]];
+            let plain = rounds_on(Unit::Plain, &src, starts, len, &table);
+            for unit in Unit::all() {
+                prop_assert_eq!(
+                    &rounds_on(unit, &src, starts, len, &table),
+                    &plain,
+                    "{:?}",
+                    unit
+                );
+            }
+        }
+    }
+}
