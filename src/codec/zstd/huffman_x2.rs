@@ -314,17 +314,17 @@ mod tests {
     use super::{Fast4, Rounds};
     use crate::simd::Unit;
 
-    /// The output and the streams' state after the rounds of `unit` (or its refusal).
+    /// Where the streams read and write, and their bits, after the rounds (or the refusal).
+    type State = Result<([usize; 4], [usize; 4], [u64; 4]), &'static str>;
+
+    /// The output and the streams' state after the rounds of `unit`.
     fn rounds_on(
         unit: Unit,
         src: &[u8],
         starts: [usize; 4],
         len: usize,
         table: &[u32; 2048],
-    ) -> Option<(
-        Vec<u8>,
-        Result<([usize; 4], [usize; 4], [u64; 4]), &'static str>,
-    )> {
+    ) -> Option<(Vec<u8>, State)> {
         let f = Fast4::start(src, starts, len)?;
         let mut out = vec![0u8; len];
         let end = unit.run(Rounds {
