@@ -95,12 +95,14 @@ pub enum ErrorKind {
         /// The length asked for.
         len: usize,
     },
-    /// Arrays (or maps) nested deeper than `max` levels: a metalayer nests two deep, a
+    /// Arrays or maps nested deeper than `max` levels: a metalayer nests two deep, a
     /// msgpack value at most [`crate::value::MAX_DEPTH`].
-    #[error("expected arrays nested at most {max} deep, found deeper")]
+    #[error("expected arrays and maps nested at most {max} deep, found {found} deeper")]
     TooDeep {
         /// The bound.
         max: usize,
+        /// What was found past it: `"an array"`, `"a map"`, `"a set"`, `"a NumPy array"`.
+        found: &'static str,
     },
     /// A value of a serde type the metalayer format has no encoding for.
     #[error("the metalayer format has no encoding for {0}")]

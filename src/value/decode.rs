@@ -97,6 +97,19 @@ enum Head {
     },
 }
 
+impl Head {
+    /// What a head that opens a nesting level is, as a depth error names it.
+    fn nesting(&self) -> Option<&'static str> {
+        match self {
+            Head::Value(_) => None,
+            Head::Array(_) => Some("an array"),
+            Head::Map(_) => Some("a map"),
+            Head::Payload { code: EXT_SET, .. } => Some("a set"),
+            Head::Payload { .. } => Some("a NumPy array"),
+        }
+    }
+}
+
 /// A value being read, whose elements are being read; the decoder keeps these on a
 /// heap stack, so nesting costs no call stack.
 enum Open<'a> {
@@ -126,8 +139,12 @@ impl<'a> Decoder<'a> {
         loop {
             let start = r.position();
             let head = self.head(r)?;
-            if !matches!(head, Head::Value(_)) && stack.len() >= MAX_DEPTH {
-                return Err(Error::at(start, ErrorKind::TooDeep { max: MAX_DEPTH }));
+            if let Some(found) = head.nesting().filter(|_| stack.len() >= MAX_DEPTH) {
+                let kind = ErrorKind::TooDeep {
+                    max: MAX_DEPTH,
+                    found,
+                };
+                return Err(Error::at(start, kind));
             }
             // Every element takes at least one byte; reserve no more than a few up
             // front, so claimed lengths allocate nothing (real elements grow it).
