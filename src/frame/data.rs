@@ -118,6 +118,11 @@ impl<R: ReadAt> DataReader<R> {
                     ));
                 };
                 let path = dir.join(chunk_file_name(number));
+                let md = std::fs::metadata(&path).map_err(FrameError::io(Some(&path)))?;
+                if let Some(file_type) = super::open::special(&md) {
+                    let kind = FrameErrorKind::NotAFile { file_type };
+                    return Err(FrameError::new(kind).in_file(&path));
+                }
                 let file = std::fs::File::open(&path).map_err(FrameError::io(Some(&path)))?;
                 let len = file.metadata().map_err(FrameError::io(Some(&path)))?.len();
                 read_chunk_lazy(&file, 0, len, limit, nchunk).map_err(|e| e.in_file(&path))?

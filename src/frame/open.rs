@@ -42,8 +42,9 @@ pub fn read_header<R: Read>(reader: R) -> Result<FrameHeader, FrameError> {
     read_staged(&Stream::new(reader), usize::MAX)
 }
 
-/// What a path is, when it is neither a regular file nor a directory.
-fn special(md: &fs::Metadata) -> Option<&'static str> {
+/// What a path is, when it is neither a regular file nor a directory (a FIFO, a socket,
+/// a device: opening one for reading may block, and reading it may never end).
+pub(crate) fn special(md: &fs::Metadata) -> Option<&'static str> {
     let ft = md.file_type();
     if ft.is_file() || ft.is_dir() {
         return None;

@@ -285,7 +285,7 @@ fn doubles_read_back_from_json_exactly_at_the_edges() {
         f64::MIN,
         f64::MIN_POSITIVE,
         -f64::MIN_POSITIVE,
-        f64::from_bits(1),                    // the smallest subnormal, 5e-324
+        f64::from_bits(1),                     // the smallest subnormal, 5e-324
         f64::from_bits(0x000f_ffff_ffff_ffff), // the largest subnormal
         f64::EPSILON,
         1.0 + f64::EPSILON,
@@ -441,7 +441,10 @@ fn a_million_nested_arrays_are_refused_at_the_bound_on_a_2_mib_stack() {
         .unwrap()
         .join()
         .unwrap();
-    assert!(matches!(err.kind(), ErrorKind::TooDeep { max: MAX_DEPTH, .. }));
+    assert!(matches!(
+        err.kind(),
+        ErrorKind::TooDeep { max: MAX_DEPTH, .. }
+    ));
     assert_eq!(err.offset(), Some(MAX_DEPTH as u64));
     assert_eq!(MAX_DEPTH, 1024);
 }

@@ -24,7 +24,10 @@ fn depth_errors_name_the_container_found_past_the_bound() {
         );
         assert_eq!(err.offset(), Some((MAX_DEPTH * open.len()) as u64));
         let message = err.to_string();
-        assert!(message.contains(&format!("found {found} deeper")), "{message}");
+        assert!(
+            message.contains(&format!("found {found} deeper")),
+            "{message}"
+        );
         assert!(Value::from_msgpack(&nested(open, MAX_DEPTH)).is_ok());
     }
     // Writing a value nested too deep names it too.

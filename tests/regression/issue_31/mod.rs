@@ -5,5 +5,6 @@
 //! in seconds under 256 MB.
 
 mod depth;
+mod fifo;
 #[cfg(feature = "cli")]
 mod run;

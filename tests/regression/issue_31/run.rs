@@ -33,7 +33,11 @@ impl Run {
             self.peak_rss as f64 / 1e6,
             self.time.as_secs_f64()
         );
-        assert!(self.peak_rss < MAX_RSS, "{what}: peak RSS {} bytes", self.peak_rss);
+        assert!(
+            self.peak_rss < MAX_RSS,
+            "{what}: peak RSS {} bytes",
+            self.peak_rss
+        );
         assert!(self.time < MAX_TIME, "{what}: {:?}", self.time);
         assert_eq!(self.code, Some(code), "{what}: {}", self.stderr);
         self
