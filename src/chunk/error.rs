@@ -88,6 +88,11 @@ pub enum ChunkErrorKind {
         /// The limit.
         limit: u64,
     },
+    /// The chunk's `nbytes` is more than what is left of the call's decode budget
+    /// ([`DecodeBudget`](super::DecodeBudget)).
+    #[cfg(feature = "std")]
+    #[error("{0}")]
+    OverBudget(super::OverBudget),
     /// A block start (`bstarts`) that does not point inside the chunk.
     #[error(
         "expected block {block} to start inside the chunk (bytes {min}..{cbytes}), found {found}"
@@ -167,6 +172,8 @@ impl Kind for ChunkErrorKind {
             | CodecNotDecoded { .. }
             | FilterNotDecoded { .. } => Class::Unsupported,
             TooLarge { .. } => Class::TooLarge,
+            #[cfg(feature = "std")]
+            OverBudget(_) => Class::TooLarge,
             InvalidField { .. }
             | BadBlockStart { .. }
             | BadToken { .. }

@@ -17,7 +17,7 @@ use super::error::{FrameError, FrameErrorKind};
 use super::fields::invalid;
 use super::header::{FrameHeader, FrameInfo, FrameKind};
 use crate::blosc::Special;
-use crate::chunk::{self, ChunkHeader, DEFAULT_MAX_NBYTES, EXTENDED_HEADER_LEN};
+use crate::chunk::{self, ChunkHeader, DecodeBudget, DEFAULT_MAX_NBYTES, EXTENDED_HEADER_LEN};
 use crate::io::{read_vec_at, ReadAt};
 
 /// Where one chunk of a frame's data is, as the offsets chunk says.
@@ -86,13 +86,14 @@ pub(super) fn read_exact_at<S: ReadAt + ?Sized>(
 }
 
 /// Reads the whole chunk whose header is at `at` (its cbytes from that header), which
-/// must end by `limit`; decodes it within `max_nbytes`.
+/// must end by `limit`; decodes it within `max_nbytes` (and `budget`, when given).
 pub(super) fn read_chunk_at<S: ReadAt + ?Sized>(
     reader: &S,
     at: u64,
     limit: u64,
     max_nbytes: u32,
     nchunk: Option<u64>,
+    budget: Option<&DecodeBudget>,
 ) -> Result<Vec<u8>, FrameError> {
     let chunk_error = |source: chunk::ChunkError| {
         let offset = at.saturating_add(source.offset().unwrap_or(0));
@@ -115,7 +116,11 @@ pub(super) fn read_chunk_at<S: ReadAt + ?Sized>(
         ));
     }
     let bytes = read_exact_at(reader, at, header.cbytes as usize, "a chunk")?;
-    chunk::decode_with_limit(&bytes, max_nbytes).map_err(chunk_error)
+    match budget {
+        Some(budget) => chunk::decode_within_limit(&bytes, max_nbytes, budget),
+        None => chunk::decode_with_limit(&bytes, max_nbytes),
+    }
+    .map_err(chunk_error)
 }
 
 /// A chunk's bytes: decoded, or one pattern repeated (a special chunk), not
@@ -152,6 +157,7 @@ pub(super) fn read_chunk_lazy<S: ReadAt + ?Sized>(
     limit: u64,
     max_nbytes: u32,
     nchunk: Option<u64>,
+    budget: Option<&DecodeBudget>,
 ) -> Result<Decoded, FrameError> {
     let head = read_exact_at(reader, at, EXTENDED_HEADER_LEN, "a chunk header")?;
     let header = ChunkHeader::parse(&head).ok();
@@ -179,7 +185,7 @@ pub(super) fn read_chunk_lazy<S: ReadAt + ?Sized>(
             pattern,
             len: u64::from(h.nbytes),
         }),
-        _ => read_chunk_at(reader, at, limit, max_nbytes, nchunk).map(Decoded::Bytes),
+        _ => read_chunk_at(reader, at, limit, max_nbytes, nchunk, budget).map(Decoded::Bytes),
     }
 }
 
@@ -210,6 +216,16 @@ impl ChunkIndex {
     pub fn read<S: ReadAt + ?Sized>(
         reader: &S,
         header: &FrameHeader,
+    ) -> Result<ChunkIndex, FrameError> {
+        ChunkIndex::read_within(reader, header, None)
+    }
+
+    /// [`ChunkIndex::read`], the offsets chunk decoded within `budget` (when given),
+    /// and the index it makes spent from it too.
+    pub(crate) fn read_within<S: ReadAt + ?Sized>(
+        reader: &S,
+        header: &FrameHeader,
+        budget: Option<&DecodeBudget>,
     ) -> Result<ChunkIndex, FrameError> {
         let info = &header.info;
         let fixed = fixed_nchunks(info)?;
@@ -242,7 +258,7 @@ impl ChunkIndex {
             None => u64::from(DEFAULT_MAX_NBYTES),
         };
         let limit = (expected as u32).min(DEFAULT_MAX_NBYTES);
-        let offsets = read_chunk_at(reader, at, info.frame_len, limit, None)?;
+        let offsets = read_chunk_at(reader, at, info.frame_len, limit, None, budget)?;
         let head = read_exact_at(reader, at, EXTENDED_HEADER_LEN, "the offsets chunk header")?;
         let stored = ChunkHeader::parse(&head).map(|h| h.cbytes).unwrap_or(0);
         if (fixed.is_some() && offsets.len() as u64 != expected) || offsets.len() % 8 != 0 {
@@ -253,7 +269,14 @@ impl ChunkIndex {
                 "expected 8 bytes per chunk of the frame",
             ));
         }
-        let mut locations = Vec::with_capacity(offsets.len() / 8);
+        let count = offsets.len() / 8;
+        if let Some(budget) = budget {
+            let held = (count * core::mem::size_of::<ChunkLocation>()) as u64;
+            budget
+                .take(held)
+                .map_err(|e| FrameError::at(at, FrameErrorKind::OverBudget(e)))?;
+        }
+        let mut locations = Vec::with_capacity(count);
         for entry in offsets.chunks_exact(8) {
             let mut le = [0u8; 8];
             le.copy_from_slice(entry);

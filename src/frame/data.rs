@@ -1,6 +1,7 @@
 //! [`DataReader`]: byte ranges of a frame's data (the concatenation of its decoded
 //! chunks) through its [`ChunkIndex`], decoding only the chunks a range covers.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::vec::Vec;
 
@@ -9,12 +10,12 @@ use super::error::{FrameError, FrameErrorKind};
 use super::fields::invalid;
 use super::header::{FrameHeader, FrameInfo, FrameKind};
 use crate::blosc::Special;
-use crate::chunk::DEFAULT_MAX_NBYTES;
+use crate::chunk::{DecodeBudget, DEFAULT_MAX_NBYTES};
 use crate::io::{ReadAt, SharedSource};
 
 /// Reads bytes of a frame's data (the concatenation of its decoded chunks) through its
 /// [`ChunkIndex`], decoding only the chunks a range covers (the last one is kept for
-/// the next read).
+/// the next read; within a decode budget, every one, each decoded once).
 ///
 /// ```
 /// use b2nd_meta::frame::{open, DataReader};
@@ -35,20 +36,45 @@ pub struct DataReader<R> {
     index: ChunkIndex,
     /// Where each chunk starts in the data, as far as known (variable-size chunks).
     starts: Vec<u64>,
-    cache: Option<(usize, Decoded)>,
+    /// The chunks decoded: the last one, or (within a budget) each one.
+    kept: BTreeMap<usize, Decoded>,
+    /// What every decode and every byte taken from a special chunk is spent from;
+    /// without one, chunks are decoded within the frame's chunksize.
+    budget: Option<DecodeBudget>,
 }
 
 impl<R: ReadAt> DataReader<R> {
     /// A reader of the contiguous frame that starts at `reader`'s position 0.
     pub fn new(reader: R, header: &FrameHeader) -> Result<DataReader<R>, FrameError> {
-        let index = ChunkIndex::read(&reader, header)?;
+        DataReader::with(reader, header, None)
+    }
+
+    /// A reader whose decodes are spent from `budget` (the index, each chunk once, the
+    /// bytes taken from special chunks), a chunk never decoded past
+    /// [`DEFAULT_MAX_NBYTES`] whatever the frame's chunksize says; every chunk decoded
+    /// is kept (the budget bounds them), so that reads in any order decode each once.
+    pub(crate) fn within(
+        reader: R,
+        header: &FrameHeader,
+        budget: DecodeBudget,
+    ) -> Result<DataReader<R>, FrameError> {
+        DataReader::with(reader, header, Some(budget))
+    }
+
+    fn with(
+        reader: R,
+        header: &FrameHeader,
+        budget: Option<DecodeBudget>,
+    ) -> Result<DataReader<R>, FrameError> {
+        let index = ChunkIndex::read_within(&reader, header, budget.as_ref())?;
         Ok(DataReader {
             reader,
             dir: None,
             info: header.info.clone(),
             index,
             starts: std::vec![0],
-            cache: None,
+            kept: BTreeMap::new(),
+            budget,
         })
     }
 
@@ -101,12 +127,18 @@ impl<R: ReadAt> DataReader<R> {
             c if n + 1 == nchunks && !self.nbytes().is_multiple_of(c) => Some(self.nbytes() % c),
             c => Some(c),
         };
-        let limit = expected.map_or(DEFAULT_MAX_NBYTES, |e| e.min(u64::from(u32::MAX)) as u32);
+        // Within a budget, a store's chunksize never raises the decoder's own limit.
+        let ceiling = match self.budget {
+            Some(_) => DEFAULT_MAX_NBYTES,
+            None => u32::MAX,
+        };
+        let limit = expected.map_or(DEFAULT_MAX_NBYTES, |e| e.min(u64::from(ceiling)) as u32);
         let nchunk = Some(n as u64);
+        let budget = self.budget.as_ref();
         let chunk = match location {
             ChunkLocation::Offset(at) => {
                 let data_end = u64::from(self.info.header_len) + self.info.cbytes.max(0) as u64;
-                read_chunk_lazy(&self.reader, at, data_end, limit, nchunk)?
+                read_chunk_lazy(&self.reader, at, data_end, limit, nchunk, budget)?
             }
             ChunkLocation::File(number) => {
                 let Some(dir) = &self.dir else {
@@ -125,7 +157,8 @@ impl<R: ReadAt> DataReader<R> {
                 }
                 let file = std::fs::File::open(&path).map_err(FrameError::io(Some(&path)))?;
                 let len = file.metadata().map_err(FrameError::io(Some(&path)))?.len();
-                read_chunk_lazy(&file, 0, len, limit, nchunk).map_err(|e| e.in_file(&path))?
+                read_chunk_lazy(&file, 0, len, limit, nchunk, budget)
+                    .map_err(|e| e.in_file(&path))?
             }
             ChunkLocation::Special(special) => {
                 let Some(len) = expected else {
@@ -162,6 +195,18 @@ impl<R: ReadAt> DataReader<R> {
         Ok(chunk)
     }
 
+    /// Chunk `n`, kept or loaded now (the caller keeps it again): without a budget, only
+    /// the last chunk is kept, the one loaded now replacing it.
+    fn take_chunk(&mut self, n: usize) -> Result<Decoded, FrameError> {
+        if let Some(chunk) = self.kept.remove(&n) {
+            return Ok(chunk);
+        }
+        if self.budget.is_none() {
+            self.kept.clear();
+        }
+        self.load(n)
+    }
+
     /// Where chunk `n` starts in the data (reads the headers of variable-size chunks
     /// before it, once).
     fn chunk_start(&mut self, n: usize) -> Result<u64, FrameError> {
@@ -172,7 +217,9 @@ impl<R: ReadAt> DataReader<R> {
         }
         while self.starts.len() <= n {
             let i = self.starts.len() - 1;
-            let len = self.load(i)?.len();
+            let chunk = self.take_chunk(i)?;
+            let len = chunk.len();
+            self.kept.insert(i, chunk);
             let last = self.starts.last().copied().unwrap_or(0);
             self.starts.push(last + len);
         }
@@ -225,10 +272,7 @@ impl<R: ReadAt> DataReader<R> {
         let mut at = start;
         while at < end {
             let (n, chunk_start) = self.chunk_of(at)?;
-            let chunk = match self.cache.take() {
-                Some((cached, chunk)) if cached == n => chunk,
-                _ => self.load(n)?,
-            };
+            let chunk = self.take_chunk(n)?;
             let from = at - chunk_start;
             let to = (end - chunk_start).min(chunk.len());
             let taken = to.saturating_sub(from);
@@ -245,6 +289,11 @@ impl<R: ReadAt> DataReader<R> {
                     out.extend_from_slice(bytes.get(from as usize..to as usize).unwrap_or_default())
                 }
                 Decoded::Repeat { pattern, .. } => {
+                    if let Some(budget) = &self.budget {
+                        budget
+                            .take(taken)
+                            .map_err(|e| FrameError::at(at, FrameErrorKind::OverBudget(e)))?;
+                    }
                     *unstored = unstored.checked_sub(taken).ok_or_else(|| {
                         invalid(
                             self.index.offset,
@@ -257,7 +306,7 @@ impl<R: ReadAt> DataReader<R> {
                 }
             }
             at += taken;
-            self.cache = Some((n, chunk));
+            self.kept.insert(n, chunk);
         }
         Ok(out)
     }

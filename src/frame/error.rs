@@ -32,6 +32,11 @@ pub type FrameError = Located<FrameErrorKind>;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum FrameErrorKind {
+    /// Reading the data (an index, bytes expanded from special chunks) would take more
+    /// than what is left of the call's decode budget
+    /// ([`DecodeBudget`](crate::chunk::DecodeBudget)).
+    #[error("{0}")]
+    OverBudget(crate::chunk::OverBudget),
     /// An I/O error.
     #[error("I/O error: {0}")]
     Io(#[source] io::Error),
@@ -359,6 +364,7 @@ impl Kind for FrameErrorKind {
             | ShapeChange { .. }
             | ContentLengthMismatch { .. } => Class::Refused,
             TruncatedFrame { .. } => Class::Truncated,
+            OverBudget(_) => Class::TooLarge,
             ContentChanged { .. } => Class::Conflict,
         }
     }

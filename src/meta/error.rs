@@ -104,6 +104,13 @@ pub enum ErrorKind {
         /// What was found past it: `"an array"`, `"a map"`, `"a set"`, `"a NumPy array"`.
         found: &'static str,
     },
+    /// A msgpack value of more values (its elements, keys and their own, each held as
+    /// a [`Value`](crate::value::Value)) than the caller's budget holds.
+    #[error("expected at most {max} values in all (what the decode budget holds), found more")]
+    TooManyValues {
+        /// The bound.
+        max: usize,
+    },
     /// A value of a serde type the metalayer format has no encoding for.
     #[error("the metalayer format has no encoding for {0}")]
     UnsupportedType(&'static str),
@@ -156,7 +163,10 @@ impl Kind for ErrorKind {
             InvalidMarker { .. } | LengthOutOfRange { .. } | InvalidUtf8 { .. } => Class::Syntax,
             TrailingBytes { .. } => Class::Syntax,
             InvalidValue { .. } | InvalidLength { .. } | Message(_) => Class::Invalid,
-            TooManyElements { .. } | TooDeep { .. } | BufferTooSmall { .. } => Class::TooLarge,
+            TooManyElements { .. }
+            | TooDeep { .. }
+            | TooManyValues { .. }
+            | BufferTooSmall { .. } => Class::TooLarge,
             UnsupportedType(_) => Class::Unsupported,
             Unencodable { .. } => Class::Refused,
             #[cfg(feature = "std")]

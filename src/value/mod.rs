@@ -63,6 +63,11 @@ mod serialize;
 
 pub use decode::MAX_DEPTH;
 
+/// The bytes one [`Value`] takes where it is held (an element, a key): what a decode
+/// budget is charged for each value read.
+#[cfg(feature = "std")]
+pub(crate) const VALUE_SIZE: usize = core::mem::size_of::<Value>();
+
 /// The ext type python-blosc2 gives a nested Blosc2 frame (`to_cframe()` bytes).
 pub const EXT_BLOSC2_FRAME: i8 = 42;
 /// The ext type python-blosc2 gives a structured reference (a msgpack envelope).

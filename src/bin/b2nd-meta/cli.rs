@@ -44,6 +44,10 @@ pub enum Command {
         /// lists it, e.g. /dir/name; hidden nodes too); repeat for several
         #[arg(long, short = 'k', value_name = "KEY")]
         key: Vec<String>,
+        /// Decode at most BYTES in all (vlmeta values, store chunks), e.g. 512M; past
+        /// it, a value is shown raw with why, a node as an error [default: 128M]
+        #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
+        budget: Option<u64>,
         /// A contiguous frame file or a sparse frame's directory, or - for stdin; a
         /// store or bundle (.b2e, .b2d, .b2z)
         #[arg(value_name = "PATH", required = true)]
@@ -140,6 +144,25 @@ pub enum Command {
         #[arg(value_name = "JSON")]
         json: String,
     },
+}
+
+/// `BYTES`: a whole number of bytes, or of KiB, MiB or GiB with a `K`, `M` or `G`
+/// after it (`64M` is 64 MiB).
+pub fn parse_bytes(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let (digits, shift) = match t.char_indices().last() {
+        Some((i, 'K' | 'k')) => (&t[..i], 10),
+        Some((i, 'M' | 'm')) => (&t[..i], 20),
+        Some((i, 'G' | 'g')) => (&t[..i], 30),
+        _ => (t, 0),
+    };
+    digits
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(1 << shift))
+        .ok_or_else(|| {
+            format!("expected a number of bytes, with K, M or G after it or not (e.g. 512M), found {text:?}")
+        })
 }
 
 /// A new shape, as given on the command line.

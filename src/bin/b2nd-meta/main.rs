@@ -11,6 +11,7 @@
 use std::io;
 use std::process::ExitCode;
 
+use b2nd_meta::chunk::DecodeBudget;
 use clap::Parser;
 
 mod cli;
@@ -38,8 +39,12 @@ fn main() -> ExitCode {
             human,
             full_hex,
             key,
+            budget,
             paths,
-        } => show::run(out, &paths, &key, human, full_hex),
+        } => {
+            let budget = budget.map_or_else(DecodeBudget::default, DecodeBudget::new);
+            show::run(out, &paths, &key, human, full_hex, &budget)
+        }
         Command::Decode { hex } => decode::run(out, &hex).map(|()| true),
         Command::Encode { json } => encode::run(out, &json).map(|()| true),
         Command::Export {

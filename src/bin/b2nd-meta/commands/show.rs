@@ -1,10 +1,12 @@
 //! `show PATH...`: what each path holds, one JSON line (or a summary for a terminal) per
 //! frame; stores, bundles and the object kinds are listed by `show_store`. Each path is
-//! opened once: its header and trailer are read under one shared lock.
+//! opened once: its header and trailer are read under one shared lock. Everything the
+//! command decodes (vlmeta values, store chunks) is spent from one budget.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use b2nd_meta::chunk::DecodeBudget;
 use b2nd_meta::container;
 use b2nd_meta::frame::{self, FrameError, FrameFile, Trailer};
 
@@ -22,9 +24,10 @@ pub fn run(
     keys: &[String],
     human: bool,
     full_hex: bool,
+    budget: &DecodeBudget,
 ) -> Outcome {
     if !keys.is_empty() {
-        return show_store::show_keys(out, paths, keys, human);
+        return show_store::show_keys(out, paths, keys, human, budget);
     }
     let options = if full_hex {
         Options::FULL_HEX
@@ -36,11 +39,11 @@ pub fn run(
     for path in paths {
         all_ok &= if path.as_os_str() == "-" {
             match stdin::copy()? {
-                Some(copy) => show_path(out, copy.path(), Path::new("-"), human, options)?,
+                Some(copy) => show_path(out, copy.path(), Path::new("-"), human, options, budget)?,
                 None => false,
             }
         } else {
-            match container::open(path) {
+            match container::open_with(path, budget.clone()) {
                 Ok(c) if show_store::is_listed(&c) => {
                     last_store = Some(path);
                     show_store::show(out, path, &c, None, human)?
@@ -48,14 +51,15 @@ pub fn run(
                 Ok(c) => match &c.info {
                     Some(info) => {
                         let trailer = info.trailer.as_ref();
-                        show_frame(out, &info.frame, trailer, path, human, options)?
+                        let frame = &info.frame;
+                        show_frame(out, frame, trailer, path, human, options, budget)?
                     }
-                    None => show_path(out, path, path, human, options)?,
+                    None => show_path(out, path, path, human, options, budget)?,
                 },
                 // Said as a frame's error, in the voice of every command that takes a
                 // frame: the frame is opened again, on this path only.
                 Err(_) => {
-                    let shown = show_path(out, path, path, human, options)?;
+                    let shown = show_path(out, path, path, human, options, budget)?;
                     if let Some(store) = last_store.filter(|_| !shown) {
                         show_store::hint_key(store, path);
                     }
@@ -74,9 +78,12 @@ pub fn show_path(
     shown: &Path,
     human: bool,
     options: Options,
+    budget: &DecodeBudget,
 ) -> Outcome {
     match frame::open_with_trailer(path) {
-        Ok((file, trailer)) => show_frame(out, &file, trailer.as_ref(), shown, human, options),
+        Ok((file, trailer)) => {
+            show_frame(out, &file, trailer.as_ref(), shown, human, options, budget)
+        }
         Err(e) => {
             let context = shown.to_string_lossy();
             say(&context, &messages::frame_error(path, &e, Access::Read));
@@ -94,9 +101,10 @@ fn show_frame(
     shown: &Path,
     human: bool,
     options: Options,
+    budget: &DecodeBudget,
 ) -> Outcome {
     let context = shown.to_string_lossy().into_owned();
-    let facts = Report::of(shown, file, trailer, options);
+    let facts = Report::of(shown, file, trailer, options, budget);
     if human {
         emit(out, &human::render(&facts))?;
     } else {
