@@ -33,8 +33,8 @@ pub(crate) struct Embed {
     len: u64,
     pub(crate) label: PathBuf,
     pub(crate) header: FrameHeader,
-    /// The map, in stored order; `Err` when `estore_metadata` is not a map holding an
-    /// `embed_map` map.
+    /// The map, in stored order; `Err` (the container's note) when `estore_metadata`
+    /// is not a map holding an `embed_map` map, or is past the decode budget.
     pub(crate) map: Result<Vec<MapEntry>, String>,
     data: OnceLock<Result<StoreData, String>>,
     /// What its data's decodes are spent from (the container's).
@@ -93,19 +93,28 @@ fn parse_map(metadata: Option<&Value>) -> Result<Vec<MapEntry>, String> {
 }
 
 /// The map from the store's own frame: its vlmeta `estore_metadata`, decoded within
-/// `budget`.
+/// `budget`; or the note saying why there is none.
 fn map_of(info: &NodeInfo, budget: &DecodeBudget) -> Result<Vec<MapEntry>, String> {
+    let not_pythons = |reason| ContainerErrorKind::EmbedMap { reason }.to_string();
     let trailer = match &info.trailer {
         Ok(trailer) => trailer,
-        Err(e) => return Err(format!("the store's vlmeta does not read: {e}")),
+        Err(e) => {
+            return Err(not_pythons(format!(
+                "the store's vlmeta does not read: {e}"
+            )))
+        }
     };
     match trailer
         .vlmetalayer("estore_metadata")
         .map(|vl| vl.value_within(budget))
     {
-        Some(Err(e)) => Err(format!("estore_metadata does not decode: {e}")),
-        Some(Ok(value)) => parse_map(Some(&value)),
-        None => parse_map(None),
+        // Not the file's fault: this call's budget.
+        Some(Err(e)) if e.kind().is_over_budget() => {
+            Err(format!("embed map (vlmeta estore_metadata) not read: {e}"))
+        }
+        Some(Err(e)) => Err(not_pythons(format!("estore_metadata does not decode: {e}"))),
+        Some(Ok(value)) => parse_map(Some(&value)).map_err(not_pythons),
+        None => parse_map(None).map_err(not_pythons),
     }
 }
 

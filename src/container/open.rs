@@ -5,7 +5,7 @@ use std::borrow::ToOwned;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::string::{String, ToString};
+use std::string::String;
 use std::sync::Arc;
 use std::vec::Vec;
 
@@ -321,12 +321,7 @@ fn from_embed(
                 nodes.insert(key.clone(), location);
             }
         }
-        Err(reason) => notes.push(
-            ContainerErrorKind::EmbedMap {
-                reason: reason.clone(),
-            }
-            .to_string(),
-        ),
+        Err(note) => notes.push(note.clone()),
     }
     let mut c = Container {
         path: label.to_path_buf(),

@@ -370,6 +370,36 @@ impl Kind for FrameErrorKind {
     }
 }
 
+impl FrameErrorKind {
+    /// Whether this is a decode refused by the call's decode budget
+    /// ([`DecodeBudget`](crate::chunk::DecodeBudget)), not by anything in the file: a
+    /// chunk or bytes past what is left of it, a value holding more values than it does.
+    ///
+    /// ```
+    /// use b2nd_meta::chunk::DecodeBudget;
+    ///
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/values/blosc2-4.14.1/vlmeta_small.b2nd");
+    /// let trailer = b2nd_meta::frame::open(path)?.trailer()?;
+    /// let err = trailer.vlmetalayers[0].value_within(&DecodeBudget::new(0)).unwrap_err();
+    /// assert!(err.kind().is_over_budget());
+    /// # Ok::<(), b2nd_meta::frame::FrameError>(())
+    /// ```
+    pub fn is_over_budget(&self) -> bool {
+        use crate::chunk::ChunkErrorKind;
+        match self {
+            FrameErrorKind::OverBudget(_) => true,
+            FrameErrorKind::VlmetaChunk { source, .. }
+            | FrameErrorKind::DataChunk { source, .. } => {
+                matches!(source.kind(), ChunkErrorKind::OverBudget(_))
+            }
+            FrameErrorKind::VlmetaValue { source, .. } => {
+                matches!(source.kind(), crate::ErrorKind::TooManyValues { .. })
+            }
+            _ => false,
+        }
+    }
+}
+
 impl FrameError {
     /// An I/O error on `path` (when there is one).
     pub(crate) fn io(path: Option<&Path>) -> impl FnOnce(io::Error) -> FrameError + '_ {

@@ -3,7 +3,6 @@
 //! with why it does not decode.
 
 use b2nd_meta::chunk::DecodeBudget;
-use b2nd_meta::error::Class;
 use b2nd_meta::frame::{FrameError, Trailer, VlMetalayer};
 use b2nd_meta::value::Value;
 use serde::ser::{SerializeMap, Serializer};
@@ -77,9 +76,9 @@ impl VlmetaReport {
                     ),
                     _ => (Hex::Bytes(vl.content.clone()), None),
                 };
-                let hint = match e.classify() {
-                    Class::TooLarge => " (show --budget BYTES decodes more)",
-                    _ => "",
+                let hint = match e.kind().is_over_budget() {
+                    true => " (show --budget BYTES decodes more)",
+                    false => "",
                 };
                 VlmetaReport::Raw(RawVlmeta {
                     raw_hex,
