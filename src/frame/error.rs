@@ -37,6 +37,13 @@ pub enum FrameErrorKind {
     /// ([`DecodeBudget`](crate::chunk::DecodeBudget)).
     #[error("{0}")]
     OverBudget(crate::chunk::OverBudget),
+    /// Another process held the lock (the file named) longer than the call's
+    /// [`Locking::timeout`](super::Locking::timeout).
+    #[error("gave up after {:.1} s waiting for the lock another process holds", .waited.as_secs_f64())]
+    LockTimeout {
+        /// How long it waited.
+        waited: core::time::Duration,
+    },
     /// An I/O error.
     #[error("I/O error: {0}")]
     Io(#[source] io::Error),
@@ -365,7 +372,7 @@ impl Kind for FrameErrorKind {
             | ContentLengthMismatch { .. } => Class::Refused,
             TruncatedFrame { .. } => Class::Truncated,
             OverBudget(_) => Class::TooLarge,
-            ContentChanged { .. } => Class::Conflict,
+            ContentChanged { .. } | LockTimeout { .. } => Class::Conflict,
         }
     }
 }

@@ -168,7 +168,8 @@ pub(crate) fn open_file(
 ) -> Result<(FrameFile, Option<Result<Trailer, FrameError>>), FrameError> {
     let (header_path, kind) = locate(path)?;
     // Under the shared sidecar lock when C-Blosc2's lock protocol is in use.
-    let _shared = super::lock::lock_frame(path, kind, false, super::lock::Locking::Auto)?;
+    let locking = super::lock::Locking::default();
+    let _shared = super::lock::lock_frame(path, kind, false, locking)?;
     let file = match file {
         Some(file) => file,
         None => fs::File::open(&header_path).map_err(FrameError::io(Some(&header_path)))?,

@@ -1,6 +1,7 @@
 //! The command line's arguments (clap), and the parsing of those that are not text.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 
@@ -18,6 +19,11 @@ use crate::help::*;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// Give up (exit 1) after waiting SECONDS for a lock another process holds on a
+    /// frame (its .b2lock, C-Blosc2's lock protocol); without it, wait as long as it
+    /// takes, saying so on stderr after a second
+    #[arg(long, global = true, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub lock_timeout: Option<Duration>,
 }
 
 /// The frame a writing command works on.
@@ -163,6 +169,15 @@ pub fn parse_bytes(text: &str) -> Result<u64, String> {
         .ok_or_else(|| {
             format!("expected a number of bytes, with K, M or G after it or not (e.g. 512M), found {text:?}")
         })
+}
+
+/// `SECONDS`: a number of seconds, fractions allowed (`0.5`).
+pub fn parse_seconds(text: &str) -> Result<Duration, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .and_then(|s| Duration::try_from_secs_f64(s).ok())
+        .ok_or_else(|| format!("expected a number of seconds (e.g. 2.5), found {text:?}"))
 }
 
 /// A new shape, as given on the command line.

@@ -12,6 +12,7 @@ use std::io;
 use std::process::ExitCode;
 
 use b2nd_meta::chunk::DecodeBudget;
+use b2nd_meta::frame::{self, Locking};
 use clap::Parser;
 
 mod cli;
@@ -33,6 +34,11 @@ fn main() -> ExitCode {
             return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
         }
     };
+    let mut locking = Locking::AUTO.on_wait(output::lock_notice);
+    if let Some(timeout) = cli.lock_timeout {
+        locking = locking.timeout(timeout);
+    }
+    frame::set_default_locking(locking);
     let out = &mut io::stdout().lock();
     let outcome = match cli.command {
         Command::Show {

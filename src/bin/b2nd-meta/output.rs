@@ -37,6 +37,14 @@ pub fn say(context: &str, message: &str) {
     let _ = writeln!(io::stderr().lock(), "{line}");
 }
 
+/// After a second of waiting for a lock another process holds: which one, once.
+pub fn lock_notice(lock: &std::path::Path) {
+    say(
+        &lock.to_string_lossy(),
+        "waiting for the lock another process holds on it (--lock-timeout SECONDS gives up)",
+    );
+}
+
 /// A write to stdout that failed: quietly when its reader closed it.
 pub fn stdout_error(e: io::Error) -> Fatal {
     match e.kind() {

@@ -4,7 +4,12 @@
 //! child's maximum resident set, from `wait4`) and its time measured: each must finish
 //! in seconds under 256 MB.
 
+mod budget;
+mod control;
 mod depth;
+mod doubles;
 mod fifo;
+mod lock;
 #[cfg(feature = "cli")]
 mod run;
+mod stores;

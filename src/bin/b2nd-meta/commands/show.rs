@@ -7,8 +7,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use b2nd_meta::chunk::DecodeBudget;
-use b2nd_meta::container;
-use b2nd_meta::frame::{self, FrameError, FrameFile, Trailer};
+use b2nd_meta::container::{self, ContainerError, ContainerErrorKind};
+use b2nd_meta::frame::{self, FrameError, FrameErrorKind, FrameFile, Trailer};
 
 use super::{show_store, stdin};
 use crate::output::{emit, emit_json, say, Outcome};
@@ -56,19 +56,37 @@ pub fn run(
                     }
                     None => show_path(out, path, path, human, options, budget)?,
                 },
-                // Said as a frame's error, in the voice of every command that takes a
-                // frame: the frame is opened again, on this path only.
-                Err(_) => {
-                    let shown = show_path(out, path, path, human, options, budget)?;
-                    if let Some(store) = last_store.filter(|_| !shown) {
-                        show_store::hint_key(store, path);
+                Err(e) => match lock_timeout(&e) {
+                    // A lock held past --lock-timeout: said once, not waited for again.
+                    Some(e) => {
+                        let message = messages::frame_error(path, e, Access::Read);
+                        say(&path.to_string_lossy(), &message);
+                        false
                     }
-                    shown
-                }
+                    // Said as a frame's error, in the voice of every command that takes
+                    // a frame: the frame is opened again, on this path only.
+                    None => {
+                        let shown = show_path(out, path, path, human, options, budget)?;
+                        if let Some(store) = last_store.filter(|_| !shown) {
+                            show_store::hint_key(store, path);
+                        }
+                        shown
+                    }
+                },
             }
         };
     }
     Ok(all_ok)
+}
+
+/// The frame error of a lock waited for past the timeout, when `e` is one.
+fn lock_timeout(e: &ContainerError) -> Option<&FrameError> {
+    match e.kind() {
+        ContainerErrorKind::Frame(f) if matches!(f.kind(), FrameErrorKind::LockTimeout { .. }) => {
+            Some(f)
+        }
+        _ => None,
+    }
 }
 
 /// Shows the frame at `path`, naming it `shown` (`-` for stdin) in the output.
