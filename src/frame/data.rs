@@ -41,6 +41,53 @@ pub struct DataReader<R> {
     /// What every decode and every byte taken from a special chunk is spent from;
     /// without one, chunks are decoded within the frame's chunksize.
     budget: Option<DecodeBudget>,
+    /// Within a budget, the chunks that did not decode, with why: each is decoded once,
+    /// and said again without spending the budget again.
+    failed: BTreeMap<usize, Failed>,
+}
+
+/// A data chunk's decode that failed: the error's parts, to make it again.
+#[derive(Debug)]
+struct Failed {
+    offset: Option<u64>,
+    path: Option<PathBuf>,
+    nchunk: Option<u64>,
+    chunk_offset: u64,
+    source: crate::chunk::ChunkError,
+}
+
+impl Failed {
+    /// The parts of `e` when it is a chunk's decode failing (not a read that did not
+    /// reach it, which spent nothing).
+    fn of(e: &FrameError) -> Option<Failed> {
+        match e.kind() {
+            FrameErrorKind::DataChunk {
+                nchunk,
+                chunk_offset,
+                source,
+            } => Some(Failed {
+                offset: e.offset(),
+                path: e.path().map(Path::to_path_buf),
+                nchunk: *nchunk,
+                chunk_offset: *chunk_offset,
+                source: source.clone(),
+            }),
+            _ => None,
+        }
+    }
+
+    fn error(&self) -> FrameError {
+        let kind = FrameErrorKind::DataChunk {
+            nchunk: self.nchunk,
+            chunk_offset: self.chunk_offset,
+            source: self.source.clone(),
+        };
+        let e = FrameError::new(kind).moved_to(self.offset);
+        match &self.path {
+            Some(path) => e.in_file(path),
+            None => e,
+        }
+    }
 }
 
 impl<R: ReadAt> DataReader<R> {
@@ -75,6 +122,7 @@ impl<R: ReadAt> DataReader<R> {
             starts: std::vec![0],
             kept: BTreeMap::new(),
             budget,
+            failed: BTreeMap::new(),
         })
     }
 
@@ -201,10 +249,18 @@ impl<R: ReadAt> DataReader<R> {
         if let Some(chunk) = self.kept.remove(&n) {
             return Ok(chunk);
         }
+        if let Some(failed) = self.failed.get(&n) {
+            return Err(failed.error());
+        }
         if self.budget.is_none() {
             self.kept.clear();
+            return self.load(n);
         }
-        self.load(n)
+        let loaded = self.load(n);
+        if let Some(failed) = loaded.as_ref().err().and_then(Failed::of) {
+            self.failed.insert(n, failed);
+        }
+        loaded
     }
 
     /// Where chunk `n` starts in the data (reads the headers of variable-size chunks

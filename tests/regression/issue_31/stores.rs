@@ -101,3 +101,47 @@ fn show_lists_the_hostile_stores_in_seconds() {
         assert_eq!(run.stderr.lines().count(), nodes, "{relative}");
     }
 }
+
+#[test]
+fn a_store_chunk_that_does_not_decode_is_tried_once_for_all_its_nodes() {
+    use b2nd_meta::frame::{self, ChunkIndex, ChunkLocation};
+    // The store with its first chunk's first stream cut to one byte (csize 1): its
+    // decode is spent from the budget, then fails.
+    let mut bytes = std::fs::read(data_path(ALTERNATING)).unwrap();
+    let header = frame::parse_header(&bytes).unwrap();
+    let index = ChunkIndex::parse(&bytes, &header).unwrap();
+    let ChunkLocation::Offset(at) = index.locations[0] else {
+        panic!("{:?}", index.locations[0])
+    };
+    let at = at as usize;
+    let bstart = u32::from_le_bytes(bytes[at + 32..at + 36].try_into().unwrap()) as usize;
+    bytes[at + bstart..at + bstart + 4].copy_from_slice(&1i32.to_le_bytes());
+
+    let budget = DecodeBudget::default();
+    let c = container::open_bytes_with(&bytes, budget.clone()).unwrap();
+    let map = budget.spent();
+    let errors: Vec<String> = c
+        .entries()
+        .iter()
+        .map(|e| c.entry_info(e).unwrap_err().to_string())
+        .collect();
+    // Every node in the first chunk says why it does not decode (not that the budget
+    // is spent); the second chunk decodes, once.
+    let first = &errors[0];
+    assert!(
+        first.contains("data chunk 0") && !first.contains("budget"),
+        "{first}"
+    );
+    assert!(
+        errors.iter().step_by(2).all(|e| e == first),
+        "{}",
+        errors[2]
+    );
+    assert!(errors
+        .iter()
+        .skip(1)
+        .step_by(2)
+        .all(|e| e.contains("not a Blosc2 frame")));
+    // The index: two offsets of 8 bytes, held as two locations of 16.
+    assert_eq!(budget.spent() - map, 2 * (32 << 20) + 2 * (8 + 16));
+}
