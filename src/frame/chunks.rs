@@ -73,12 +73,16 @@ pub(super) fn read_exact_at<S: ReadAt + ?Sized>(
     // Grows only as bytes arrive: a length the input does not hold costs nothing.
     let out = read_vec_at(src, at, len).map_err(FrameError::io(None))?;
     if out.len() < len {
+        let end = at.saturating_add(len as u64);
+        // The input ends before `end`, perhaps before `at` (a length field past it):
+        // where it ends, as a slice's length says.
+        let available = src.size_up_to(end).unwrap_or(at + out.len() as u64);
         return Err(FrameError::at(
             at,
             FrameErrorKind::Truncated {
                 what,
-                end: at + len as u64,
-                available: at + out.len() as u64,
+                end,
+                available,
             },
         ));
     }

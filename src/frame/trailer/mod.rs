@@ -30,10 +30,11 @@ use std::string::String;
 use std::sync::OnceLock;
 use std::vec::Vec;
 
+use super::chunks::read_exact_at;
 use super::fields::{invalid, Bound, Fields};
 use super::{FrameError, FrameErrorKind, FrameHeader, FrameInfo, FIXED_HEADER_LEN};
 use crate::chunk;
-use crate::io::{read_vec_at, ReadAt};
+use crate::io::ReadAt;
 use crate::wire::marker::UINT32;
 use crate::wire::read::Reader;
 use parse::parse_trailer_bytes;
@@ -165,14 +166,14 @@ pub fn parse_trailer(frame: &[u8], header: &FrameHeader) -> Result<Trailer, Fram
 pub fn read_trailer<S: ReadAt>(src: S, header: &FrameHeader) -> Result<Trailer, FrameError> {
     let frame_len = header.info.frame_len;
     let last_at = frame_len.saturating_sub(u64::from(TRAILER_MIN_LEN));
-    let last = read_at(
+    let last = read_exact_at(
         &src,
         last_at,
-        TRAILER_MIN_LEN,
+        TRAILER_MIN_LEN as usize,
         "the trailer length (the frame's 25 last bytes)",
     )?;
     let (offset, len) = locate(&header.info, &last)?;
-    let bytes = read_at(&src, offset, len, "the trailer")?;
+    let bytes = read_exact_at(&src, offset, len as usize, "the trailer")?;
     parse_trailer_bytes(&bytes, offset)
 }
 
@@ -195,27 +196,6 @@ fn slice<'a>(
                 available: frame.len() as u64,
             },
         ))
-}
-
-fn read_at<S: ReadAt>(
-    src: &S,
-    at: u64,
-    len: u32,
-    what: &'static str,
-) -> Result<Vec<u8>, FrameError> {
-    // Grows only as bytes arrive: a trailer length the file does not hold costs nothing.
-    let out = read_vec_at(src, at, len as usize).map_err(FrameError::io(None))?;
-    if out.len() < len as usize {
-        return Err(FrameError::at(
-            at,
-            FrameErrorKind::Truncated {
-                what,
-                end: at + u64::from(len),
-                available: at + out.len() as u64,
-            },
-        ));
-    }
-    Ok(out)
 }
 
 /// The trailer of a [`FrameFile`](crate::frame::FrameFile), read at its first use and

@@ -9,6 +9,7 @@ mod control;
 mod depth;
 mod doubles;
 mod fifo;
+mod fuzzed;
 mod lock;
 #[cfg(feature = "cli")]
 mod run;
