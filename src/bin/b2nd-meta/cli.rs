@@ -21,11 +21,18 @@ use crate::help::*;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
-    /// Give up (exit 1) after waiting SECONDS for a lock another process holds
+    /// Give up (exit 1) after SECONDS waiting for another process's lock
     ///
     /// The lock of a frame (its .b2lock, C-Blosc2's lock protocol). Without it, wait as
     /// long as it takes, saying so on stderr after a second.
-    #[arg(long, global = true, value_name = "SECONDS", value_parser = parse_seconds)]
+    // In --help only, so that -h keeps to a 24-line screen.
+    #[arg(
+        long,
+        global = true,
+        value_name = "SECONDS",
+        value_parser = parse_seconds,
+        hide_short_help = true
+    )]
     pub lock_timeout: Option<Duration>,
 }
 
