@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::vec::Vec;
 
 use super::decode::decode_with_limit;
-use super::error::{ChunkError, ChunkErrorKind};
+use super::error::{ChunkError, ChunkErrorKind, OverBudget};
 use super::header::{at, ChunkHeader};
 
 /// A decode budget: the bytes a call may produce by decoding, in all (chunks decoded,
@@ -43,21 +43,6 @@ pub struct DecodeBudget(Arc<Shared>);
 struct Shared {
     limit: u64,
     spent: AtomicU64,
-}
-
-/// A decode refused because the budget does not hold it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "expected at most {left} more decoded bytes (what is left of a decode budget of \
-     {limit}), found {nbytes}"
-)]
-pub struct OverBudget {
-    /// What the decode would produce.
-    pub nbytes: u64,
-    /// What is left of the budget.
-    pub left: u64,
-    /// The whole budget.
-    pub limit: u64,
 }
 
 impl DecodeBudget {

@@ -92,7 +92,7 @@ pub enum ChunkErrorKind {
     /// ([`DecodeBudget`](super::DecodeBudget)).
     #[cfg(feature = "std")]
     #[error("{0}")]
-    OverBudget(super::OverBudget),
+    OverBudget(OverBudget),
     /// A block start (`bstarts`) that does not point inside the chunk.
     #[error(
         "expected block {block} to start inside the chunk (bytes {min}..{cbytes}), found {found}"
@@ -226,4 +226,21 @@ impl From<codec::zlib::Refusal> for ChunkErrorKind {
             message: r.message,
         }
     }
+}
+
+/// A decode refused because the budget does not hold it
+/// ([`DecodeBudget`](super::DecodeBudget)).
+#[cfg(feature = "std")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "expected at most {left} more decoded bytes (what is left of a decode budget of \
+     {limit}), found {nbytes}"
+)]
+pub struct OverBudget {
+    /// What the decode would produce.
+    pub nbytes: u64,
+    /// What is left of the budget.
+    pub left: u64,
+    /// The whole budget.
+    pub limit: u64,
 }

@@ -55,7 +55,9 @@ mod vlblocks;
 #[cfg(feature = "std")]
 pub(crate) use budget::decode_within_limit;
 #[cfg(feature = "std")]
-pub use budget::{decode_within, DecodeBudget, OverBudget};
+pub use budget::{decode_within, DecodeBudget};
+#[cfg(feature = "std")]
+pub use error::OverBudget;
 // The special-chunk rules, for the frame reader's shortcut (one place).
 #[cfg(feature = "std")]
 pub(crate) use decode::special_value;
