@@ -16,9 +16,8 @@ use std::vec::Vec;
 use super::error::{ContainerError, ContainerErrorKind};
 use super::node::{How, Location};
 use super::zip::Member;
-use crate::frame::open::special;
 use crate::frame::{FrameError, FrameErrorKind};
-use crate::io::{SharedSource, Window};
+use crate::io::{special_file, SharedSource, Window};
 
 /// The name of the EmbedStore inside every DictStore and TreeStore.
 pub const EMBED_NAME: &str = "embed.b2e";
@@ -105,7 +104,7 @@ pub(crate) fn walk_dir(root: &Path) -> Result<Vec<Found>, ContainerError> {
             }
             let path = entry.path();
             // What a symlink names, too: a FIFO is never opened (it would block).
-            if let Some(file_type) = fs::metadata(&path).ok().as_ref().and_then(special) {
+            if let Some(file_type) = fs::metadata(&path).ok().as_ref().and_then(special_file) {
                 if trusted(&name) {
                     let reason = format!("{file_type}, not a regular file: not opened");
                     found.push(Found::Leaf(key_of(&rel_name), Location::Invalid { reason }));
@@ -193,7 +192,7 @@ pub(crate) fn describe_leaf<T>(
         (Location::External { path }, _) => {
             let io = |e| ContainerError::io(e).in_file(path);
             // Checked before the open: a FIFO put there since the walk would block it.
-            if let Some(file_type) = special(&fs::metadata(path).map_err(io)?) {
+            if let Some(file_type) = special_file(&fs::metadata(path).map_err(io)?) {
                 let e = FrameError::new(FrameErrorKind::NotAFile { file_type }).in_file(path);
                 return Err(ContainerError::frame(e, 0).in_file(path));
             }

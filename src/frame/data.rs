@@ -5,9 +5,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::vec::Vec;
 
-use super::chunks::{chunk_file_name, read_chunk_lazy, ChunkIndex, ChunkLocation, Decoded};
+use super::chunks::{open_chunk_file, read_chunk_lazy, ChunkIndex, ChunkLocation, Decoded};
 use super::error::{FrameError, FrameErrorKind};
 use super::fields::invalid;
+use super::file::FrameFile;
 use super::header::{FrameHeader, FrameInfo, FrameKind};
 use crate::blosc::Special;
 use crate::chunk::{DecodeBudget, DEFAULT_MAX_NBYTES};
@@ -189,22 +190,12 @@ impl<R: ReadAt> DataReader<R> {
                 read_chunk_lazy(&self.reader, at, data_end, limit, nchunk, budget)?
             }
             ChunkLocation::File(number) => {
-                let Some(dir) = &self.dir else {
-                    return Err(invalid(
-                        self.index.offset,
-                        "chunk file number",
-                        i128::from(number),
-                        "a sparse frame's chunk, read without its directory",
-                    ));
-                };
-                let path = dir.join(chunk_file_name(number));
-                let md = std::fs::metadata(&path).map_err(FrameError::io(Some(&path)))?;
-                if let Some(file_type) = super::open::special(&md) {
-                    let kind = FrameErrorKind::NotAFile { file_type };
-                    return Err(FrameError::new(kind).in_file(&path));
-                }
-                let file = std::fs::File::open(&path).map_err(FrameError::io(Some(&path)))?;
-                let len = file.metadata().map_err(FrameError::io(Some(&path)))?.len();
+                let (file, len, path) = open_chunk_file(
+                    self.dir.as_deref(),
+                    number,
+                    self.index.offset,
+                    "a sparse frame's chunk, read without its directory",
+                )?;
                 read_chunk_lazy(&file, 0, len, limit, nchunk, budget)
                     .map_err(|e| e.in_file(&path))?
             }
@@ -393,7 +384,7 @@ pub(crate) fn special_pattern(special: Special, typesize: u32) -> Option<Vec<u8>
     }
 }
 
-impl super::FrameFile {
+impl FrameFile {
     /// A [`DataReader`] of this frame's data (its file; for a sparse frame, its
     /// directory too).
     ///

@@ -4,14 +4,14 @@
 use alloc::string::ToString;
 use alloc::vec::Vec;
 
-use super::{NdArray, NdData, NdDtype, Value, EXT_COMPLEX, EXT_NDARRAY, EXT_SET};
+use super::model::{NdArray, NdData, NdDtype, Value, EXT_COMPLEX, EXT_NDARRAY, EXT_SET};
 use crate::meta::error::{Error, ErrorKind, Result};
 
 impl Value {
     /// The msgpack bytes python-blosc2's `msgpack_packb` writes for this value.
     ///
     /// Fails only for a length msgpack cannot hold (above `u32::MAX`) or nesting
-    /// deeper than [`MAX_DEPTH`](super::MAX_DEPTH).
+    /// deeper than [`MAX_DEPTH`](super::model::MAX_DEPTH).
     ///
     /// ```
     /// use b2nd_meta::value::Value;
@@ -151,7 +151,7 @@ fn ndarray(a: &NdArray, out: &mut Vec<u8>, depth: usize) -> Result<()> {
     }
 }
 
-/// `v`, inside `depth` containers, may be written: at most [`MAX_DEPTH`](super::MAX_DEPTH)
+/// `v`, inside `depth` containers, may be written: at most [`MAX_DEPTH`](super::model::MAX_DEPTH)
 /// containers open at once, empty ones included (as decoding counts them); the error
 /// names the container past the bound.
 fn check_depth(v: &Value, depth: usize) -> Result<()> {
@@ -163,11 +163,11 @@ fn check_depth(v: &Value, depth: usize) -> Result<()> {
         Value::NdArray(_) => "a NumPy array",
         _ => return Ok(()),
     };
-    if depth < super::MAX_DEPTH {
+    if depth < super::model::MAX_DEPTH {
         return Ok(());
     }
     Err(Error::new(ErrorKind::TooDeep {
-        max: super::MAX_DEPTH,
+        max: super::model::MAX_DEPTH,
         found,
     }))
 }
