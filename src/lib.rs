@@ -47,6 +47,8 @@ mod any_error;
 pub mod bytes;
 pub mod chunk;
 #[cfg(feature = "std")]
+mod codec;
+#[cfg(feature = "std")]
 pub mod container;
 mod de;
 pub mod dtype;

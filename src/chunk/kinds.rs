@@ -123,6 +123,21 @@ impl Filter {
     }
 }
 
+impl Filter {
+    /// The filter's id, as the header's filter slots hold it.
+    pub(crate) fn id(self) -> u8 {
+        match self {
+            Filter::None => 0,
+            Filter::Shuffle => 1,
+            Filter::BitShuffle => 2,
+            Filter::Delta => 3,
+            Filter::TruncPrec => 4,
+            Filter::ByteDelta => 35,
+            Filter::Other(id) => id,
+        }
+    }
+}
+
 impl Display for Filter {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -37,6 +37,8 @@ mod blocks;
 mod blosclz;
 #[cfg(feature = "std")]
 mod codecs;
+#[cfg(feature = "std")]
+mod compress;
 mod decode;
 #[cfg(feature = "std")]
 mod encode;
@@ -48,6 +50,8 @@ mod lz4;
 mod transpose;
 mod zstd;
 
+#[cfg(feature = "std")]
+pub use compress::{compress, CParams, Codec, CompressError, SplitMode};
 pub use decode::{decode, decode_into, decode_with_limit, DEFAULT_MAX_NBYTES};
 #[cfg(feature = "std")]
 pub use encode::{encode, TooLargeForChunk, ENCODE_BLOCKSIZE, MAX_ENCODE_NBYTES};

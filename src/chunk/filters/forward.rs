@@ -1,0 +1,277 @@
+//! The filters applied to each block before its streams are compressed (`pipeline_forward`
+//! in C-Blosc2's `blosc/blosc2.c`): byte-shuffle (`shuffle`, `blosc/shuffle-generic.c`),
+//! bit-shuffle (`blosc2_bitshuffle`, `blosc/shuffle.c`), delta (`delta_encoder`,
+//! `blosc/delta.c`), truncation of precision (`truncate_precision`, `blosc/trunc-prec.c`)
+//! and bytedelta (`bytedelta_forward`, `plugins/filters/bytedelta/bytedelta.c`).
+//!
+//! Each is the exact inverse of the decoder's undoing in `super` (and of C's), tested
+//! as such below. Bytes past the last whole element are copied as they are (where C's
+//! delta and truncation leave them unwritten, we keep the input's).
+
+use super::delta_width;
+
+/// Byte-shuffle `src` into `dst` (same length): byte `j` of element `i` goes to
+/// `j * n + i`, `n` the number of whole elements; the rest is copied as it is.
+pub(crate) fn shuffle(typesize: usize, src: &[u8], dst: &mut [u8]) {
+    let n = src.len() / typesize.max(1);
+    if typesize <= 1 || n == 0 {
+        dst.copy_from_slice(src);
+        return;
+    }
+    let whole = n * typesize;
+    match typesize {
+        2 => shuffle_n::<2>(&src[..whole], &mut dst[..whole], n),
+        4 => shuffle_n::<4>(&src[..whole], &mut dst[..whole], n),
+        8 => shuffle_n::<8>(&src[..whole], &mut dst[..whole], n),
+        16 => shuffle_n::<16>(&src[..whole], &mut dst[..whole], n),
+        _ => {
+            for (j, row) in dst[..whole].chunks_exact_mut(n).enumerate() {
+                for (b, element) in row.iter_mut().zip(src.chunks_exact(typesize)) {
+                    *b = element[j];
+                }
+            }
+        }
+    }
+    dst[whole..].copy_from_slice(&src[whole..]);
+}
+
+/// Shuffle of `N`-byte elements, a tile of [`TILE`] elements at a time so that the
+/// `N` rows being written stay few cache lines.
+fn shuffle_n<const N: usize>(src: &[u8], dst: &mut [u8], n: usize) {
+    const TILE: usize = 64;
+    let (elements, _) = src.as_chunks::<N>();
+    let mut start = 0;
+    while start < n {
+        let end = (start + TILE).min(n);
+        let tile = &elements[start..end];
+        for j in 0..N {
+            let row = &mut dst[j * n + start..j * n + end];
+            for (b, element) in row.iter_mut().zip(tile) {
+                *b = element[j];
+            }
+        }
+        start = end;
+    }
+}
+
+/// Bit-shuffle `src` into `dst` (same length): of the largest multiple of 8 elements,
+/// row `8 * j + k` (of `n / 8` bytes) holds bit `k` of byte `j` of every element,
+/// element `i` in bit `i % 8` of the row's byte `i / 8`; the rest is copied as it is.
+/// `scratch` holds the byte-shuffled elements in between.
+pub(crate) fn bitshuffle(
+    typesize: usize,
+    src: &[u8],
+    scratch: &mut alloc::vec::Vec<u8>,
+    dst: &mut [u8],
+) {
+    let typesize = typesize.max(1);
+    let n = src.len() / typesize / 8 * 8;
+    let len = n * typesize;
+    scratch.resize(len, 0);
+    shuffle(typesize, &src[..len], scratch);
+    let row_len = n / 8;
+    if row_len > 0 {
+        // Byte row j (n bytes) becomes bit rows 8j..8j+8 (n / 8 bytes each).
+        for (bytes, bits) in scratch.chunks_exact(n).zip(dst[..len].chunks_exact_mut(n)) {
+            for (g, group) in bytes.chunks_exact(8).enumerate() {
+                let word = transpose8(u64::from_le_bytes(group.try_into().unwrap_or([0; 8])));
+                for (k, b) in word.to_le_bytes().into_iter().enumerate() {
+                    bits[k * row_len + g] = b;
+                }
+            }
+        }
+    }
+    dst[len..].copy_from_slice(&src[len..]);
+}
+
+/// Transposes the 8x8 bit matrix in `x` (byte `k` row `k`, bit `b` column `b`).
+#[inline(always)]
+fn transpose8(mut x: u64) -> u64 {
+    // Hacker's Delight 7-3: swap 1x1, then 2x2, then 4x4 blocks.
+    let t = (x ^ (x >> 7)) & 0x00aa_00aa_00aa_00aa;
+    x ^= t ^ (t << 7);
+    let t = (x ^ (x >> 14)) & 0x0000_cccc_0000_cccc;
+    x ^= t ^ (t << 14);
+    let t = (x ^ (x >> 28)) & 0x0000_0000_f0f0_f0f0;
+    x ^= t ^ (t << 28);
+    x
+}
+
+/// Delta of `src` into `dst` (same length), elements of [`delta_width`] bytes. The first
+/// block (`reference` is `None`) XORs each element with the one before it (in `src`);
+/// later blocks XOR with the chunk's first block as given (unfiltered), `reference`.
+pub(crate) fn delta(typesize: usize, reference: Option<&[u8]>, src: &[u8], dst: &mut [u8]) {
+    let width = delta_width(typesize);
+    let whole = src.len() - src.len() % width;
+    match reference {
+        None => {
+            let w = width.min(whole);
+            dst[..w].copy_from_slice(&src[..w]);
+            for i in width..whole {
+                dst[i] = src[i] ^ src[i - width];
+            }
+        }
+        Some(first) => {
+            for ((d, s), r) in dst[..whole].iter_mut().zip(src).zip(first) {
+                *d = s ^ r;
+            }
+        }
+    }
+    dst[whole..].copy_from_slice(&src[whole..]);
+}
+
+/// Why the truncation of precision refuses its parameters (C's `truncate_precision`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TruncError {
+    /// Only 4- and 8-byte floats are truncated.
+    Typesize,
+    /// The meta byte (an `i8`) keeps or drops too many mantissa bits.
+    Bits,
+}
+
+/// Zeroes the low mantissa bits of 4- or 8-byte floats: `prec_bits` (the meta byte as
+/// an `i8`) kept when positive, `-prec_bits` dropped when negative.
+pub(crate) fn trunc_prec(
+    prec_bits: u8,
+    typesize: usize,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), TruncError> {
+    let prec = i32::from(prec_bits as i8);
+    let mantissa = match typesize {
+        4 => 23,
+        8 => 52,
+        _ => return Err(TruncError::Typesize),
+    };
+    if prec.abs() > mantissa {
+        return Err(TruncError::Bits);
+    }
+    let zeroed = if prec >= 0 { mantissa - prec } else { -prec };
+    if zeroed >= mantissa {
+        return Err(TruncError::Bits);
+    }
+    let mask = !((1u64 << zeroed) - 1);
+    let whole = src.len() - src.len() % typesize;
+    for (d, s) in dst[..whole]
+        .chunks_exact_mut(typesize)
+        .zip(src.chunks_exact(typesize))
+    {
+        let mut v = [0u8; 8];
+        v[..typesize].copy_from_slice(s);
+        let masked = (u64::from_le_bytes(v) & mask).to_le_bytes();
+        d.copy_from_slice(&masked[..typesize]);
+    }
+    dst[whole..].copy_from_slice(&src[whole..]);
+    Ok(())
+}
+
+/// Bytedelta (filter 35) of `src` into `dst`: the block as `typesize` channels of
+/// `len / typesize` bytes, each replaced by the difference (mod 256) with the byte
+/// before it in its channel; the rest is copied as it is.
+pub(crate) fn bytedelta(typesize: usize, src: &[u8], dst: &mut [u8]) {
+    let stream_len = src.len() / typesize.max(1);
+    let whole = stream_len * typesize;
+    if stream_len > 0 {
+        for (s, d) in src[..whole]
+            .chunks_exact(stream_len)
+            .zip(dst[..whole].chunks_exact_mut(stream_len))
+        {
+            let mut previous = 0u8;
+            for (o, &i) in d.iter_mut().zip(s) {
+                *o = i.wrapping_sub(previous);
+                previous = i;
+            }
+        }
+    }
+    dst[whole..].copy_from_slice(&src[whole..]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    fn sample(len: usize) -> Vec<u8> {
+        (0..len)
+            .map(|i| (i * 7 + i / 5 + (i * i) % 13) as u8)
+            .collect()
+    }
+
+    const LENS: [usize; 9] = [0, 1, 7, 16, 31, 64, 257, 1000, 4099];
+
+    #[test]
+    fn shuffle_is_undone_by_unshuffle() {
+        for typesize in 1..=18 {
+            for len in LENS {
+                let src = sample(len);
+                let (mut mid, mut back) = (vec![0; len], vec![0; len]);
+                shuffle(typesize, &src, &mut mid);
+                super::super::unshuffle(typesize, &mid, &mut back);
+                assert_eq!(back, src, "{typesize} {len}");
+            }
+        }
+    }
+
+    #[test]
+    fn bitshuffle_is_undone_by_bitunshuffle() {
+        for typesize in 1..=17 {
+            for len in LENS {
+                let src = sample(len);
+                let (mut mid, mut back, mut scratch) = (vec![0; len], vec![0; len], Vec::new());
+                bitshuffle(typesize, &src, &mut scratch, &mut mid);
+                crate::chunk::bitshuffle::unshuffle(typesize, 5, &mid, &mut scratch, &mut back);
+                assert_eq!(back, src, "{typesize} {len}");
+            }
+        }
+    }
+
+    #[test]
+    fn delta_is_undone_by_undelta() {
+        for typesize in 1..=17 {
+            for len in LENS {
+                let src = sample(len);
+                let other = sample(len + 3)[3..].to_vec();
+                let mut first = vec![0; len];
+                delta(typesize, None, &src, &mut first);
+                super::super::undelta(typesize, None, &mut first);
+                assert_eq!(first, src, "{typesize} {len}");
+                let mut later = vec![0; len];
+                delta(typesize, Some(&other), &src, &mut later);
+                super::super::undelta(typesize, Some(&other), &mut later);
+                assert_eq!(later, src, "{typesize} {len}");
+            }
+        }
+    }
+
+    #[test]
+    fn bytedelta_is_undone_by_unbytedelta() {
+        for typesize in 1..=17 {
+            for len in LENS {
+                let src = sample(len);
+                let (mut mid, mut back) = (vec![0; len], vec![0; len]);
+                bytedelta(typesize, &src, &mut mid);
+                super::super::unbytedelta(typesize, &mid, &mut back);
+                assert_eq!(back, src, "{typesize} {len}");
+            }
+        }
+    }
+
+    #[test]
+    fn trunc_prec_keeps_the_asked_bits() {
+        let x = 1.0f64 + f64::EPSILON * 3.0;
+        let mut out = [0u8; 8];
+        trunc_prec(10, 8, &x.to_le_bytes(), &mut out).unwrap();
+        assert_eq!(f64::from_le_bytes(out), 1.0);
+        trunc_prec(-2i8 as u8, 8, &x.to_le_bytes(), &mut out).unwrap();
+        assert_eq!(f64::from_le_bytes(out), 1.0);
+        trunc_prec(-1i8 as u8, 8, &x.to_le_bytes(), &mut out).unwrap();
+        assert_eq!(f64::from_le_bytes(out), 1.0 + f64::EPSILON * 2.0);
+        assert_eq!(trunc_prec(53, 8, &[0; 8], &mut out), Err(TruncError::Bits));
+        assert_eq!(trunc_prec(0, 8, &[0; 8], &mut out), Err(TruncError::Bits));
+        assert_eq!(
+            trunc_prec(3, 2, &[0; 8], &mut out),
+            Err(TruncError::Typesize)
+        );
+    }
+}

@@ -1,0 +1,144 @@
+//! The chunk compressor against C-Blosc2: every chunk we write is decoded by C-Blosc2
+//! 3.3.5 (python-blosc2 4.14.1's library, `c335.rs`) to what C's own chunk of the same
+//! input decodes to (the input, but where precision is truncated), and by our decoder;
+//! where the codec's output is ours to match (BloscLZ, which follows C's algorithm; the
+//! layout of every chunk: header, block starts, runs, fallbacks), the chunk is C-Blosc2
+//! 3.3.5's own, byte for byte.
+
+mod c335;
+mod cases;
+mod properties;
+mod sizes;
+
+use b2nd_meta::chunk::{self, CParams, Codec, Filter, SplitMode};
+use c335::CCase;
+
+/// The C parameters of ours.
+fn c_case(p: &CParams) -> CCase {
+    CCase {
+        compcode: p.codec.compcode(),
+        clevel: p.clevel,
+        typesize: p.typesize as i32,
+        blocksize: p.blocksize as i32,
+        splitmode: match p.splitmode {
+            SplitMode::Always => 1,
+            SplitMode::Never => 2,
+            SplitMode::Auto => 3,
+            SplitMode::ForwardCompat => 4,
+        },
+        filters: p.filters.map(|(f, _)| filter_id(f)),
+        filters_meta: p.filters.map(|(_, m)| m),
+    }
+}
+
+fn filter_id(f: Filter) -> u8 {
+    match f {
+        Filter::None => 0,
+        Filter::Shuffle => 1,
+        Filter::BitShuffle => 2,
+        Filter::Delta => 3,
+        Filter::TruncPrec => 4,
+        Filter::ByteDelta => 35,
+        Filter::Other(id) => id,
+        _ => unreachable!(),
+    }
+}
+
+/// One compared case: our chunk, C's answers, and what both must decode to.
+struct Compared {
+    ours: Vec<u8>,
+    c: c335::CAnswer,
+    expected: Vec<u8>,
+}
+
+/// Where two byte strings first differ, and their lengths (not the whole strings).
+fn differs(a: &[u8], b: &[u8]) -> Option<String> {
+    (a != b).then(|| {
+        let at = a.iter().zip(b).position(|(x, y)| x != y);
+        format!(
+            "lengths {} and {}, first difference at {at:?}",
+            a.len(),
+            b.len()
+        )
+    })
+}
+
+/// Compresses each case with ours and with C-Blosc2 3.3.5, and checks that C decodes
+/// our chunk, and our decoder decodes it, to what C's chunk decodes to; `None` without
+/// the library.
+fn run(cases: &[(CParams, Vec<u8>)]) -> Option<Vec<Compared>> {
+    let mut jobs = Vec::new();
+    for (p, src) in cases {
+        let chunk = chunk::compress(src, p).unwrap_or_else(|e| panic!("{p:?}: {e}"));
+        jobs.push((c_case(p), src.clone(), chunk));
+    }
+    let Some(answers) = c335::answers(&jobs) else {
+        eprintln!(
+            "C-Blosc2 3.3.5 (libblosc2.so of python-blosc2 4.14.1) not found: set B2ND_LIBBLOSC2"
+        );
+        return None;
+    };
+    let mut all = Vec::new();
+    for ((_, src, ours), c) in jobs.into_iter().zip(answers) {
+        let p = &cases[all.len()].0;
+        assert!(!c.chunk.is_empty(), "C-Blosc2 3.3.5 refused {p:?}");
+        let expected = c
+            .own
+            .clone()
+            .unwrap_or_else(|rc| panic!("C: {rc} on its own chunk, {p:?}"));
+        let truncates = p.filters.iter().any(|(f, _)| *f == Filter::TruncPrec);
+        if !truncates {
+            assert!(
+                differs(&expected, &src).is_none(),
+                "C's own round trip, {p:?}"
+            );
+        }
+        let decoded_by_c = c
+            .decoded
+            .clone()
+            .unwrap_or_else(|rc| panic!("C: {rc} on ours, {p:?}"));
+        if let Some(d) = differs(&decoded_by_c, &expected) {
+            panic!("C-Blosc2 3.3.5 decodes ours differently: {d}; {p:?}");
+        }
+        let decoded =
+            chunk::decode_with_limit(&ours, u32::MAX).unwrap_or_else(|e| panic!("{p:?}: {e}"));
+        if let Some(d) = differs(&decoded, &expected) {
+            panic!("our decoder decodes ours differently: {d}; {p:?}");
+        }
+        all.push(Compared { ours, c, expected });
+    }
+    Some(all)
+}
+
+#[test]
+fn blosclz_chunks_are_c_blosc2_335s_bytes() {
+    let cases = cases::all(&[Codec::BloscLz]);
+    let Some(results) = run(&cases) else { return };
+    let differ: Vec<String> = cases
+        .iter()
+        .zip(&results)
+        .filter_map(|((p, _), r)| differs(&r.ours, &r.c.chunk).map(|d| format!("{p:?}: {d}")))
+        .collect();
+    assert!(
+        differ.is_empty(),
+        "{} of {} chunks differ from C's:\n{}",
+        differ.len(),
+        cases.len(),
+        differ.join("\n")
+    );
+}
+
+#[test]
+fn chunk_layout_is_c_blosc2_335s_for_every_codec() {
+    let cases = cases::all(&[Codec::Lz4, Codec::Lz4Hc, Codec::Zlib]);
+    let Some(results) = run(&cases) else { return };
+    for ((p, _), r) in cases.iter().zip(&results) {
+        // All but cbytes (bytes 12..16), when both chose to compress.
+        let memcpyed = |chunk: &[u8]| chunk[2] & 0x02 != 0;
+        if memcpyed(&r.ours) == memcpyed(&r.c.chunk) && r.ours.len() > 32 && r.c.chunk.len() > 32 {
+            assert_eq!(r.ours[..12], r.c.chunk[..12], "{p:?}");
+            assert_eq!(r.ours[16..32], r.c.chunk[16..32], "{p:?}");
+        }
+        let _ = &r.expected;
+    }
+}

@@ -1,0 +1,1 @@
+//! Random inputs and parameters.

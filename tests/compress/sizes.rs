@@ -1,0 +1,1 @@
+//! Sizes against C.
