@@ -48,7 +48,8 @@ mod header;
 mod kinds;
 mod lz4;
 mod transpose;
-mod zstd;
+// The zstd compressor (crate::codec) shares the sequence codes' tables.
+pub(crate) mod zstd;
 
 #[cfg(feature = "std")]
 pub use compress::{compress, CParams, Codec, CompressError, SplitMode};

@@ -10,7 +10,7 @@ mod fse;
 mod huffman;
 mod huffman_x2;
 mod literals;
-mod sequences;
+pub(crate) mod sequences;
 
 use super::error::ChunkErrorKind;
 
@@ -48,7 +48,7 @@ pub(super) fn refuse(
 }
 
 /// A zstd decoder kept for all the streams of a chunk, with the chunk's dictionary.
-pub(super) struct Zstd {
+pub(crate) struct Zstd {
     dict: Option<Dict>,
     lits: Literals,
     tables: Tables,
@@ -57,7 +57,7 @@ pub(super) struct Zstd {
 impl Zstd {
     /// A decoder for the chunk's streams; `dict` is the chunk's dictionary section,
     /// loaded as `ZSTD_createDDict` loads it.
-    pub(super) fn new(dict: Option<&[u8]>) -> Result<Self, ChunkErrorKind> {
+    pub(crate) fn new(dict: Option<&[u8]>) -> Result<Self, ChunkErrorKind> {
         let dict = match dict {
             Some(raw) => {
                 Some(dict::load(raw).map_err(|e| refuse(0, "dictionary", e, raw.len() as u64))?)
@@ -73,7 +73,7 @@ impl Zstd {
 
     /// Decompresses the zstd stream `src` into `dest`, which it must fill exactly:
     /// frames one after the other, skippable frames skipped.
-    pub(super) fn decompress(&mut self, src: &[u8], dest: &mut [u8]) -> Result<(), ChunkErrorKind> {
+    pub(crate) fn decompress(&mut self, src: &[u8], dest: &mut [u8]) -> Result<(), ChunkErrorKind> {
         let mut at = 0;
         let mut produced = 0;
         if src.len() < 5 {

@@ -58,17 +58,17 @@ const OF_DEFAULT: [i16; 29] = [
 ];
 
 /// One of the three codes: its name, largest symbol, largest log, value tables.
-pub(super) struct Code {
+pub(crate) struct Code {
     name: &'static str,
-    max: usize,
-    max_log: u32,
-    base: &'static [u32],
-    bits: &'static [u8],
-    default: &'static [i16],
-    default_log: u32,
+    pub(crate) max: usize,
+    pub(crate) max_log: u32,
+    pub(crate) base: &'static [u32],
+    pub(crate) bits: &'static [u8],
+    pub(crate) default: &'static [i16],
+    pub(crate) default_log: u32,
 }
 
-pub(super) const LL: Code = Code {
+pub(crate) const LL: Code = Code {
     name: "literal lengths",
     max: 35,
     max_log: 9,
@@ -77,7 +77,7 @@ pub(super) const LL: Code = Code {
     default: &LL_DEFAULT,
     default_log: 6,
 };
-pub(super) const OF: Code = Code {
+pub(crate) const OF: Code = Code {
     name: "offsets",
     max: 31,
     max_log: 8,
@@ -86,7 +86,7 @@ pub(super) const OF: Code = Code {
     default: &OF_DEFAULT,
     default_log: 5,
 };
-pub(super) const ML: Code = Code {
+pub(crate) const ML: Code = Code {
     name: "match lengths",
     max: 52,
     max_log: 9,
