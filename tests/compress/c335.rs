@@ -52,7 +52,7 @@ type FreeCtx = unsafe extern "C" fn(*mut c_void);
 type Decompress = unsafe extern "C" fn(*const c_void, i32, *mut c_void, i32) -> c_int;
 type Init = unsafe extern "C" fn();
 
-struct Lib {
+pub struct Lib {
     create_cctx: CreateCctx,
     compress_ctx: CompressCtx,
     free_ctx: FreeCtx,
@@ -70,7 +70,7 @@ unsafe fn symbol<F: Copy>(handle: *mut c_void, name: &str) -> F {
 
 /// Loads the library (in the child only): its own symbols first, not the ones of the
 /// blosc2-src copy linked into the test.
-unsafe fn load(path: &str) -> Lib {
+pub unsafe fn load(path: &str) -> Lib {
     let cpath = CString::new(path).unwrap();
     let handle = unsafe {
         libc::dlopen(
@@ -90,7 +90,7 @@ unsafe fn load(path: &str) -> Lib {
     }
 }
 
-unsafe fn c_compress(lib: &Lib, case: &CCase, src: &[u8]) -> Vec<u8> {
+pub unsafe fn c_compress(lib: &Lib, case: &CCase, src: &[u8]) -> Vec<u8> {
     let cparams = c::blosc2_cparams {
         compcode: case.compcode,
         compcode_meta: 0,
