@@ -3,7 +3,7 @@
 //! chunk for the same input and parameters) and its `blosc2_decompress` of our chunks,
 //! many cases per child. The library's path is `B2ND_LIBBLOSC2`, or the venv's on this
 //! machine; without it these tests say so and check nothing more (the blosc2-src 2.15.3
-//! differential in `c215.rs` still runs).
+//! decoding in `c215.rs` still runs).
 
 use std::ffi::{c_char, c_int, c_void, CString};
 
@@ -11,7 +11,7 @@ use blosc2_src as c;
 
 #[allow(dead_code)] // The item-by-item helpers are the chunk tests'.
 #[path = "../c_ffi/child.rs"]
-mod child;
+pub mod child;
 
 /// The wheel's library on this machine.
 const VENV_LIB: &str =
