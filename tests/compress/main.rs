@@ -111,10 +111,8 @@ fn run(cases: &[(CParams, Vec<u8>)]) -> Option<Vec<Compared>> {
             (true, false, false) => own.as_ref(),
             (true, false, true) => None,
         };
-        if let Some(expected) = expected {
-            if let Some(d) = differs(&decoded, expected) {
-                panic!("ours decodes to other bytes than C's chunk: {d}; {p:?}");
-            }
+        if let Some(d) = expected.and_then(|expected| differs(&decoded, expected)) {
+            panic!("ours decodes to other bytes than C's chunk: {d}; {p:?}");
         }
         if let Some(own) = own
             .as_ref()
