@@ -13,9 +13,7 @@ use crate::cases::{elements, f64_ramp, i32_counter};
 fn bound(codec: Codec, clevel: u8) -> Option<f64> {
     match (codec, clevel) {
         // Byte-identical streams.
-        (Codec::BloscLz, _) => Some(1.0),
-        // lz4_flex's compressor, not an HC search: no bound yet.
-        (Codec::Lz4Hc, _) => None,
+        (Codec::BloscLz | Codec::Lz4, _) => Some(1.0),
         // zstd 22's optimal parsing (btultra2) is not ours: kilobytes of difference on
         // outputs of a few hundred bytes, reported only.
         (Codec::Zstd, 9) => None,
