@@ -75,7 +75,7 @@ fn put_stream(params: &CParams, stream: &[u8], destsize: usize, out: &mut Vec<u8
     out.extend_from_slice(&[0; INT32_LEN]);
     let neblock = stream.len();
     let first = stream[0];
-    if stream.iter().all(|&b| b == first) {
+    if is_run(stream) {
         // A run: the byte negated in csize, and a token unless it is zero.
         if out.len() > destsize {
             return false;
@@ -109,6 +109,13 @@ fn put_stream(params: &CParams, stream: &[u8], destsize: usize, out: &mut Vec<u8
     }
     out[csize_at..csize_at + INT32_LEN].copy_from_slice(&(cbytes as u32).to_le_bytes());
     true
+}
+
+/// Whether every byte of `stream` is its first (C's `get_run`), 8 bytes at a time.
+fn is_run(stream: &[u8]) -> bool {
+    let pattern = u64::from_ne_bytes([stream[0]; 8]);
+    let (words, rest) = stream.as_chunks::<8>();
+    words.iter().all(|w| u64::from_ne_bytes(*w) == pattern) && rest.iter().all(|&b| b == stream[0])
 }
 
 /// Appends `src` compressed with `codec` to `out` and returns true, or returns false

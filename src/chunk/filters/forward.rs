@@ -37,24 +37,48 @@ pub(crate) fn shuffle(typesize: usize, src: &[u8], dst: &mut [u8]) {
 
 /// Bytes of the tile a shuffle transposes before copying its rows out: rows a power of
 /// two apart in `dst` share cache sets, so each gets one longer copy per tile rather
-/// than a write per group.
-const TILE_BYTES: usize = 2048;
+/// than many short writes.
+const TILE_BYTES: usize = 4096;
 
-/// Shuffle of `N`-byte elements (`N` 2, 4, 8 or 16), a tile at a time, each tile a
-/// group of 64 bytes at a time in 64-bit words: 8 words are an 8x8 byte matrix
-/// transposed in three rounds of masked swaps, the first step for 4- and 16-byte
-/// elements; 2-byte elements are split into even and odd bytes. The elements after the
+/// Shuffle of `N`-byte elements (`N` 2, 4, 8 or 16), a tile at a time: the tile's
+/// elements are split into their first and second halves, then those into theirs, down
+/// to bytes (`log2 N` passes over the tile in L1, each a loop the compiler vectorises:
+/// the halves of a 2W-byte unit are its low and high W bytes as an integer), and each of
+/// the `N` byte rows of the tile is copied to its row of `dst`. The elements after the
 /// last whole tile go byte by byte.
 fn shuffle_n<const N: usize>(src: &[u8], dst: &mut [u8], n: usize) {
     let t = TILE_BYTES / N;
-    let mut stage = [0u8; TILE_BYTES];
+    let mut a = [0u8; TILE_BYTES];
+    let mut b = [0u8; TILE_BYTES];
     let tiles = n / t;
     for (k, tile) in src[..tiles * TILE_BYTES]
         .chunks_exact(TILE_BYTES)
         .enumerate()
     {
-        transpose_tile::<N>(tile, &mut stage);
-        for (j, row) in stage.chunks_exact(t).enumerate() {
+        // After the pass for units of `width`, the tile is N / width groups of t units.
+        let mut width = N;
+        let mut from: &[u8] = tile;
+        let mut into = &mut a;
+        let mut spare = &mut b;
+        while width > 1 {
+            let half = width / 2;
+            for (group, out) in from
+                .chunks_exact(t * width)
+                .zip(into.chunks_exact_mut(t * width))
+            {
+                let (lo, hi) = out.split_at_mut(t * half);
+                match half {
+                    8 => split_u128(group, lo, hi),
+                    4 => split_u64(group, lo, hi),
+                    2 => split_u32(group, lo, hi),
+                    _ => split_u16(group, lo, hi),
+                }
+            }
+            width = half;
+            core::mem::swap(&mut into, &mut spare);
+            from = &spare[..];
+        }
+        for (j, row) in from.chunks_exact(t).enumerate() {
             dst[j * n + k * t..j * n + (k + 1) * t].copy_from_slice(row);
         }
     }
@@ -65,97 +89,50 @@ fn shuffle_n<const N: usize>(src: &[u8], dst: &mut [u8], n: usize) {
     }
 }
 
-/// Shuffles one tile of [`TILE_BYTES`] into `stage` (`N` rows of `TILE_BYTES / N`).
-#[inline(always)]
-fn transpose_tile<const N: usize>(tile: &[u8], stage: &mut [u8; TILE_BYTES]) {
-    let t = TILE_BYTES / N;
-    let (words, _) = tile.as_chunks::<64>();
-    // 16-byte elements go 8 at a time (two 64-byte words), the others 64 bytes.
-    let per_group = if N == 16 { 8 } else { 64 / N };
-    for g in 0..t / per_group {
-        let first = if N == 16 { 2 * g } else { g };
-        let (w, _) = words[first].as_chunks::<8>();
-        let mut r: [u64; 8] = core::array::from_fn(|k| u64::from_le_bytes(w[k]));
-        let at = g * per_group;
-        let mut put = |row: usize, bytes: &[u8]| {
-            stage[row * t + at..row * t + at + bytes.len()].copy_from_slice(bytes);
-        };
-        match N {
-            2 => {
-                // Word k holds elements 4k..4k+4: its even bytes are byte 0 of each.
-                let evens_of = |a: u64, b: u64| u64::from(evens(a)) | u64::from(evens(b)) << 32;
-                for k in (0..8).step_by(2) {
-                    let lo = evens_of(r[k], r[k + 1]);
-                    let hi = evens_of(r[k] >> 8, r[k + 1] >> 8);
-                    stage[at + 4 * k..at + 4 * k + 8].copy_from_slice(&lo.to_le_bytes());
-                    stage[t + at + 4 * k..t + at + 4 * k + 8].copy_from_slice(&hi.to_le_bytes());
-                }
-            }
-            4 => {
-                // Word k holds elements 2k and 2k + 1: row j of the transposition is byte
-                // j of the even elements (j < 4) or of the odd ones.
-                transpose8x8(&mut r);
-                for j in 0..4 {
-                    put(j, &(spread(r[j]) | spread(r[j + 4]) << 8).to_le_bytes());
-                }
-            }
-            8 => {
-                transpose8x8(&mut r);
-                for (j, row) in r.iter().enumerate() {
-                    put(j, &row.to_le_bytes());
-                }
-            }
-            _ => {
-                // Eight 16-byte elements: low halves, then high halves.
-                let (w2, _) = words[first + 1].as_chunks::<8>();
-                let s: [u64; 8] = core::array::from_fn(|k| u64::from_le_bytes(w2[k]));
-                let mut lo = [r[0], r[2], r[4], r[6], s[0], s[2], s[4], s[6]];
-                let mut hi = [r[1], r[3], r[5], r[7], s[1], s[3], s[5], s[7]];
-                transpose8x8(&mut lo);
-                transpose8x8(&mut hi);
-                for j in 0..8 {
-                    put(j, &lo[j].to_le_bytes());
-                    put(j + 8, &hi[j].to_le_bytes());
-                }
-            }
-        }
+/// 16-byte units into their low and high 8 bytes.
+fn split_u128(from: &[u8], lo: &mut [u8], hi: &mut [u8]) {
+    let (units, _) = from.as_chunks::<16>();
+    let (lo, _) = lo.as_chunks_mut::<8>();
+    let (hi, _) = hi.as_chunks_mut::<8>();
+    for ((u, l), h) in units.iter().zip(lo).zip(hi) {
+        let v = u128::from_le_bytes(*u);
+        *l = (v as u64).to_le_bytes();
+        *h = ((v >> 64) as u64).to_le_bytes();
     }
 }
 
-/// Transposes the 8x8 byte matrix of `r` (word `k` row `k`, byte `j` column `j`): word
-/// `j` then holds byte `j` of every word, word `k`'s in byte `k`.
-#[inline(always)]
-fn transpose8x8(r: &mut [u64; 8]) {
-    for (shift, mask, pairs) in [
-        (8, 0x00ff_00ff_00ff_00ff, [(0, 1), (2, 3), (4, 5), (6, 7)]),
-        (16, 0x0000_ffff_0000_ffff, [(0, 2), (1, 3), (4, 6), (5, 7)]),
-        (32, 0x0000_0000_ffff_ffff, [(0, 4), (1, 5), (2, 6), (3, 7)]),
-    ] {
-        for (a, b) in pairs {
-            let t = ((r[a] >> shift) ^ r[b]) & mask;
-            r[b] ^= t;
-            r[a] ^= t << shift;
-        }
+/// 8-byte units into their low and high 4 bytes.
+fn split_u64(from: &[u8], lo: &mut [u8], hi: &mut [u8]) {
+    let (units, _) = from.as_chunks::<8>();
+    let (lo, _) = lo.as_chunks_mut::<4>();
+    let (hi, _) = hi.as_chunks_mut::<4>();
+    for ((u, l), h) in units.iter().zip(lo).zip(hi) {
+        let v = u64::from_le_bytes(*u);
+        *l = (v as u32).to_le_bytes();
+        *h = ((v >> 32) as u32).to_le_bytes();
     }
 }
 
-/// The even bytes of `x` (bytes 0, 2, 4, 6), in order.
-#[inline(always)]
-fn evens(x: u64) -> u32 {
-    let mut x = x & 0x00ff_00ff_00ff_00ff;
-    x = (x | (x >> 8)) & 0x0000_ffff_0000_ffff;
-    x = (x | (x >> 16)) & 0x0000_0000_ffff_ffff;
-    x as u32
+/// 4-byte units into their low and high 2 bytes.
+fn split_u32(from: &[u8], lo: &mut [u8], hi: &mut [u8]) {
+    let (units, _) = from.as_chunks::<4>();
+    let (lo, _) = lo.as_chunks_mut::<2>();
+    let (hi, _) = hi.as_chunks_mut::<2>();
+    for ((u, l), h) in units.iter().zip(lo).zip(hi) {
+        let v = u32::from_le_bytes(*u);
+        *l = (v as u16).to_le_bytes();
+        *h = ((v >> 16) as u16).to_le_bytes();
+    }
 }
 
-/// The bytes of `x` at the even bytes of a 16-byte value.
-#[inline(always)]
-fn spread(x: u64) -> u128 {
-    let mut x = u128::from(x);
-    x = (x | (x << 32)) & 0x0000_0000_ffff_ffff_0000_0000_ffff_ffff;
-    x = (x | (x << 16)) & 0x0000_ffff_0000_ffff_0000_ffff_0000_ffff;
-    x = (x | (x << 8)) & 0x00ff_00ff_00ff_00ff_00ff_00ff_00ff_00ff;
-    x
+/// 2-byte units into their low and high bytes.
+fn split_u16(from: &[u8], lo: &mut [u8], hi: &mut [u8]) {
+    let (units, _) = from.as_chunks::<2>();
+    for ((u, l), h) in units.iter().zip(lo).zip(hi) {
+        let v = u16::from_le_bytes(*u);
+        *l = v as u8;
+        *h = (v >> 8) as u8;
+    }
 }
 
 /// Bit-shuffle `src` into `dst` (same length): of the largest multiple of 8 elements,

@@ -61,26 +61,54 @@ fn highbit(v: u32) -> i64 {
     i64::from(31 - v.leading_zeros())
 }
 
+/// The hash and chain tables, kept between the frames one thread compresses (as
+/// libzstd keeps its context's): an entry is a position plus the `base` of its frame, so
+/// that entries of earlier frames (below the current base) read as empty and the
+/// tables need no clearing per frame.
+struct Tables {
+    hash: Vec<u32>,
+    chain: Vec<u32>,
+    /// What the next frame's positions start at (0 is never a valid entry).
+    next_base: u32,
+}
+
+std::thread_local! {
+    static KEPT: core::cell::RefCell<Option<Tables>> = const { core::cell::RefCell::new(None) };
+}
+
 /// The match finder's tables and the repeat offsets, kept across the blocks of a frame.
 pub(super) struct Matcher {
     p: Params,
     hash: Vec<u32>,
     chain: Vec<u32>,
+    /// Added to positions in the tables.
+    base: usize,
+    next_base: u32,
     /// Positions below this are in the tables (chain strategies).
     next_to_update: usize,
     pub reps: [u32; 3],
 }
 
 impl Matcher {
-    pub(super) fn new(p: Params) -> Self {
+    /// A matcher for a frame of `len` bytes, with the thread's tables when they fit.
+    pub(super) fn new(p: Params, len: usize) -> Self {
+        let chain_len = if p.chain_log > 0 { 1 << p.chain_log } else { 0 };
+        let kept = KEPT.with(|k| k.borrow_mut().take()).filter(|t| {
+            t.hash.len() == 1 << p.hash_log
+                && t.chain.len() == chain_len
+                && u64::from(t.next_base) + len as u64 + 1 < u64::from(u32::MAX)
+        });
+        let tables = kept.unwrap_or_else(|| Tables {
+            hash: vec![0; 1 << p.hash_log],
+            chain: vec![0; chain_len],
+            next_base: 1,
+        });
         Matcher {
             p,
-            hash: vec![0; 1 << p.hash_log],
-            chain: if p.chain_log > 0 {
-                vec![0; 1 << p.chain_log]
-            } else {
-                Vec::new()
-            },
+            hash: tables.hash,
+            chain: tables.chain,
+            base: tables.next_base as usize,
+            next_base: tables.next_base + len as u32 + 1,
             next_to_update: 0,
             reps: [1, 4, 8],
         }
@@ -140,7 +168,7 @@ impl Matcher {
                 for at in [mstart + 2, ip - 2] {
                     if at + 8 <= src.len() && at > mstart {
                         let h = self.hash_at(src, at);
-                        self.hash[h] = at as u32;
+                        self.hash[h] = (self.base + at) as u32;
                     }
                 }
             }
@@ -213,9 +241,10 @@ impl Matcher {
     fn search(&mut self, src: &[u8], ip: usize, end: usize) -> (usize, usize) {
         if self.p.chain_log == 0 {
             let h = self.hash_at(src, ip);
-            let cand = self.hash[h] as usize;
-            self.hash[h] = ip as u32;
-            if cand > 0 && cand < ip && read32(src, cand) == read32(src, ip) {
+            let entry = self.hash[h] as usize;
+            self.hash[h] = (self.base + ip) as u32;
+            let cand = entry.wrapping_sub(self.base);
+            if entry >= self.base && cand < ip && read32(src, cand) == read32(src, ip) {
                 let l = 4 + count(src, ip + 4, cand + 4, end);
                 if l >= self.p.min_match {
                     return (l, ip - cand);
@@ -228,20 +257,21 @@ impl Matcher {
             let at = self.next_to_update;
             let h = self.hash_at(src, at);
             self.chain[at & chain_mask] = self.hash[h];
-            self.hash[h] = at as u32;
+            self.hash[h] = (self.base + at) as u32;
             self.next_to_update += 1;
         }
         let h = self.hash_at(src, ip);
-        let mut cand = self.hash[h] as usize;
-        self.chain[ip & chain_mask] = cand as u32;
-        self.hash[h] = ip as u32;
+        let mut entry = self.hash[h] as usize;
+        self.chain[ip & chain_mask] = entry as u32;
+        self.hash[h] = (self.base + ip) as u32;
         self.next_to_update = ip + 1;
         let lowest = ip.saturating_sub(chain_mask);
         let (mut best, mut best_off) = (0, 0);
         for _ in 0..self.p.attempts {
-            if cand == 0 || cand < lowest || cand >= ip {
+            if entry < self.base + lowest || entry >= self.base + ip {
                 break;
             }
+            let cand = entry - self.base;
             // Only a candidate that beats the best so far at its last byte is counted.
             if ip + best < end && src[cand + best] == src[ip + best] {
                 let l = count(src, ip, cand, end);
@@ -253,13 +283,23 @@ impl Matcher {
                     }
                 }
             }
-            cand = self.chain[cand & chain_mask] as usize;
+            entry = self.chain[cand & chain_mask] as usize;
         }
         if best >= self.p.min_match.max(4) {
             (best, best_off)
         } else {
             (0, 0)
         }
+    }
+
+    /// Gives the tables back to the thread for its next frame.
+    pub(super) fn keep(self) {
+        let tables = Tables {
+            hash: self.hash,
+            chain: self.chain,
+            next_base: self.next_base,
+        };
+        KEPT.with(|k| *k.borrow_mut() = Some(tables));
     }
 
     /// Records a sequence, coding its offset as the decoder will read it, and updates

@@ -85,7 +85,7 @@ pub(crate) fn compress(clevel: u8, src: &[u8], maxout: usize, out: &mut Vec<u8>)
             out.extend_from_slice(&n.to_le_bytes());
         }
     }
-    let mut matcher = Matcher::new(params(zstd_level(clevel), src.len()));
+    let mut matcher = Matcher::new(params(zstd_level(clevel), src.len()), src.len());
     let mut seqs = Vec::new();
     let mut lits = Vec::new();
     let mut start = 0;
@@ -102,11 +102,9 @@ pub(crate) fn compress(clevel: u8, src: &[u8], maxout: usize, out: &mut Vec<u8>)
             &mut lits,
             out,
         );
-        if out.len() - base > maxout {
-            return false;
-        }
-        if last {
-            return true;
+        if out.len() - base > maxout || last {
+            matcher.keep();
+            return out.len() - base <= maxout;
         }
         start = end;
     }
