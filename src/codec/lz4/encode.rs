@@ -26,12 +26,15 @@ const HASHLOG: u32 = 12;
 /// Probes before the step grows by one (`LZ4_skipTrigger`).
 const SKIP_TRIGGER: u32 = 6;
 
+#[inline(always)]
 fn read32(src: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes([src[at], src[at + 1], src[at + 2], src[at + 3]])
+    let (b, _) = src[at..].split_first_chunk::<4>().unwrap_or((&[0; 4], &[]));
+    u32::from_le_bytes(*b)
 }
 
 /// The table's hash of the bytes at `at`: 4 bytes into 13 bits for small inputs, else
 /// 5 bytes into 12 (`LZ4_hashPosition` on a 64-bit machine).
+#[inline(always)]
 fn hash(src: &[u8], at: usize, small: bool) -> usize {
     if small {
         (read32(src, at).wrapping_mul(2_654_435_761) >> (32 - (HASHLOG + 1))) as usize

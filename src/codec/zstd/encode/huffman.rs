@@ -166,14 +166,59 @@ impl Code {
         }
     }
 
+    /// One stream: the codes of `literals`, last first, in a 64-bit accumulator that
+    /// takes four codes (at most 44 bits) between flushes of its whole bytes, written 8
+    /// at a time into room made beforehand (`HUF_compress1X_usingCTable`'s way).
     fn encode_stream(&self, literals: &[u8], out: &mut Vec<u8>) {
+        let table: [u32; 256] =
+            core::array::from_fn(|s| u32::from(self.codes[s]) | u32::from(self.lengths[s]) << 16);
+        let start = out.len();
+        out.resize(start + literals.len() * MAX_BITS as usize / 8 + 16, 0);
+        let mut pos = start;
+        let (mut acc, mut bits) = (0u64, 0u32);
+        let (head, quads) = literals.as_rchunks::<4>();
+        let put = |b: u8, acc: &mut u64, bits: &mut u32| {
+            let e = table[usize::from(b)];
+            *acc |= u64::from(e & 0xffff) << *bits;
+            *bits += e >> 16;
+        };
+        for quad in quads.iter().rev() {
+            for &b in quad.iter().rev() {
+                put(b, &mut acc, &mut bits);
+            }
+            let whole = (bits / 8) as usize;
+            out[pos..pos + 8].copy_from_slice(&acc.to_le_bytes());
+            pos += whole;
+            acc = if whole == 8 { 0 } else { acc >> (8 * whole) };
+            bits -= 8 * whole as u32;
+        }
+        for &b in head.iter().rev() {
+            put(b, &mut acc, &mut bits);
+        }
+        out.truncate(pos);
         let mut bw = BitWriter::new(out);
-        for &b in literals.iter().rev() {
-            let s = usize::from(b);
-            bw.add(u64::from(self.codes[s]), u32::from(self.lengths[s]));
+        bw.add(acc, bits.min(32));
+        if bits > 32 {
+            bw.add(acc >> 32, bits - 32);
         }
         bw.close();
     }
+}
+
+/// How often each byte occurs, counted in four tables so that runs of one byte do not
+/// wait on each other's increments.
+fn histogram(bytes: &[u8]) -> [u32; 256] {
+    let mut tables = [[0u32; 256]; 4];
+    let (quads, rest) = bytes.as_chunks::<4>();
+    for q in quads {
+        for k in 0..4 {
+            tables[k][usize::from(q[k])] += 1;
+        }
+    }
+    for &b in rest {
+        tables[0][usize::from(b)] += 1;
+    }
+    core::array::from_fn(|s| tables[0][s] + tables[1][s] + tables[2][s] + tables[3][s])
 }
 
 /// Appends the literals section of `literals`.
@@ -213,10 +258,7 @@ fn write_header(kind: u8, n: usize, out: &mut Vec<u8>) {
 
 /// A Huffman-coded section; false when the code cannot be described.
 fn write_compressed(literals: &[u8], out: &mut Vec<u8>) -> bool {
-    let mut counts = [0u32; 256];
-    for &b in literals {
-        counts[usize::from(b)] += 1;
-    }
+    let counts = histogram(literals);
     let code = Code::new(&counts);
     let n = literals.len();
     let four = n >= 256;

@@ -29,14 +29,16 @@ const TAIL: usize = 8;
 /// Skip acceleration: one more byte per `1 << SEARCH_STRENGTH` literals in a row.
 const SEARCH_STRENGTH: u32 = 8;
 
+#[inline(always)]
 fn read32(src: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes([src[at], src[at + 1], src[at + 2], src[at + 3]])
+    let (b, _) = src[at..].split_first_chunk::<4>().unwrap_or((&[0; 4], &[]));
+    u32::from_le_bytes(*b)
 }
 
+#[inline(always)]
 fn read64(src: &[u8], at: usize) -> u64 {
-    let mut b = [0u8; 8];
-    b.copy_from_slice(&src[at..at + 8]);
-    u64::from_le_bytes(b)
+    let (b, _) = src[at..].split_first_chunk::<8>().unwrap_or((&[0; 8], &[]));
+    u64::from_le_bytes(*b)
 }
 
 /// How many bytes from `a` and `b` (`a` later) are equal, up to `end` for `a`.
@@ -114,6 +116,7 @@ impl Matcher {
         }
     }
 
+    #[inline(always)]
     fn hash_at(&self, src: &[u8], at: usize) -> usize {
         let bytes = self.p.min_match.clamp(4, 8) as u32;
         let v = read64(src, at) << (64 - 8 * bytes);
@@ -238,6 +241,7 @@ impl Matcher {
     }
 
     /// The longest match at `ip` (length, offset), 0 if none of at least 4 bytes.
+    #[inline(always)]
     fn search(&mut self, src: &[u8], ip: usize, end: usize) -> (usize, usize) {
         if self.p.chain_log == 0 {
             let h = self.hash_at(src, ip);
