@@ -125,6 +125,7 @@ impl Filter {
 
 impl Filter {
     /// The filter's id, as the header's filter slots hold it.
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
     pub(crate) fn id(self) -> u8 {
         match self {
             Filter::None => 0,
