@@ -150,16 +150,16 @@ pub(crate) fn bitshuffle(
     let len = n * typesize;
     scratch.resize(len, 0);
     shuffle(typesize, &src[..len], scratch);
-    let row_len = n / 8;
-    if row_len > 0 {
-        // Byte row j (n bytes) becomes bit rows 8j..8j+8 (n / 8 bytes each).
+    if n > 0 {
+        // Byte row j (n bytes) becomes bit rows 8j..8j+8 (n / 8 bytes each): each 8
+        // bytes bit-transposed in place (a loop the compiler vectorises), then byte k of
+        // word g goes to bit row k at g, a byte-shuffle of 8-byte elements.
+        let (words, _) = scratch.as_chunks_mut::<8>();
+        for w in words {
+            *w = transpose8(u64::from_le_bytes(*w)).to_le_bytes();
+        }
         for (bytes, bits) in scratch.chunks_exact(n).zip(dst[..len].chunks_exact_mut(n)) {
-            for (g, group) in bytes.chunks_exact(8).enumerate() {
-                let word = transpose8(u64::from_le_bytes(group.try_into().unwrap_or([0; 8])));
-                for (k, b) in word.to_le_bytes().into_iter().enumerate() {
-                    bits[k * row_len + g] = b;
-                }
-            }
+            shuffle(8, bytes, bits);
         }
     }
     dst[len..].copy_from_slice(&src[len..]);
