@@ -256,11 +256,28 @@ fn write_header(kind: u8, n: usize, out: &mut Vec<u8>) {
     }
 }
 
-/// A Huffman-coded section; false when the code cannot be described.
+/// A Huffman-coded section; false when the code cannot be described, or when it
+/// would not pay: no byte is common (`HUF_compress_internal`'s test that the largest
+/// count exceeds `n / 128 + 4`), or the streams' estimated size (each count times its
+/// code length) leaves less than libzstd's minimal gain.
 fn write_compressed(literals: &[u8], out: &mut Vec<u8>) -> bool {
     let counts = histogram(literals);
-    let code = Code::new(&counts);
     let n = literals.len();
+    if counts
+        .iter()
+        .max()
+        .is_none_or(|&m| m as usize <= (n >> 7) + 4)
+    {
+        return false;
+    }
+    let code = Code::new(&counts);
+    let estimate: usize = (0..256)
+        .map(|s| counts[s] as usize * usize::from(code.lengths[s]))
+        .sum::<usize>()
+        / 8;
+    if estimate + 6 >= n - ((n >> 6) + 2) {
+        return false;
+    }
     let four = n >= 256;
     let (format, header_len) = match (four, n) {
         (false, _) => (0u32, 3),
