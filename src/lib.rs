@@ -44,6 +44,7 @@ extern crate alloc;
 extern crate std;
 
 mod any_error;
+pub mod array;
 pub mod bytes;
 pub mod chunk;
 #[cfg(feature = "std")]
