@@ -28,6 +28,9 @@ pub(super) struct Params {
 const TAIL: usize = 8;
 /// Skip acceleration: one more byte per `1 << SEARCH_STRENGTH` literals in a row.
 const SEARCH_STRENGTH: u32 = 8;
+/// Beyond this step, the positions skipped are not put in the tables
+/// (`kLazySkippingStep`: data that does not match is not worth indexing).
+const LAZY_SKIPPING_STEP: usize = 8;
 
 #[inline(always)]
 fn read32(src: &[u8], at: usize) -> u32 {
@@ -88,6 +91,8 @@ pub(super) struct Matcher {
     next_base: u32,
     /// Positions below this are in the tables (chain strategies).
     next_to_update: usize,
+    /// Skipping fast through literals: the positions stepped over are not indexed.
+    skipping: bool,
     pub reps: [u32; 3],
 }
 
@@ -112,6 +117,7 @@ impl Matcher {
             base: tables.next_base as usize,
             next_base: tables.next_base + len as u32 + 1,
             next_to_update: 0,
+            skipping: false,
             reps: [1, 4, 8],
         }
     }
@@ -150,7 +156,9 @@ impl Matcher {
                 }
             }
             if len < 4 {
-                ip += ((ip - anchor) >> SEARCH_STRENGTH) + 1;
+                let step = ((ip - anchor) >> SEARCH_STRENGTH) + 1;
+                ip += step;
+                self.skipping = step > LAZY_SKIPPING_STEP;
                 continue;
             }
             if self.p.lazy > 0 {
@@ -164,6 +172,7 @@ impl Matcher {
             }
             lits.extend_from_slice(&src[anchor..mstart]);
             self.store((mstart - anchor) as u32, offset, len, seqs);
+            self.skipping = false;
             ip = mstart + len;
             anchor = ip;
             if self.p.chain_log == 0 {
@@ -257,6 +266,9 @@ impl Matcher {
             return (0, 0);
         }
         let chain_mask = (1usize << self.p.chain_log) - 1;
+        if self.skipping {
+            self.next_to_update = self.next_to_update.max(ip);
+        }
         while self.next_to_update < ip {
             let at = self.next_to_update;
             let h = self.hash_at(src, at);
