@@ -10,7 +10,8 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use b2nd_meta::chunk::{self, CParams, Codec, Filter, SplitMode};
+use b2nd_meta::blosc::{Codec, Filter, SplitMode};
+use b2nd_meta::chunk::{self, CParams};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
 #[allow(dead_code)] // The forked-child helpers are the tests'.
@@ -74,7 +75,7 @@ fn bench(c: &mut Criterion) {
             });
             if let Some(lib) = &lib {
                 let case = c335::CCase {
-                    compcode: codec.compcode(),
+                    compcode: codec.id().expect("a codec with an id"),
                     clevel,
                     typesize: *typesize as i32,
                     blocksize: 0,

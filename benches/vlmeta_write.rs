@@ -16,7 +16,8 @@ use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use b2nd_meta::frame::{self, VlmetaChange, VlmetaOptions};
+use b2nd_meta::frame;
+use b2nd_meta::vlmeta::{self, VlmetaChange, VlmetaOptions};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 
 #[path = "../tests/c_ffi/mod.rs"]
@@ -97,7 +98,7 @@ fn bench(c: &mut Criterion) {
     ];
     let before = c_vlmeta::c_read(&cases[0].1, false);
     for (name, path) in &cases {
-        frame::set_vlmeta(path, "units", "m/s").unwrap();
+        vlmeta::set_vlmeta(path, "units", "m/s").unwrap();
         // C opens it, reads the same chunks as before and our value.
         let c = c_vlmeta::c_read(path, false);
         assert_eq!(c.data(), before.data(), "{name}");
@@ -114,7 +115,7 @@ fn bench(c: &mut Criterion) {
             b.iter(|| {
                 flip = !flip;
                 let v = if flip { "m/s" } else { "km" };
-                frame::set_vlmeta(black_box(path), "units", v).unwrap()
+                vlmeta::set_vlmeta(black_box(path), "units", v).unwrap()
             })
         });
         let mut flip = false;
@@ -134,14 +135,14 @@ fn bench(c: &mut Criterion) {
     let change = [VlmetaChange::set("units", "km").unwrap()];
     for (name, path) in &cases {
         group.bench_with_input(BenchmarkId::new("ours", name), path, |b, path| {
-            b.iter(|| frame::update_vlmeta_with(black_box(path), &change, dry).unwrap())
+            b.iter(|| vlmeta::update_vlmeta_with(black_box(path), &change, dry).unwrap())
         });
     }
     group.finish();
     // No data: the new frame staged, synced, renamed, the directory synced.
     let empty = dir.join("empty.b2nd");
     fs::copy(EMPTY, &empty).unwrap();
-    frame::set_vlmeta(&empty, "units", "m/s").unwrap();
+    vlmeta::set_vlmeta(&empty, "units", "m/s").unwrap();
     let read = c_vlmeta::c_read(&empty, false);
     assert!(read.data().is_empty());
     assert!(read
@@ -155,7 +156,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             flip = !flip;
             let v = if flip { "m/s" } else { "km" };
-            frame::set_vlmeta(black_box(&empty), "units", v).unwrap()
+            vlmeta::set_vlmeta(black_box(&empty), "units", v).unwrap()
         })
     });
     let mut flip = false;

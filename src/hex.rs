@@ -1,18 +1,7 @@
 //! Lowercase hex: the one form in which the crate prints bytes (`show`'s `raw_hex`, the
 //! JSON mapping's `$bin` and `data_hex`) and reads them back (`set-meta`, `decode`).
-//!
-//! ```
-//! use b2nd_meta::hex;
-//!
-//! assert_eq!(hex::encode(&[0x97, 0x00, 0xff]), "9700ff");
-//! assert_eq!(hex::decode("9700FF")?, [0x97, 0x00, 0xff]);
-//! assert_eq!(hex::decode_spaced(" 97 00\nff ")?, [0x97, 0x00, 0xff]);
-//!
-//! let err = hex::decode("97z0").unwrap_err();
-//! assert_eq!(err.offset(), 2);
-//! assert_eq!(err.to_string(), "expected a hex digit (0-9, a-f), found 'z' at byte 2");
-//! # Ok::<(), hex::HexError>(())
-//! ```
+
+#![cfg_attr(not(feature = "cli"), allow(dead_code))]
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -20,10 +9,6 @@ use core::fmt;
 
 /// Bytes shown as lowercase hex, written a few KiB at a time with no string of the
 /// whole (a metalayer's hex can be hundreds of MiB).
-///
-/// ```
-/// assert_eq!(b2nd_meta::hex::Lower(&[0xde, 0xad]).to_string(), "dead");
-/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Lower<'a>(pub &'a [u8]);
 
@@ -126,5 +111,43 @@ fn decode_with(text: &str, spaced: bool) -> Result<Vec<u8>, HexError> {
             found: Found::OddDigits(digits),
         }),
         None => Ok(bytes),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    #[test]
+    fn lowercase_hex_out_either_case_in_with_the_offset_of_what_is_not() {
+        assert_eq!(encode(&[0x97, 0x00, 0xff]), "9700ff");
+        assert_eq!(Lower(&[0xde, 0xad]).to_string(), "dead");
+        assert_eq!(decode("9700FF").unwrap(), [0x97, 0x00, 0xff]);
+        assert_eq!(decode_spaced(" 97 00\nff ").unwrap(), [0x97, 0x00, 0xff]);
+        for (text, offset, message) in [
+            (
+                "97z0",
+                2,
+                "expected a hex digit (0-9, a-f), found 'z' at byte 2",
+            ),
+            (
+                "970",
+                3,
+                "expected two hex digits per byte, found 3 digit(s) at byte 3",
+            ),
+            (
+                "97 00",
+                2,
+                "expected a hex digit (0-9, a-f), found ' ' at byte 2",
+            ),
+        ] {
+            let err = decode(text).unwrap_err();
+            assert_eq!(
+                (err.offset(), err.to_string().as_str()),
+                (offset, message),
+                "{text}"
+            );
+        }
     }
 }

@@ -32,6 +32,8 @@
 //!   the `frame` module, whose user metalayers read and write any serde type through
 //!   rmp-serde. Without it the codec, `dtype`, `validate`, [`value`] and [`bytes`] need
 //!   only `core` and `alloc`.
+//! - `ndarray`: `array::Array::read_ndarray`, a selection's values as an
+//!   `ndarray::ArrayD`.
 //! - `cli`: the `b2nd-meta` command-line tool (clap and serde_json, which the library
 //!   alone never pulls in).
 
@@ -43,44 +45,46 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
-mod any_error;
-pub mod array;
-pub mod bytes;
-pub mod chunk;
 #[cfg(feature = "std")]
+pub mod array;
+pub mod blosc;
+pub mod chunk;
 mod codec;
 #[cfg(feature = "std")]
 pub mod container;
-mod de;
 pub mod dtype;
 pub mod error;
 #[cfg(feature = "std")]
 pub mod frame;
+// The lowercase hex of the value mapping's `$bin`; public for the command line only.
+#[cfg(feature = "cli")]
 pub mod hex;
-mod marker;
-mod metalayer;
-mod msgpack;
+#[cfg(not(feature = "cli"))]
+mod hex;
 #[cfg(feature = "std")]
-pub mod report;
-mod ser;
-pub use metalayer::validate;
+pub mod io;
+mod meta;
 pub mod value;
+#[cfg(feature = "std")]
+pub mod vlmeta;
+mod wire;
 
 #[doc = include_str!("../SPEC.md")]
 pub mod spec {}
 
-pub use any_error::AnyError;
+pub use error::AnyError;
 #[cfg(feature = "std")]
-pub use de::io::from_reader;
-pub use de::{from_slice, take_from_slice, Deserializer};
-pub use error::{Error, ErrorKind, Expected, Found, Result};
-pub use metalayer::{
+pub use meta::de::io::from_reader;
+pub use meta::de::{from_slice, take_from_slice, Deserializer};
+pub use meta::error::{Error, ErrorKind, Expected, Found, Result};
+#[cfg(feature = "std")]
+pub use meta::ser::to_writer;
+pub use meta::ser::{to_slice, to_vec, Output, Serializer};
+pub use meta::{bytes, validate};
+pub use meta::{
     Dims, Entries, Layout, Meta, MetaB2nd, MetaB2ndV1, MetaRef, MetaV0Caterva, SmallString,
     DTYPE_FORMAT_NUMPY, MAX_DIM, MAX_DTYPE_FORMAT, VERSION,
 };
-#[cfg(feature = "std")]
-pub use ser::to_writer;
-pub use ser::{to_slice, to_vec, Output, Serializer};
 
 // The README's examples run as doctests, so they cannot go stale.
 #[cfg(doctest)]

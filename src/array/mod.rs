@@ -1,3 +1,65 @@
-//! Arrays: (so far) the choices python-blosc2 makes when it writes a new one.
+//! The values of arrays python-blosc2 writes: any slice, in C order, as raw bytes or
+//! typed, decoding only the chunks the slice touches, in parallel.
+//!
+//! [`Array`] opens a contiguous `.b2nd` frame, a sparse frame's directory, or a node of
+//! a store or bundle (`.b2z`, `.b2d`, `.b2e`, a TreeStore leaf). A [`Selection`] is
+//! numpy's basic indexing, parsed from what python writes between the brackets
+//! (`"2:8, ::3"`, `"..., 0"`, `"-1"`) or built in Rust; reads give numpy's result of
+//! `arr[selection]`: integers drop their axis, slices clip to the shape, negative
+//! steps run backwards, `None` adds an axis.
+//!
+//! ```
+//! use b2nd_meta::array::{Array, Selection};
+//!
+//! // blosc2.asarray(np.ramp..., urlpath=..., chunks=(3, 4, 2), blocks=(2, 3, 2))
+//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/arrays/blosc2-4.14.1/ndim3_f4.b2nd");
+//! let array = Array::open(path)?;
+//! assert_eq!(array.shape(), [7, 6, 5]);
+//!
+//! let plane: Vec<f32> = array.read(&"2".parse()?)?;           // arr[2]: 6x5
+//! let column: Vec<f32> = array.read(&"..., 4".parse()?)?;     // arr[..., 4]: 7x6
+//! let all: Vec<f32> = array.read(&Selection::all())?;
+//! assert_eq!(plane[..], all[2 * 30..3 * 30]);
+//! assert_eq!(column[7], all[(1 * 6 + 1) * 5 + 4]);
+//!
+//! // Raw bytes into a buffer of the caller's, in the file's byte order.
+//! let mut buf = vec![0u8; 7 * 6 * 5 * 4];
+//! array.read_into(&Selection::all(), &mut buf)?;
+//! # Ok::<(), b2nd_meta::array::ArrayError>(())
+//! ```
+//!
+//! # Layout
+//!
+//! C-Blosc2 stores an array as chunks that tile it in C order, each made of blocks that
+//! tile the chunk in C order, each block holding its elements in C order; the last
+//! chunk and block along an axis are padded. `grid` is the one place this geometry is
+//! computed; `plan` works out, for one chunk, where each element taken sits and which
+//! blocks hold them ([`Array::touched`]); `read` decodes the chunks (whole, for now:
+//! the block mask is ready for the chunk decoder's partial decode) on
+//! [`Array::threads`] threads and copies each one's share into the output.
+//!
+//! Chunks the index marks as zeros, NaNs or uninitialised are never materialised;
+//! uninitialised chunks read as zeros, as C-Blosc2 gives them to python.
 
+mod access;
+mod element;
+mod error;
+mod grid;
+mod handle;
+#[cfg(feature = "ndarray")]
+mod nd;
+mod npy;
+mod parse;
+mod plan;
+mod read;
+mod resolve;
+mod selection;
+mod source;
 pub mod write;
+
+pub use access::Touched;
+pub use element::Element;
+pub use error::{ArrayError, ArrayErrorKind};
+pub use handle::Array;
+pub use npy::npy_header;
+pub use selection::{Index, Selection};

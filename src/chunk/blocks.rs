@@ -4,11 +4,11 @@
 
 use alloc::vec::Vec;
 
+use super::cursor::Cursor;
 use super::error::{ChunkError, ChunkErrorKind};
 use super::filters;
-use super::header::{ChunkCodec, ChunkHeader, Filter, FLAG_DONT_SPLIT, MAX_FILTERS};
-use crate::error::Expected;
-use crate::msgpack::read::Reader;
+use super::header::{ChunkHeader, FLAG_DONT_SPLIT};
+use crate::blosc::{Codec, Filter, MAX_FILTERS};
 
 /// Length of a block start or a stream's `csize` (`int32_t`).
 const INT32_LEN: usize = 4;
@@ -24,12 +24,12 @@ const AT_FLAGS: usize = 2;
 
 /// What a chunk's streams are decoded with: the codec, its dictionary and its state.
 struct Streams<'a> {
-    codec: ChunkCodec,
+    codec: Codec,
     #[cfg_attr(not(feature = "std"), allow(dead_code))]
     dict: Option<&'a [u8]>,
     /// Where the dictionary's bytes start in the chunk, for its errors.
     dict_at: usize,
-    zstd: Option<super::zstd::Zstd>,
+    zstd: Option<crate::codec::zstd::Zstd>,
 }
 
 /// Where a chunk's bytes go: a vector grown block by block, or the caller's slice of
@@ -109,11 +109,10 @@ pub(super) fn decode_blocks(
             .any(|(f, _)| !matches!(f, Filter::None | Filter::TruncPrec));
     let (mut a, mut b) = scratch::take();
     let dont_split = header.flags & FLAG_DONT_SPLIT != 0;
-    let mut bstarts = Reader::new(data);
-    bstarts.seek(header.len(), Expected::Described("bstarts"))?;
+    let mut bstarts = Cursor::at(data, header.len(), "bstarts")?;
     for block in 0..nblocks {
         let at = bstarts.position();
-        let start = bstarts.le_i32(Expected::Described("a block start (bstarts)"))?;
+        let start = bstarts.le_i32("a block start (bstarts)")?;
         if start <= 0 || start as usize >= data.len() {
             return Err(ChunkError::at(
                 at,
@@ -152,8 +151,7 @@ pub(super) fn decode_blocks(
         } else {
             &mut *block_out
         };
-        let mut r = Reader::new(data);
-        r.seek(start as usize, Expected::Described("a block"))?;
+        let mut r = Cursor::at(data, start as usize, "a block")?;
         for stream in dest.chunks_exact_mut(neblock) {
             read_stream(&mut r, &mut streams, stream)?;
         }
@@ -223,18 +221,16 @@ fn grow_zeroed(v: &mut Vec<u8>, len: usize) {
 
 /// One stream, filling `dest`.
 fn read_stream(
-    r: &mut Reader<'_>,
+    r: &mut Cursor<'_>,
     streams: &mut Streams<'_>,
     dest: &mut [u8],
 ) -> Result<(), ChunkError> {
     let at = r.position();
-    let csize = r.le_i32(Expected::Described(
-        "a stream's csize (int32, little-endian)",
-    ))?;
+    let csize = r.le_i32("a stream's csize (int32, little-endian)")?;
     match csize {
         0 => dest.fill(0),
         c if c < 0 => {
-            let token = r.byte(Expected::Described("a stream's token"))?;
+            let token = r.byte("a stream's token")?;
             if token & TOKEN_RUN == 0 {
                 return Err(ChunkError::at(
                     at + INT32_LEN,
@@ -254,7 +250,7 @@ fn read_stream(
             dest.fill(c.unsigned_abs() as u8);
         }
         c => {
-            let src = r.bytes(c as usize, Expected::Described("a compressed stream"))?;
+            let src = r.bytes(c as usize, "a compressed stream")?;
             if src.len() == dest.len() {
                 dest.copy_from_slice(src);
             } else {
@@ -286,17 +282,17 @@ fn decompress(
     dest: &mut [u8],
 ) -> Result<(), ChunkErrorKind> {
     match streams.codec {
-        ChunkCodec::Zstd => {
+        Codec::Zstd => {
             let zstd = match &mut streams.zstd {
                 Some(zstd) => zstd,
-                none => none.insert(super::zstd::Zstd::new(streams.dict)?),
+                none => none.insert(crate::codec::zstd::Zstd::new(streams.dict)?),
             };
             zstd.decompress(src, dest)
         }
-        ChunkCodec::Lz4 => super::lz4::decompress_block(src, streams.dict, dest),
+        Codec::Lz4 | Codec::Lz4Hc => crate::codec::lz4::decompress_block(src, streams.dict, dest),
         #[cfg(feature = "std")]
-        ChunkCodec::Zlib => super::codecs::zlib(src, dest),
-        ChunkCodec::BloscLz => super::blosclz::decompress(src, dest),
+        Codec::Zlib => crate::codec::zlib::zlib(src, dest),
+        Codec::BloscLz => crate::codec::blosclz::decompress(src, dest),
         other => Err(ChunkErrorKind::CodecNotDecoded { codec: other }),
     }
 }
@@ -346,11 +342,11 @@ fn unfilter(
             }
             // `b` holds the bit-transposed bytes in between.
             Filter::BitShuffle if is_last => {
-                super::bitshuffle::unshuffle(typesize, header.version, a, b, block_out);
+                filters::bitshuffle::unshuffle(typesize, header.version, a, b, block_out);
             }
             Filter::BitShuffle => {
                 let mut moved = alloc::vec![0; a.len()];
-                super::bitshuffle::unshuffle(typesize, header.version, a, b, &mut moved);
+                filters::bitshuffle::unshuffle(typesize, header.version, a, b, &mut moved);
                 *a = moved;
             }
             Filter::Delta => {

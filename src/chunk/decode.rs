@@ -5,10 +5,10 @@
 use alloc::vec::Vec;
 
 use super::blocks::{decode_blocks, Output};
+use super::cursor::Cursor;
 use super::error::{ChunkError, ChunkErrorKind};
-use super::header::{ChunkHeader, Filter, Special, BLOSC2_LAZY, BLOSC2_USEDICT, BLOSC2_VL_BLOCKS};
-use crate::error::Expected;
-use crate::msgpack::read::Reader;
+use super::header::{ChunkHeader, BLOSC2_LAZY, BLOSC2_USEDICT, BLOSC2_VL_BLOCKS};
+use crate::blosc::{Filter, Special};
 
 /// The most decompressed bytes [`decode`] accepts from one chunk: 64 MiB.
 pub const DEFAULT_MAX_NBYTES: u32 = 64 << 20;
@@ -176,11 +176,8 @@ fn decode_to<'a>(
 /// The dictionary section after the bstarts: its length (int32, from 1 to 128 KiB,
 /// `BLOSC2_MAXDICTSIZE`), then its bytes.
 fn dictionary(data: &[u8], at: usize) -> Result<&[u8], ChunkError> {
-    let mut r = Reader::new(data);
-    r.seek(at, Expected::Described("the dictionary's size"))?;
-    let size = r.le_i32(Expected::Described(
-        "the dictionary's size (int32, little-endian)",
-    ))?;
+    let mut r = Cursor::at(data, at, "the dictionary's size")?;
+    let size = r.le_i32("the dictionary's size (int32, little-endian)")?;
     if size <= 0 || size > MAX_DICT_SIZE {
         return Err(invalid(
             at,
@@ -189,7 +186,7 @@ fn dictionary(data: &[u8], at: usize) -> Result<&[u8], ChunkError> {
             i64::from(size),
         ));
     }
-    Ok(r.bytes(size as usize, Expected::Described("the dictionary"))?)
+    r.bytes(size as usize, "the dictionary")
 }
 
 fn unsupported(offset: usize, feature: &'static str) -> ChunkError {

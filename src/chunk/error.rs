@@ -3,8 +3,7 @@
 use alloc::boxed::Box;
 use core::fmt::{self, Display};
 
-use super::kinds::{ChunkCodec, Filter};
-use crate::error::{Error, ErrorKind};
+use crate::blosc::{Codec, Filter};
 
 /// A Blosc2 chunk that does not decode.
 ///
@@ -76,7 +75,7 @@ pub enum ChunkErrorKind {
     #[error("the chunk is compressed with {codec}, which is not decoded")]
     CodecNotDecoded {
         /// The codec.
-        codec: ChunkCodec,
+        codec: Codec,
     },
     /// The chunk's filter pipeline holds a filter this crate does not undo.
     #[error("the chunk is filtered with {filter}, which is not decoded")]
@@ -155,7 +154,7 @@ pub enum ChunkErrorKind {
     #[error("the {codec} stream does not decompress: {message}")]
     Codec {
         /// The codec.
-        codec: ChunkCodec,
+        codec: Codec,
         /// The codec's message.
         message: alloc::string::String,
     },
@@ -213,32 +212,3 @@ impl Display for ChunkError {
 }
 
 impl core::error::Error for ChunkError {}
-
-/// The reader's errors are all "the input ends here" for the fields a chunk reads
-/// (little-endian integers and bytes); anything else keeps its message as the field.
-impl From<Error> for ChunkError {
-    fn from(err: Error) -> Self {
-        // Reader offsets are positions in a slice, so they fit a usize.
-        let offset = err
-            .offset()
-            .map_or(0, |o| usize::try_from(o).unwrap_or(usize::MAX));
-        let kind = match err.kind() {
-            ErrorKind::UnexpectedEnd {
-                expected,
-                input_len,
-                needed,
-            } => ChunkErrorKind::UnexpectedEnd {
-                what: match expected {
-                    crate::error::Expected::Described(what) => what,
-                    _ => "a field",
-                },
-                input_len: *input_len as u64,
-                needed: *needed as u64,
-            },
-            _ => ChunkErrorKind::Unsupported {
-                feature: "an unexpected value",
-            },
-        };
-        ChunkError::at(offset, kind)
-    }
-}

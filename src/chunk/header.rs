@@ -1,10 +1,9 @@
 //! The chunk header: 16 bytes (Blosc1), or 32 with Blosc2's extension, little-endian,
 //! read as C-Blosc2's `read_chunk_header` (`blosc/blosc2.c`) reads it, and as strictly.
 
+use super::cursor::Cursor;
 use super::error::{ChunkError, ChunkErrorKind};
-pub use super::kinds::{ChunkCodec, Filter, Special};
-use crate::error::Expected;
-use crate::msgpack::read::Reader;
+use crate::blosc::{Codec, Filter, Special, MAX_FILTERS};
 
 /// Length of the Blosc1 header (`BLOSC_MIN_HEADER_LENGTH`).
 pub const MIN_HEADER_LEN: usize = 16;
@@ -16,8 +15,6 @@ pub const MAX_VERSION: u8 = 6;
 pub const MAX_BLOCKSIZE: i32 = 536_866_816;
 /// The largest buffer a chunk can hold (`BLOSC2_MAX_BUFFERSIZE`).
 pub const MAX_BUFFERSIZE: i32 = i32::MAX - EXTENDED_HEADER_LEN as i32;
-/// Number of filter slots in the extended header (`BLOSC2_MAX_FILTERS`).
-pub const MAX_FILTERS: usize = 6;
 
 /// `flags` bit 0: byte-shuffle (with bit 2: the header is extended).
 pub const FLAG_SHUFFLE: u8 = 0x01;
@@ -81,7 +78,7 @@ pub struct ChunkHeader {
     /// filters its flags name).
     pub filters: [(Filter, u8); MAX_FILTERS],
     /// The codec.
-    pub codec: ChunkCodec,
+    pub codec: Codec,
     /// `blosc2_flags` (byte 31 of an extended header; 0 otherwise).
     pub blosc2_flags: u8,
     /// `blosc2_flags2` (byte 30 of an extended header; 0 otherwise).
@@ -98,8 +95,8 @@ impl ChunkHeader {
     /// assert_eq!(err.to_string(), "expected a chunk format version from 0 to 6, found 7 at byte 0");
     /// ```
     pub fn parse(chunk: &[u8]) -> Result<Self, ChunkError> {
-        let mut r = Reader::new(chunk);
-        let version = r.byte(Expected::Described("the chunk format version (byte 0)"))?;
+        let mut r = Cursor::new(chunk);
+        let version = r.byte("the chunk format version (byte 0)")?;
         if version > MAX_VERSION {
             return Err(ChunkError::at(
                 0,
@@ -109,13 +106,13 @@ impl ChunkHeader {
                 },
             ));
         }
-        let versionlz = r.byte(Expected::Described("versionlz (byte 1)"))?;
-        let flags = r.byte(Expected::Described("flags (byte 2)"))?;
-        let typesize = r.byte(Expected::Described("typesize (byte 3)"))?;
-        let nbytes = r.le_i32(Expected::Described("nbytes (int32, little-endian)"))?;
-        let blocksize = r.le_i32(Expected::Described("blocksize (int32, little-endian)"))?;
+        let versionlz = r.byte("versionlz (byte 1)")?;
+        let flags = r.byte("flags (byte 2)")?;
+        let typesize = r.byte("typesize (byte 3)")?;
+        let nbytes = r.le_i32("nbytes (int32, little-endian)")?;
+        let blocksize = r.le_i32("blocksize (int32, little-endian)")?;
         let cbytes_at = r.position();
-        let cbytes = r.le_i32(Expected::Described("cbytes (int32, little-endian)"))?;
+        let cbytes = r.le_i32("cbytes (int32, little-endian)")?;
         let field = |offset, field, expected, found: i32| {
             ChunkError::at(
                 offset,
@@ -152,14 +149,12 @@ impl ChunkHeader {
         let mut filters = [(Filter::None, 0u8); MAX_FILTERS];
         let (mut blosc2_flags, mut blosc2_flags2, mut udcodec) = (0, 0, 0);
         if extended {
-            let ids: [u8; MAX_FILTERS] =
-                r.array(Expected::Described("the filters (bytes 16..22)"))?;
-            udcodec = r.byte(Expected::Described("the user-defined codec (byte 22)"))?;
-            let _compcode_meta = r.byte(Expected::Described("compcode_meta (byte 23)"))?;
-            let metas: [u8; MAX_FILTERS] =
-                r.array(Expected::Described("the filters' meta (bytes 24..30)"))?;
-            blosc2_flags2 = r.byte(Expected::Described("blosc2_flags2 (byte 30)"))?;
-            blosc2_flags = r.byte(Expected::Described("blosc2_flags (byte 31)"))?;
+            let ids: [u8; MAX_FILTERS] = r.array("the filters (bytes 16..22)")?;
+            udcodec = r.byte("the user-defined codec (byte 22)")?;
+            let _compcode_meta = r.byte("compcode_meta (byte 23)")?;
+            let metas: [u8; MAX_FILTERS] = r.array("the filters' meta (bytes 24..30)")?;
+            blosc2_flags2 = r.byte("blosc2_flags2 (byte 30)")?;
+            blosc2_flags = r.byte("blosc2_flags (byte 31)")?;
             for (slot, (id, meta)) in filters.iter_mut().zip(ids.iter().zip(metas)) {
                 *slot = (Filter::from_id(*id), meta);
             }
@@ -191,7 +186,7 @@ impl ChunkHeader {
             },
             cbytes: cbytes as u32,
             filters,
-            codec: ChunkCodec::from_format(flags >> CODEC_SHIFT, udcodec),
+            codec: Codec::from_format(flags >> CODEC_SHIFT, udcodec),
             blosc2_flags,
             blosc2_flags2,
             extended,

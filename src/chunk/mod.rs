@@ -32,35 +32,21 @@
 //! # Ok::<(), b2nd_meta::chunk::ChunkError>(())
 //! ```
 
-mod bitshuffle;
 mod blocks;
-mod blosclz;
-#[cfg(feature = "std")]
-mod codecs;
 #[cfg(feature = "std")]
 mod compress;
+mod cursor;
 mod decode;
 #[cfg(feature = "std")]
 mod encode;
 mod error;
 mod filters;
 mod header;
-mod kinds;
-mod lz4;
-mod transpose;
-// The zstd compressor (crate::codec) shares the sequence codes' tables.
-pub(crate) mod zstd;
 
 #[cfg(feature = "std")]
-pub use compress::{compress, CParams, Codec, CompressError, SplitMode};
+pub use compress::{compress, CParams, CompressError};
 pub use decode::{decode, decode_into, decode_with_limit, DEFAULT_MAX_NBYTES};
 #[cfg(feature = "std")]
 pub use encode::{encode, TooLargeForChunk, ENCODE_BLOCKSIZE, MAX_ENCODE_NBYTES};
 pub use error::{ChunkError, ChunkErrorKind};
-pub use header::{
-    ChunkCodec, ChunkHeader, Filter, Special, EXTENDED_HEADER_LEN, MAX_BLOCKSIZE, MAX_FILTERS,
-    MIN_HEADER_LEN,
-};
-// The plugin codec names, for the frame header's codec too (one table).
-#[cfg(feature = "std")]
-pub(crate) use kinds::registered_codec;
+pub use header::{ChunkHeader, EXTENDED_HEADER_LEN, MAX_BLOCKSIZE, MIN_HEADER_LEN};

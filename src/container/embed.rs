@@ -5,37 +5,36 @@
 //! `embed_store.py`). A node's frame is read through the store's chunk index,
 //! decoding only the chunks its header and trailer lie in.
 
-use std::cell::{OnceCell, RefCell};
 use std::format;
 use std::path::{Path, PathBuf};
 use std::string::{String, ToString};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::vec::Vec;
 
+use super::embedded::{Embedded, StoreData};
 use super::error::{ContainerError, ContainerErrorKind};
-use super::node::{describe, How, Location, NodeInfo};
-use super::read_at::{Embedded, Window, UNSTORED_ALLOWANCE};
-use super::ReadAt;
+use super::node::{full, How, Location, NodeInfo};
 use crate::frame::{DataReader, FrameHeader};
+use crate::io::{SharedSource, Window};
 use crate::value::Value;
 
 /// One entry of the embed map: a key, and where its frame is (or why the entry is not
 /// what python-blosc2 writes).
 pub(crate) type MapEntry = (String, Result<Location, String>);
 
-/// An EmbedStore's frame: its header, its report, its map, and its data on demand.
+/// An EmbedStore's frame: its header, its map, and its data on demand (its own
+/// [`NodeInfo`] goes to the container).
 pub(crate) struct Embed {
-    src: Arc<dyn ReadAt + Send + Sync>,
+    src: SharedSource,
     /// Where the store's frame starts in `src`, and its length.
     start: u64,
     len: u64,
     pub(crate) label: PathBuf,
     pub(crate) header: FrameHeader,
-    pub(crate) info: NodeInfo,
     /// The map, in stored order; `Err` when `estore_metadata` is not a map holding an
     /// `embed_map` map.
     pub(crate) map: Result<Vec<MapEntry>, String>,
-    data: OnceCell<Result<RefCell<DataReader<Window>>, String>>,
+    data: OnceLock<Result<StoreData, String>>,
 }
 
 fn entry_location(value: &Value) -> Result<Location, String> {
@@ -89,36 +88,43 @@ fn parse_map(metadata: Option<&Value>) -> Result<Vec<MapEntry>, String> {
         .collect()
 }
 
+/// The map from the store's own frame: its vlmeta `estore_metadata`.
+fn map_of(info: &NodeInfo) -> Result<Vec<MapEntry>, String> {
+    let trailer = match &info.trailer {
+        Ok(trailer) => trailer,
+        Err(e) => return Err(format!("the store's vlmeta does not read: {e}")),
+    };
+    match trailer.vlmetalayer("estore_metadata").map(|vl| vl.value()) {
+        Some(Err(e)) => Err(format!("estore_metadata does not decode: {e}")),
+        Some(Ok(value)) => parse_map(Some(&value)),
+        None => parse_map(None),
+    }
+}
+
 impl Embed {
     /// Reads the store frame at `[start, start + len)` of `src`: its header and trailer.
     pub(crate) fn open(
-        src: Arc<dyn ReadAt + Send + Sync>,
+        src: SharedSource,
         start: u64,
         len: u64,
         label: &Path,
-    ) -> Result<Embed, ContainerError> {
-        let mut window = Window::new(Arc::clone(&src), start, len);
-        let (header, info) =
-            describe(&mut window, len, label).map_err(|e| ContainerError::frame(e, start))?;
-        let map = match info.report.vlmeta_error.as_ref() {
-            Some(e) => Err(format!("the store's vlmeta does not read: {e}")),
-            None => match info.report.vlmeta.get("estore_metadata") {
-                Some(crate::report::VlmetaReport::Raw(raw)) => {
-                    Err(format!("estore_metadata does not decode: {}", raw.error))
-                }
-                _ => parse_map(info.vlmeta("estore_metadata")),
-            },
-        };
-        Ok(Embed {
+    ) -> Result<(Embed, NodeInfo), ContainerError> {
+        let window: SharedSource = Arc::new(Window::new(Arc::clone(&src), start, len));
+        let info = full(window, len, label).map_err(|e| ContainerError::frame(e, start))?;
+        Ok((Embed::of(src, start, len, &info), info))
+    }
+
+    /// The store whose frame, at `[start, start + len)` of `src`, was read as `info`.
+    pub(crate) fn of(src: SharedSource, start: u64, len: u64, info: &NodeInfo) -> Embed {
+        Embed {
             src,
             start,
             len,
-            label: label.to_path_buf(),
-            header,
-            info,
-            map,
-            data: OnceCell::new(),
-        })
+            label: info.frame.header_path.clone(),
+            header: info.frame.header.clone(),
+            map: map_of(info),
+            data: OnceLock::new(),
+        }
     }
 
     /// Reads the frame of the node `key` at `[offset, offset + length)` of the data.
@@ -132,7 +138,7 @@ impl Embed {
         let data = self.data.get_or_init(|| {
             let window = Window::new(Arc::clone(&self.src), self.start, self.len);
             DataReader::new(window, &self.header)
-                .map(RefCell::new)
+                .map(|data| Arc::new(Mutex::new(data)))
                 .map_err(|e| ContainerError::frame(e, self.start).to_string())
         });
         let data = data.as_ref().map_err(|reason| {
@@ -140,7 +146,11 @@ impl Embed {
                 reason: reason.clone(),
             })
         })?;
-        let available = data.borrow().nbytes();
+        let available = data.lock().map(|d| d.nbytes()).map_err(|_| {
+            ContainerError::new(ContainerErrorKind::EmbedData {
+                reason: "its data reader failed before".into(),
+            })
+        })?;
         if offset.checked_add(length).is_none_or(|end| end > available) {
             return Err(ContainerError::new(ContainerErrorKind::NodeOutside {
                 key: key.to_string(),
@@ -150,13 +160,7 @@ impl Embed {
             }));
         }
         let label = PathBuf::from(format!("{}#{key}", self.label.display()));
-        let mut node = Embedded {
-            data,
-            start: offset,
-            len: length,
-            pos: 0,
-            unstored: UNSTORED_ALLOWANCE,
-        };
-        how(&mut node, length, &label).map_err(|e| ContainerError::frame(e, offset))
+        let node: SharedSource = Arc::new(Embedded::new(Arc::clone(data), offset, length));
+        how(node, length, &label).map_err(|e| ContainerError::frame(e, offset))
     }
 }

@@ -20,37 +20,37 @@
 //! assert_eq!(keys, ["/batches", "/dir1/big", "/dir1/dir2/sc", "/objs", "/tiny"]);
 //! let big = store.entry_info(&store.entries()[1])?;
 //! assert_eq!(big.kind, Kind::NDArray);
-//! assert_eq!(big.report.as_ref().unwrap().array.as_ref().unwrap().dtype.str, "<i8");
+//! let array = big.array().unwrap();
+//! assert_eq!((array.dtype_str().as_str(), array.shape()), ("<i8", &[200][..]));
 //! # Ok::<(), container::ContainerError>(())
 //! ```
 
 mod embed;
+mod embedded;
 mod error;
 mod kind;
 mod node;
-mod read_at;
+mod open;
 mod store;
 mod tree;
 mod zip;
 
 use std::borrow::ToOwned;
 use std::collections::BTreeMap;
-use std::fs;
-use std::path::{Path, PathBuf};
-use std::string::{String, ToString};
-use std::sync::Arc;
+use std::path::PathBuf;
+use std::string::String;
 use std::vec::Vec;
 
+pub use crate::io::ReadAt;
 pub use error::{ContainerError, ContainerErrorKind};
 pub use kind::Kind;
 pub use node::{Location, Node, NodeInfo};
-pub use read_at::ReadAt;
+pub use open::{open, open_bytes, open_range, open_source};
 pub use store::{EMBED_NAME, LEAF_SUFFIXES};
 pub use tree::{Entry, EntryInfo, Role};
 
+use crate::io::SharedSource;
 use embed::Embed;
-use read_at::Window;
-use store::Found;
 
 /// An opened file: what it is, its own record, and its nodes when it is a store.
 pub struct Container {
@@ -64,7 +64,8 @@ pub struct Container {
     /// What was noticed and left out: sidecars, compressed members, an embed map
     /// python-blosc2 would not read.
     pub notes: Vec<String>,
-    src: Option<Arc<dyn ReadAt + Send + Sync>>,
+    /// The zip's bytes (a `.b2z`), which its members are read from.
+    pub(crate) src: Option<SharedSource>,
     embed: Option<Embed>,
     /// Every node, by key (DictStore's view: TreeStore groups are not nodes).
     nodes: BTreeMap<String, Location>,
@@ -79,267 +80,6 @@ impl core::fmt::Debug for Container {
             .field("nodes", &self.nodes.len())
             .finish()
     }
-}
-
-/// Opens the file or directory at `path` and says what it is.
-pub fn open(path: impl AsRef<Path>) -> Result<Container, ContainerError> {
-    let path = path.as_ref();
-    let md = fs::metadata(path).map_err(|e| ContainerError::io(e).in_file(path))?;
-    if md.is_dir() {
-        return open_dir(path);
-    }
-    if !md.is_file() {
-        // A FIFO or a device: refused before anything is opened, as frame::open does.
-        return match crate::frame::open(path) {
-            Err(e) => Err(ContainerError::frame(e, 0)),
-            Ok(_) => Err(not_regular(path)),
-        };
-    }
-    let file = fs::File::open(path).map_err(|e| ContainerError::io(e).in_file(path))?;
-    let suffix_b2e = path.to_string_lossy().ends_with(".b2e");
-    open_source(Arc::new(file), path, !suffix_b2e).map_err(|e| e.in_file(path))
-}
-
-/// Opens a frame or a zip held in memory.
-///
-/// ```
-/// let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/containers/blosc2-4.14.1/objectarray.b2f"))?;
-/// let c = b2nd_meta::container::open_bytes(&bytes)?;
-/// assert_eq!(c.kind.name(), "ObjectArray");
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn open_bytes(bytes: &[u8]) -> Result<Container, ContainerError> {
-    open_source(Arc::new(bytes.to_vec()), Path::new("<bytes>"), true)
-}
-
-/// Opens the frame at bytes `[start, start + len)` of `src` (a frame inside another
-/// file, as `blosc2.open(path, offset=...)` does).
-pub fn open_range(
-    src: Arc<dyn ReadAt + Send + Sync>,
-    start: u64,
-    len: u64,
-    label: &Path,
-) -> Result<Container, ContainerError> {
-    let mut window = Window::new(Arc::clone(&src), start, len);
-    let (header, info) =
-        node::describe(&mut window, len, label).map_err(|e| ContainerError::frame(e, start))?;
-    if Kind::store_marker(&header) == Some(Kind::EmbedStore) {
-        let embed = Embed::open(src.clone(), start, len, label)?;
-        return Ok(from_embed(
-            label,
-            Kind::EmbedStore,
-            embed,
-            Vec::new(),
-            Some(src),
-        ));
-    }
-    Ok(single(label, info))
-}
-
-/// Opens what `src` holds: a zip (when `zip_allowed` and it ends with a zip
-/// directory) or a frame.
-pub fn open_source(
-    src: Arc<dyn ReadAt + Send + Sync>,
-    label: &Path,
-    zip_allowed: bool,
-) -> Result<Container, ContainerError> {
-    // A frame starts with its msgpack fixarray and the magic's fixstr; only what does
-    // not is looked at as a zip (whose directory is at its end).
-    let mut magic = [0u8; 2];
-    let is_frame = src.read_at(&mut magic, 0).map_err(ContainerError::io)? == 2
-        && magic == [crate::marker::FIXARRAY + 14, crate::marker::FIXSTR + 8];
-    if zip_allowed && !is_frame && zip::is_zip(&src) {
-        return open_zip(src, label);
-    }
-    let len = src.size().map_err(ContainerError::io)?;
-    open_range(src, 0, len, label)
-}
-
-fn not_regular(path: &Path) -> ContainerError {
-    ContainerError::io(std::io::Error::other("not a regular file")).in_file(path)
-}
-
-fn single(label: &Path, info: NodeInfo) -> Container {
-    Container {
-        path: label.to_path_buf(),
-        kind: info.kind.clone(),
-        info: Some(info),
-        notes: Vec::new(),
-        src: None,
-        embed: None,
-        nodes: BTreeMap::new(),
-        entries: Vec::new(),
-    }
-}
-
-/// The store kind a suffix implies, as python's `_store_from_extension`.
-fn kind_by_suffix(path: &Path) -> Option<Kind> {
-    let name = path.to_string_lossy();
-    if name.ends_with(".b2d") {
-        Some(Kind::DictStore)
-    } else if name.ends_with(".b2z") {
-        Some(Kind::TreeStore)
-    } else if name.ends_with(".b2e") {
-        Some(Kind::EmbedStore)
-    } else {
-        None
-    }
-}
-
-fn open_zip(src: Arc<dyn ReadAt + Send + Sync>, label: &Path) -> Result<Container, ContainerError> {
-    let members = zip::members(&src)?;
-    let embed_member = members.iter().find(|(name, _)| name == EMBED_NAME);
-    let embed = match embed_member {
-        None => {
-            return Err(ContainerError::new(ContainerErrorKind::Zip {
-                reason: std::format!("no {EMBED_NAME} member: not a python-blosc2 store"),
-            }));
-        }
-        Some((_, Err(e))) => {
-            return Err(ContainerError::new(ContainerErrorKind::Zip {
-                reason: std::format!("{EMBED_NAME}: {e}"),
-            }));
-        }
-        Some((_, Ok(m))) if m.method != 0 => {
-            return Err(ContainerError::new(ContainerErrorKind::Compressed {
-                member: EMBED_NAME.to_owned(),
-                method: m.method,
-            }));
-        }
-        Some((_, Ok(m))) => {
-            let embed_label = PathBuf::from(std::format!("{}#{EMBED_NAME}", label.display()));
-            Embed::open(Arc::clone(&src), m.offset, m.length, &embed_label)?
-        }
-    };
-    let found = store::zip_leaves(&src, &members);
-    store_container(label, embed, found, Some(src))
-}
-
-fn open_dir(path: &Path) -> Result<Container, ContainerError> {
-    let embed_path = path.join(EMBED_NAME);
-    if !embed_path.exists() && path.join(crate::frame::SPARSE_HEADER_FILE).exists() {
-        // A sparse frame.
-        let frame = crate::frame::open(path).map_err(|e| ContainerError::frame(e, 0))?;
-        let trailer = frame.trailer();
-        let report = crate::report::Report::of_frame_and_trailer(
-            path,
-            &frame,
-            trailer,
-            crate::report::Options::SHOW,
-        );
-        let kind = Kind::of_frame(&frame.header);
-        return Ok(single(
-            path,
-            NodeInfo {
-                kind,
-                detail: None,
-                report,
-            },
-        ));
-    }
-    // python-blosc2 refuses a store directory without its embed store.
-    let io = |e| ContainerError::io(e).in_file(&embed_path);
-    if !fs::metadata(&embed_path).map_err(io)?.is_file() {
-        return Err(not_regular(&embed_path));
-    }
-    let file = fs::File::open(&embed_path).map_err(io)?;
-    let len = file.metadata().map_err(io)?.len();
-    let embed =
-        Embed::open(Arc::new(file), 0, len, &embed_path).map_err(|e| e.in_file(&embed_path))?;
-    let found = store::walk_dir(path)?;
-    store_container(path, embed, found, None)
-}
-
-/// A DictStore or TreeStore from its EmbedStore and its leaves.
-fn store_container(
-    label: &Path,
-    embed: Embed,
-    found: Vec<Found>,
-    src: Option<Arc<dyn ReadAt + Send + Sync>>,
-) -> Result<Container, ContainerError> {
-    let marker = Kind::store_marker(&embed.header);
-    let mut notes = Vec::new();
-    let mut leaves = Vec::new();
-    for f in found {
-        match f {
-            Found::Leaf(key, location) => leaves.push((key, location)),
-            Found::Skipped(note) => notes.push(note),
-        }
-    }
-    let mut c = from_embed(label, Kind::DictStore, embed, notes, src);
-    // An external leaf wins over an embedded node of the same key.
-    for (key, location) in leaves {
-        c.nodes.insert(key, location);
-    }
-    c.kind = match (marker, kind_by_suffix(label)) {
-        (Some(Kind::EmbedStore), _) => {
-            // python-blosc2 3.x marks the embed.b2e of every store `b2embed`; 4.x's
-            // blosc2.open then takes the whole store for an EmbedStore and fails, its
-            // DictStore and TreeStore classes read it. Nothing in it says which wrote
-            // it but a TreeStore's attrs carriers (`__vlmeta__`).
-            c.notes.push(
-                "written by python-blosc2 3.x (its embed.b2e is marked b2embed): \
-                 python-blosc2 4.x's blosc2.open refuses it, DictStore(path) and \
-                 TreeStore(path) read it"
-                    .into(),
-            );
-            if c.nodes.keys().any(|k| k.ends_with(tree::VLMETA_LEAF)) {
-                Kind::TreeStore
-            } else {
-                Kind::DictStore
-            }
-        }
-        (Some(k), _) => k,
-        (None, Some(Kind::EmbedStore)) | (None, None) => Kind::DictStore,
-        (None, Some(k)) => k,
-    };
-    c.entries = tree::entries(&c);
-    if c.kind == Kind::TreeStore && tree::root_ctable(&c) {
-        c.kind = Kind::CTable;
-        c.entries = tree::raw_entries(&c);
-    }
-    Ok(c)
-}
-
-fn from_embed(
-    label: &Path,
-    kind: Kind,
-    embed: Embed,
-    mut notes: Vec<String>,
-    src: Option<Arc<dyn ReadAt + Send + Sync>>,
-) -> Container {
-    let mut nodes = BTreeMap::new();
-    match &embed.map {
-        Ok(map) => {
-            for (key, location) in map {
-                let location = match location {
-                    Ok(l) => l.clone(),
-                    Err(reason) => Location::Invalid {
-                        reason: reason.clone(),
-                    },
-                };
-                nodes.insert(key.clone(), location);
-            }
-        }
-        Err(reason) => notes.push(
-            ContainerErrorKind::EmbedMap {
-                reason: reason.clone(),
-            }
-            .to_string(),
-        ),
-    }
-    let mut c = Container {
-        path: label.to_path_buf(),
-        kind,
-        info: Some(embed.info.clone()),
-        notes,
-        src,
-        embed: Some(embed),
-        nodes,
-        entries: Vec::new(),
-    };
-    c.entries = tree::raw_entries(&c);
-    c
 }
 
 impl Container {
@@ -394,7 +134,8 @@ impl Container {
         self.read_with(key, location, node::full)
     }
 
-    fn read_with<T>(
+    /// Reads the frame of node `key` at `location` with `how`.
+    pub(crate) fn read_with<T>(
         &self,
         key: &str,
         location: &Location,

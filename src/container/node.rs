@@ -1,16 +1,16 @@
 //! A node of a store ([`Node`]: its key and where it lives) and what its frame says
-//! ([`NodeInfo`]: the same report `show` gives for a frame file, and its [`Kind`]).
+//! ([`NodeInfo`]: its [`Kind`], header, trailer and array).
 
-use std::io::{Read, Seek};
 use std::path::{Path, PathBuf};
 use std::string::String;
 
 use serde::Serialize;
 
-use super::read_at::Prefetch;
 use super::Kind;
-use crate::frame::{self, FrameError, FrameFile, FrameHeader, Positional, CONTENT_CAP};
-use crate::report::{Options, Report};
+use crate::frame::{
+    read_staged, read_trailer, ArrayInfo, FrameError, FrameFile, FrameHeader, Trailer, CONTENT_CAP,
+};
+use crate::io::{Prefetch, SharedSource};
 use crate::value::Value;
 
 /// Where a node's frame lives.
@@ -64,95 +64,67 @@ pub struct Node {
     pub location: Location,
 }
 
-/// What one frame says: its kind and the report `show` prints for a frame file.
-#[derive(Debug, Clone, Serialize)]
+/// What one frame is: its kind, what names it further, its header (and where it was
+/// read from), its trailer, and the array it holds.
+#[derive(Debug)]
 pub struct NodeInfo {
     /// What python-blosc2 would open it as.
     pub kind: Kind,
     /// The `b2o` marker, a CTable's schema, ...: what names the kind further.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub detail: Option<Value>,
-    /// Header facts, metalayers, vlmeta, array and problems.
-    #[serde(flatten)]
-    pub report: Report,
+    /// Its header, labelled with where it lives (`store.b2z#member`, or the file).
+    pub frame: FrameFile,
+    /// Its trailer (the vlmeta), or why it does not read.
+    pub trailer: Result<Trailer, FrameError>,
+    /// The array it holds (shape, chunks, blocks, dtype, checks), when its array
+    /// metalayer decodes.
+    pub array: Option<ArrayInfo>,
 }
 
 impl NodeInfo {
-    /// The header the report was made from is not kept; this is its vlmetalayer
-    /// `name` as a value, when it decoded.
-    pub fn vlmeta(&self, name: &str) -> Option<&Value> {
-        match self.report.vlmeta.get(name) {
-            Some(crate::report::VlmetaReport::Value(v)) => Some(v),
-            _ => None,
+    /// What `frame` and its `trailer` make: the kind and detail python-blosc2 would see,
+    /// and the array.
+    pub(crate) fn of(frame: FrameFile, trailer: Result<Trailer, FrameError>) -> NodeInfo {
+        let kind = Kind::of_frame(&frame.header);
+        let detail = Kind::DETAIL_METALAYERS
+            .iter()
+            .find_map(|name| frame.header.metalayer(name))
+            .and_then(|m| Value::from_msgpack(&m.content).ok());
+        let array = frame.header.array_info().and_then(Result::ok);
+        NodeInfo {
+            kind,
+            detail,
+            frame,
+            trailer,
+            array,
         }
+    }
+
+    /// The value of its vlmetalayer `name`, when the trailer reads and the value decodes.
+    pub fn vlmeta(&self, name: &str) -> Option<Value> {
+        self.trailer.as_ref().ok()?.vlmetalayer(name)?.value().ok()
     }
 }
 
-/// A `Read + Seek` behind a `&mut dyn`: how a node is read does not depend on where.
-pub(crate) trait ReadSeek: Read + Seek {}
-impl<T: Read + Seek> ReadSeek for T {}
+/// How a node is read: its header alone, or its header and trailer.
+pub(crate) type How<T> = fn(SharedSource, u64, &Path) -> Result<T, FrameError>;
 
-/// How a node is read: its header alone, or all `show` reports.
-pub(crate) type How<T> = fn(&mut dyn ReadSeek, u64, &Path) -> Result<T, FrameError>;
-
-/// The full read: header, trailer, report.
-pub(crate) fn full(
-    reader: &mut dyn ReadSeek,
-    len: u64,
-    label: &Path,
-) -> Result<NodeInfo, FrameError> {
-    describe(&mut &mut *reader, len, label).map(|(_, info)| info)
+/// The header and the trailer of the frame `src` holds (`len` bytes from its byte 0),
+/// and nothing else: its first and last KiB read once each; `label` names it.
+pub(crate) fn full(src: SharedSource, len: u64, label: &Path) -> Result<NodeInfo, FrameError> {
+    let near = Prefetch::new(&*src, len);
+    let header = read_staged(&near, CONTENT_CAP)?;
+    let trailer = read_trailer(&near, &header);
+    drop(near);
+    let frame = FrameFile::new(label.to_path_buf(), header, len, src, false);
+    Ok(NodeInfo::of(frame, trailer))
 }
 
 /// The header alone (one read of the node's first KiB, when the header fits).
 pub(crate) fn header_only(
-    reader: &mut dyn ReadSeek,
+    src: SharedSource,
     len: u64,
     _label: &Path,
 ) -> Result<FrameHeader, FrameError> {
-    let mut reader = Prefetch::new(reader, len);
-    frame::read_staged(
-        &mut Positional {
-            file: &mut reader,
-            len,
-        },
-        CONTENT_CAP,
-    )
-}
-
-/// Reads the header and the trailer of the frame `reader` holds (`len` bytes from its
-/// position 0), and nothing else; `label` names it in the report.
-pub(crate) fn describe<R: Read + Seek>(
-    reader: &mut R,
-    len: u64,
-    label: &Path,
-) -> Result<(FrameHeader, NodeInfo), FrameError> {
-    let mut reader = Prefetch::new(reader, len);
-    let header = frame::read_staged(
-        &mut Positional {
-            file: &mut reader,
-            len,
-        },
-        CONTENT_CAP,
-    )?;
-    let trailer = frame::read_trailer(&mut reader, &header);
-    let file = FrameFile {
-        header_path: label.to_path_buf(),
-        header,
-        file_len: len,
-        // Not a file of its own: its trailer is the one read above, never from a path.
-        trailer_cache: Default::default(),
-    };
-    let report = Report::of_frame_and_trailer(label, &file, trailer, Options::SHOW);
-    let kind = Kind::of_frame(&file.header);
-    let detail = Kind::DETAIL_METALAYERS
-        .iter()
-        .find_map(|name| file.header.metalayer(name))
-        .and_then(|m| Value::from_msgpack(&m.content).ok());
-    let info = NodeInfo {
-        kind,
-        detail,
-        report,
-    };
-    Ok((file.header, info))
+    read_staged(&Prefetch::new(&*src, len), CONTENT_CAP)
 }

@@ -15,9 +15,8 @@ use std::vec::Vec;
 
 use super::error::{ContainerError, ContainerErrorKind};
 use super::node::{How, Location};
-use super::read_at::Window;
 use super::zip::Member;
-use super::ReadAt;
+use crate::io::{SharedSource, Window};
 
 /// The name of the EmbedStore inside every DictStore and TreeStore.
 pub const EMBED_NAME: &str = "embed.b2e";
@@ -119,7 +118,7 @@ fn probe_file(path: &Path) -> bool {
 /// The leaves among the members of a zip (stored members only: python leaves
 /// compressed ones unmapped), with notes on what was skipped.
 pub(crate) fn zip_leaves(
-    src: &Arc<dyn ReadAt + Send + Sync>,
+    src: &SharedSource,
     members: &[(String, Result<Member, ContainerError>)],
 ) -> Vec<Found> {
     let mut found = Vec::new();
@@ -155,8 +154,8 @@ pub(crate) fn zip_leaves(
             continue;
         }
         let probe = || {
-            let mut w = Window::new(Arc::clone(src), m.offset, m.length);
-            crate::frame::read_header(&mut w).is_ok()
+            let w = Window::new(Arc::clone(src), m.offset, m.length);
+            crate::frame::read_staged(&w, usize::MAX).is_ok()
         };
         if trusted(file) || probe() {
             found.push(Found::Leaf(
@@ -174,7 +173,7 @@ pub(crate) fn zip_leaves(
 
 /// Reads an external leaf or a zip member's frame.
 pub(crate) fn describe_leaf<T>(
-    src: Option<&Arc<dyn ReadAt + Send + Sync>>,
+    src: Option<&SharedSource>,
     key: &str,
     location: &Location,
     label: &Path,
@@ -187,8 +186,7 @@ pub(crate) fn describe_leaf<T>(
                 .metadata()
                 .map_err(|e| ContainerError::io(e).in_file(path))?
                 .len();
-            let mut w = Window::new(Arc::new(file), 0, len);
-            how(&mut w, len, path).map_err(|e| ContainerError::frame(e, 0).in_file(path))
+            how(Arc::new(file), len, path).map_err(|e| ContainerError::frame(e, 0).in_file(path))
         }
         (
             Location::ZipMember {
@@ -198,9 +196,9 @@ pub(crate) fn describe_leaf<T>(
             },
             Some(src),
         ) => {
-            let mut w = Window::new(Arc::clone(src), *offset, *length);
+            let w = Window::new(Arc::clone(src), *offset, *length);
             let label = PathBuf::from(format!("{}#{name}", label.display()));
-            how(&mut w, *length, &label).map_err(|e| ContainerError::frame(e, *offset))
+            how(Arc::new(w), *length, &label).map_err(|e| ContainerError::frame(e, *offset))
         }
         (Location::Remote { .. }, _) => Err(ContainerError::new(ContainerErrorKind::Remote {
             key: key.to_string(),

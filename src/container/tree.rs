@@ -12,8 +12,8 @@ use std::vec::Vec;
 
 use serde::Serialize;
 
-use super::{Container, ContainerError, Kind, Location};
-use crate::report::{Report, Vlmeta, VlmetaReport};
+use super::{Container, ContainerError, Kind, Location, NodeInfo};
+use crate::frame::{ArrayInfo, VlMetalayer};
 use crate::value::Value;
 
 /// Where python-blosc2 keeps a group's attrs: `<group>/__vlmeta__` (root: `/__vlmeta__`).
@@ -49,22 +49,36 @@ pub enum Role {
 }
 
 /// What an entry is: its kind, what names it further (a `b2o` marker, a CTable's
-/// manifest), its attrs (a group's or a CTable's), and its frame's report when it has
-/// a frame.
-#[derive(Debug, Clone, Serialize)]
+/// manifest), its attrs (a group's or a CTable's), and its frame when it has one (with
+/// the array it holds: shape, chunks, blocks, dtype).
+///
+/// ```
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/containers/blosc2-4.14.1/dict.b2z");
+/// let store = b2nd_meta::container::open(path)?;
+/// let big = store.entry_info(&store.entries()[1])?;
+/// let array = big.array().unwrap();
+/// assert_eq!((array.dtype_str().as_str(), array.shape().len()), ("<i8", 1));
+/// # Ok::<(), b2nd_meta::container::ContainerError>(())
+/// ```
+#[derive(Debug)]
 pub struct EntryInfo {
     /// What python-blosc2 opens it as.
     pub kind: Kind,
     /// The `b2o` marker, or a CTable's `_meta` vlmeta (`kind`, `version`, `schema`).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub detail: Option<Value>,
-    /// A group's attrs (its `__vlmeta__` node's vlmeta) or a CTable's (its `_vlmeta`
-    /// node's vlmeta); a frame's own attrs are its report's `vlmeta`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub attrs: Option<Vlmeta>,
-    /// The frame's report (nodes with a frame).
-    #[serde(flatten, skip_serializing_if = "Option::is_none")]
-    pub report: Option<Report>,
+    /// A group's attrs (the vlmetalayers of its `__vlmeta__` node) or a CTable's (of its
+    /// `_vlmeta` node), none when that node's trailer does not read; a frame's own attrs
+    /// are its trailer's.
+    pub attrs: Option<Vec<VlMetalayer>>,
+    /// The node's frame (entries with a frame).
+    pub node: Option<NodeInfo>,
+}
+
+impl EntryInfo {
+    /// The array the entry's frame holds, when it holds one whose metalayer decodes.
+    pub fn array(&self) -> Option<&ArrayInfo> {
+        self.node.as_ref()?.array.as_ref()
+    }
 }
 
 /// Every node as an entry (EmbedStore, DictStore, CTable).
@@ -80,7 +94,7 @@ pub(crate) fn raw_entries(c: &Container) -> Vec<Entry> {
 
 /// The value of vlmetalayer `name` of node `key`, when it reads.
 fn node_vlmeta(c: &Container, key: &str, name: &str) -> Option<Value> {
-    c.node_info(key).ok()?.vlmeta(name).cloned()
+    c.node_info(key).ok()?.vlmeta(name)
 }
 
 /// Whether the store's root is a CTable (`/_meta` says `kind: "ctable"`): python's
@@ -95,10 +109,7 @@ pub(crate) fn root_ctable(c: &Container) -> bool {
 
 /// The object roots and their kinds: the registry, else CTable manifests found.
 fn object_roots(c: &Container) -> Vec<(String, String)> {
-    let registry = c
-        .embed
-        .as_ref()
-        .and_then(|e| e.info.vlmeta("_object_registry").cloned());
+    let registry = c.info.as_ref().and_then(|i| i.vlmeta("_object_registry"));
     if let Some(Value::Map(pairs)) = registry
         && !pairs.is_empty()
     {
@@ -190,9 +201,12 @@ pub(crate) fn entries(c: &Container) -> Vec<Entry> {
         .collect()
 }
 
-/// The vlmeta of node `key`, as its report holds it.
-fn attrs_of(c: &Container, key: &str) -> Result<Vlmeta, ContainerError> {
-    Ok(c.node_info(key)?.report.vlmeta)
+/// The vlmetalayers of node `key` (none when its trailer does not read).
+fn attrs_of(c: &Container, key: &str) -> Result<Vec<VlMetalayer>, ContainerError> {
+    Ok(c.node_info(key)?
+        .trailer
+        .map(|t| t.vlmetalayers)
+        .unwrap_or_default())
 }
 
 pub(crate) fn entry_info(c: &Container, entry: &Entry) -> Result<EntryInfo, ContainerError> {
@@ -200,28 +214,24 @@ pub(crate) fn entry_info(c: &Container, entry: &Entry) -> Result<EntryInfo, Cont
         Role::Leaf => {
             let info = c.read_node(&entry.key, &entry.location)?;
             Ok(EntryInfo {
-                kind: info.kind,
-                detail: info.detail,
+                kind: info.kind.clone(),
+                detail: info.detail.clone(),
                 attrs: None,
-                report: Some(info.report),
+                node: Some(info),
             })
         }
         Role::Group { attrs } => Ok(EntryInfo {
             kind: Kind::Group,
             detail: None,
             attrs: attrs.as_deref().map(|k| attrs_of(c, k)).transpose()?,
-            report: None,
+            node: None,
         }),
         Role::Object { kind } => {
             let root = entry.key.as_str();
-            let meta = c.node_info(&[root, "/_meta"].concat())?.report.vlmeta;
+            let meta = attrs_of(c, &[root, "/_meta"].concat())?;
             let detail = Value::Map(
-                meta.0
-                    .into_iter()
-                    .filter_map(|(name, v)| match v {
-                        VlmetaReport::Value(v) => Some((Value::Str(name), v)),
-                        VlmetaReport::Raw(_) => None,
-                    })
+                meta.iter()
+                    .filter_map(|vl| Some((Value::Str(vl.name.clone()), vl.value().ok()?)))
                     .collect(),
             );
             let user = [root, "/_vlmeta"].concat();
@@ -237,7 +247,7 @@ pub(crate) fn entry_info(c: &Container, entry: &Entry) -> Result<EntryInfo, Cont
                 },
                 detail: Some(detail),
                 attrs,
-                report: None,
+                node: None,
             })
         }
     }

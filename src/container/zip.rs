@@ -7,10 +7,10 @@ use std::sync::Arc;
 use std::vec::Vec;
 
 use super::error::{ContainerError, ContainerErrorKind};
-use super::ReadAt;
+use crate::io::{ReadAt, SharedSource};
 
 /// Adapts our [`ReadAt`] to rawzip's.
-struct Rz(Arc<dyn ReadAt + Send + Sync>);
+struct Rz(SharedSource);
 
 impl rawzip::ReaderAt for Rz {
     fn read_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
@@ -42,7 +42,7 @@ fn zip_error(e: &rawzip::Error, at: Option<u64>) -> ContainerError {
 }
 
 /// Whether `src` ends with a zip's end of central directory.
-pub(crate) fn is_zip(src: &Arc<dyn ReadAt + Send + Sync>) -> bool {
+pub(crate) fn is_zip(src: &SharedSource) -> bool {
     let mut buf = std::vec![0u8; 1 << 12];
     rawzip::ZipLocator::new()
         .max_search_space(1 << 16)
@@ -54,7 +54,7 @@ pub(crate) fn is_zip(src: &Arc<dyn ReadAt + Send + Sync>) -> bool {
 /// error when the directory itself does not read.
 #[allow(clippy::type_complexity)]
 pub(crate) fn members(
-    src: &Arc<dyn ReadAt + Send + Sync>,
+    src: &SharedSource,
 ) -> Result<Vec<(String, Result<Member, ContainerError>)>, ContainerError> {
     let size = src.size().map_err(ContainerError::io)?;
     let mut buf = std::vec![0u8; rawzip::RECOMMENDED_BUFFER_SIZE];

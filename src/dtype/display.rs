@@ -81,7 +81,7 @@ pub(super) fn write_construction(f: &mut dyn fmt::Write, dt: &Dtype) -> fmt::Res
     }
 }
 
-pub(super) fn write_shape(f: &mut dyn fmt::Write, shape: &[u64]) -> fmt::Result {
+pub(crate) fn write_shape(f: &mut dyn fmt::Write, shape: &[u64]) -> fmt::Result {
     f.write_char('(')?;
     for (i, dim) in shape.iter().enumerate() {
         if i > 0 {
@@ -256,7 +256,7 @@ pub(super) fn py_printable(c: char) -> bool {
 }
 
 /// Writes `s` the way Python's `repr(str)` does.
-pub(super) fn write_py_str(f: &mut dyn fmt::Write, s: &str) -> fmt::Result {
+pub(crate) fn write_py_str(f: &mut dyn fmt::Write, s: &str) -> fmt::Result {
     let quote = if s.contains('\'') && !s.contains('"') {
         '"'
     } else {

@@ -127,3 +127,6 @@ pub use error::{DtypeError, DtypeErrorKind};
 pub use kind::{ByteOrder, DatetimeUnit, Kind};
 pub use limits::{MAX_ITEMSIZE, MAX_NDIM, MAX_NESTING};
 pub use model::{Dtype, Field};
+// NumPy's repr of names and shapes, for the `.npy` header (src/array/npy.rs).
+#[cfg(feature = "std")]
+pub(crate) use display::{write_py_str, write_shape};

@@ -7,7 +7,7 @@ use std::vec::Vec;
 use super::error::{FrameError, FrameErrorKind};
 use super::header::{FrameHeader, Metalayer};
 use super::shape::ShapeChangeRefusal;
-use crate::metalayer::Meta;
+use crate::meta::Meta;
 
 /// The names of the metalayer describing an array, in the order C-Blosc2's
 /// `b2nd_from_schunk` looks for them.
@@ -63,7 +63,7 @@ impl FrameHeader {
 /// metalayer from the start of the content and ignores what follows (stale bytes that
 /// `blosc2_meta_update` leaves after shorter content), and so do we here.
 fn decode(layer: &Metalayer) -> Result<(Meta, &[u8]), FrameError> {
-    crate::de::take_from_slice(&layer.content).map_err(|source| layer.error(source))
+    crate::meta::de::take_from_slice(&layer.content).map_err(|source| layer.error(source))
 }
 
 /// Chunks along an axis of length `len` cut into chunks of `chunk`.
@@ -115,7 +115,7 @@ pub(super) fn reshaped(
     if let Err(invalid) = meta.validate_with_typesize(header.info.typesize.into()) {
         return refuse(ShapeChangeRefusal::Invalid(invalid));
     }
-    let mut bytes = crate::ser::to_vec(&meta).map_err(|source| layer.error(source))?;
+    let mut bytes = crate::meta::ser::to_vec(&meta).map_err(|source| layer.error(source))?;
     // Same ndim and dtype, so the same length; stale bytes after it stay as they were.
     bytes.extend_from_slice(stale);
     Ok((layer.name.clone(), meta, bytes))

@@ -8,7 +8,7 @@ use std::borrow::ToOwned;
 
 use super::error::{FrameError, FrameErrorKind};
 use super::header::{FrameHeader, FrameInfo, Metalayer};
-use crate::metalayer::Meta;
+use crate::meta::Meta;
 
 impl FrameHeader {
     /// The metalayers other than the array's (see

@@ -10,13 +10,14 @@
 //! the special kind in byte 7 (1 zeros, 2 NaNs, 4 uninitialised).
 
 use std::format;
-use std::io::{Read, Seek, SeekFrom};
 use std::string::String;
 use std::vec::Vec;
 
 use super::error::{FrameError, FrameErrorKind};
 use super::header::{FrameHeader, FrameInfo, FrameKind};
-use crate::chunk::{self, ChunkHeader, Special, DEFAULT_MAX_NBYTES, EXTENDED_HEADER_LEN};
+use crate::blosc::Special;
+use crate::chunk::{self, ChunkHeader, DEFAULT_MAX_NBYTES, EXTENDED_HEADER_LEN};
+use crate::io::{read_vec_at, ReadAt};
 
 /// Where one chunk of a frame's data is, as the offsets chunk says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -36,7 +37,7 @@ pub enum ChunkLocation {
 ///
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/contiguous.b2nd");
 /// let frame = open(path)?;
-/// let index = ChunkIndex::read(&mut std::fs::File::open(path)?, &frame.header)?;
+/// let index = ChunkIndex::read(&std::fs::File::open(path)?, &frame.header)?;
 /// assert!(!index.locations.is_empty());
 /// assert!(index.locations.iter().all(|l| matches!(l, ChunkLocation::Offset(_) | ChunkLocation::Special(_))));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -78,22 +79,14 @@ pub(super) fn invalid(
 }
 
 /// Reads `len` bytes at `at`, or says the input ends first.
-pub(super) fn read_exact_at<R: Read + Seek>(
-    reader: &mut R,
+pub(super) fn read_exact_at<S: ReadAt + ?Sized>(
+    src: &S,
     at: u64,
     len: usize,
     what: &'static str,
 ) -> Result<Vec<u8>, FrameError> {
-    reader
-        .seek(SeekFrom::Start(at))
-        .map_err(FrameError::io(None))?;
-    let mut out = Vec::new();
     // Grows only as bytes arrive: a length the input does not hold costs nothing.
-    reader
-        .by_ref()
-        .take(len as u64)
-        .read_to_end(&mut out)
-        .map_err(FrameError::io(None))?;
+    let out = read_vec_at(src, at, len).map_err(FrameError::io(None))?;
     if out.len() < len {
         return Err(FrameError::at(
             at,
@@ -109,8 +102,8 @@ pub(super) fn read_exact_at<R: Read + Seek>(
 
 /// Reads the whole chunk whose header is at `at` (its cbytes from that header), which
 /// must end by `limit`; decodes it within `max_nbytes`.
-pub(super) fn read_chunk_at<R: Read + Seek>(
-    reader: &mut R,
+pub(super) fn read_chunk_at<S: ReadAt + ?Sized>(
+    reader: &S,
     at: u64,
     limit: u64,
     max_nbytes: u32,
@@ -171,8 +164,8 @@ impl Decoded {
 /// NaNs, uninitialised, a value) is neither read past its value nor expanded: the
 /// caller takes the bytes it needs. The checks are the decoder's; any chunk they would
 /// refuse goes through [`read_chunk_at`] and its error.
-pub(super) fn read_chunk_lazy<R: Read + Seek>(
-    reader: &mut R,
+pub(super) fn read_chunk_lazy<S: ReadAt + ?Sized>(
+    reader: &S,
     at: u64,
     limit: u64,
     max_nbytes: u32,
@@ -240,8 +233,8 @@ impl ChunkIndex {
     /// the offsets chunk, whatever the size of the data. The offsets chunk decodes to
     /// at most [`DEFAULT_MAX_NBYTES`] (8 Mi chunks); C-Blosc2's checks apply: its
     /// `nbytes` is 8 per chunk, each offset leaves room for a chunk header in the data.
-    pub fn read<R: Read + Seek>(
-        reader: &mut R,
+    pub fn read<S: ReadAt + ?Sized>(
+        reader: &S,
         header: &FrameHeader,
     ) -> Result<ChunkIndex, FrameError> {
         let info = &header.info;
@@ -302,7 +295,7 @@ impl ChunkIndex {
 
     /// [`ChunkIndex::read`] from a frame held whole in memory.
     pub fn parse(frame: &[u8], header: &FrameHeader) -> Result<ChunkIndex, FrameError> {
-        ChunkIndex::read(&mut std::io::Cursor::new(frame), header)
+        ChunkIndex::read(frame, header)
     }
 }
 

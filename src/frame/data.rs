@@ -1,7 +1,6 @@
 //! [`DataReader`]: byte ranges of a frame's data (the concatenation of its decoded
 //! chunks) through its [`ChunkIndex`], decoding only the chunks a range covers.
 
-use std::io::{Read, Seek};
 use std::path::{Path, PathBuf};
 use std::vec::Vec;
 
@@ -10,7 +9,9 @@ use super::chunks::{
 };
 use super::error::{FrameError, FrameErrorKind};
 use super::header::{FrameHeader, FrameInfo, FrameKind};
-use crate::chunk::{Special, DEFAULT_MAX_NBYTES};
+use crate::blosc::Special;
+use crate::chunk::DEFAULT_MAX_NBYTES;
+use crate::io::{ReadAt, SharedSource};
 
 /// Reads bytes of a frame's data (the concatenation of its decoded chunks) through its
 /// [`ChunkIndex`], decoding only the chunks a range covers (the last one is kept for
@@ -38,10 +39,10 @@ pub struct DataReader<R> {
     cache: Option<(usize, Decoded)>,
 }
 
-impl<R: Read + Seek> DataReader<R> {
+impl<R: ReadAt> DataReader<R> {
     /// A reader of the contiguous frame that starts at `reader`'s position 0.
-    pub fn new(mut reader: R, header: &FrameHeader) -> Result<DataReader<R>, FrameError> {
-        let index = ChunkIndex::read(&mut reader, header)?;
+    pub fn new(reader: R, header: &FrameHeader) -> Result<DataReader<R>, FrameError> {
+        let index = ChunkIndex::read(&reader, header)?;
         Ok(DataReader {
             reader,
             dir: None,
@@ -106,7 +107,7 @@ impl<R: Read + Seek> DataReader<R> {
         let chunk = match location {
             ChunkLocation::Offset(at) => {
                 let data_end = u64::from(self.info.header_len) + self.info.cbytes.max(0) as u64;
-                read_chunk_lazy(&mut self.reader, at, data_end, limit, nchunk)?
+                read_chunk_lazy(&self.reader, at, data_end, limit, nchunk)?
             }
             ChunkLocation::File(number) => {
                 let Some(dir) = &self.dir else {
@@ -118,9 +119,9 @@ impl<R: Read + Seek> DataReader<R> {
                     ));
                 };
                 let path = dir.join(chunk_file_name(number));
-                let mut file = std::fs::File::open(&path).map_err(FrameError::io(Some(&path)))?;
+                let file = std::fs::File::open(&path).map_err(FrameError::io(Some(&path)))?;
                 let len = file.metadata().map_err(FrameError::io(Some(&path)))?.len();
-                read_chunk_lazy(&mut file, 0, len, limit, nchunk).map_err(|e| e.in_file(&path))?
+                read_chunk_lazy(&file, 0, len, limit, nchunk).map_err(|e| e.in_file(&path))?
             }
             ChunkLocation::Special(special) => {
                 let Some(len) = expected else {
@@ -271,7 +272,7 @@ fn repeat(pattern: &[u8], from: u64, len: usize) -> Vec<u8> {
 }
 
 /// The repeated bytes of a special chunk.
-fn special_pattern(special: Special, typesize: u32) -> Option<Vec<u8>> {
+pub(crate) fn special_pattern(special: Special, typesize: u32) -> Option<Vec<u8>> {
     match special {
         Special::Zero | Special::Uninit => Some(std::vec![0]),
         Special::Nan => match typesize {
@@ -294,16 +295,15 @@ impl super::FrameFile {
     /// assert_eq!(data.read_range(0, 4)?.len(), 4);
     /// # Ok::<(), b2nd_meta::frame::FrameError>(())
     /// ```
-    pub fn data_reader(&self) -> Result<DataReader<std::fs::File>, FrameError> {
+    pub fn data_reader(&self) -> Result<DataReader<SharedSource>, FrameError> {
         let path = &self.header_path;
-        let file = std::fs::File::open(path).map_err(FrameError::io(Some(path)))?;
         match self.header.info.kind {
             FrameKind::Contiguous => {
-                DataReader::new(file, &self.header).map_err(|e| e.in_file(path))
+                DataReader::new(self.bytes(), &self.header).map_err(|e| e.in_file(path))
             }
             FrameKind::Sparse => {
                 let dir = path.parent().unwrap_or(Path::new("."));
-                DataReader::sparse(file, &self.header, dir).map_err(|e| e.in_file(path))
+                DataReader::sparse(self.bytes(), &self.header, dir).map_err(|e| e.in_file(path))
             }
         }
     }

@@ -8,7 +8,7 @@ use std::string::String;
 
 use super::header::{FrameKind, MAX_FRAME_FORMAT_VERSION, MAX_METALAYERS, METALAYER_NAME_MAXLEN};
 use super::shape::ShapeChangeRefusal;
-use crate::error::Found;
+use crate::meta::error::Found;
 
 /// An error reading or rewriting a frame header: what went wrong ([`FrameError::kind`]),
 /// where in the frame ([`FrameError::offset`]) and, when a file is involved, which
@@ -175,7 +175,7 @@ pub enum FrameErrorKind {
         /// Where its content starts, from the start of the frame.
         content_offset: u64,
         /// Why it does not decode.
-        source: crate::error::Error,
+        source: crate::meta::error::Error,
     },
     /// A vlmetalayer's chunk does not decode. The source's offset counts from the start
     /// of the chunk, which starts at `content_offset` in the frame; the error's offset
@@ -206,7 +206,7 @@ pub enum FrameErrorKind {
         /// The vlmetalayer.
         name: String,
         /// Why it does not decode.
-        source: crate::error::Error,
+        source: crate::meta::error::Error,
     },
     /// No vlmetalayer has this name.
     UnknownVlmetalayer {

@@ -1,10 +1,10 @@
-//! The crate's one reader ([`crate::msgpack::read::Reader`]) for frame headers: its errors
+//! The crate's one reader ([`crate::wire::read::Reader`]) for frame headers: its errors
 //! become [`FrameError`]s, `Truncated` before `header_len` is trusted and `OutOfHeader`
 //! after.
 
 use super::error::{FrameError, FrameErrorKind};
-use crate::error::{Error, Expected};
-use crate::msgpack::read::Reader;
+use crate::meta::error::{Error, Expected};
+use crate::wire::read::Reader;
 
 /// Where reads are allowed to go (the frame's one name for it, [`Past`]).
 pub(crate) use super::lift::Past as Bound;

@@ -4,6 +4,8 @@ use std::fmt;
 use std::string::String;
 use std::vec::Vec;
 
+use crate::blosc::{Codec, Filter, SplitMode, MAX_FILTERS};
+
 /// Length of the fixed part of a frame header (`FRAME_HEADER_MINLEN` in C);
 /// the metalayer section starts at this offset.
 pub const FIXED_HEADER_LEN: usize = 87;
@@ -13,9 +15,6 @@ pub const MAX_METALAYERS: usize = 16;
 
 /// Maximum length in bytes of a metalayer name (`BLOSC2_METALAYER_NAME_MAXLEN`).
 pub const METALAYER_NAME_MAXLEN: usize = 31;
-
-/// Maximum number of filters in the pipeline (`BLOSC2_MAX_FILTERS`).
-pub const MAX_FILTERS: usize = 6;
 
 /// Highest frame format version understood (`BLOSC2_VERSION_FRAME_FORMAT`
 /// of C-Blosc2 3.x). Versions 1 (2.0.0-beta2), 2 (2.0.0-rc1 and later) and 3
@@ -52,46 +51,6 @@ impl fmt::Display for FrameKind {
             FrameKind::Contiguous => "contiguous",
             FrameKind::Sparse => "sparse",
         })
-    }
-}
-
-/// The default codec of a frame, as a Blosc2 codec code.
-///
-/// ```
-/// use b2nd_meta::frame::Codec;
-/// assert_eq!(Codec { code: 5 }.name(), "zstd");
-/// assert_eq!(Codec { code: 3 }.name(), "unknown");
-/// assert_eq!(Codec { code: 35 }.to_string(), "zfp_rate (35)");
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Codec {
-    /// The codec code: 0-31 are Blosc-defined, 32-159 globally registered
-    /// plugins, 160-255 user-defined.
-    pub code: u8,
-}
-
-impl Codec {
-    /// The name python-blosc2 uses (lower-cased) for a known code, else
-    /// `"unknown"`.
-    ///
-    /// ```
-    /// assert_eq!(b2nd_meta::frame::Codec { code: 1 }.name(), "lz4");
-    /// ```
-    pub fn name(self) -> &'static str {
-        match self.code {
-            0 => "blosclz",
-            1 => "lz4",
-            2 => "lz4hc",
-            4 => "zlib",
-            5 => "zstd",
-            plugin => crate::chunk::registered_codec(plugin).unwrap_or("unknown"),
-        }
-    }
-}
-
-impl fmt::Display for Codec {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({})", self.name(), self.code)
     }
 }
 
@@ -146,7 +105,7 @@ pub struct FrameInfo {
     pub other_flags: u8,
     /// Split mode, `(other_flags & 3) + 1`: 1 always, 2 never, 3 auto,
     /// 4 forward-compatible.
-    pub splitmode: u8,
+    pub splitmode: SplitMode,
     /// Raw other flags 2 (byte 85).
     pub other_flags2: u8,
     /// Whether chunks were compressed with a dictionary (bit 0 of byte 85).
@@ -171,8 +130,8 @@ pub struct FrameInfo {
     pub has_vlmetalayers: bool,
     /// Number of filter slots recorded (byte 70), at most 6.
     pub nfilters: u8,
-    /// Filter codes (bytes 71..77).
-    pub filters: [u8; MAX_FILTERS],
+    /// The filters (bytes 71..77; each [`Filter::id`] is the byte).
+    pub filters: [Filter; MAX_FILTERS],
     /// Filter metas (bytes 79..85).
     pub filters_meta: [u8; MAX_FILTERS],
     /// Whether the metalayer contents sit where C-Blosc2 writes them: back to back after

@@ -13,11 +13,11 @@ use super::error::{FrameError, FrameErrorKind};
 use super::fields::{invalid, Bound, Fields};
 use super::header::{HeaderNote, FIXED_HEADER_LEN, MAX_METALAYERS};
 use super::header::{CONTENT_PREFIX_LEN, METALAYER_NAME_MAXLEN};
-use crate::error::Found;
-use crate::marker::{
+use crate::meta::error::Found;
+use crate::wire::marker::{
     ARRAY16, BIN32, FIXARRAY, FIXSTR, FIXSTR_MAX, INT32, MAP16, STR16, STR32, STR8, UINT16,
 };
-use crate::msgpack::read::Reader;
+use crate::wire::read::Reader;
 
 /// Offset of the index size (uint16), from C-Blosc2's `blosc/frame.h`.
 const OFF_IDX_SIZE: usize = 89;

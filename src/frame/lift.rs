@@ -6,7 +6,7 @@ use std::string::ToString;
 
 use super::error::{FrameError, FrameErrorKind};
 use super::header::Metalayer;
-use crate::error::{Error, ErrorKind, Expected};
+use crate::meta::error::{Error, ErrorKind, Expected};
 
 /// Where a reader was allowed to read, which names what running out of bytes means.
 #[derive(Clone, Copy)]

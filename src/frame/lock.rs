@@ -30,6 +30,7 @@ use std::path::{Path, PathBuf};
 
 use super::error::FrameError;
 use super::header::FrameKind;
+use crate::io::{read_full_at, write_all_at};
 
 /// Where the generation counter lives in the sidecar (`FRAME_LOCK_SEQ_OFFSET`).
 pub const LOCK_SEQ_OFFSET: u64 = 8;
@@ -213,45 +214,14 @@ fn same_file(_file: &File, _path: &Path) -> io::Result<bool> {
 /// The counter; a file too short to hold it reads as 0, as in C.
 fn read_seq(file: &File) -> io::Result<u64> {
     let mut buf = [0u8; 8];
-    let mut got = 0;
-    while got < buf.len() {
-        let dst = buf.get_mut(got..).unwrap_or_default();
-        match read_at(file, dst, LOCK_SEQ_OFFSET + got as u64) {
-            Ok(0) => return Ok(0),
-            Ok(n) => got += n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
+    if read_full_at(file, &mut buf, LOCK_SEQ_OFFSET)? < buf.len() {
+        return Ok(0);
     }
     Ok(u64::from_ne_bytes(buf))
 }
 
 fn write_seq(file: &File, seq: u64) -> io::Result<()> {
     write_all_at(file, &seq.to_ne_bytes(), LOCK_SEQ_OFFSET)
-}
-
-#[cfg(unix)]
-fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
-    std::os::unix::fs::FileExt::read_at(file, buf, offset)
-}
-
-#[cfg(unix)]
-fn write_all_at(file: &File, buf: &[u8], offset: u64) -> io::Result<()> {
-    std::os::unix::fs::FileExt::write_all_at(file, buf, offset)
-}
-
-#[cfg(not(unix))]
-fn read_at(mut file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
-    use std::io::{Read, Seek, SeekFrom};
-    file.seek(SeekFrom::Start(offset))?;
-    file.read(buf)
-}
-
-#[cfg(not(unix))]
-fn write_all_at(mut file: &File, buf: &[u8], offset: u64) -> io::Result<()> {
-    use std::io::{Seek, SeekFrom, Write};
-    file.seek(SeekFrom::Start(offset))?;
-    file.write_all(buf)
 }
 
 impl Drop for FrameLock {

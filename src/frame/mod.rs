@@ -73,19 +73,7 @@
 //! sidecar: see [`lock_frame`]), each write holds the sidecar's exclusive lock too and
 //! bumps its generation counter, and [`open`] reads under its shared lock.
 //!
-//! [`set_vlmeta`], [`del_vlmeta`] and [`update_vlmeta`] rewrite the trailer instead,
-//! crash-consistently: the new trailer goes where no live byte is (between the offsets
-//! index and the old trailer when it fits, else past the end), is synced, and the
-//! header's `frame_len` is flipped to it in one 8-byte write, synced; the file is then
-//! cut after it. At every instant `frame_len` points at a complete trailer, so a crash
-//! leaves the old vlmeta or the new one; chunks, the offsets index and the metalayers
-//! are never written. A frame without data (`nbytes` 0) has no room for that, as C reads
-//! its trailer right after the header: the whole new frame (its header and the new
-//! trailer, nothing else) is written to `<name>.<pid>.tmp` beside it, synced and renamed
-//! over it, then the directory synced; a crash leaves the old file or the new one at the
-//! path (and perhaps the staging file). A file with other hard links is refused then.
-//! Our writers lock the file the path names once they hold the lock, so a writer that
-//! waited on a replaced file starts over on the new one.
+//! The vlmeta writes (`crate::vlmeta`) rewrite the trailer instead, crash-consistently.
 //!
 //! - A killed process (SIGKILL) leaves the old content or the new one when the
 //!   content lies within one 4 KiB page of the file, as it does in every header
@@ -176,7 +164,7 @@
 //! # Modules
 //!
 //! `header` holds the model ([`FrameInfo`], [`FrameHeader`], [`Metalayer`]), `error`
-//! the [`FrameError`], `parse` the fixed header, `index` the metalayer index, `source`
+//! the [`FrameError`], `parse` the fixed header, `index` the metalayer index, `staged`
 //! the staged, bounded reads over a slice, a reader or a file ([`parse_header`]),
 //! `file` the files and directories ([`read_header`], [`open`]), `write` the locked
 //! in-place rewrites, `lock` C-Blosc2's `.b2lock` protocol, `array` and `check` the
@@ -184,6 +172,7 @@
 //! variable-length metalayers (read, written as C writes them, and updated in files).
 
 mod array;
+mod array_info;
 mod check;
 mod chunks;
 mod data;
@@ -193,38 +182,40 @@ mod file;
 mod header;
 mod index;
 mod lift;
-mod lock;
-mod parse;
+pub(crate) mod lock;
+pub(crate) mod open;
+pub(crate) mod parse;
 mod shape;
-mod source;
-mod trailer;
-mod typed;
-mod user;
+pub(crate) mod staged;
+pub(crate) mod trailer;
+pub(crate) mod typed;
+pub(crate) mod user;
 mod vlmeta_refusal;
-mod write;
+pub(crate) mod write;
 
 pub use array::{reshaped_meta, ARRAY_METALAYERS};
-pub(crate) use check::check_array_with;
+pub use array_info::ArrayInfo;
 pub use check::{check_array, Mismatch};
 pub use chunks::{chunk_file_name, ChunkIndex, ChunkLocation};
+pub(crate) use data::special_pattern;
 pub use data::DataReader;
 pub use error::{FrameError, FrameErrorKind};
-pub use file::{open, read_header, FrameFile};
+pub use file::FrameFile;
 pub use header::{
-    Codec, FrameHeader, FrameInfo, FrameKind, HeaderNote, Metalayer, CONTENT_CAP, FIXED_HEADER_LEN,
-    MAX_FILTERS, MAX_FRAME_FORMAT_VERSION, MAX_METALAYERS, METALAYER_NAME_MAXLEN,
-    SPARSE_HEADER_FILE,
+    FrameHeader, FrameInfo, FrameKind, HeaderNote, Metalayer, CONTENT_CAP, FIXED_HEADER_LEN,
+    MAX_FRAME_FORMAT_VERSION, MAX_METALAYERS, METALAYER_NAME_MAXLEN, SPARSE_HEADER_FILE,
 };
 pub use lock::{lock_frame, lock_path, locking_requested, FrameLock, Locking, LOCK_SEQ_OFFSET};
+pub(crate) use open::open_file;
+pub use open::{open, open_with_trailer, read_header};
 pub use shape::ShapeChangeRefusal;
-pub use source::parse_header;
-pub(crate) use source::{read_staged, Positional};
+pub use staged::parse_header;
+pub(crate) use staged::read_staged;
 pub use trailer::{
-    del_vlmeta, parse_trailer, read_trailer, set_vlmeta, update_stopping_after, update_vlmeta,
-    update_vlmeta_with, Trailer, VlMetalayer, VlmetaChange, VlmetaOptions, VlmetaPlan,
-    VlmetaRefusal, MAX_VLMETALAYERS, TRAILER_MIN_LEN, TRAILER_VERSION,
+    parse_trailer, read_trailer, Trailer, VlMetalayer, MAX_VLMETALAYERS, TRAILER_MIN_LEN,
 };
 pub use user::{set_user_meta, set_user_meta_in_slice, user_meta_bytes};
+pub use vlmeta_refusal::VlmetaRefusal;
 pub use write::{
     rewrite_metalayer, rewrite_metalayer_if, rewrite_metalayer_in_slice, set_shape,
     set_shape_in_slice,

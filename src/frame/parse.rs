@@ -1,6 +1,6 @@
 //! Parsing a frame header from a slice: the fixed part here, the metalayer index and
-//! contents in `index`, over the crate's one reader ([`crate::msgpack::read::Reader`]) and the marker
-//! constants of [`crate::marker`].
+//! contents in `index`, over the crate's one reader ([`crate::wire::read::Reader`]) and the marker
+//! constants of [`crate::wire::marker`].
 
 use super::error::{FrameError, FrameErrorKind};
 use super::fields::{invalid, Bound, Fields};
@@ -8,13 +8,11 @@ use std::format;
 use std::string::String;
 use std::vec::Vec;
 
-use super::header::{
-    Codec, FrameInfo, FrameKind, HeaderNote, FIXED_HEADER_LEN, MAX_FILTERS,
-    MAX_FRAME_FORMAT_VERSION,
-};
-use crate::error::Found;
-use crate::marker::{FALSE, FIXARRAY, FIXEXT16, FIXSTR, INT16, INT32, INT64, TRUE, UINT64};
-use crate::msgpack::read::Reader;
+use super::header::{FrameInfo, FrameKind, HeaderNote, FIXED_HEADER_LEN, MAX_FRAME_FORMAT_VERSION};
+use crate::blosc::{Codec, Filter, SplitMode, MAX_FILTERS};
+use crate::meta::error::Found;
+use crate::wire::marker::{FALSE, FIXARRAY, FIXEXT16, FIXSTR, INT16, INT32, INT64, TRUE, UINT64};
+use crate::wire::read::Reader;
 
 const MAGIC: [u8; 8] = *b"b2frame\0";
 
@@ -278,12 +276,12 @@ pub(crate) fn parse_fixed(buf: &[u8]) -> Result<FrameInfo, FrameError> {
         vl_blocks: general_flags & GENERAL_FLAG_VL_BLOCKS != 0,
         kind,
         codec_flags,
-        codec: Codec { code },
+        codec: Codec::from_id(code),
         udcodec,
         clevel: codec_flags >> 4,
         codec_meta,
         other_flags,
-        splitmode: (other_flags & 0x03) + 1,
+        splitmode: SplitMode::from_id((other_flags & 0x03) + 1),
         other_flags2,
         use_dict: other_flags2 & OTHER_FLAGS2_USE_DICT != 0,
         nbytes,
@@ -295,7 +293,7 @@ pub(crate) fn parse_fixed(buf: &[u8]) -> Result<FrameInfo, FrameError> {
         nthreads_decomp,
         has_vlmetalayers,
         nfilters,
-        filters,
+        filters: filters.map(Filter::from_id),
         filters_meta,
         contents_as_c_writes: true,
         notes: notes.0,

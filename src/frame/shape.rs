@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::metalayer::validate::Invalid;
+use crate::meta::validate::Invalid;
 
 /// Why [`set_shape`](super::set_shape) refused a new shape.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -15,11 +15,12 @@
 //! - anything else (a wrong type or value, a reserved marker, too deep): the value
 //!   holding the last byte read, that is, the start of the value refused.
 
+use rmp::Marker;
 use serde::de::DeserializeOwned;
 use std::string::ToString;
 use std::vec::Vec;
 
-use crate::error::{Error, ErrorKind};
+use crate::meta::error::{Error, ErrorKind};
 
 /// How deep rmp-serde may nest: a user's type recurses on the call stack (rmp-serde and
 /// serde's derives both do, several KiB a level in a debug build), so this stays well
@@ -137,7 +138,15 @@ fn walk(bytes: &[u8], read: usize, want: Want) -> Option<Span> {
             data: at + head,
         };
         let end = span.data.checked_add(data_len)?;
-        let container = matches!(bytes[at], 0x80..=0x9f | 0xdc..=0xdf);
+        let container = matches!(
+            Marker::from_u8(bytes[at]),
+            Marker::FixMap(_)
+                | Marker::FixArray(_)
+                | Marker::Array16
+                | Marker::Array32
+                | Marker::Map16
+                | Marker::Map32
+        );
         if container && values == 0 && want == Want::EndingAt && end == read {
             return Some(span);
         }
@@ -162,25 +171,35 @@ fn header(bytes: &[u8], at: usize) -> Option<(usize, usize, u64)> {
         Some(field.iter().fold(0u64, |acc, &b| (acc << 8) | u64::from(b)))
     };
     let len = |n: usize| be(n).and_then(|l| usize::try_from(l).ok());
-    Some(match marker {
-        0x00..=0x7f | 0xe0..=0xff | 0xc0..=0xc3 => (1, 0, 0),
-        0x80..=0x8f => (1, 0, 2 * u64::from(marker & 0x0f)),
-        0x90..=0x9f => (1, 0, u64::from(marker & 0x0f)),
-        0xa0..=0xbf => (1, usize::from(marker & 0x1f), 0),
-        0xc4 | 0xd9 => (2, len(1)?, 0),
-        0xc5 | 0xda => (3, len(2)?, 0),
-        0xc6 | 0xdb => (5, len(4)?, 0),
-        0xc7 => (3, len(1)?, 0),
-        0xc8 => (4, len(2)?, 0),
-        0xc9 => (6, len(4)?, 0),
-        0xca | 0xce | 0xd2 => (1, 4, 0),
-        0xcb | 0xcf | 0xd3 => (1, 8, 0),
-        0xcc | 0xd0 => (1, 1, 0),
-        0xcd | 0xd1 => (1, 2, 0),
-        0xd4..=0xd8 => (2, 1 << (marker - 0xd4), 0),
-        0xdc => (3, 0, be(2)?),
-        0xdd => (5, 0, be(4)?),
-        0xde => (3, 0, 2 * be(2)?),
-        0xdf => (5, 0, 2 * be(4)?),
+    Some(match Marker::from_u8(marker) {
+        Marker::FixPos(_)
+        | Marker::FixNeg(_)
+        | Marker::Null
+        | Marker::Reserved
+        | Marker::False
+        | Marker::True => (1, 0, 0),
+        Marker::FixMap(n) => (1, 0, 2 * u64::from(n)),
+        Marker::FixArray(n) => (1, 0, u64::from(n)),
+        Marker::FixStr(n) => (1, usize::from(n), 0),
+        Marker::Bin8 | Marker::Str8 => (2, len(1)?, 0),
+        Marker::Bin16 | Marker::Str16 => (3, len(2)?, 0),
+        Marker::Bin32 | Marker::Str32 => (5, len(4)?, 0),
+        // An ext's length, then its type byte.
+        Marker::Ext8 => (3, len(1)?, 0),
+        Marker::Ext16 => (4, len(2)?, 0),
+        Marker::Ext32 => (6, len(4)?, 0),
+        Marker::U8 | Marker::I8 => (1, 1, 0),
+        Marker::U16 | Marker::I16 => (1, 2, 0),
+        Marker::F32 | Marker::U32 | Marker::I32 => (1, 4, 0),
+        Marker::F64 | Marker::U64 | Marker::I64 => (1, 8, 0),
+        Marker::FixExt1 => (2, 1, 0),
+        Marker::FixExt2 => (2, 2, 0),
+        Marker::FixExt4 => (2, 4, 0),
+        Marker::FixExt8 => (2, 8, 0),
+        Marker::FixExt16 => (2, 16, 0),
+        Marker::Array16 => (3, 0, be(2)?),
+        Marker::Array32 => (5, 0, be(4)?),
+        Marker::Map16 => (3, 0, 2 * be(2)?),
+        Marker::Map32 => (5, 0, 2 * be(4)?),
     })
 }

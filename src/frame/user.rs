@@ -77,11 +77,11 @@ impl FrameHeader {
 /// assert_eq!(b2nd_meta::frame::user_meta_bytes(&value)?, b"\x81\xa6answer\x2b");
 /// # Ok::<(), b2nd_meta::Error>(())
 /// ```
-pub fn user_meta_bytes<T: ?Sized + Serialize>(value: &T) -> crate::error::Result<Vec<u8>> {
-    rmp_serde::to_vec_named(value).map_err(<crate::error::Error as serde::ser::Error>::custom)
+pub fn user_meta_bytes<T: ?Sized + Serialize>(value: &T) -> crate::meta::error::Result<Vec<u8>> {
+    rmp_serde::to_vec_named(value).map_err(<crate::meta::error::Error as serde::ser::Error>::custom)
 }
 
-fn encode_error(name: &str, source: crate::error::Error) -> FrameError {
+fn encode_error(name: &str, source: crate::meta::error::Error) -> FrameError {
     FrameError::new(FrameErrorKind::Metalayer {
         name: name.to_owned(),
         content_offset: 0,

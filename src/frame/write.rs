@@ -18,11 +18,12 @@ use std::vec::Vec;
 
 use super::array::reshaped;
 use super::error::{FrameError, FrameErrorKind};
-use super::file::{check_kind, locate, read_header, with_path};
 use super::header::{FrameHeader, FrameKind, Metalayer};
 use super::lock::{lock_frame, open_locked, Locking};
-use super::source::parse_header;
-use crate::metalayer::Meta;
+use super::open::{check_kind, locate, with_path};
+use super::staged::{parse_header, read_staged};
+use crate::io::{read_exact_at, write_all_at};
+use crate::meta::Meta;
 
 /// Find `name` in `header` and check `new_len` against it.
 pub(super) fn target<'h>(
@@ -264,8 +265,7 @@ fn locked<T>(
 ) -> Result<T, FrameError> {
     let io = |e| FrameError::io(Some(p))(e);
     let file_len = file.metadata().map_err(io)?.len();
-    let mut reader = file;
-    let header = read_header(&mut reader).map_err(|e| with_path(e, p))?;
+    let header = read_staged(file, usize::MAX).map_err(|e| with_path(e, p))?;
     check_kind(p, kind, &header)?;
     if file_len < header.info.frame_len {
         return Err(FrameError::new(FrameErrorKind::TruncatedFrame {
@@ -278,37 +278,13 @@ fn locked<T>(
     let m = target(&header, &name, new_content.len())?;
     between(p);
     let mut now = std::vec![0u8; m.content.len()];
-    read_at(file, &mut now, m.content_offset()).map_err(io)?;
+    read_exact_at(file, &mut now, m.content_offset()).map_err(io)?;
     if now != m.content {
         return Err(FrameError::new(FrameErrorKind::ContentChanged { name }).in_file(p));
     }
-    write_at(file, &new_content, m.content_offset()).map_err(io)?;
+    write_all_at(file, &new_content, m.content_offset()).map_err(io)?;
     file.sync_data().map_err(io)?;
     Ok(value)
-}
-
-#[cfg(unix)]
-pub(crate) fn read_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
-    std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
-}
-
-#[cfg(unix)]
-pub(crate) fn write_at(file: &File, buf: &[u8], offset: u64) -> std::io::Result<()> {
-    std::os::unix::fs::FileExt::write_all_at(file, buf, offset)
-}
-
-#[cfg(not(unix))]
-pub(crate) fn read_at(mut file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
-    use std::io::{Read, Seek, SeekFrom};
-    file.seek(SeekFrom::Start(offset))?;
-    file.read_exact(buf)
-}
-
-#[cfg(not(unix))]
-pub(crate) fn write_at(mut file: &File, buf: &[u8], offset: u64) -> std::io::Result<()> {
-    use std::io::{Seek, SeekFrom, Write};
-    file.seek(SeekFrom::Start(offset))?;
-    file.write_all(buf)
 }
 
 #[cfg(test)]

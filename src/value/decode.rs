@@ -7,8 +7,8 @@ use alloc::vec::Vec;
 
 use super::nd::{invalid, kind_name};
 use super::{Value, EXT_COMPLEX, EXT_NDARRAY, EXT_SET};
-use crate::error::{Error, ErrorKind, Expected, Result};
-use crate::msgpack::read::Reader;
+use crate::meta::error::{Error, ErrorKind, Expected, Result};
+use crate::wire::read::Reader;
 use rmp::Marker;
 
 /// How deep arrays, maps and decoded ext payloads (sets, NumPy arrays) may nest:

@@ -5,7 +5,7 @@ use alloc::string::ToString;
 use alloc::vec::Vec;
 
 use super::{NdArray, NdData, NdDtype, Value, EXT_COMPLEX, EXT_NDARRAY, EXT_SET};
-use crate::error::{Error, ErrorKind, Result};
+use crate::meta::error::{Error, ErrorKind, Result};
 
 impl Value {
     /// The msgpack bytes python-blosc2's `msgpack_packb` writes for this value.

@@ -5,7 +5,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::{NdArray, NdData, NdDtype, Value};
-use crate::error::{Error, ErrorKind, Result};
+use crate::meta::error::{Error, ErrorKind, Result};
 
 const ND: &str = "a NumPy array (ext 46): a map of \"dtype\", \"shape\" and \"data\", or of \"values\" and \"shape\"";
 

@@ -15,7 +15,8 @@ mod zstd_frames;
 mod zstd_ref;
 mod zstd_refusals;
 
-use b2nd_meta::chunk::{self, ChunkCodec, ChunkErrorKind, Filter};
+use b2nd_meta::blosc::{Codec, Filter};
+use b2nd_meta::chunk::{self, ChunkErrorKind};
 use c_ref::{
     Params, ALWAYS_SPLIT, BITSHUFFLE, BLOSCLZ, DELTA, LZ4, LZ4HC, NEVER_SPLIT, SHUFFLE, ZSTD,
 };
@@ -119,7 +120,7 @@ fn other_codecs_and_filters_are_named() {
     assert_eq!(
         err.kind(),
         &ChunkErrorKind::CodecNotDecoded {
-            codec: ChunkCodec::Other(2)
+            codec: Codec::Reserved(2)
         }
     );
     assert_eq!(err.offset(), Some(2));

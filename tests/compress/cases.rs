@@ -3,7 +3,8 @@
 //! block sizes, over data that compresses like real arrays (ramps with noise, counters,
 //! repeated values), random bytes, zeros, runs and tiny inputs.
 
-use b2nd_meta::chunk::{CParams, Codec, Filter, SplitMode};
+use b2nd_meta::blosc::{Codec, Filter, SplitMode};
+use b2nd_meta::chunk::CParams;
 
 /// A small deterministic generator (xorshift).
 pub struct Rng(pub u64);

@@ -11,37 +11,21 @@ mod cases;
 mod properties;
 mod sizes;
 
-use b2nd_meta::chunk::{self, CParams, Codec, Filter, SplitMode};
+use b2nd_meta::blosc::{Codec, Filter};
+use b2nd_meta::chunk::{self, CParams};
 use c335::CCase;
 
-/// The C parameters of ours.
+/// The C parameters of ours (each name's id from `blosc`, whose table of names is
+/// checked against python-blosc2's).
 fn c_case(p: &CParams) -> CCase {
     CCase {
-        compcode: p.codec.compcode(),
+        compcode: p.codec.id().expect("a codec with an id"),
         clevel: p.clevel,
         typesize: p.typesize as i32,
         blocksize: p.blocksize as i32,
-        splitmode: match p.splitmode {
-            SplitMode::Always => 1,
-            SplitMode::Never => 2,
-            SplitMode::Auto => 3,
-            SplitMode::ForwardCompat => 4,
-        },
-        filters: p.filters.map(|(f, _)| filter_id(f)),
+        splitmode: i32::from(p.splitmode.id()),
+        filters: p.filters.map(|(f, _)| f.id()),
         filters_meta: p.filters.map(|(_, m)| m),
-    }
-}
-
-fn filter_id(f: Filter) -> u8 {
-    match f {
-        Filter::None => 0,
-        Filter::Shuffle => 1,
-        Filter::BitShuffle => 2,
-        Filter::Delta => 3,
-        Filter::TruncPrec => 4,
-        Filter::ByteDelta => 35,
-        Filter::Other(id) => id,
-        _ => unreachable!(),
     }
 }
 

@@ -2,7 +2,8 @@
 //! C-Blosc2 3.3.5, to what C's own chunk of the same input decodes to; BloscLZ and LZ4
 //! chunks are C's bytes.
 
-use b2nd_meta::chunk::{CParams, Codec, Filter, SplitMode};
+use b2nd_meta::blosc::{Codec, Filter, SplitMode};
+use b2nd_meta::chunk::CParams;
 use proptest::prelude::*;
 
 fn codec() -> impl Strategy<Value = Codec> {

@@ -4,7 +4,8 @@
 //! within its bound of C's size. `cargo test --test compress sizes -- --nocapture`
 //! prints the table.
 
-use b2nd_meta::chunk::{CParams, Codec, Filter, SplitMode};
+use b2nd_meta::blosc::{Codec, Filter, SplitMode};
+use b2nd_meta::chunk::CParams;
 
 use crate::cases::{elements, f64_ramp, i32_counter};
 

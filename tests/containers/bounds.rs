@@ -105,7 +105,7 @@ fn list_counting<R: ReadAt + Send + Sync + 'static>(src: R, n: usize) -> (u64, u
     for e in c.entries() {
         let info = c.entry_info(e).unwrap();
         assert_eq!(info.kind.name(), "NDArray");
-        assert_eq!(info.report.unwrap().array.unwrap().dtype.str, "<i8");
+        assert_eq!(info.array().unwrap().dtype_str(), "<i8");
     }
     (counting.read.load(Ordering::Relaxed), size)
 }

@@ -5,7 +5,7 @@
 
 use std::io::Cursor;
 
-use b2nd_meta::chunk::Special;
+use b2nd_meta::blosc::Special;
 use b2nd_meta::frame::{parse_header, ChunkIndex, ChunkLocation, DataReader};
 
 use crate::c::Schunk;

@@ -112,7 +112,9 @@ fn a_node_claiming_256_mib_over_zero_chunks_costs_a_few_mib() {
 
     let (result, stats) = alloc::measure(|| {
         let c = container::open_bytes(&frame).unwrap();
-        let huge = c.node_info("/huge").map(|i| i.report.vlmeta_error.clone());
+        let huge = c
+            .node_info("/huge")
+            .map(|i| i.trailer.err().map(|e| e.to_string()));
         let zeros = c.node_info("/zeros").map(|i| i.kind);
         (huge, zeros)
     });

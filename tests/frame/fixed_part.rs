@@ -76,6 +76,6 @@ fn constants_match_c_blosc2() {
     assert_eq!(frame::FIXED_HEADER_LEN, 87);
     assert_eq!(frame::MAX_METALAYERS, 16);
     assert_eq!(frame::METALAYER_NAME_MAXLEN, 31);
-    assert_eq!(frame::MAX_FILTERS, 6);
+    assert_eq!(b2nd_meta::blosc::MAX_FILTERS, 6);
     assert_eq!(frame::SPARSE_HEADER_FILE, "chunks.b2frame");
 }

@@ -33,7 +33,7 @@ fn contiguous_fixture_matches_python_blosc2() {
     assert_eq!(i.chunksize, 20);
     assert_eq!(i.nbytes, 40);
     assert_eq!(i.cbytes, 104);
-    assert_eq!(i.codec.code, 1);
+    assert_eq!(i.codec, 1);
     assert_eq!(i.codec.name(), "lz4");
     assert_eq!(i.clevel, 5);
     assert!(!i.use_dict);
@@ -69,7 +69,7 @@ fn sparse_fixture_matches_python_blosc2() {
     assert_eq!(i.chunksize, 24);
     assert_eq!(i.nbytes, 48);
     assert_eq!(i.cbytes, 112);
-    assert_eq!(i.codec.code, 5);
+    assert_eq!(i.codec, 5);
     assert_eq!(i.codec.name(), "zstd");
     assert_eq!(i.clevel, 3);
     assert!(i.use_dict);
@@ -106,7 +106,7 @@ fn usermeta_fixture_matches_python_blosc2() {
     assert_eq!(i.chunksize, 16);
     assert_eq!(i.nbytes, 32);
     assert_eq!(i.cbytes, 0);
-    assert_eq!(i.codec.code, 0);
+    assert_eq!(i.codec, 0);
     assert_eq!(i.codec.name(), "blosclz");
     assert_eq!(i.clevel, 9);
     assert!(i.has_vlmetalayers);
@@ -130,14 +130,14 @@ fn udcodec_nibble_takes_code_from_byte_77() {
     b[27] = 0x56;
     b[77] = 35;
     let h = parse_header(&b).unwrap();
-    assert_eq!(h.info.codec.code, 35);
+    assert_eq!(h.info.codec, 35);
     assert_eq!(h.info.codec.name(), "zfp_rate");
     assert_eq!(h.info.clevel, 5);
     // Other nibbles ignore byte 77; unknown codes are named "unknown".
     b[27] = 0x93;
     let h = parse_header(&b).unwrap();
     assert_eq!(
-        (h.info.codec.code, h.info.codec.name(), h.info.clevel),
-        (3, "unknown", 9)
+        (h.info.codec.id(), h.info.codec.name(), h.info.clevel),
+        (Some(3), "unknown", 9)
     );
 }

@@ -12,7 +12,8 @@
 
 use std::path::Path;
 
-use b2nd_meta::frame::{self, update_stopping_after, VlmetaChange, VlmetaOptions};
+use b2nd_meta::frame;
+use b2nd_meta::vlmeta::{self, update_stopping_after, VlmetaChange, VlmetaOptions};
 
 use super::c_vlmeta::{c_read, CRead};
 use crate::common::scratch::{sha256_hex, Scratch};
@@ -55,7 +56,7 @@ struct Case {
 fn start(case: &Case, tag: &str) -> Scratch {
     let copy = Scratch::of(case.base, tag);
     if !case.prepare.is_empty() {
-        frame::update_vlmeta(&copy.0, &case.prepare).unwrap();
+        vlmeta::update_vlmeta(&copy.0, &case.prepare).unwrap();
     }
     copy
 }
@@ -167,7 +168,7 @@ fn a_write_stopped_anywhere_leaves_the_old_vlmeta_or_the_new_and_the_data_untouc
         let original = start(case, "vlcrash-old");
         let old = c_read(&original.0, false);
         let done = start(case, "vlcrash-new");
-        frame::update_vlmeta(&done.0, &case.changes).unwrap();
+        vlmeta::update_vlmeta(&done.0, &case.changes).unwrap();
         // A completed write leaves no staging file.
         assert_eq!(remove_staging(&done), 0, "{}", case.base);
         let no_data = frame::open(&original.0).unwrap().header.info.nbytes == 0;
@@ -224,7 +225,7 @@ fn a_write_stopped_anywhere_leaves_the_old_vlmeta_or_the_new_and_the_data_untouc
                 assert_eq!(&ours.vlmeta_bytes(name).unwrap(), msgpack);
             }
             if c.vlmeta() == old.vlmeta() {
-                frame::update_vlmeta(&copy.0, &case.changes).unwrap();
+                vlmeta::update_vlmeta(&copy.0, &case.changes).unwrap();
                 assert_eq!(c_read(&copy.0, false).vlmeta(), new.vlmeta());
             }
         }

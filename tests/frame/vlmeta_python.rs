@@ -11,8 +11,9 @@
 
 use std::path::Path;
 
-use b2nd_meta::frame::{self, VlmetaChange};
+use b2nd_meta::frame;
 use b2nd_meta::value::Value;
+use b2nd_meta::vlmeta::{self, VlmetaChange};
 use serde_json::Value as Json;
 
 use super::c_vlmeta::c_read;
@@ -60,7 +61,7 @@ fn run_ops(path: &Path, ops: &[Json]) -> Vec<bool> {
                 }
                 _ => VlmetaChange::delete(name),
             };
-            frame::update_vlmeta(path, &[change]).is_ok()
+            vlmeta::update_vlmeta(path, &[change]).is_ok()
         })
         .collect()
 }
@@ -159,9 +160,9 @@ fn c_appends_to_a_frame_we_wrote_and_reads_it_back() {
         "3.0.0_empty_sparse.b2nd",
     ] {
         let copy = Scratch::of(&format!("vlmeta_write/base/{base}"), "vlappend");
-        frame::set_vlmeta(&copy.0, "units", "m/s").unwrap();
-        frame::set_vlmeta(&copy.0, "big", &"x".repeat(5000)).unwrap();
-        frame::del_vlmeta(&copy.0, "existing").unwrap();
+        vlmeta::set_vlmeta(&copy.0, "units", "m/s").unwrap();
+        vlmeta::set_vlmeta(&copy.0, "big", &"x".repeat(5000)).unwrap();
+        vlmeta::del_vlmeta(&copy.0, "existing").unwrap();
         let before = c_read(&copy.0, false);
         let appended = c_read(&copy.0, true);
         assert_eq!(appended.vlmeta(), before.vlmeta(), "{base}");

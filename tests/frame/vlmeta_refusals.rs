@@ -1,7 +1,8 @@
 //! Library-level vlmeta writes: several changes in one write, and refusals the command
 //! line cannot express, each leaving every byte as it was.
 
-use b2nd_meta::frame::{self, FrameErrorKind, VlmetaChange, VlmetaRefusal};
+use b2nd_meta::frame::{self, FrameErrorKind, VlmetaRefusal};
+use b2nd_meta::vlmeta::{self, VlmetaChange};
 
 use crate::common::scratch::Scratch;
 
@@ -17,7 +18,7 @@ fn refusal(err: &frame::FrameError) -> &VlmetaRefusal {
 #[test]
 fn several_changes_are_one_write_or_none() {
     let copy = Scratch::of(BASE, "vlmany");
-    let plan = frame::update_vlmeta(
+    let plan = vlmeta::update_vlmeta(
         &copy.0,
         &[
             VlmetaChange::set("a", &1).unwrap(),
@@ -37,7 +38,7 @@ fn several_changes_are_one_write_or_none() {
     assert_eq!(f.vlmeta::<Vec<i32>>("n").unwrap(), [1, 2]);
     // One bad change refuses them all.
     let before = std::fs::read(&copy.0).unwrap();
-    let err = frame::update_vlmeta(
+    let err = vlmeta::update_vlmeta(
         &copy.0,
         &[
             VlmetaChange::set("c", &3).unwrap(),
@@ -71,7 +72,7 @@ fn names_and_counts_c_refuses_are_refused_and_nothing_is_written() {
         }),
     ];
     for (changes, expected) in cases {
-        let err = frame::update_vlmeta(&copy.0, &changes).unwrap_err();
+        let err = vlmeta::update_vlmeta(&copy.0, &changes).unwrap_err();
         assert!(expected(refusal(&err)), "{err}");
         assert_eq!(std::fs::read(&copy.0).unwrap(), before, "{err}");
     }
@@ -87,7 +88,7 @@ fn a_trailer_python_would_not_write_is_not_rewritten() {
     bytes[trailer.offset as usize + 1] = 0;
     std::fs::write(&copy.0, &bytes).unwrap();
     assert!(frame::open(&copy.0).unwrap().vlmeta_names().is_ok());
-    let err = frame::set_vlmeta(&copy.0, "k", &1).unwrap_err();
+    let err = vlmeta::set_vlmeta(&copy.0, "k", &1).unwrap_err();
     assert!(matches!(refusal(&err), VlmetaRefusal::UnusualTrailer));
     assert_eq!(std::fs::read(&copy.0).unwrap(), bytes);
 }
@@ -101,14 +102,14 @@ fn entries_not_changed_keep_their_stored_chunks_and_the_same_value_writes_nothin
     };
     // python-blosc2 4.14.1 stored these (zstd, or memcpyed): kept byte for byte.
     let (existing, n) = (stored("existing"), stored("n"));
-    frame::set_vlmeta(&copy.0, "units", "m/s").unwrap();
-    frame::set_vlmeta(&copy.0, "big", &"x".repeat(4000)).unwrap();
-    frame::del_vlmeta(&copy.0, "big").unwrap();
+    vlmeta::set_vlmeta(&copy.0, "units", "m/s").unwrap();
+    vlmeta::set_vlmeta(&copy.0, "big", &"x".repeat(4000)).unwrap();
+    vlmeta::del_vlmeta(&copy.0, "big").unwrap();
     assert_eq!(stored("existing"), existing);
     assert_eq!(stored("n"), n);
     // Setting a value it already holds changes nothing, not even the chunk's codec.
     let before = std::fs::read(&copy.0).unwrap();
-    let plan = frame::set_vlmeta(&copy.0, "existing", "python wrote me").unwrap();
+    let plan = vlmeta::set_vlmeta(&copy.0, "existing", "python wrote me").unwrap();
     assert_eq!(plan.replaced, ["existing"]);
     assert!(!plan.changed);
     assert_eq!(std::fs::read(&copy.0).unwrap(), before);

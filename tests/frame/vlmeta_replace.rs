@@ -9,6 +9,7 @@ use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::time::Duration;
 
 use b2nd_meta::frame::{self, FrameErrorKind, VlmetaRefusal};
+use b2nd_meta::vlmeta;
 
 use super::c_vlmeta::c_read;
 use crate::common::scratch::Scratch;
@@ -31,7 +32,7 @@ fn writers_blocked_during_a_replacement_write_into_the_new_file() {
             .into_iter()
             .map(|name| {
                 let path = copy.0.clone();
-                std::thread::spawn(move || frame::set_vlmeta(&path, name, name).map(|_| ()))
+                std::thread::spawn(move || vlmeta::set_vlmeta(&path, name, name).map(|_| ()))
             })
             .collect();
         std::thread::sleep(Duration::from_millis(300));
@@ -62,7 +63,7 @@ fn the_new_file_keeps_the_mode_and_a_symlink_stays_one() {
     let link = copy.0.with_extension("link.b2nd");
     let _ = std::fs::remove_file(&link);
     std::os::unix::fs::symlink(&copy.0, &link).unwrap();
-    frame::set_vlmeta(&link, "units", "m/s").unwrap();
+    vlmeta::set_vlmeta(&link, "units", "m/s").unwrap();
     assert!(std::fs::symlink_metadata(&link)
         .unwrap()
         .file_type()
@@ -86,7 +87,7 @@ fn a_file_with_other_hard_links_is_refused_untouched() {
     let _ = std::fs::remove_file(&other);
     std::fs::hard_link(&copy.0, &other).unwrap();
     let before = std::fs::read(&copy.0).unwrap();
-    let e = frame::set_vlmeta(&copy.0, "units", "m/s").unwrap_err();
+    let e = vlmeta::set_vlmeta(&copy.0, "units", "m/s").unwrap_err();
     match e.kind() {
         FrameErrorKind::VlmetaChange {
             reason: VlmetaRefusal::NotReplaceable { why },

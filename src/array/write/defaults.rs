@@ -11,9 +11,9 @@ use alloc::vec::Vec;
 use core::fmt::{self, Display};
 
 /// The largest block (`blosc2.MAX_BLOCKSIZE`).
-const MAX_BLOCKSIZE: u64 = 536_866_816;
+const MAX_BLOCKSIZE: u64 = crate::chunk::MAX_BLOCKSIZE as u64;
 /// The largest chunk (`blosc2.MAX_BUFFERSIZE`).
-const MAX_BUFFERSIZE: u64 = 2_147_483_615;
+const MAX_BUFFERSIZE: u64 = crate::chunk::MAX_ENCODE_NBYTES as u64;
 
 /// What python-blosc2 knows of the machine: its kind and cache sizes in bytes (`None`
 /// where py-cpuinfo reports none, or not a number).

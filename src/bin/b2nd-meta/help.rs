@@ -173,3 +173,33 @@ Examples:
   # python: blosc2.zeros(..., meta={\"units\": {\"t\": \"s\"}}); 's' -> 'h' keeps the length
   b2nd-meta set-meta array.b2nd units '{\"t\": \"h\"}'
   echo '[4, 5, 6]' | b2nd-meta set-meta array.b2nd mylist -";
+
+pub const SET_VLMETA_LONG: &str = "\
+Set the variable-length metalayer (vlmeta) NAME of a Blosc2 frame to a value given as
+JSON, in the mapping `show` prints ({\"$bin\": ...}, {\"$complex\": ...}, {\"$set\": ...},
+{\"$ndarray\": ...}, {\"$ext\": ...} read back): python-blosc2's arr.vlmeta[NAME] = value.
+The value is packed as python-blosc2 packs it (msgpack) and stored as one Blosc2 chunk
+(LZ4, or as it is when that does not pay) that python-blosc2 and C-Blosc2 read.
+
+The new trailer is written past the live one and the header's frame_len flipped to it in
+one small write, so a crash leaves the old vlmeta or the new one; chunks, the offsets
+index and the metalayers are never written. At most 16 entries, names of at most 31
+bytes. With BLOSC_LOCKING set, or when the frame's .b2lock sidecar exists, C-Blosc2's
+lock protocol is followed. --dry-run prints what would change, as JSON, and writes
+nothing. - reads the JSON from stdin.";
+
+pub const SET_VLMETA_EXAMPLES: &str = "\
+Examples:
+  b2nd-meta set-vlmeta array.b2nd units '\"m/s\"'
+  b2nd-meta set-vlmeta --dry-run array.b2nd attrs '{\"scale\": 0.5, \"tags\": [\"a\", \"b\"]}'
+  echo '[1, 2, 3]' | b2nd-meta set-vlmeta sparse_dir.b2nd mylist -";
+
+pub const DEL_VLMETA_LONG: &str = "\
+Delete the variable-length metalayer (vlmeta) NAME of a Blosc2 frame: python-blosc2's
+del arr.vlmeta[NAME]. An unknown NAME is refused. Written as set-vlmeta writes
+(crash-consistent, lock protocol); --dry-run prints what would change and writes nothing.";
+
+pub const DEL_VLMETA_EXAMPLES: &str = "\
+Examples:
+  b2nd-meta del-vlmeta array.b2nd units
+  b2nd-meta del-vlmeta --dry-run array.b2nd units";

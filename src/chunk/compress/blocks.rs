@@ -4,9 +4,9 @@
 
 use alloc::vec::Vec;
 
-use super::{CParams, Codec, CompressError};
+use super::{CParams, CompressError};
+use crate::blosc::{Codec, Filter};
 use crate::chunk::filters::forward;
-use crate::chunk::header::Filter;
 
 /// Length of a block start or a stream's `csize` (`int32_t`).
 const INT32_LEN: usize = 4;
@@ -128,6 +128,8 @@ fn encode(codec: Codec, clevel: u8, src: &[u8], maxout: usize, out: &mut Vec<u8>
         Codec::Lz4Hc => crate::codec::lz4::encode_hc::compress(clevel, src, maxout, out),
         Codec::Zlib => crate::codec::zlib::encode::compress(clevel, src, maxout, out),
         Codec::Zstd => crate::codec::zstd::encode::compress(clevel, src, maxout, out),
+        // CParams::check refuses the others before anything is compressed.
+        _ => false,
     };
     if !fits || out.len() - before > maxout {
         out.truncate(before);

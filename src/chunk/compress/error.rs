@@ -2,7 +2,7 @@
 
 use core::fmt::{self, Display};
 
-use crate::chunk::header::Filter;
+use crate::blosc::{Codec, Filter};
 
 /// Parameters or an input C-Blosc2 refuses to compress (`blosc2_compress_ctx`'s
 /// `BLOSC2_ERROR_*`), or a filter this crate does not apply.
@@ -15,6 +15,11 @@ use crate::chunk::header::Filter;
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum CompressError {
+    /// A codec this crate does not compress with (a plugin or an unknown id).
+    Codec {
+        /// The codec.
+        codec: Codec,
+    },
     /// More bytes than one chunk holds (`BLOSC2_MAX_BUFFERSIZE`).
     TooLarge {
         /// The input's length.
@@ -57,6 +62,10 @@ pub enum CompressError {
 impl Display for CompressError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            CompressError::Codec { codec } => write!(
+                f,
+                "expected blosclz, lz4, lz4hc, zlib or zstd, found {codec}, which this crate does not compress with"
+            ),
             CompressError::TooLarge { nbytes } => write!(
                 f,
                 "{nbytes} bytes do not fit one Blosc2 chunk (at most 2147483615)"

@@ -2,72 +2,9 @@
 //! `blosc_stune_next_blocksize` and `split_block` (`blosc/stune.c`).
 
 use super::CompressError;
+use crate::blosc::{Codec, Filter, SplitMode, MAX_FILTERS};
 use crate::chunk::filters::forward;
-use crate::chunk::header::{Filter, MAX_BLOCKSIZE, MAX_FILTERS};
-
-/// The codecs a chunk is compressed with (`BLOSC_BLOSCLZ` and the others: the
-/// `compcode` C-Blosc2 writes in byte 22 of the extended header).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Codec {
-    /// 0: BloscLZ.
-    BloscLz,
-    /// 1: LZ4 (LZ4's fast compressor, faster at lower levels).
-    Lz4,
-    /// 2: LZ4HC (LZ4's format, a slower compressor with better ratios).
-    Lz4Hc,
-    /// 4: zlib.
-    Zlib,
-    /// 5: Zstandard.
-    Zstd,
-}
-
-impl Codec {
-    /// The `compcode` (byte 22 of the extended header).
-    ///
-    /// ```
-    /// assert_eq!(b2nd_meta::chunk::Codec::Zstd.compcode(), 5);
-    /// ```
-    pub fn compcode(self) -> u8 {
-        match self {
-            Codec::BloscLz => 0,
-            Codec::Lz4 => 1,
-            Codec::Lz4Hc => 2,
-            Codec::Zlib => 4,
-            Codec::Zstd => 5,
-        }
-    }
-
-    /// The format code in bits 5..7 of the header's `flags` (LZ4HC writes LZ4's).
-    pub(crate) fn format(self) -> u8 {
-        match self {
-            Codec::BloscLz => 0,
-            Codec::Lz4 | Codec::Lz4Hc => 1,
-            Codec::Zlib => 3,
-            Codec::Zstd => 4,
-        }
-    }
-
-    /// Whether C-Blosc2 counts the codec as one for high compression ratios (`is_HCR`),
-    /// which doubles its automatic block size.
-    fn high_ratio(self) -> bool {
-        matches!(self, Codec::Lz4Hc | Codec::Zlib | Codec::Zstd)
-    }
-}
-
-/// Whether each block is compressed as one stream per byte of the type
-/// (`BLOSC_ALWAYS_SPLIT` and the others).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum SplitMode {
-    /// 1: always split.
-    Always,
-    /// 2: never split.
-    Never,
-    /// 3: C-Blosc2 decides by codec, level, filters and type size (python-blosc2's
-    /// default).
-    Auto,
-    /// 4: as [`SplitMode::Auto`] (C-Blosc2's default).
-    ForwardCompat,
-}
+use crate::chunk::header::MAX_BLOCKSIZE;
 
 /// The parameters of [`compress`](super::compress), as C-Blosc2's `blosc2_cparams`.
 ///
@@ -75,7 +12,8 @@ pub enum SplitMode {
 /// slot, 8-byte elements, an automatic block size, [`SplitMode::Auto`].
 ///
 /// ```
-/// use b2nd_meta::chunk::{CParams, Codec, Filter};
+/// use b2nd_meta::blosc::{Codec, Filter};
+/// use b2nd_meta::chunk::CParams;
 /// let p = CParams { codec: Codec::Lz4, typesize: 4, ..CParams::default() };
 /// assert_eq!(p.filters[5], (Filter::Shuffle, 0));
 /// ```
@@ -123,6 +61,12 @@ impl CParams {
     /// Refuses what C-Blosc2 refuses (and the filters this crate does not apply),
     /// before anything is compressed.
     pub(crate) fn check(&self) -> Result<(), CompressError> {
+        if !matches!(
+            self.codec,
+            Codec::BloscLz | Codec::Lz4 | Codec::Lz4Hc | Codec::Zlib | Codec::Zstd
+        ) {
+            return Err(CompressError::Codec { codec: self.codec });
+        }
         if self.clevel > 9 {
             return Err(CompressError::Clevel { found: self.clevel });
         }
@@ -178,7 +122,7 @@ impl CParams {
                 let fast = match self.codec {
                     Codec::BloscLz | Codec::Lz4 => true,
                     Codec::Zstd => self.clevel <= 5,
-                    Codec::Lz4Hc | Codec::Zlib => false,
+                    _ => false,
                 };
                 fast && self.shuffles()
                     && typesize <= MAX_STREAMS
@@ -212,7 +156,7 @@ impl CParams {
         let mut blocksize = nbytes;
         if nbytes >= L1 {
             blocksize = L1;
-            if self.codec.high_ratio() {
+            if high_ratio(self.codec) {
                 blocksize *= 2;
             }
             match clevel {
@@ -224,7 +168,7 @@ impl CParams {
                 6..=8 => blocksize *= 8,
                 _ => {
                     blocksize *= 8;
-                    if self.codec.high_ratio() {
+                    if high_ratio(self.codec) {
                         blocksize *= 2;
                     }
                 }
@@ -243,6 +187,12 @@ impl CParams {
         }
         blocksize
     }
+}
+
+/// Whether C-Blosc2 counts the codec as one for high compression ratios (`is_HCR`),
+/// which doubles its automatic block size.
+fn high_ratio(codec: Codec) -> bool {
+    matches!(codec, Codec::Lz4Hc | Codec::Zlib | Codec::Zstd)
 }
 
 #[cfg(test)]

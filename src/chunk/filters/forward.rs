@@ -301,7 +301,7 @@ mod tests {
                 let src = sample(len);
                 let (mut mid, mut back, mut scratch) = (vec![0; len], vec![0; len], Vec::new());
                 bitshuffle(typesize, &src, &mut scratch, &mut mid);
-                crate::chunk::bitshuffle::unshuffle(typesize, 5, &mid, &mut scratch, &mut back);
+                super::super::bitshuffle::unshuffle(typesize, 5, &mid, &mut scratch, &mut back);
                 assert_eq!(back, src, "{typesize} {len}");
             }
         }

@@ -20,31 +20,22 @@
 //! header when the frame holds no data (`nbytes == 0`), as C's `get_trailer_offset`.
 //! Only the header, those 25 bytes and the trailer are read, never the data.
 
-mod budget;
-mod change;
-mod commit;
-mod parse;
-mod replace;
-mod update;
-mod vlmeta;
-mod write;
+mod kept;
+pub(crate) mod parse;
 
-pub use change::{VlmetaChange, VlmetaPlan};
-pub use update::{
-    del_vlmeta, set_vlmeta, update_stopping_after, update_vlmeta, update_vlmeta_with, VlmetaOptions,
-};
-pub use write::{VlmetaRefusal, TRAILER_VERSION};
+#[cfg(test)]
+pub(crate) use kept::TRAILER_READS;
 
-use std::io::{self, Read, Seek, SeekFrom};
 use std::string::String;
 use std::sync::OnceLock;
 use std::vec::Vec;
 
 use super::{FrameError, FrameErrorKind, FrameHeader, FrameInfo, FIXED_HEADER_LEN};
 use crate::chunk;
-use crate::error::Expected;
-use crate::marker::UINT32;
-use crate::msgpack::read::Reader;
+use crate::io::{read_vec_at, ReadAt};
+use crate::meta::error::Expected;
+use crate::wire::marker::UINT32;
+use crate::wire::read::Reader;
 use parse::{expect, parse_trailer_bytes, reader_error};
 
 /// The shortest trailer, and the bytes C reads at the frame's end (`FRAME_TRAILER_MINLEN`).
@@ -52,15 +43,15 @@ pub const TRAILER_MIN_LEN: u32 = 25;
 /// The most vlmetalayers a trailer holds (`BLOSC2_MAX_VLMETALAYERS`).
 pub const MAX_VLMETALAYERS: u16 = 8 * 1024;
 /// From the `0xce` of the trailer length to the trailer's end: 0xce, u32, 0xd8, type, 16.
-pub(super) const TAIL_LEN: u32 = 23;
+pub(crate) const TAIL_LEN: u32 = 23;
 /// Offset of the `0xce` marker in the 25 last bytes of a frame (`FRAME_TRAILER_LEN_OFFSET`).
 const TAIL_IN_LAST: usize = (TRAILER_MIN_LEN - TAIL_LEN) as usize;
 /// A chunk that starts before this offset cannot be preceded by a header (C's check).
 const MIN_TRAILER_OFFSET: u64 = chunk::EXTENDED_HEADER_LEN as u64;
 /// Where the vlmetalayer index size sits in the trailer; idx_size counts from here.
-pub(super) const IDX_START: usize = 3;
+pub(crate) const IDX_START: usize = 3;
 /// Fingerprint bytes after the fixext 16's type byte.
-pub(super) const FINGERPRINT_LEN: usize = 16;
+pub(crate) const FINGERPRINT_LEN: usize = 16;
 
 /// A variable-length metalayer: its name and its content, a Blosc2 chunk.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -103,7 +94,7 @@ impl Trailer {
 
 /// Where the trailer starts and how long it is, from the header and the frame's 25
 /// last bytes (`last`, read at `frame_len - 25`), with C-Blosc2's checks.
-fn locate(info: &FrameInfo, last: &[u8]) -> Result<(u64, u32), FrameError> {
+pub(crate) fn locate(info: &FrameInfo, last: &[u8]) -> Result<(u64, u32), FrameError> {
     let frame_len = info.frame_len;
     let last_at = frame_len.saturating_sub(u64::from(TRAILER_MIN_LEN));
     let mut r = Reader::new(last);
@@ -171,32 +162,28 @@ pub fn parse_trailer(frame: &[u8], header: &FrameHeader) -> Result<Trailer, Fram
     parse_trailer_bytes(bytes, offset)
 }
 
-/// Reads the trailer of the frame that starts at the reader's position 0, after its
-/// `header`: two seeks and two reads (25 bytes, then the trailer), whatever the size
-/// of the data between.
+/// Reads the trailer of the frame that starts at byte 0 of `src`, after its `header`:
+/// two reads (25 bytes, then the trailer), whatever the size of the data between.
 ///
 /// ```
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/usermeta.b2nd");
-/// let mut file = std::fs::File::open(path)?;
-/// let header = b2nd_meta::frame::read_header(&mut file)?;
-/// let trailer = b2nd_meta::frame::read_trailer(&mut file, &header)?;
+/// let file = std::fs::File::open(path)?;
+/// let header = b2nd_meta::frame::read_header(&file)?;
+/// let trailer = b2nd_meta::frame::read_trailer(&file, &header)?;
 /// assert_eq!(trailer.version, 1);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn read_trailer<R: Read + Seek>(
-    mut reader: R,
-    header: &FrameHeader,
-) -> Result<Trailer, FrameError> {
+pub fn read_trailer<S: ReadAt>(src: S, header: &FrameHeader) -> Result<Trailer, FrameError> {
     let frame_len = header.info.frame_len;
     let last_at = frame_len.saturating_sub(u64::from(TRAILER_MIN_LEN));
     let last = read_at(
-        &mut reader,
+        &src,
         last_at,
         TRAILER_MIN_LEN,
         "the trailer length (the frame's 25 last bytes)",
     )?;
     let (offset, len) = locate(&header.info, &last)?;
-    let bytes = read_at(&mut reader, offset, len, "the trailer")?;
+    let bytes = read_at(&src, offset, len, "the trailer")?;
     parse_trailer_bytes(&bytes, offset)
 }
 
@@ -221,21 +208,14 @@ fn slice<'a>(
         ))
 }
 
-fn read_at<R: Read + Seek>(
-    reader: &mut R,
+fn read_at<S: ReadAt>(
+    src: &S,
     at: u64,
     len: u32,
     what: &'static str,
 ) -> Result<Vec<u8>, FrameError> {
-    let io_err = |source: io::Error| FrameError::io(None)(source);
-    reader.seek(SeekFrom::Start(at)).map_err(io_err)?;
     // Grows only as bytes arrive: a trailer length the file does not hold costs nothing.
-    let mut out = Vec::new();
-    reader
-        .by_ref()
-        .take(u64::from(len))
-        .read_to_end(&mut out)
-        .map_err(io_err)?;
+    let out = read_vec_at(src, at, len as usize).map_err(FrameError::io(None))?;
     if out.len() < len as usize {
         return Err(FrameError::at(
             at,

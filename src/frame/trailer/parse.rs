@@ -4,15 +4,15 @@ use std::string::{String, ToString};
 use std::vec::Vec;
 
 use super::{Trailer, VlMetalayer, FINGERPRINT_LEN, IDX_START, MAX_VLMETALAYERS, TAIL_LEN};
-use crate::error::Expected;
 use crate::frame::{FrameError, FrameErrorKind};
-use crate::marker::{
+use crate::meta::error::Expected;
+use crate::wire::marker::{
     ARRAY16, BIN32, FIXARRAY, FIXEXT16, FIXSTR, INT32, MAP16, PFIX_MAX, UINT16, UINT32,
 };
-use crate::msgpack::read::Reader;
+use crate::wire::read::Reader;
 
 /// A reader error (the input ends) as a frame error, `base` bytes into the frame.
-pub(super) fn reader_error(e: crate::error::Error, base: u64) -> FrameError {
+pub(super) fn reader_error(e: crate::meta::error::Error, base: u64) -> FrameError {
     FrameError::from_reader(e, base, crate::frame::lift::Past::Input)
 }
 
@@ -37,7 +37,7 @@ pub(super) fn expect(
 }
 
 /// Parses the trailer's bytes; `base` is the trailer's offset in the frame.
-pub(super) fn parse_trailer_bytes(bytes: &[u8], base: u64) -> Result<Trailer, FrameError> {
+pub(crate) fn parse_trailer_bytes(bytes: &[u8], base: u64) -> Result<Trailer, FrameError> {
     let len = bytes.len() as u32;
     let mut r = Reader::new(bytes);
     let at = |pos: usize| base + pos as u64;

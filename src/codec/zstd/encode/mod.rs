@@ -161,7 +161,7 @@ mod tests {
 
     fn decode(frame: &[u8], len: usize) -> Vec<u8> {
         let mut out = alloc::vec![0u8; len];
-        let mut z = crate::chunk::zstd::Zstd::new(None).unwrap();
+        let mut z = super::super::Zstd::new(None).unwrap();
         z.decompress(frame, &mut out).unwrap();
         out
     }

@@ -6,9 +6,9 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
+use super::super::sequences::{Code, LL, ML, OF};
 use super::bits::BitWriter;
 use super::fse::{self, CTable};
-use crate::chunk::zstd::sequences::{Code, LL, ML, OF};
 
 /// One sequence: literals copied, then a match (`off_base`: a repeat code 1 to 3, or
 /// the offset plus 3).

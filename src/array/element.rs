@@ -1,0 +1,143 @@
+//! [`Element`]: the Rust types a typed read gives, which dtypes each reads, and the
+//! conversion from the file's bytes (either byte order) to them.
+
+use crate::dtype::{ByteOrder, Dtype, Kind};
+
+use super::plan::Sink;
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// A Rust type an array's elements can be read as: `bool`, `i8` to `i64`, `u8` to
+/// `u64`, `f32`, `f64`, complex numbers as `[f32; 2]` and `[f64; 2]` (real, imaginary),
+/// and `datetime64`/`timedelta64` as `i64` (their count of units). Each reads the
+/// dtypes of its kind and size, in either byte order.
+///
+/// ```
+/// use b2nd_meta::array::Element;
+/// use b2nd_meta::dtype::Dtype;
+///
+/// assert!(i64::accepts(&Dtype::parse("<M8[ns]")?));
+/// assert!(<[f32; 2]>::accepts(&Dtype::parse(">c8")?));
+/// assert!(!i32::accepts(&Dtype::parse("<u4")?));
+/// assert_eq!(<[f64; 2]>::NAME, "[f64; 2]");
+/// # Ok::<(), b2nd_meta::dtype::DtypeError>(())
+/// ```
+pub trait Element:
+    Copy + core::fmt::Debug + PartialEq + Send + Sync + Default + 'static + sealed::Sealed
+{
+    /// The type's name, as errors give it.
+    const NAME: &'static str;
+
+    /// Whether an array of `dtype` reads as this type.
+    fn accepts(dtype: &Dtype) -> bool;
+
+    /// The value of one element's bytes (its size), big-endian when `big`.
+    #[doc(hidden)]
+    fn from_bytes(bytes: &[u8], big: bool) -> Self;
+}
+
+macro_rules! number {
+    ($t:ty, $name:literal, $($kind:ident)|+) => {
+        impl sealed::Sealed for $t {}
+        impl Element for $t {
+            const NAME: &'static str = $name;
+
+            fn accepts(dtype: &Dtype) -> bool {
+                matches!(dtype.kind(), $(Kind::$kind)|+)
+                    && dtype.itemsize() == core::mem::size_of::<$t>() as u64
+            }
+
+            fn from_bytes(bytes: &[u8], big: bool) -> Self {
+                let Ok(b) = <[u8; core::mem::size_of::<$t>()]>::try_from(bytes) else {
+                    return Self::default();
+                };
+                if big { <$t>::from_be_bytes(b) } else { <$t>::from_le_bytes(b) }
+            }
+        }
+    };
+}
+
+number!(i8, "i8", Int);
+number!(i16, "i16", Int);
+number!(i32, "i32", Int);
+number!(i64, "i64", Int | Datetime | Timedelta);
+number!(u8, "u8", UInt);
+number!(u16, "u16", UInt);
+number!(u32, "u32", UInt);
+number!(u64, "u64", UInt);
+number!(f32, "f32", Float);
+number!(f64, "f64", Float);
+
+impl sealed::Sealed for bool {}
+impl Element for bool {
+    const NAME: &'static str = "bool";
+
+    fn accepts(dtype: &Dtype) -> bool {
+        dtype.kind() == Kind::Bool
+    }
+
+    /// numpy's truth: any byte but 0 is `True`.
+    fn from_bytes(bytes: &[u8], _big: bool) -> Self {
+        bytes.first().is_some_and(|&b| b != 0)
+    }
+}
+
+macro_rules! complex {
+    ($t:ty, $name:literal) => {
+        impl sealed::Sealed for [$t; 2] {}
+        impl Element for [$t; 2] {
+            const NAME: &'static str = $name;
+
+            fn accepts(dtype: &Dtype) -> bool {
+                dtype.kind() == Kind::Complex
+                    && dtype.itemsize() == 2 * core::mem::size_of::<$t>() as u64
+            }
+
+            fn from_bytes(bytes: &[u8], big: bool) -> Self {
+                let (re, im) = bytes.split_at(bytes.len() / 2);
+                [<$t>::from_bytes(re, big), <$t>::from_bytes(im, big)]
+            }
+        }
+    };
+}
+
+complex!(f32, "[f32; 2]");
+complex!(f64, "[f64; 2]");
+
+/// Elements converted to `T` from the file's byte order.
+pub(crate) struct Typed<T> {
+    pub(crate) itemsize: usize,
+    pub(crate) big: bool,
+    pub(crate) _type: core::marker::PhantomData<fn() -> T>,
+}
+
+impl<T: Element> Typed<T> {
+    /// The conversion of `dtype`'s elements, when `T` reads it.
+    pub(crate) fn of(dtype: &Dtype) -> Option<Typed<T>> {
+        T::accepts(dtype).then(|| Typed {
+            itemsize: dtype.itemsize() as usize,
+            big: dtype.byte_order() == ByteOrder::Big,
+            _type: core::marker::PhantomData,
+        })
+    }
+}
+
+impl<T: Element> Sink for Typed<T> {
+    type Item = T;
+
+    fn width(&self) -> usize {
+        1
+    }
+
+    fn copy(&self, dst: &mut [T], src: &[u8]) {
+        for (d, s) in dst.iter_mut().zip(src.chunks_exact(self.itemsize)) {
+            *d = T::from_bytes(s, self.big);
+        }
+    }
+
+    fn fill(&self, dst: &mut [T], element: &[u8]) {
+        dst.fill(T::from_bytes(element, self.big));
+    }
+}

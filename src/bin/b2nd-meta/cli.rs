@@ -1,0 +1,163 @@
+//! The command line's arguments (clap), and the parsing of those that are not text.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+use crate::commands::export;
+use crate::help::*;
+
+/// Read and write the metalayers in which Blosc2 stores n-dimensional array metadata.
+#[derive(Parser)]
+#[command(
+    name = "b2nd-meta",
+    version,
+    about = "Read and write the metalayers in which Blosc2 stores n-dimensional array metadata",
+    after_help = EXAMPLES
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Print the header facts and metalayers of Blosc2 frames, one JSON document per path
+    #[command(long_about = SHOW_LONG, after_help = SHOW_EXAMPLES)]
+    Show {
+        /// Print a compact summary for a terminal instead of JSON
+        #[arg(long, short = 'H')]
+        human: bool,
+        /// In JSON, print every byte of each raw metalayer content as hex (streamed
+        /// from the file), instead of the first 4096 bytes and "raw_len"
+        #[arg(long, conflicts_with = "human")]
+        full_hex: bool,
+        /// Show only the node KEY of the store or bundle PATH (its key as python-blosc2
+        /// lists it, e.g. /dir/name; hidden nodes too); repeat for several
+        #[arg(long, short = 'k', value_name = "KEY")]
+        key: Vec<String>,
+        /// A contiguous frame file or a sparse frame's directory, or - for stdin; a
+        /// store or bundle (.b2e, .b2d, .b2z)
+        #[arg(value_name = "PATH", required = true)]
+        paths: Vec<PathBuf>,
+    },
+    /// Decode a metalayer's content, given as hex, to JSON
+    #[command(long_about = DECODE_LONG, after_help = DECODE_EXAMPLES)]
+    Decode {
+        /// The content as hex (whitespace and a 0x prefix allowed), or - for stdin
+        #[arg(value_name = "HEX", required = true)]
+        hex: Vec<String>,
+    },
+    /// Change an array's shape in place, within its chunk grid
+    #[command(long_about = SET_SHAPE_LONG, after_help = SET_SHAPE_EXAMPLES)]
+    SetShape {
+        /// Print the metalayer now and as it would become, as JSON, without writing
+        #[arg(long)]
+        dry_run: bool,
+        /// A contiguous frame file or a sparse frame's directory
+        #[arg(value_name = "PATH")]
+        path: PathBuf,
+        /// The new shape: DIM[,DIM...] (an empty string for ndim 0)
+        #[arg(value_name = "SHAPE", allow_hyphen_values = true, value_parser = parse_shape)]
+        shape: Shape,
+    },
+    /// Rewrite a user metalayer from JSON, in place, when its length does not change
+    #[command(long_about = SET_META_LONG, after_help = SET_META_EXAMPLES)]
+    SetMeta {
+        /// A contiguous frame file or a sparse frame's directory
+        #[arg(value_name = "PATH")]
+        path: PathBuf,
+        /// The user metalayer's name
+        #[arg(value_name = "NAME")]
+        name: String,
+        /// The new value as JSON (the mapping show prints), or - for stdin
+        #[arg(value_name = "JSON", allow_hyphen_values = true)]
+        json: String,
+    },
+    /// Set a variable-length metalayer (vlmeta) from JSON: python's vlmeta[NAME] = value
+    #[command(long_about = SET_VLMETA_LONG, after_help = SET_VLMETA_EXAMPLES)]
+    SetVlmeta {
+        /// Print what would change, as JSON, without writing
+        #[arg(long)]
+        dry_run: bool,
+        /// A contiguous frame file or a sparse frame's directory
+        #[arg(value_name = "PATH")]
+        path: PathBuf,
+        /// The vlmetalayer's name (at most 31 bytes)
+        #[arg(value_name = "NAME")]
+        name: String,
+        /// The value as JSON (the mapping show prints), or - for stdin
+        #[arg(value_name = "JSON", allow_hyphen_values = true)]
+        json: String,
+    },
+    /// Delete a variable-length metalayer (vlmeta): python's del vlmeta[NAME]
+    #[command(long_about = DEL_VLMETA_LONG, after_help = DEL_VLMETA_EXAMPLES)]
+    DelVlmeta {
+        /// Print what would change, as JSON, without writing
+        #[arg(long)]
+        dry_run: bool,
+        /// A contiguous frame file or a sparse frame's directory
+        #[arg(value_name = "PATH")]
+        path: PathBuf,
+        /// The vlmetalayer's name
+        #[arg(value_name = "NAME")]
+        name: String,
+    },
+    /// Write an array's values (a slice of them) as a NumPy .npy file
+    #[command(long_about = export::EXPORT_LONG, after_help = export::EXPORT_EXAMPLES)]
+    Export {
+        /// A contiguous frame file or a sparse frame's directory; with --key, a store
+        /// or bundle (.b2e, .b2d, .b2z)
+        #[arg(value_name = "PATH")]
+        path: PathBuf,
+        /// The node of the store or bundle PATH to export (e.g. /dir/name)
+        #[arg(long, short = 'k', value_name = "KEY")]
+        key: Option<String>,
+        /// The slice, as inside python's brackets (e.g. '2:8, ::3' or '..., 0')
+        #[arg(
+            long,
+            short = 's',
+            value_name = "SPEC",
+            default_value = "...",
+            allow_hyphen_values = true
+        )]
+        slice: String,
+        /// The .npy file to write, or - for stdout
+        #[arg(long, short = 'o', value_name = "OUT", allow_hyphen_values = true)]
+        output: PathBuf,
+        /// Threads decoding chunks (default: the machine's parallelism)
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        threads: Option<u16>,
+    },
+    /// Encode a metalayer given as JSON (the schema decode prints) to hex
+    #[command(long_about = ENCODE_LONG, after_help = ENCODE_EXAMPLES)]
+    Encode {
+        /// The metalayer as JSON, or - for stdin
+        #[arg(value_name = "JSON")]
+        json: String,
+    },
+}
+
+/// A new shape, as given on the command line.
+#[derive(Clone, Debug)]
+pub struct Shape(pub Vec<i64>);
+
+/// `DIM[,DIM...]`: integers separated by commas, spaces allowed around them; an empty
+/// (or blank) string is the shape of ndim 0.
+pub fn parse_shape(text: &str) -> Result<Shape, String> {
+    if text.trim().is_empty() {
+        return Ok(Shape(Vec::new()));
+    }
+    text.split(',')
+        .enumerate()
+        .map(|(i, dim)| {
+            dim.trim().parse::<i64>().map_err(|e| {
+                format!(
+                    "axis {i} ({:?}) is not an integer: {e}; expected DIM[,DIM...], e.g. 12,8",
+                    dim.trim()
+                )
+            })
+        })
+        .collect::<Result<Vec<i64>, String>>()
+        .map(Shape)
+}

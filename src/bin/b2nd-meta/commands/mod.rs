@@ -1,0 +1,12 @@
+//! One module per subcommand; each returns whether all it was given went well, having
+//! said on stderr what did not.
+
+pub mod decode;
+pub mod encode;
+pub mod export;
+pub mod set_meta;
+pub mod set_shape;
+pub mod set_vlmeta;
+pub mod show;
+pub mod show_store;
+pub mod stdin;

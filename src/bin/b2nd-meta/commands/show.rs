@@ -1,0 +1,134 @@
+//! `show PATH...`: what each path holds, one JSON line (or a summary for a terminal) per
+//! frame; stores, bundles and the object kinds are listed by `show_store`. Each path is
+//! opened once: its header and trailer are read under one shared lock.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use b2nd_meta::container;
+use b2nd_meta::frame::{self, FrameError, FrameFile, Trailer};
+
+use super::{show_store, stdin};
+use crate::output::{emit, emit_json, say, Outcome};
+use crate::render::human;
+use crate::render::messages::{self, Access};
+use crate::render::report::{MetalayerReport, Options, RawContent, Report};
+
+/// Shows every path (or the nodes `keys` of one store); `Ok(false)` when any of them
+/// failed (each said on stderr).
+pub fn run(
+    out: &mut impl Write,
+    paths: &[PathBuf],
+    keys: &[String],
+    human: bool,
+    full_hex: bool,
+) -> Outcome {
+    if !keys.is_empty() {
+        return show_store::show_keys(out, paths, keys, human);
+    }
+    let options = if full_hex {
+        Options::FULL_HEX
+    } else {
+        Options::SHOW
+    };
+    let mut all_ok = true;
+    let mut last_store = None;
+    for path in paths {
+        all_ok &= if path.as_os_str() == "-" {
+            match stdin::copy()? {
+                Some(copy) => show_path(out, copy.path(), Path::new("-"), human, options)?,
+                None => false,
+            }
+        } else {
+            match container::open(path) {
+                Ok(c) if show_store::is_listed(&c) => {
+                    last_store = Some(path);
+                    show_store::show(out, path, &c, None, human)?
+                }
+                Ok(c) => match &c.info {
+                    Some(info) => {
+                        let trailer = info.trailer.as_ref();
+                        show_frame(out, &info.frame, trailer, path, human, options)?
+                    }
+                    None => show_path(out, path, path, human, options)?,
+                },
+                // Said as a frame's error, in the voice of every command that takes a
+                // frame: the frame is opened again, on this path only.
+                Err(_) => {
+                    let shown = show_path(out, path, path, human, options)?;
+                    if let Some(store) = last_store.filter(|_| !shown) {
+                        show_store::hint_key(store, path);
+                    }
+                    shown
+                }
+            }
+        };
+    }
+    Ok(all_ok)
+}
+
+/// Shows the frame at `path`, naming it `shown` (`-` for stdin) in the output.
+pub fn show_path(
+    out: &mut impl Write,
+    path: &Path,
+    shown: &Path,
+    human: bool,
+    options: Options,
+) -> Outcome {
+    match frame::open_with_trailer(path) {
+        Ok((file, trailer)) => show_frame(out, &file, trailer.as_ref(), shown, human, options),
+        Err(e) => {
+            let context = shown.to_string_lossy();
+            say(&context, &messages::frame_error(path, &e, Access::Read));
+            Ok(false)
+        }
+    }
+}
+
+/// Shows `file` and its `trailer`, naming it `shown`; `Ok(false)` when its array
+/// metalayer does not decode or the file is cut short (each said on stderr).
+fn show_frame(
+    out: &mut impl Write,
+    file: &FrameFile,
+    trailer: Result<&Trailer, &FrameError>,
+    shown: &Path,
+    human: bool,
+    options: Options,
+) -> Outcome {
+    let context = shown.to_string_lossy().into_owned();
+    let facts = Report::of(shown, file, trailer, options);
+    if human {
+        emit(out, &human::render(&facts))?;
+    } else {
+        emit_json(out, &facts)?;
+    }
+    let mut ok = true;
+    for (name, layer) in &facts.metalayers.0 {
+        // A user metalayer need not be msgpack: its "error" is information, not a failure.
+        if let MetalayerReport::Raw(RawContent {
+            error: Some(e),
+            array: true,
+            ..
+        }) = layer
+        {
+            say(
+                &context,
+                &format!("metalayer {name:?} does not decode: {e}"),
+            );
+            ok = false;
+        }
+    }
+    if file.is_truncated() {
+        let frame_len = file.header.info.frame_len;
+        let (holder, file_len) = (&file.header_path, file.file_len);
+        // The frame's path: the file holding the header, or a sparse frame's directory.
+        let path = match file.header.info.kind {
+            frame::FrameKind::Sparse => holder.parent().unwrap_or(holder),
+            _ => holder,
+        };
+        let line = messages::truncated(path, holder, frame_len, file_len, Access::Read);
+        say(&context, &line);
+        ok = false;
+    }
+    Ok(ok)
+}

@@ -1,0 +1,144 @@
+//! The byte filters undone on each block: byte-unshuffle (`unshuffle` in C-Blosc2's
+//! `blosc/shuffle-generic.c`), delta (`delta_decoder`, `blosc/delta.c`) and bytedelta
+//! (`bytedelta_backward`, `plugins/filters/bytedelta/bytedelta.c` of C-Blosc2 3.x).
+//!
+//! Written as plain loops over fixed-size arrays so that the compiler vectorises them;
+//! every index is in bounds by construction (slices of exactly the lengths used). The
+//! unshuffle of 2, 4, 8 and 16-byte elements is the zip transposition of
+//! [`transpose`].
+
+pub(super) mod bitshuffle;
+mod transpose;
+
+use transpose::rows_to_elements;
+
+#[cfg(feature = "std")]
+pub(crate) mod forward;
+
+/// Byte-unshuffle `src` into `dst` (same length): byte `j` of element `i` was stored at
+/// `j * n + i`, `n` the number of whole elements; the bytes past the last whole element
+/// are copied as they are.
+pub(super) fn unshuffle(typesize: usize, src: &[u8], dst: &mut [u8]) {
+    let n = src.len() / typesize.max(1);
+    if typesize <= 1 || n == 0 {
+        dst.copy_from_slice(src);
+        return;
+    }
+    let whole = n * typesize;
+    let (body, tail) = dst.split_at_mut(whole);
+    let rows = &src[..whole];
+    match typesize {
+        2 => rows_to_elements::<2>(rows, body, n),
+        4 => rows_to_elements::<4>(rows, body, n),
+        8 => rows_to_elements::<8>(rows, body, n),
+        16 => rows_to_elements::<16>(rows, body, n),
+        _ => unshuffle_any(typesize, rows, body, n),
+    }
+    tail.copy_from_slice(&src[whole..]);
+}
+
+/// Unshuffle of any other element size.
+fn unshuffle_any(typesize: usize, src: &[u8], dst: &mut [u8], n: usize) {
+    for (j, row) in src.chunks_exact(n).enumerate() {
+        for (element, &b) in dst.chunks_exact_mut(typesize).zip(row) {
+            element[j] = b;
+        }
+    }
+}
+
+/// The element width delta works on: 1, 2, 4 or 8 bytes (8 for other multiples of 8,
+/// else 1), as `delta_decoder` picks it.
+pub(super) fn delta_width(typesize: usize) -> usize {
+    match typesize {
+        1 | 2 | 4 | 8 => typesize,
+        t if t % 8 == 0 => 8,
+        _ => 1,
+    }
+}
+
+/// Undoes delta on `block` in place. The first block (`reference` is `None`) XORs each
+/// whole element with the decoded one before it; later blocks XOR with the first block's
+/// decoded bytes. Bytes past the last whole element stay as they are, as in C.
+pub(super) fn undelta(typesize: usize, reference: Option<&[u8]>, block: &mut [u8]) {
+    let width = delta_width(typesize);
+    let len = block.len() - block.len() % width;
+    let block = &mut block[..len];
+    match reference {
+        None => match width {
+            1 => prefix_xor::<1>(block),
+            2 => prefix_xor::<2>(block),
+            4 => prefix_xor::<4>(block),
+            _ => prefix_xor::<8>(block),
+        },
+        Some(first) => {
+            for (byte, r) in block.iter_mut().zip(first) {
+                *byte ^= r;
+            }
+        }
+    }
+}
+
+/// Running XOR of `W`-byte elements: element `i` becomes the XOR of elements `0..=i`.
+fn prefix_xor<const W: usize>(block: &mut [u8]) {
+    let (elements, _) = block.as_chunks_mut::<W>();
+    let mut previous = [0u8; W];
+    for element in elements {
+        for (b, p) in element.iter_mut().zip(previous.iter()) {
+            *b ^= p;
+        }
+        previous = *element;
+    }
+}
+
+/// Undoes bytedelta (filter 35) from `src` into `dst` (same length): the block holds
+/// `typesize` channels of `len / typesize` bytes, each a running difference (mod 256)
+/// of its own bytes; the bytes past the last whole element are copied as they are
+/// (C-Blosc2 3.x; 2.x left them unwritten).
+pub(super) fn unbytedelta(typesize: usize, src: &[u8], dst: &mut [u8]) {
+    let stream_len = src.len() / typesize.max(1);
+    let whole = stream_len * typesize;
+    if stream_len > 0 {
+        for (s, d) in src[..whole]
+            .chunks_exact(stream_len)
+            .zip(dst[..whole].chunks_exact_mut(stream_len))
+        {
+            let mut acc = 0u8;
+            for (o, &i) in d.iter_mut().zip(s) {
+                acc = acc.wrapping_add(i);
+                *o = acc;
+            }
+        }
+    }
+    dst[whole..].copy_from_slice(&src[whole..]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    /// The definition, one byte at a time.
+    fn unshuffle_plain(typesize: usize, src: &[u8]) -> Vec<u8> {
+        let n = src.len() / typesize;
+        let mut out = src.to_vec();
+        for i in 0..n {
+            for j in 0..typesize {
+                out[i * typesize + j] = src[j * n + i];
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn unshuffle_matches_the_definition() {
+        for typesize in 1..=18 {
+            for len in [0, 1, 7, 16, 31, 64, 257, 1000, 4099] {
+                let src: Vec<u8> = (0..len).map(|i| (i * 7 + i / 5) as u8).collect();
+                let mut dst = vec![0; len];
+                unshuffle(typesize, &src, &mut dst);
+                assert_eq!(dst, unshuffle_plain(typesize, &src), "{typesize} {len}");
+            }
+        }
+    }
+}

@@ -1,0 +1,441 @@
+//! LZ4 blocks (LZ4 and LZ4HC chunks), decoded as C-Blosc2 decodes them: LZ4 1.10.0's
+//! `LZ4_decompress_safe`, or `LZ4_decompress_safe_usingDict` with the chunk's dictionary
+//! (`LZ4_decompress_generic` in `lz4.c`, full block, external dictionary).
+//!
+//! A block is sequences of a token (literal length in the high 4 bits, match length - 4
+//! in the low 4; 15 means bytes follow, added while they are 255), the literals, a
+//! little-endian 16-bit offset back into the output (or the dictionary's tail before it)
+//! and the match, copied byte by byte so that it may overlap what it writes; the last
+//! sequence is literals only.
+//!
+//! What C accepts is decided by where its two loops check: a fast loop while at least 64
+//! output bytes remain, then a safe loop to the end. Both are mirrored here, check for
+//! check, so that the same blocks are accepted and refused, at the same input byte (C's
+//! negative result). Notably: literals must end 8 input bytes before the end and 12 output
+//! bytes before it unless they are the last ones, which end the input exactly; a match
+//! must end 5 output bytes before the end; but C's shortcuts for short sequences check
+//! neither, and are mirrored too. Offset 0 (a copy of the bytes being written, whose
+//! contents C leaves to its copy routine) is refused here, where C decodes.
+//!
+//! The copies are fixed-size moves (8, 16 or 32 bytes) wherever at least that much room
+//! remains, the excess overwritten by the next sequence, and exact near the ends.
+
+use crate::chunk::ChunkErrorKind;
+
+/// Matches are at least this long (`MINMATCH`).
+const MIN_MATCH: usize = 4;
+/// The last bytes of output that must be literals (`LASTLITERALS`).
+const LAST_LITERALS: usize = 5;
+/// Literals ending closer than this to the output's end must be the last (`MFLIMIT`).
+const MF_LIMIT: usize = 12;
+/// C's fast loop runs while this much output remains (`FASTLOOP_SAFE_DISTANCE`).
+const FAST_LOOP_ROOM: usize = 64;
+/// A length nibble meaning "length bytes follow" (`RUN_MASK`, `ML_MASK`).
+const MORE: usize = 15;
+
+// What each refusal expects (ChunkErrorKind::Lz4's `expected`, before its `limit`).
+const LITERAL_BYTES: &str = "literal-length bytes to end 15 bytes before the stream's end, by byte";
+const MATCH_BYTES: &str = "match-length bytes to end 4 bytes before the stream's end, by byte";
+const LAST_END: &str = "the last literals to end the stream at byte";
+const LAST_FIT: &str = "the last literals to fit the output of";
+const OFFSET_WITHIN: &str = "a match offset within the output and the dictionary, at most";
+const OFFSET_ZERO: &str = "a match offset of at least";
+const MATCH_END: &str = "a match to end 5 bytes before the output's end, at most at";
+
+/// Where C's fast loop hands over to its safe loop (`safe_decode`, `safe_literal_copy`,
+/// `safe_match_copy`).
+enum Resume {
+    Token,
+    Literals { token: u8, len: usize },
+    Match { offset: usize, len: usize },
+}
+
+/// An LZ4 block (C's `LZ4_decompress_safe`, or `LZ4_decompress_safe_usingDict` with the
+/// chunk's dictionary) filling `dest` exactly: LZ4 and LZ4HC alike. C-Blosc2 refuses a
+/// block that decodes to fewer bytes.
+pub(crate) fn decompress_block(
+    src: &[u8],
+    dict: Option<&[u8]>,
+    dest: &mut [u8],
+) -> Result<(), ChunkErrorKind> {
+    let neblock = dest.len();
+    match decompress(src, dict.unwrap_or(&[]), dest)? {
+        n if n == neblock => Ok(()),
+        n => Err(ChunkErrorKind::StreamLength {
+            expected: neblock as u64,
+            found: n as u64,
+        }),
+    }
+}
+
+#[cold]
+fn refused(expected: &'static str, limit: usize, found: usize, at: usize) -> ChunkErrorKind {
+    ChunkErrorKind::Lz4 {
+        expected,
+        limit: limit as u64,
+        found: found as u64,
+        stream_offset: at as u64,
+    }
+}
+
+/// Decodes the LZ4 block `src` into `dest` (`dict`: the bytes before it that matches may
+/// reach, empty for none) and returns the number of bytes written, as C does; the
+/// caller checks that it is `dest.len()`. Errors name the input byte where C stops.
+pub(super) fn decompress(
+    src: &[u8],
+    dict: &[u8],
+    dest: &mut [u8],
+) -> Result<usize, ChunkErrorKind> {
+    let (s, n) = (src.len(), dest.len());
+    if n == 0 {
+        // C: one zero token, nothing else, for no output.
+        return match src {
+            [0] => Ok(0),
+            _ => Err(refused("a stream of one zero byte, length", 1, s, 0)),
+        };
+    }
+    if s == 0 {
+        return Err(refused("a stream of at least", 1, 0, 0));
+    }
+    let (mut ip, mut op) = (0usize, 0usize);
+    let mut resume = Resume::Token;
+    if n >= FAST_LOOP_ROOM {
+        // Invariant: op + 64 <= n, so literals (at most 14 here) and short matches are
+        // copied with fixed-size moves.
+        resume = loop {
+            let token = byte(src, ip)?;
+            ip += 1;
+            let mut lit = usize::from(token >> 4);
+            if lit == MORE {
+                lit += read_length(src, &mut ip, s.saturating_sub(MORE), true, LITERAL_BYTES)?;
+                let cpy = op.checked_add(lit).ok_or_else(|| overflow(ip))?;
+                let iend = ip.checked_add(lit).ok_or_else(|| overflow(ip))?;
+                if cpy.saturating_add(32) > n || iend.saturating_add(32) > s {
+                    break Resume::Literals { token, len: lit };
+                }
+                if lit <= 32 {
+                    copy::<32>(dest, op, src, ip);
+                } else {
+                    dest[op..cpy].copy_from_slice(&src[ip..iend]);
+                }
+                (ip, op) = (iend, cpy);
+            } else if ip + 17 <= s {
+                copy::<16>(dest, op, src, ip);
+                ip += lit;
+                op += lit;
+            } else {
+                break Resume::Literals { token, len: lit };
+            }
+            let offset = offset_at(src, ip);
+            ip += 2;
+            let mut len = usize::from(token & 0x0f);
+            if len == MORE {
+                len +=
+                    read_length(src, &mut ip, s.saturating_sub(4), false, MATCH_BYTES)? + MIN_MATCH;
+                if op
+                    .checked_add(len)
+                    .ok_or_else(|| overflow(ip))?
+                    .saturating_add(FAST_LOOP_ROOM)
+                    >= n
+                {
+                    break Resume::Match { offset, len };
+                }
+            } else {
+                len += MIN_MATCH;
+                if op + len + FAST_LOOP_ROOM >= n {
+                    break Resume::Match { offset, len };
+                }
+                if offset >= 8 && offset <= op {
+                    copy_short_match(dest, op, offset);
+                    op += len;
+                    continue;
+                }
+            }
+            op = copy_any_match(dest, dict, op, offset, len, ip)?;
+        };
+    }
+    // C's safe loop, entered where the fast loop left.
+    'safe: loop {
+        let (offset, len) = 'sequence: {
+            let (token, lit) = match resume {
+                Resume::Match { offset, len } => break 'sequence (offset, len),
+                Resume::Literals { token, len } => (token, len),
+                Resume::Token => {
+                    let token = byte(src, ip)?;
+                    ip += 1;
+                    let lit = usize::from(token >> 4);
+                    // C's shortcut for short sequences: no end-of-block checks beyond
+                    // the room for 16 literal and 18 match bytes.
+                    if lit != MORE && ip + 16 < s && op + 32 <= n {
+                        copy::<16>(dest, op, src, ip);
+                        ip += lit;
+                        op += lit;
+                        let offset = offset_at(src, ip);
+                        ip += 2;
+                        let len = usize::from(token & 0x0f);
+                        if len != MORE && offset >= 8 && offset <= op {
+                            copy_short_match(dest, op, offset);
+                            op += len + MIN_MATCH;
+                            continue 'safe;
+                        }
+                        break 'sequence (offset, match_length(src, &mut ip, token)?);
+                    }
+                    if lit == MORE {
+                        let more =
+                            read_length(src, &mut ip, s.saturating_sub(MORE), true, LITERAL_BYTES)?;
+                        (token, lit + more)
+                    } else {
+                        (token, lit)
+                    }
+                }
+            };
+            let cpy = op.checked_add(lit).ok_or_else(|| overflow(ip))?;
+            let iend = ip.checked_add(lit).ok_or_else(|| overflow(ip))?;
+            if cpy.saturating_add(MF_LIMIT) > n || iend.saturating_add(2 + 1 + LAST_LITERALS) > s {
+                // The last literals: they end the input exactly and fit the output.
+                if iend != s {
+                    return Err(refused(LAST_END, s, iend, ip));
+                }
+                if cpy > n {
+                    return Err(refused(LAST_FIT, n, cpy, ip));
+                }
+                dest[op..cpy].copy_from_slice(&src[ip..iend]);
+                return Ok(cpy);
+            }
+            copy_literals(dest, op, src, ip, lit);
+            (ip, op) = (iend, cpy);
+            let offset = offset_at(src, ip);
+            ip += 2;
+            (offset, match_length(src, &mut ip, token)?)
+        };
+        resume = Resume::Token;
+        op = copy_any_match(dest, dict, op, offset, len, ip)?;
+    }
+}
+
+/// A match after C's fast paths (`safe_match_copy`): refused before the dictionary, or
+/// ending within 5 bytes of the output's end, or at offset 0 (here only); else copied
+/// from the dictionary and the output, or from the output.
+#[inline(always)]
+fn copy_any_match(
+    dest: &mut [u8],
+    dict: &[u8],
+    op: usize,
+    offset: usize,
+    len: usize,
+    ip: usize,
+) -> Result<usize, ChunkErrorKind> {
+    if offset > op + dict.len() {
+        return Err(refused(OFFSET_WITHIN, op + dict.len(), offset, ip));
+    }
+    let end = op.checked_add(len).ok_or_else(|| overflow(ip))?;
+    if end.saturating_add(LAST_LITERALS) > dest.len() {
+        let limit = dest.len().saturating_sub(LAST_LITERALS);
+        return Err(refused(MATCH_END, limit, end, ip));
+    }
+    if offset > op {
+        let back = offset - op;
+        let start = dict.len() - back;
+        if len <= back {
+            dest[op..end].copy_from_slice(&dict[start..start + len]);
+        } else {
+            // The dictionary's tail, then the output from its start (which may overlap).
+            dest[op..op + back].copy_from_slice(&dict[start..]);
+            copy_match(dest, op + back, op + back, len - back);
+        }
+    } else if offset == 0 {
+        return Err(refused(OFFSET_ZERO, 1, 0, ip));
+    } else {
+        copy_match(dest, op, offset, len);
+    }
+    Ok(end)
+}
+
+fn overflow(ip: usize) -> ChunkErrorKind {
+    refused("a length of at most", usize::MAX, usize::MAX, ip)
+}
+
+#[inline(always)]
+fn byte(src: &[u8], ip: usize) -> Result<u8, ChunkErrorKind> {
+    // Never past the end (C's checks keep it inside), but refused rather than a panic.
+    let at_end = || refused("a token before the stream's end, at", src.len(), ip, ip);
+    src.get(ip).copied().ok_or_else(at_end)
+}
+
+#[inline(always)]
+fn offset_at(src: &[u8], ip: usize) -> usize {
+    usize::from(u16::from_le_bytes([src[ip], src[ip + 1]]))
+}
+
+/// The match length of `token` and its extension bytes, plus 4.
+#[inline(always)]
+fn match_length(src: &[u8], ip: &mut usize, token: u8) -> Result<usize, ChunkErrorKind> {
+    let len = usize::from(token & 0x0f);
+    if len == MORE {
+        let more = read_length(src, ip, src.len().saturating_sub(4), false, MATCH_BYTES)?;
+        len.checked_add(more)
+            .map(|l| l + MIN_MATCH)
+            .ok_or_else(|| overflow(*ip))
+    } else {
+        Ok(len + MIN_MATCH)
+    }
+}
+
+/// C's `read_variable_length`: bytes added while they are 255, each of which must end
+/// by `limit` (15 bytes before the input's end for literals, 4 for matches).
+#[inline]
+fn read_length(
+    src: &[u8],
+    ip: &mut usize,
+    limit: usize,
+    initial_check: bool,
+    expected: &'static str,
+) -> Result<usize, ChunkErrorKind> {
+    if initial_check && *ip >= limit {
+        return Err(refused(expected, limit, *ip + 1, *ip));
+    }
+    let mut len = 0usize;
+    loop {
+        let b = byte(src, *ip)?;
+        *ip += 1;
+        len += usize::from(b);
+        if *ip > limit {
+            return Err(refused(expected, limit, *ip, *ip));
+        }
+        // C's accumulator check (it only matters where usize is 32 bits).
+        if len > usize::MAX / 2 {
+            return Err(overflow(*ip));
+        }
+        if b != 255 {
+            return Ok(len);
+        }
+    }
+}
+
+/// Copies `N` bytes from `src[ip..]` to `dest[op..]` (a fixed-size move).
+#[inline(always)]
+fn copy<const N: usize>(dest: &mut [u8], op: usize, src: &[u8], ip: usize) {
+    let chunk: &[u8; N] = src[ip..ip + N].try_into().expect("N bytes");
+    dest[op..op + N].copy_from_slice(chunk);
+}
+
+/// A match of at most 18 bytes at offset 8 or more, as three moves of 8, 8 and 2 (each
+/// reads only bytes already written), with room for all 18.
+#[inline(always)]
+fn copy_short_match(dest: &mut [u8], op: usize, offset: usize) {
+    let m = op - offset;
+    dest.copy_within(m..m + 8, op);
+    dest.copy_within(m + 8..m + 16, op + 8);
+    dest.copy_within(m + 16..m + 18, op + 16);
+}
+
+/// Non-final literals (at least 12 output and 8 input bytes before the ends).
+#[inline(always)]
+fn copy_literals(dest: &mut [u8], op: usize, src: &[u8], ip: usize, len: usize) {
+    if len <= 16 && op + 16 <= dest.len() && ip + 16 <= src.len() {
+        copy::<16>(dest, op, src, ip);
+    } else {
+        dest[op..op + len].copy_from_slice(&src[ip..ip + len]);
+    }
+}
+
+/// For offsets below 16: the mask of their first `offset` bytes, the multiplier that
+/// repeats them every `offset` bytes over 16, and the largest multiple of `offset` that
+/// is at most 16.
+const PATTERN: [(u128, u128, usize); 16] = {
+    let mut t = [(0u128, 0u128, 16usize); 16];
+    let mut offset = 1;
+    while offset < 16 {
+        let (mut repeat, mut at) = (0u128, 0);
+        while at < 16 {
+            repeat |= 1 << (8 * at);
+            at += offset;
+        }
+        t[offset] = ((1 << (8 * offset)) - 1, repeat, 16 - 16 % offset);
+        offset += 1;
+    }
+    t
+};
+
+/// Copies the match of `len` bytes `offset` back (1 or more) byte by byte in effect:
+/// with fixed-size moves where 32 bytes of room remain after it, exactly otherwise.
+#[inline(always)]
+fn copy_match(dest: &mut [u8], op: usize, offset: usize, len: usize) {
+    let end = op + len;
+    let m = op - offset;
+    if end + 32 <= dest.len() {
+        if offset >= len && len > 32 {
+            dest.copy_within(m..m + len, op);
+        } else if offset >= 16 {
+            // Each 16-byte move reads bytes written before it.
+            let (mut s, mut o) = (m, op);
+            loop {
+                dest.copy_within(s..s + 16, o);
+                dest.copy_within(s + 16..s + 32, o + 16);
+                s += 32;
+                o += 32;
+                if o >= end {
+                    break;
+                }
+            }
+        } else if offset == 1 && len >= 64 {
+            let b = dest[m];
+            dest[op..end].fill(b);
+        } else {
+            // The first `offset` bytes repeated over 16 (a product with 1s every
+            // `offset` bytes, carry-free), stored every multiple of `offset` that fits 16.
+            let w = u128::from_le_bytes(dest[m..m + 16].try_into().expect("16 bytes"));
+            let (mask, repeat, step) = PATTERN[offset];
+            let v = (w & mask).wrapping_mul(repeat).to_le_bytes();
+            let mut o = op;
+            loop {
+                dest[o..o + 16].copy_from_slice(&v);
+                dest[o + step..o + step + 16].copy_from_slice(&v);
+                o += 2 * step;
+                if o >= end {
+                    break;
+                }
+            }
+        }
+    } else if offset >= len {
+        dest.copy_within(m..m + len, op);
+    } else {
+        // Doubling: the bytes from `m` repeat with period `offset`, and `o - m` stays
+        // a multiple of it.
+        let mut o = op;
+        while o < end {
+            let c = (o - m).min(end - o);
+            dest.copy_within(m..m + c, o);
+            o += c;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec::Vec;
+
+    #[test]
+    fn matches_repeat_their_offset() {
+        for offset in 1..48 {
+            for (len, room) in [4, 5, 16, 17, 40, 63, 64, 100]
+                .iter()
+                .flat_map(|&l| [(l, 0), (l, 40)])
+            {
+                let mut dest: Vec<u8> = (1..=offset as u8).collect();
+                dest.resize(offset + len + room, 0);
+                copy_match(&mut dest, offset, offset, len);
+                let expected: Vec<u8> = (0..offset + len).map(|i| (i % offset) as u8 + 1).collect();
+                assert_eq!(
+                    dest[..offset + len],
+                    expected,
+                    "offset {offset}, length {len}"
+                );
+                if offset < 16 {
+                    assert_eq!(PATTERN[offset].2 % offset, 0);
+                }
+            }
+        }
+    }
+}

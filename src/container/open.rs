@@ -1,0 +1,278 @@
+//! Opening what a path or a source holds: a frame file (read once, under its lock), a
+//! sparse frame, a `.b2e`, a `.b2d` directory or a `.b2z` zip.
+
+use std::borrow::ToOwned;
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::string::{String, ToString};
+use std::sync::Arc;
+use std::vec::Vec;
+
+use super::embed::Embed;
+use super::store::{self, Found, EMBED_NAME};
+use super::{node, tree, zip};
+use super::{Container, ContainerError, ContainerErrorKind, Kind, Location, NodeInfo};
+use crate::io::{read_full_at, ReadAt, SharedSource, Window};
+use crate::wire::marker::{FIXARRAY, FIXSTR};
+
+/// Opens the file or directory at `path` and says what it is.
+pub fn open(path: impl AsRef<Path>) -> Result<Container, ContainerError> {
+    let path = path.as_ref();
+    let md = fs::metadata(path).map_err(|e| ContainerError::io(e).in_file(path))?;
+    if md.is_dir() {
+        return open_dir(path);
+    }
+    if !md.is_file() {
+        // A FIFO or a device: refused before anything is opened, as frame::open does.
+        return match crate::frame::open(path) {
+            Err(e) => Err(ContainerError::frame(e, 0)),
+            Ok(_) => Err(not_regular(path)),
+        };
+    }
+    let file = fs::File::open(path).map_err(|e| ContainerError::io(e).in_file(path))?;
+    let suffix_b2e = path.to_string_lossy().ends_with(".b2e");
+    if suffix_b2e || starts_as_frame(&file).map_err(|e| ContainerError::io(e).in_file(path))? {
+        // A frame file: read as frame::open reads it (under its lock, its frame type
+        // checked), from the file opened here, its trailer under the same lock.
+        let (frame, trailer) = crate::frame::open_file(path, Some(file), true)
+            .map_err(|e| ContainerError::frame(e, 0))?;
+        let trailer = trailer.unwrap_or_else(|| frame.trailer());
+        let src = frame.bytes();
+        let len = frame.file_len;
+        return Ok(of_frame(path, NodeInfo::of(frame, trailer), src, 0, len));
+    }
+    open_source(Arc::new(file), path, true).map_err(|e| e.in_file(path))
+}
+
+/// Whether `src` starts as a frame does: its msgpack fixarray and the magic's fixstr
+/// (only what does not is looked at as a zip, whose directory is at its end).
+fn starts_as_frame<S: ReadAt + ?Sized>(src: &S) -> std::io::Result<bool> {
+    let mut magic = [0u8; 2];
+    Ok(read_full_at(src, &mut magic, 0)? == 2 && magic == [FIXARRAY + 14, FIXSTR + 8])
+}
+
+/// Opens a frame or a zip held in memory.
+///
+/// ```
+/// let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/containers/blosc2-4.14.1/objectarray.b2f"))?;
+/// let c = b2nd_meta::container::open_bytes(&bytes)?;
+/// assert_eq!(c.kind.name(), "ObjectArray");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn open_bytes(bytes: &[u8]) -> Result<Container, ContainerError> {
+    open_source(Arc::new(bytes.to_vec()), Path::new("<bytes>"), true)
+}
+
+/// Opens the frame at bytes `[start, start + len)` of `src` (a frame inside another
+/// file, as `blosc2.open(path, offset=...)` does).
+pub fn open_range(
+    src: SharedSource,
+    start: u64,
+    len: u64,
+    label: &Path,
+) -> Result<Container, ContainerError> {
+    let window: SharedSource = Arc::new(Window::new(Arc::clone(&src), start, len));
+    let info = node::full(window, len, label).map_err(|e| ContainerError::frame(e, start))?;
+    Ok(of_frame(label, info, src, start, len))
+}
+
+/// The container a frame at `[start, start + len)` of `src` makes, read as `info`: an
+/// EmbedStore (by its marker metalayer), or a single frame.
+fn of_frame(label: &Path, info: NodeInfo, src: SharedSource, start: u64, len: u64) -> Container {
+    if Kind::store_marker(&info.frame.header) == Some(Kind::EmbedStore) {
+        let embed = Embed::of(Arc::clone(&src), start, len, &info);
+        return from_embed(label, Kind::EmbedStore, embed, info, Vec::new(), Some(src));
+    }
+    single(label, info)
+}
+
+/// Opens what `src` holds: a zip (when `zip_allowed` and it ends with a zip
+/// directory) or a frame.
+pub fn open_source(
+    src: SharedSource,
+    label: &Path,
+    zip_allowed: bool,
+) -> Result<Container, ContainerError> {
+    let is_frame = starts_as_frame(&*src).map_err(ContainerError::io)?;
+    if zip_allowed && !is_frame && zip::is_zip(&src) {
+        return open_zip(src, label);
+    }
+    let len = src.size().map_err(ContainerError::io)?;
+    open_range(src, 0, len, label)
+}
+
+fn not_regular(path: &Path) -> ContainerError {
+    ContainerError::io(std::io::Error::other("not a regular file")).in_file(path)
+}
+
+fn single(label: &Path, info: NodeInfo) -> Container {
+    Container {
+        path: label.to_path_buf(),
+        kind: info.kind.clone(),
+        info: Some(info),
+        notes: Vec::new(),
+        src: None,
+        embed: None,
+        nodes: BTreeMap::new(),
+        entries: Vec::new(),
+    }
+}
+
+/// The store kind a suffix implies, as python's `_store_from_extension`.
+fn kind_by_suffix(path: &Path) -> Option<Kind> {
+    let name = path.to_string_lossy();
+    if name.ends_with(".b2d") {
+        Some(Kind::DictStore)
+    } else if name.ends_with(".b2z") {
+        Some(Kind::TreeStore)
+    } else if name.ends_with(".b2e") {
+        Some(Kind::EmbedStore)
+    } else {
+        None
+    }
+}
+
+fn open_zip(src: SharedSource, label: &Path) -> Result<Container, ContainerError> {
+    let members = zip::members(&src)?;
+    let embed_member = members.iter().find(|(name, _)| name == EMBED_NAME);
+    let (embed, info) = match embed_member {
+        None => {
+            return Err(ContainerError::new(ContainerErrorKind::Zip {
+                reason: std::format!("no {EMBED_NAME} member: not a python-blosc2 store"),
+            }));
+        }
+        Some((_, Err(e))) => {
+            return Err(ContainerError::new(ContainerErrorKind::Zip {
+                reason: std::format!("{EMBED_NAME}: {e}"),
+            }));
+        }
+        Some((_, Ok(m))) if m.method != 0 => {
+            return Err(ContainerError::new(ContainerErrorKind::Compressed {
+                member: EMBED_NAME.to_owned(),
+                method: m.method,
+            }));
+        }
+        Some((_, Ok(m))) => {
+            let embed_label = PathBuf::from(std::format!("{}#{EMBED_NAME}", label.display()));
+            Embed::open(Arc::clone(&src), m.offset, m.length, &embed_label)?
+        }
+    };
+    let found = store::zip_leaves(&src, &members);
+    store_container(label, embed, info, found, Some(src))
+}
+
+fn open_dir(path: &Path) -> Result<Container, ContainerError> {
+    let embed_path = path.join(EMBED_NAME);
+    if !embed_path.exists() && path.join(crate::frame::SPARSE_HEADER_FILE).exists() {
+        // A sparse frame.
+        let (frame, trailer) =
+            crate::frame::open_with_trailer(path).map_err(|e| ContainerError::frame(e, 0))?;
+        return Ok(single(path, NodeInfo::of(frame, trailer)));
+    }
+    // python-blosc2 refuses a store directory without its embed store.
+    let io = |e| ContainerError::io(e).in_file(&embed_path);
+    if !fs::metadata(&embed_path).map_err(io)?.is_file() {
+        return Err(not_regular(&embed_path));
+    }
+    let file = fs::File::open(&embed_path).map_err(io)?;
+    let len = file.metadata().map_err(io)?.len();
+    let (embed, info) =
+        Embed::open(Arc::new(file), 0, len, &embed_path).map_err(|e| e.in_file(&embed_path))?;
+    let found = store::walk_dir(path)?;
+    store_container(path, embed, info, found, None)
+}
+
+/// A DictStore or TreeStore from its EmbedStore and its leaves.
+fn store_container(
+    label: &Path,
+    embed: Embed,
+    info: NodeInfo,
+    found: Vec<Found>,
+    src: Option<SharedSource>,
+) -> Result<Container, ContainerError> {
+    let marker = Kind::store_marker(&embed.header);
+    let mut notes = Vec::new();
+    let mut leaves = Vec::new();
+    for f in found {
+        match f {
+            Found::Leaf(key, location) => leaves.push((key, location)),
+            Found::Skipped(note) => notes.push(note),
+        }
+    }
+    let mut c = from_embed(label, Kind::DictStore, embed, info, notes, src);
+    // An external leaf wins over an embedded node of the same key.
+    for (key, location) in leaves {
+        c.nodes.insert(key, location);
+    }
+    c.kind = match (marker, kind_by_suffix(label)) {
+        (Some(Kind::EmbedStore), _) => {
+            // python-blosc2 3.x marks the embed.b2e of every store `b2embed`; 4.x's
+            // blosc2.open then takes the whole store for an EmbedStore and fails, its
+            // DictStore and TreeStore classes read it. Nothing in it says which wrote
+            // it but a TreeStore's attrs carriers (`__vlmeta__`).
+            c.notes.push(
+                "written by python-blosc2 3.x (its embed.b2e is marked b2embed): \
+                 python-blosc2 4.x's blosc2.open refuses it, DictStore(path) and \
+                 TreeStore(path) read it"
+                    .into(),
+            );
+            if c.nodes.keys().any(|k| k.ends_with(tree::VLMETA_LEAF)) {
+                Kind::TreeStore
+            } else {
+                Kind::DictStore
+            }
+        }
+        (Some(k), _) => k,
+        (None, Some(Kind::EmbedStore)) | (None, None) => Kind::DictStore,
+        (None, Some(k)) => k,
+    };
+    c.entries = tree::entries(&c);
+    if c.kind == Kind::TreeStore && tree::root_ctable(&c) {
+        c.kind = Kind::CTable;
+        c.entries = tree::raw_entries(&c);
+    }
+    Ok(c)
+}
+
+fn from_embed(
+    label: &Path,
+    kind: Kind,
+    embed: Embed,
+    info: NodeInfo,
+    mut notes: Vec<String>,
+    src: Option<SharedSource>,
+) -> Container {
+    let mut nodes = BTreeMap::new();
+    match &embed.map {
+        Ok(map) => {
+            for (key, location) in map {
+                let location = match location {
+                    Ok(l) => l.clone(),
+                    Err(reason) => Location::Invalid {
+                        reason: reason.clone(),
+                    },
+                };
+                nodes.insert(key.clone(), location);
+            }
+        }
+        Err(reason) => notes.push(
+            ContainerErrorKind::EmbedMap {
+                reason: reason.clone(),
+            }
+            .to_string(),
+        ),
+    }
+    let mut c = Container {
+        path: label.to_path_buf(),
+        kind,
+        info: Some(info),
+        notes,
+        src,
+        embed: Some(embed),
+        nodes,
+        entries: Vec::new(),
+    };
+    c.entries = tree::raw_entries(&c);
+    c
+}
