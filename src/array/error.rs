@@ -7,6 +7,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::string::String;
 
+use super::write::DefaultsError;
+use crate::chunk::CompressError;
 use crate::container::ContainerError;
 use crate::dtype::DtypeError;
 use crate::frame::FrameError;
@@ -92,7 +94,31 @@ pub enum ArrayErrorKind {
         /// Its size in bytes.
         nbytes: u128,
     },
-    /// Writing the output failed.
+    /// A parameter of a new array that python-blosc2 or C-Blosc2 refuses, or that this
+    /// crate does not write.
+    Unwritable {
+        /// What it is.
+        what: &'static str,
+        /// What is expected.
+        expected: &'static str,
+        /// What was given.
+        found: String,
+    },
+    /// Chunk or block shapes python-blosc2 refuses (its `ValueError`).
+    Partition(DefaultsError),
+    /// Compression parameters C-Blosc2 refuses, or a codec or filter this crate does not
+    /// write.
+    Compress(CompressError),
+    /// A new array's path exists and overwriting it was not asked for.
+    Exists,
+    /// The data given for a new array is not its length (in bytes).
+    DataLength {
+        /// The array's bytes.
+        expected: u128,
+        /// The bytes given (so far, when too many).
+        found: u128,
+    },
+    /// Reading or writing a file failed.
     Io(io::Error),
 }
 
@@ -119,7 +145,19 @@ impl fmt::Display for ArrayErrorKind {
                 f,
                 "the selection holds {nbytes} bytes, more than this machine addresses"
             ),
-            Io(e) => write!(f, "writing the output: {e}"),
+            Unwritable {
+                what,
+                expected,
+                found,
+            } => write!(f, "{what}: expected {expected}, found {found}"),
+            Partition(e) => write!(f, "{e}"),
+            Compress(e) => write!(f, "{e}"),
+            Exists => f.write_str("exists, and overwriting it was not asked for"),
+            DataLength { expected, found } => write!(
+                f,
+                "expected {expected} bytes of the array's elements in C order, found {found}"
+            ),
+            Io(e) => write!(f, "{e}"),
         }
     }
 }
@@ -261,6 +299,8 @@ impl std::error::Error for ArrayError {
             ArrayErrorKind::Container(e) => Some(e),
             ArrayErrorKind::Dtype(e) => Some(e),
             ArrayErrorKind::Io(e) => Some(e),
+            ArrayErrorKind::Partition(e) => Some(e),
+            ArrayErrorKind::Compress(e) => Some(e),
             _ => None,
         }
     }

@@ -120,6 +120,13 @@ pub enum FrameErrorKind {
         /// Where its content actually is.
         actual: u64,
     },
+    /// A metalayer content too long for its int32 length (a new frame's).
+    MetalayerTooLarge {
+        /// The metalayer.
+        name: String,
+        /// Its length.
+        len: u64,
+    },
     /// A metalayer name is longer than 31 bytes (stored as str8/16/32).
     NameTooLong {
         /// The declared length.
@@ -302,6 +309,10 @@ impl fmt::Display for FrameErrorKind {
             } => write!(
                 f,
                 "metalayer {name:?} has offset {value}, but its content is at byte {actual}"
+            ),
+            MetalayerTooLarge { name, len } => write!(
+                f,
+                "metalayer {name:?} of {len} bytes, expected fewer than 2 GiB"
             ),
             NameTooLong { len } => write!(
                 f,

@@ -173,6 +173,7 @@
 
 mod array;
 mod array_info;
+pub(crate) mod build;
 mod check;
 mod chunks;
 mod data;

@@ -25,7 +25,7 @@ mod window;
 use std::io;
 use std::vec::Vec;
 
-pub(crate) use file::write_all_at;
+pub(crate) use file::{staging_path, sync_dir, write_all_at};
 pub(crate) use prefetch::Prefetch;
 pub(crate) use stream::Stream;
 pub use window::Window;
