@@ -7,7 +7,10 @@
 mod c_b2nd;
 mod cases;
 mod defaults;
+mod props;
+mod refusals;
 mod roundtrip;
+mod staging;
 
 use std::path::PathBuf;
 

@@ -25,7 +25,7 @@ use crate::array::resolve::{AxisRange, Resolved};
 use crate::array::Element;
 use crate::blosc::Special;
 use crate::chunk::{self, ChunkHeader};
-use crate::dtype::ByteOrder;
+use crate::dtype::{ByteOrder, Dtype};
 use crate::frame::ChunkLocation;
 
 /// A new array being written: give it the elements' bytes in C order
@@ -90,10 +90,20 @@ impl NewArray {
         path: impl AsRef<Path>,
         values: &[T],
     ) -> Result<(), ArrayError> {
+        if !T::accepts(&self.dtype) {
+            return Err(type_mismatch::<T>(&self.dtype));
+        }
         let mut writer = self.create(path)?;
         writer.write_typed(values)?;
         writer.finish()
     }
+}
+
+fn type_mismatch<T: Element>(dtype: &Dtype) -> ArrayError {
+    ArrayError::new(ArrayErrorKind::TypeMismatch {
+        requested: T::NAME,
+        dtype: dtype.to_string(),
+    })
 }
 
 /// One compressed chunk, or a chunk of zeros not stored.
@@ -195,10 +205,7 @@ impl ArrayWriter {
     pub fn write_typed<T: Element>(&mut self, values: &[T]) -> Result<(), ArrayError> {
         let dtype = &self.layout.dtype;
         if !T::accepts(dtype) {
-            return Err(ArrayError::new(ArrayErrorKind::TypeMismatch {
-                requested: T::NAME,
-                dtype: dtype.to_string(),
-            }));
+            return Err(type_mismatch::<T>(dtype));
         }
         let big = dtype.byte_order() == ByteOrder::Big;
         let itemsize = self.layout.itemsize;
