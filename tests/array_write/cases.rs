@@ -457,6 +457,62 @@ pub fn sparse() -> Vec<Case> {
     ]
 }
 
+/// The arrays python-blosc2 reads and works on in the fixtures (tests/data/array_write/):
+/// every dtype, ndim and edge case, metalayers and sparse frames, and every codec with
+/// the main pipelines on smaller arrays.
+pub fn fixtures() -> Vec<Case> {
+    let mut out = dtypes();
+    out.extend(
+        ndims()
+            .into_iter()
+            .filter(|c| !c.name.ends_with("_default")),
+    );
+    out.push(case("default_small", "<f8", &[50, 40], None, None));
+    let pipelines: [(&str, &[(Filter, u8)]); 6] = [
+        ("nofilter", &[]),
+        ("shuffle", &[(Filter::Shuffle, 0)]),
+        ("bitshuffle", &[(Filter::BitShuffle, 0)]),
+        ("delta_shuffle", &[(Filter::Delta, 0), (Filter::Shuffle, 0)]),
+        (
+            "truncprec_shuffle",
+            &[(Filter::TruncPrec, 20), (Filter::Shuffle, 0)],
+        ),
+        (
+            "shuffle_bytedelta",
+            &[(Filter::Shuffle, 0), (Filter::ByteDelta, 0)],
+        ),
+    ];
+    let list = [
+        (Codec::BloscLz, "blosclz"),
+        (Codec::Lz4, "lz4"),
+        (Codec::Lz4Hc, "lz4hc"),
+        (Codec::Zlib, "zlib"),
+        (Codec::Zstd, "zstd"),
+    ];
+    for (codec, cname) in list {
+        for (pname, filters) in pipelines {
+            out.push(
+                case(
+                    &format!("{cname}_{pname}"),
+                    "<f8",
+                    &[40, 30],
+                    Some(&[16, 30]),
+                    Some(&[8, 15]),
+                )
+                .codec(codec, 5, filters),
+            );
+        }
+    }
+    out.extend(
+        codecs()
+            .into_iter()
+            .filter(|c| c.name == "clevel0" || c.name.starts_with("split_")),
+    );
+    out.extend(metas());
+    out.extend(sparse());
+    out
+}
+
 /// All of them.
 pub fn all() -> Vec<Case> {
     [dtypes(), ndims(), codecs(), metas(), sparse()].concat()

@@ -8,6 +8,7 @@ mod c_b2nd;
 mod cases;
 mod defaults;
 mod props;
+mod python;
 mod refusals;
 mod roundtrip;
 mod staging;

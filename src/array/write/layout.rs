@@ -11,6 +11,7 @@ use super::defaults::{chunks_and_blocks, Caches};
 use super::options::NewArray;
 use crate::array::error::{ArrayError, ArrayErrorKind};
 use crate::array::grid::Grid;
+use crate::blosc::{Filter, MAX_FILTERS};
 use crate::chunk::{CParams, MAX_BLOCKSIZE, MAX_ENCODE_NBYTES};
 use crate::dtype::Dtype;
 use crate::frame::build::NewHeader;
@@ -56,6 +57,26 @@ fn as_i32(what: &'static str, dims: &[u64]) -> Result<Vec<i32>, ArrayError> {
         .map(|&d| i32::try_from(d))
         .collect::<Result<_, _>>()
         .map_err(|_| unwritable(what, "lengths below 2^31", format!("{dims:?}")))
+}
+
+/// The pipeline as python-blosc2 stores it (`create_cparams_from_kwargs` in
+/// `blosc2_ext.pyx`): bytedelta, which does not work on 1-byte items, is dropped for
+/// them; its meta 0 (the type size, to C) is written as the type size.
+fn python_pipeline(
+    mut filters: [(Filter, u8); MAX_FILTERS],
+    itemsize: usize,
+) -> [(Filter, u8); MAX_FILTERS] {
+    for (filter, meta) in &mut filters {
+        if *filter == Filter::ByteDelta {
+            if itemsize == 1 {
+                (*filter, *meta) = (Filter::None, 0);
+            } else if *meta == 0 {
+                // python's `<uint8_t>typesize`.
+                *meta = itemsize as u8;
+            }
+        }
+    }
+    filters
 }
 
 impl Layout {
@@ -109,13 +130,14 @@ impl Layout {
                 format!("{block_nbytes} bytes"),
             ));
         }
+        let filters = python_pipeline(a.filters, itemsize_usize);
         let cparams = CParams {
             codec: a.codec,
             clevel: a.clevel,
             typesize: itemsize_usize,
             blocksize: block_nbytes,
             splitmode: a.splitmode,
-            filters: a.filters,
+            filters,
         };
         cparams
             .check()
@@ -155,7 +177,7 @@ impl Layout {
             blocksize: block_nbytes as i32,
             chunksize: chunk_nbytes as i32,
             nthreads: a.threads.min(i16::MAX as usize) as i16,
-            filters: a.filters,
+            filters,
             metalayers,
         };
         header.check()?;
