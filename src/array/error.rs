@@ -109,6 +109,13 @@ pub enum ArrayErrorKind {
     /// Compression parameters C-Blosc2 refuses, or a codec or filter this crate does not
     /// write.
     Compress(CompressError),
+    /// A `.npy` file's header that numpy would not read, or an array numpy pickles.
+    Npy {
+        /// What numpy expects there.
+        expected: String,
+        /// What was found.
+        found: String,
+    },
     /// A new array's path exists and overwriting it was not asked for.
     Exists,
     /// The data given for a new array is not its length (in bytes).
@@ -152,6 +159,7 @@ impl fmt::Display for ArrayErrorKind {
             } => write!(f, "{what}: expected {expected}, found {found}"),
             Partition(e) => write!(f, "{e}"),
             Compress(e) => write!(f, "{e}"),
+            Npy { expected, found } => write!(f, "expected {expected}, found {found}"),
             Exists => f.write_str("exists, and overwriting it was not asked for"),
             DataLength { expected, found } => write!(
                 f,

@@ -61,5 +61,5 @@ pub use access::Touched;
 pub use element::Element;
 pub use error::{ArrayError, ArrayErrorKind};
 pub use handle::Array;
-pub use npy::npy_header;
+pub use npy::{npy_header, NpyHeader};
 pub use selection::{Index, Selection};

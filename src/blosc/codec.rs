@@ -67,6 +67,17 @@ impl Codec {
         }
     }
 
+    /// The codec python-blosc2 names `name`, in any case (`"zstd"`, `"LZ4HC"`,
+    /// `"zfp_rate"`).
+    ///
+    /// ```
+    /// use b2nd_meta::blosc::Codec;
+    /// assert_eq!([Codec::from_name("ZSTD"), Codec::from_name("ndlz"), Codec::from_name("gzip")], [Some(Codec::Zstd), Some(Codec::Plugin(32)), None]);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Codec> {
+        names::codec_id(&name.to_ascii_lowercase()).map(Codec::from_id)
+    }
+
     /// The codec of a chunk's format code; `plugin_id` is the extended header's codec
     /// byte, which format 6 names.
     ///

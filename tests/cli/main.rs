@@ -12,6 +12,7 @@ mod built_frames;
 mod decode_encode;
 mod export;
 mod human;
+mod import;
 mod paths;
 mod pipeline;
 mod set_meta;

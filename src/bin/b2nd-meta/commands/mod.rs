@@ -4,6 +4,7 @@
 pub mod decode;
 pub mod encode;
 pub mod export;
+pub mod import;
 pub mod set_meta;
 pub mod set_shape;
 pub mod set_vlmeta;
