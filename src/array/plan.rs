@@ -236,22 +236,6 @@ impl ChunkPlan {
         self.walk(0, 0, 0, &mut put);
     }
 
-    /// Copies the elements this chunk holds from `src` (the array's elements in C order,
-    /// `itemsize` bytes each, from element `base` on) to their places in `chunk` (the
-    /// inverse of [`ChunkPlan::copy`], for a plan of the whole array); the chunk's
-    /// padding is left as it is.
-    pub(crate) fn gather(&self, src: &[u8], itemsize: usize, base: usize, chunk: &mut [u8]) {
-        self.walk(0, 0, 0, &mut |in_chunk: usize, out: usize, len: usize| {
-            let from = out.checked_sub(base).map(|o| o * itemsize);
-            let piece = from.and_then(|f| src.get(f..f + len * itemsize));
-            let to = chunk.get_mut(in_chunk * itemsize..(in_chunk + len) * itemsize);
-            match (piece, to) {
-                (Some(piece), Some(to)) => to.copy_from_slice(piece),
-                _ => debug_assert!(false, "an element outside the slab or the chunk"),
-            }
-        });
-    }
-
     fn walk(&self, axis: usize, src: usize, out: usize, put: &mut impl FnMut(usize, usize, usize)) {
         if axis >= self.inner {
             for r in &self.runs {

@@ -19,9 +19,6 @@ use super::layout::Layout;
 use super::options::NewArray;
 use super::output::Output;
 use crate::array::error::{ArrayError, ArrayErrorKind};
-use crate::array::grid::Span;
-use crate::array::plan::{out_strides, ChunkPlan};
-use crate::array::resolve::{AxisRange, Resolved};
 use crate::array::Element;
 use crate::blosc::Special;
 use crate::chunk::{self, ChunkHeader};
@@ -62,10 +59,6 @@ pub struct ArrayWriter {
     locations: Vec<ChunkLocation>,
     /// A batch failed: the writer stores nothing more.
     failed: bool,
-    whole: Resolved,
-    strides: Vec<usize>,
-    /// Per axis, the chunks along it and the positions each covers.
-    spans: Vec<Vec<Span>>,
 }
 
 impl NewArray {
@@ -115,24 +108,56 @@ enum Compressed {
 /// One thread's buffers, kept from chunk to chunk.
 #[derive(Default)]
 struct Scratch {
-    plan: ChunkPlan,
-    spans: Vec<Span>,
+    coords: Vec<u64>,
     chunk: Vec<u8>,
+}
+
+/// Lays a chunk out in `chunk` from the stretches `Grid::chunk_runs` gives, merging
+/// adjacent ones; a chunk that is one stretch of the input, in its order, is not
+/// copied.
+struct Gather<'a> {
+    slab: &'a [u8],
+    base: usize,
+    itemsize: usize,
+    chunk: &'a mut Vec<u8>,
+    nbytes: usize,
+    padded: bool,
+    started: bool,
+    pending: Option<(usize, usize, usize)>,
+}
+
+impl Gather<'_> {
+    fn copy(&mut self, (at, in_chunk, len): (usize, usize, usize)) {
+        if !self.started {
+            self.chunk.resize(self.nbytes, 0);
+            if self.padded {
+                self.chunk.fill(0);
+            }
+            self.started = true;
+        }
+        let size = self.itemsize;
+        let from = &self.slab[(at - self.base) * size..][..len * size];
+        self.chunk[in_chunk * size..][..len * size].copy_from_slice(from);
+    }
+
+    fn run(&mut self, at: usize, in_chunk: usize, len: usize) {
+        match self.pending {
+            Some((a, i, l)) if a + l == at && i + l == in_chunk => {
+                self.pending = Some((a, i, l + len));
+            }
+            Some(previous) => {
+                self.copy(previous);
+                self.pending = Some((at, in_chunk, len));
+            }
+            None => self.pending = Some((at, in_chunk, len)),
+        }
+    }
 }
 
 impl ArrayWriter {
     pub(crate) fn create(params: &NewArray, path: &Path) -> Result<ArrayWriter, ArrayError> {
         let layout = Layout::new(params).map_err(|e| e.in_file(path))?;
         let output = Output::create(path, &layout.header, params.overwrite)?;
-        let grid = &layout.grid;
-        let whole = Resolved {
-            axes: grid.shape.iter().map(|&len| AxisRange::full(len)).collect(),
-            shape: grid.shape.clone(),
-        };
-        let strides = out_strides(&whole);
-        let spans = (0..grid.ndim())
-            .map(|d| grid.spans(d, &whole.axes[d]))
-            .collect();
         let threads = params.threads.max(1);
         let cpr = layout.chunks_per_row.max(1);
         Ok(ArrayWriter {
@@ -143,9 +168,6 @@ impl ArrayWriter {
             received: 0,
             locations: Vec::with_capacity(layout.nchunks.min(1 << 20) as usize),
             failed: false,
-            whole,
-            strides,
-            spans,
             output,
             layout,
         })
@@ -233,18 +255,12 @@ impl ArrayWriter {
             let need = self.rows_bytes(self.next_row, self.batch_rows);
             let start = self.pending.len();
             let want = (need - start).min(left.min(usize::MAX as u128) as usize);
-            self.pending.resize(start + want, 0);
-            let n = loop {
-                match reader.read(&mut self.pending[start..]) {
-                    Ok(n) => break n,
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                    Err(e) => {
-                        self.pending.truncate(start);
-                        return Err(e.into());
-                    }
-                }
-            };
-            self.pending.truncate(start + n);
+            // read_to_end fills the spare capacity: the batch is never zeroed first.
+            self.pending.reserve_exact(want);
+            let n = reader
+                .by_ref()
+                .take(want as u64)
+                .read_to_end(&mut self.pending)?;
             if n == 0 {
                 return Ok(total);
             }
@@ -341,31 +357,48 @@ impl ArrayWriter {
     ) -> Result<Compressed, ArrayError> {
         let grid = &self.layout.grid;
         let itemsize = self.layout.itemsize;
-        scratch.spans.clear();
+        let nbytes = self.layout.chunk_nbytes;
+        let coords = &mut scratch.coords;
+        coords.clear();
         let mut rest = n;
         for d in (0..grid.ndim()).rev() {
             let per = grid.chunks_per_axis[d];
-            scratch.spans.push(self.spans[d][(rest % per) as usize]);
+            coords.push(rest % per);
             rest /= per;
         }
-        scratch.spans.reverse();
-        scratch
-            .plan
-            .fill(grid, &self.whole, &self.strides, &scratch.spans);
-        let nbytes = self.layout.chunk_nbytes;
-        let src: &[u8] = match scratch.plan.whole_chunk(grid) {
-            Some(at) => &slab[(at - base) * itemsize..][..nbytes],
-            None => {
-                let covered: u64 = scratch.spans.iter().map(|s| s.last - s.first + 1).product();
-                scratch.chunk.resize(nbytes, 0);
-                if covered as usize != grid.chunk_items {
-                    scratch.chunk.fill(0);
-                }
-                scratch
-                    .plan
-                    .gather(slab, itemsize, base, &mut scratch.chunk);
-                &scratch.chunk
+        coords.reverse();
+        let covered: u64 = (0..grid.ndim())
+            .map(|d| {
+                let start = coords[d] * grid.chunkshape[d];
+                grid.chunkshape[d].min(grid.shape[d] - start)
+            })
+            .product();
+        let mut gather = Gather {
+            slab,
+            base,
+            itemsize,
+            chunk: &mut scratch.chunk,
+            nbytes,
+            padded: covered as usize != grid.chunk_items,
+            started: false,
+            pending: None,
+        };
+        grid.chunk_runs(coords, |at, in_chunk, len| gather.run(at, in_chunk, len));
+        let direct = match gather.pending {
+            Some((at, 0, len)) if !gather.started && len == grid.chunk_items => Some(at),
+            Some(last) => {
+                gather.copy(last);
+                None
             }
+            None => {
+                gather.chunk.clear();
+                gather.chunk.resize(nbytes, 0);
+                None
+            }
+        };
+        let src: &[u8] = match direct {
+            Some(at) => &slab[(at - base) * itemsize..][..nbytes],
+            None => &scratch.chunk[..nbytes],
         };
         let bytes = chunk::compress(src, &self.layout.cparams)
             .map_err(|e| ArrayError::new(ArrayErrorKind::Compress(e)))?;

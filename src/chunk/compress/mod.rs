@@ -92,7 +92,8 @@ pub fn compress(src: &[u8], params: &CParams) -> Result<Vec<u8>, CompressError> 
         given if nbytes > 0 => given.min(nbytes),
         given => given,
     };
-    let mut out = Vec::with_capacity(destsize.min(1 << 20));
+    // Untouched capacity costs no memory: the output never moves as it grows.
+    let mut out = Vec::with_capacity(destsize);
     out.extend_from_slice(&[VERSION, CODEC_VERSION, flags, typesize as u8]);
     out.extend_from_slice(&(nbytes as u32).to_le_bytes());
     out.extend_from_slice(&(header_blocksize as u32).to_le_bytes());

@@ -55,36 +55,71 @@ fn shuffle_n<const N: usize>(src: &[u8], dst: &mut [u8], n: usize) {
         .chunks_exact(TILE_BYTES)
         .enumerate()
     {
-        // After the pass for units of `width`, the tile is N / width groups of t units.
-        let mut width = N;
-        let mut from: &[u8] = tile;
-        let mut into = &mut a;
-        let mut spare = &mut b;
-        while width > 1 {
-            let half = width / 2;
-            for (group, out) in from
-                .chunks_exact(t * width)
-                .zip(into.chunks_exact_mut(t * width))
-            {
-                let (lo, hi) = out.split_at_mut(t * half);
-                match half {
-                    8 => split_u128(group, lo, hi),
-                    4 => split_u64(group, lo, hi),
-                    2 => split_u32(group, lo, hi),
-                    _ => split_u16(group, lo, hi),
-                }
-            }
-            width = half;
-            core::mem::swap(&mut into, &mut spare);
-            from = &spare[..];
-        }
-        for (j, row) in from.chunks_exact(t).enumerate() {
+        let rows = shuffle_tile::<N>(tile, t, &mut a, &mut b);
+        for (j, row) in rows.chunks_exact(t).enumerate() {
             dst[j * n + k * t..j * n + (k + 1) * t].copy_from_slice(row);
         }
     }
     for i in tiles * t..n {
         for j in 0..N {
             dst[j * n + i] = src[i * N + j];
+        }
+    }
+}
+
+/// The `t` elements of `tile` (`N` bytes each, `t * N` at most [`TILE_BYTES`]) split
+/// into their `N` byte rows of `t` bytes, one after the other, by halving passes
+/// alternately into `a` and `b`; returns the rows (in `a` after an odd number of
+/// passes, `N` 2 or 8; in `b` after an even one).
+fn shuffle_tile<'a, const N: usize>(
+    tile: &[u8],
+    t: usize,
+    a: &'a mut [u8; TILE_BYTES],
+    b: &'a mut [u8; TILE_BYTES],
+) -> &'a [u8] {
+    let len = t * N;
+    let (a, b) = (&mut a[..len], &mut b[..len]);
+    // Each pass a loop of its own, so that each is vectorised for its unit.
+    match N {
+        2 => {
+            halve::<1>(tile, a, t);
+            a
+        }
+        4 => {
+            halve::<2>(tile, a, t);
+            halve::<1>(a, b, t);
+            b
+        }
+        8 => {
+            halve::<4>(tile, a, t);
+            halve::<2>(a, b, t);
+            halve::<1>(b, a, t);
+            a
+        }
+        _ => {
+            halve::<8>(tile, a, t);
+            halve::<4>(a, b, t);
+            halve::<2>(b, a, t);
+            halve::<1>(a, b, t);
+            b
+        }
+    }
+}
+
+/// One halving pass: each group of `t` units of `2 * HALF` bytes into the `t` low and
+/// the `t` high halves.
+#[inline(always)]
+fn halve<const HALF: usize>(from: &[u8], into: &mut [u8], t: usize) {
+    for (group, out) in from
+        .chunks_exact(t * 2 * HALF)
+        .zip(into.chunks_exact_mut(t * 2 * HALF))
+    {
+        let (lo, hi) = out.split_at_mut(t * HALF);
+        match HALF {
+            8 => split_u128(group, lo, hi),
+            4 => split_u64(group, lo, hi),
+            2 => split_u32(group, lo, hi),
+            _ => split_u16(group, lo, hi),
         }
     }
 }
@@ -148,21 +183,61 @@ pub(crate) fn bitshuffle(
     let typesize = typesize.max(1);
     let n = src.len() / typesize / 8 * 8;
     let len = n * typesize;
-    scratch.resize(len, 0);
-    shuffle(typesize, &src[..len], scratch);
-    if n > 0 {
-        // Byte row j (n bytes) becomes bit rows 8j..8j+8 (n / 8 bytes each): each 8
-        // bytes bit-transposed in place (a loop the compiler vectorises), then byte k of
-        // word g goes to bit row k at g, a byte-shuffle of 8-byte elements.
-        let (words, _) = scratch.as_chunks_mut::<8>();
-        for w in words {
-            *w = transpose8(u64::from_le_bytes(*w)).to_le_bytes();
-        }
-        for (bytes, bits) in scratch.chunks_exact(n).zip(dst[..len].chunks_exact_mut(n)) {
-            shuffle(8, bytes, bits);
+    match typesize {
+        1 => bitshuffle_n::<1>(&src[..len], &mut dst[..len], n),
+        2 => bitshuffle_n::<2>(&src[..len], &mut dst[..len], n),
+        4 => bitshuffle_n::<4>(&src[..len], &mut dst[..len], n),
+        8 => bitshuffle_n::<8>(&src[..len], &mut dst[..len], n),
+        16 => bitshuffle_n::<16>(&src[..len], &mut dst[..len], n),
+        _ => {
+            scratch.resize(len, 0);
+            shuffle(typesize, &src[..len], scratch);
+            if n > 0 {
+                // Byte row j (n bytes) becomes bit rows 8j..8j+8 (n / 8 bytes each):
+                // each 8 bytes bit-transposed in place, then byte k of word g goes to
+                // bit row k at g, a byte-shuffle of 8-byte elements.
+                let (words, _) = scratch.as_chunks_mut::<8>();
+                for w in words {
+                    *w = transpose8(u64::from_le_bytes(*w)).to_le_bytes();
+                }
+                for (bytes, bits) in scratch.chunks_exact(n).zip(dst[..len].chunks_exact_mut(n)) {
+                    shuffle(8, bytes, bits);
+                }
+            }
         }
     }
     dst[len..].copy_from_slice(&src[len..]);
+}
+
+/// Bit-shuffle of `n` (a multiple of 8) `N`-byte elements, a tile at a time in L1: the
+/// tile's byte rows ([`shuffle_tile`]), each 8 bytes of them bit-transposed, each row's
+/// 8-byte words split into their 8 bit rows ([`shuffle_tile`] again), copied to their
+/// place in `dst` (bit row `8j + k` holds `n / 8` bytes).
+fn bitshuffle_n<const N: usize>(src: &[u8], dst: &mut [u8], n: usize) {
+    let t = TILE_BYTES / N;
+    let stride = n / 8;
+    let (mut a, mut b) = ([0u8; TILE_BYTES], [0u8; TILE_BYTES]);
+    let (mut c, mut d) = ([0u8; TILE_BYTES], [0u8; TILE_BYTES]);
+    for (k, tile) in src.chunks(TILE_BYTES).enumerate() {
+        let m = tile.len() / N;
+        let mut rows = [0u8; TILE_BYTES];
+        rows[..m * N].copy_from_slice(match N {
+            1 => tile,
+            _ => shuffle_tile::<N>(tile, m, &mut a, &mut b),
+        });
+        let (words, _) = rows[..m * N].as_chunks_mut::<8>();
+        for w in words {
+            *w = transpose8(u64::from_le_bytes(*w)).to_le_bytes();
+        }
+        let at = k * (t / 8);
+        for (j, row) in rows[..m * N].chunks_exact(m).enumerate() {
+            let bits = shuffle_tile::<8>(row, m / 8, &mut c, &mut d);
+            for (kk, bit_row) in bits.chunks_exact(m / 8).enumerate() {
+                let r = 8 * j + kk;
+                dst[r * stride + at..][..m / 8].copy_from_slice(bit_row);
+            }
+        }
+    }
 }
 
 /// Transposes the 8x8 bit matrix in `x` (byte `k` row `k`, bit `b` column `b`).
@@ -279,7 +354,7 @@ mod tests {
             .collect()
     }
 
-    const LENS: [usize; 9] = [0, 1, 7, 16, 31, 64, 257, 1000, 4099];
+    const LENS: [usize; 11] = [0, 1, 7, 16, 31, 64, 257, 1000, 4099, 9000, 70_001];
 
     #[test]
     fn shuffle_is_undone_by_unshuffle() {
