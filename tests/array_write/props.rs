@@ -1,6 +1,8 @@
 //! Random arrays and parameters (dtype, ndim 0-4, shape, chunks, blocks, codec, level,
-//! filters in random slots, split mode, contiguous or sparse, threads, the pieces the
-//! data comes in) round-trip through the writer, our reader and C-Blosc2 3.3.5.
+//! filters in random slots, truncation of precision before them, split mode, contiguous
+//! or sparse, threads, the pieces the data comes in) round-trip through the writer, our
+//! reader and C-Blosc2 3.3.5: the values written (with truncation, each item as written
+//! or with its low mantissa bits zeroed as trunc-prec.c says), the same in both readers.
 
 use proptest::prelude::*;
 
@@ -58,6 +60,7 @@ struct Params {
     codec: usize,
     clevel: u8,
     filters: Vec<(usize, usize)>,
+    trunc: Option<(usize, i8)>,
     split: usize,
     sparse: bool,
     threads: usize,
@@ -72,6 +75,7 @@ fn params() -> impl Strategy<Value = Params> {
         0..CODECS.len(),
         0u8..10,
         prop::collection::vec((0usize..6, 0..FILTERS.len()), 0..3),
+        prop::option::of((0usize..6, prop_oneof![-22i8..=-1, 1i8..=22])),
         0..SPLITS.len(),
         any::<bool>(),
         1usize..5,
@@ -79,17 +83,20 @@ fn params() -> impl Strategy<Value = Params> {
         data(),
     )
         .prop_map(
-            |(dtype, axes, codec, clevel, filters, split, sparse, threads, piece, seed)| Params {
-                dtype,
-                axes,
-                codec,
-                clevel,
-                filters,
-                split,
-                sparse,
-                threads,
-                piece,
-                seed,
+            |(dtype, axes, codec, clevel, filters, trunc, split, sparse, threads, piece, seed)| {
+                Params {
+                    dtype,
+                    axes,
+                    codec,
+                    clevel,
+                    filters,
+                    trunc: trunc.filter(|_| matches!(DTYPES[dtype].1, 4 | 8)),
+                    split,
+                    sparse,
+                    threads,
+                    piece,
+                    seed,
+                }
             },
         )
 }
@@ -111,6 +118,25 @@ fn bytes(n: usize, (mut x, kind): (u64, u8)) -> Vec<u8> {
         .collect()
 }
 
+/// trunc-prec.c's `truncate_precision`: `bits` of the mantissa kept (dropped when
+/// negative) of each little-endian 4- or 8-byte item, the rest zeroed.
+fn truncated(data: &[u8], itemsize: usize, bits: i8) -> Vec<u8> {
+    let mantissa = if itemsize == 4 { 23 } else { 52 };
+    let zeroed = if bits > 0 {
+        mantissa - i32::from(bits)
+    } else {
+        -i32::from(bits)
+    };
+    let mask = !((1u64 << zeroed) - 1);
+    data.chunks(itemsize)
+        .flat_map(|item| {
+            let mut word = [0u8; 8];
+            word[..itemsize].copy_from_slice(item);
+            (u64::from_le_bytes(word) & mask).to_le_bytes()[..itemsize].to_vec()
+        })
+        .collect()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
@@ -124,6 +150,11 @@ proptest! {
         let mut filters = [(Filter::None, 0); 6];
         for &(slot, f) in &p.filters {
             filters[slot] = (FILTERS[f], 0);
+        }
+        // Truncation first: the filters in slots before it are dropped.
+        if let Some((slot, bits)) = p.trunc {
+            filters[..slot].fill((Filter::None, 0));
+            filters[slot] = (Filter::TruncPrec, bits as u8);
         }
         let a = NewArray::new(&shape, dtype).unwrap()
             .chunks(&chunks).blocks(&blocks)
@@ -140,18 +171,31 @@ proptest! {
         let array = Array::open(&path).unwrap();
         prop_assert_eq!(array.shape(), &shape[..]);
         let ours = array.read_bytes(&Selection::all()).unwrap();
-        prop_assert!(ours == data, "our reader");
+        match p.trunc {
+            None => prop_assert!(ours == data, "our reader"),
+            // C truncates only what it compresses: not at clevel 0, nor chunks it
+            // stores as they came because compression did not pay. Each item is
+            // then the input's or its truncation, and C reads what we read.
+            Some((_, bits)) => {
+                let cut = truncated(&data, itemsize, bits);
+                let items = |b: &[u8]| b.chunks(itemsize).map(<[u8]>::to_vec).collect::<Vec<_>>();
+                let (read, kept, cut) = (items(&ours), items(&data), items(&cut));
+                for (i, item) in read.iter().enumerate() {
+                    prop_assert!(item == &kept[i] || item == &cut[i], "item {}", i);
+                }
+            }
+        }
         let ask = Ask { path: path.clone(), ndim: shape.len(), nbytes: n, vlmeta: Vec::new() };
         // C-Blosc2 3.3.5's blosc2_getitem, which b2nd_to_cbuffer takes for chunks it
         // needs few blocks of, misreads delta-filtered blocks whose streams are runs
         // (it gives the encoded first element, repeated): python-blosc2's own arrays of
         // such layouts read back wrong too. Whole chunks with delta are checked against
         // C's blosc2_decompress in tests/compress.
-        let delta = p.filters.iter().any(|&(_, f)| FILTERS[f] == Filter::Delta);
+        let delta = filters.iter().any(|&(f, _)| f == Filter::Delta);
         if let (false, Some(c)) = (delta, c_reads(&[ask])) {
             prop_assert_eq!(c[0].open, 0);
             prop_assert_eq!(&c[0].shapes[0], &shape.iter().map(|&d| d as i64).collect::<Vec<_>>());
-            prop_assert!(c[0].values.as_ref().ok() == Some(&data), "C: {:?}", c[0].values.as_ref().err());
+            prop_assert!(c[0].values.as_ref().ok() == Some(&ours), "C: {:?}", c[0].values.as_ref().err());
         }
     }
 }
