@@ -1,6 +1,7 @@
 //! `import`: `.npy` files as np.save writes them (every fixture of tests/data/arrays as
 //! np.save's header recorded by its generator and python's values; tests/data/npy/ for
-//! the header versions, Fortran order, padded structs) imported, then exported: the
+//! the header versions, Fortran order, padded structs; larger arrays of several chunks
+//! under np.save's headers from tests/data/npy/headers.json) imported, then exported: the
 //! input's bytes again. Its refusals are one line on stderr and leave nothing.
 
 use std::path::{Path, PathBuf};
@@ -137,6 +138,84 @@ fn header_versions_fortran_order_and_padded_structs() {
         let expected = std::fs::read(data("npy").join(back)).unwrap();
         let got = round_trip(&npy, &dir.0, file.trim_end_matches(".npy"), &[], false);
         assert!(got == expected, "{file}");
+    }
+}
+
+/// Values of `n` bytes for an array of `dtype`: a noisy ramp (booleans 0 or 1).
+fn values(dtype: &str, n: usize) -> Vec<u8> {
+    let mut x = 0x9e37_79b9u32;
+    (0..n)
+        .map(|i| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            if dtype == "|b1" {
+                u8::from(x.is_multiple_of(3))
+            } else {
+                (i / 97) as u8 ^ (x as u8 & 3)
+            }
+        })
+        .collect()
+}
+
+/// Arrays of several chunks, edge chunks and blocks on every axis (numpy's headers from
+/// tests/data/npy/headers.json, values made here) come back byte for byte.
+#[test]
+fn larger_arrays_of_several_chunks_come_back_byte_for_byte() {
+    let dir = Dir::new("larger");
+    let headers: Value =
+        serde_json::from_str(&std::fs::read_to_string(data("npy/headers.json")).unwrap()).unwrap();
+    let flags: [&[&str]; 7] = [
+        &["--chunks", "128,100", "--blocks", "16,25"],
+        &[],
+        &[
+            "--chunks",
+            "3,64,100",
+            "--blocks",
+            "2,16,50",
+            "--codec",
+            "lz4hc",
+            "--filter",
+            "bitshuffle",
+        ],
+        &[
+            "--codec", "zlib", "--clevel", "1", "--sparse", "--chunks", "6999",
+        ],
+        &[
+            "--chunks",
+            "100,3,100",
+            "--codec",
+            "blosclz",
+            "--filter",
+            "delta",
+        ],
+        &[
+            "--chunks",
+            "1,2,3,4,5,6",
+            "--filter",
+            "bytedelta",
+            "--threads",
+            "3",
+        ],
+        &[
+            "--chunks", "50000", "--blocks", "7777", "--codec", "lz4", "--clevel", "9",
+        ],
+    ];
+    let cases = headers.as_array().unwrap();
+    assert_eq!(cases.len(), flags.len());
+    for (i, (case, flags)) in cases.iter().zip(flags).enumerate() {
+        let dtype = case["dtype"].as_str().unwrap();
+        let itemsize: usize = dtype[2..].parse().unwrap();
+        let items: u64 = case["shape"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d.as_u64().unwrap())
+            .product();
+        let mut npy = unhex(case["header"].as_str().unwrap());
+        npy.extend(values(dtype, items as usize * itemsize));
+        let back = round_trip(&npy, &dir.0, &format!("larger{i}"), flags, i % 3 == 1);
+        assert!(back == npy, "{dtype} {flags:?}");
     }
 }
 

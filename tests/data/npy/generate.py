@@ -1,10 +1,15 @@
 """`.npy` files as np.save writes them, for tests/cli/import.rs: the header versions
 (1.0; 2.0 for a header over 64 KiB; 3.0 for a field name outside Latin-1), Fortran
-order (and the same array in C order), structs with padding, and a pickled object array (refused). Run from this
+order (and the same array in C order), structs with padding, and a pickled object array (refused);
+and in headers.json, np.save's headers of larger arrays (dtype, shape, header as hex) whose
+values the test makes itself. Run from this
 directory with python-blosc2 4.14.1's interpreter (numpy 2.4.6):
 
     /work/venvs/blosc2-4.14.1/bin/python generate.py
 """
+
+import io
+import json
 
 import numpy as np
 
@@ -27,3 +32,24 @@ FILES = {
 
 for name, array in FILES.items():
     np.save(name, array, allow_pickle=True)
+
+# Larger arrays, several chunks each: only np.save's header is recorded.
+LARGER = [
+    ("<f8", (1000, 301)),
+    ("<i4", (250000,)),
+    ("<u2", (7, 130, 257)),
+    ("|S7", (40000,)),
+    (">f4", (300, 3, 333)),
+    ("<c16", (2, 3, 4, 5, 6, 7)),
+    ("|b1", (123457,)),
+]
+headers = []
+for dtype, shape in LARGER:
+    saved = io.BytesIO()
+    np.save(saved, np.zeros(shape, dtype=dtype))
+    nbytes = int(np.prod(shape)) * np.dtype(dtype).itemsize
+    header = saved.getvalue()[: len(saved.getvalue()) - nbytes]
+    headers.append({"dtype": dtype, "shape": list(shape), "header": header.hex()})
+with open("headers.json", "w") as f:
+    json.dump(headers, f, indent=1)
+    f.write("\n")
