@@ -4,7 +4,7 @@
 //! figures (zstd 5 and 1 with shuffle, lz4 5 shuffle, zstd 1 bitshuffle, blosclz 5
 //! shuffle). Each case also prints both chunk sizes.
 //!
-//! Run with `cargo bench --bench compress --all-features` (`B2ND_LIBBLOSC2` names the
+//! Run with `cargo bench --bench compress --all-features` (`B2ND_LIBBLOSC2_335` names the
 //! library when it is not in the venv of this machine; without it only ours runs).
 
 use std::hint::black_box;

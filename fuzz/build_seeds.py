@@ -4,7 +4,7 @@
 Every seed comes from the committed real files: the metalayer contents C-Blosc2
 returned for tests/data/corpus (tests/data/manifest.json), the header files of that
 corpus and of tests/data/frame, and the dtype strings and array shapes the manifest
-records, and the chunks python-blosc2 wrote for tests/data/chunks. Standard library only; run from anywhere:
+records, and the chunks python-blosc2 and c-blosc 1.x wrote for tests/data/chunks. Standard library only; run from anywhere:
 
     python3 fuzz/build_seeds.py
 
@@ -125,6 +125,31 @@ def main():
                 at += 4 + out_len
             write("chunk", chunk)
             write("vlmeta", chunk)
+            n += 1
+    # Chunks of variable-length blocks (vlblocks.py) and of c-blosc 1.x (cblosc1.py):
+    # a u16 label length and label, then length-prefixed byte strings, the chunk first
+    # (a length of 0xffffffff stands for the chunk's input, not stored).
+    for name, magic, strings in (("vlblocks", b"B2VLCHNK", None), ("cblosc1", b"B2C1CHNK", 4)):
+        body = zlib.decompress((DATA / "chunks" / f"{name}.bin.zlib").read_bytes())
+        assert body[:8] == magic
+        (count,) = struct.unpack_from("<I", body, 8)
+        at = 12
+        for _ in range(count):
+            (label_len,) = struct.unpack_from("<H", body, at)
+            at += 2 + label_len
+            (length,) = struct.unpack_from("<I", body, at)
+            chunk = body[at + 4:at + 4 + length]
+            at += 4 + length
+            if strings is None:  # vlblocks: an outcome byte, then C's bytes
+                at += 1
+                if body[at - 1] == 1:
+                    (out_len,) = struct.unpack_from("<I", body, at)
+                    at += 4 + out_len
+            else:
+                for _ in range(strings - 1):
+                    (out_len,) = struct.unpack_from("<I", body, at)
+                    at += 4 + (0 if out_len == 0xFFFFFFFF else out_len)
+            write("chunk", chunk)
             n += 1
     counts["chunk"] = n
 

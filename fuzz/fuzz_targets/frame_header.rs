@@ -40,7 +40,10 @@ fn check(header: &FrameHeader, data: &[u8]) {
         let content = &header.array_metalayer().unwrap().content;
         // The metalayer, then any stale bytes (C-Blosc2 ignores them; set_shape keeps them).
         let encoded = b2nd_meta::to_vec(&meta).unwrap();
-        assert!(content.starts_with(&encoded), "{encoded:02x?} / {content:02x?}");
+        assert!(
+            content.starts_with(&encoded),
+            "{encoded:02x?} / {content:02x?}"
+        );
         let _ = meta.validate_with_typesize(header.info.typesize.into());
         let mut copy = data.to_vec();
         if let Ok(again) = frame::set_shape_in_slice(&mut copy, meta.shape()) {

@@ -24,7 +24,9 @@ fn check_chunk(bytes: &[u8]) {
 
 fuzz_target!(|data: &[u8]| {
     check_chunk(data);
-    let Ok(real) = frame::parse_header(HEADER) else { return };
+    let Ok(real) = frame::parse_header(HEADER) else {
+        return;
+    };
     let header_len = real.info.header_len as usize;
     let mut frame_bytes = HEADER[..header_len].to_vec();
     frame_bytes.extend_from_slice(data);
@@ -45,7 +47,10 @@ fuzz_target!(|data: &[u8]| {
         assert!(trailer.offset + u64::from(trailer.len) <= header.info.frame_len);
         for vl in &trailer.vlmetalayers {
             let start = vl.content_offset() as usize;
-            assert_eq!(&frame_bytes[start..start + vl.content.len()], &vl.content[..]);
+            assert_eq!(
+                &frame_bytes[start..start + vl.content.len()],
+                &vl.content[..]
+            );
             check_chunk(&vl.content);
             let _ = vl.decode();
         }

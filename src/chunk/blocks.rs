@@ -6,9 +6,11 @@ use alloc::vec::Vec;
 
 use super::cursor::Cursor;
 use super::error::{ChunkError, ChunkErrorKind};
-use super::filters;
 use super::header::{ChunkHeader, FLAG_DONT_SPLIT};
-use crate::blosc::{Codec, Filter, MAX_FILTERS};
+use super::pipeline::{streams_into_dest, unfilter};
+use super::scratch::{self, grow_zeroed, Buffers};
+use crate::blosc::{Codec, Filter};
+use crate::codec;
 
 /// Length of a block start or a stream's `csize` (`int32_t`).
 const INT32_LEN: usize = 4;
@@ -23,13 +25,36 @@ const BLOSC2_INSTR_CODEC: u8 = 0x80;
 const AT_FLAGS: usize = 2;
 
 /// What a chunk's streams are decoded with: the codec, its dictionary and its state.
-struct Streams<'a> {
+pub(super) struct Streams<'a> {
     codec: Codec,
     #[cfg_attr(not(feature = "std"), allow(dead_code))]
     dict: Option<&'a [u8]>,
     /// Where the dictionary's bytes start in the chunk, for its errors.
     dict_at: usize,
-    zstd: Option<crate::codec::zstd::Zstd>,
+    zstd: Option<codec::zstd::Zstd>,
+}
+
+impl<'a> Streams<'a> {
+    /// The streams of a chunk with `header`; `dict` is its dictionary, whose size field
+    /// is at `dict_size_at`.
+    pub(super) fn new(header: &ChunkHeader, dict: Option<&'a [u8]>, dict_size_at: usize) -> Self {
+        Streams {
+            codec: header.codec,
+            dict,
+            dict_at: dict_size_at + INT32_LEN,
+            zstd: None,
+        }
+    }
+}
+
+/// Whether the chunk's blocks go through a filter to undo (not when instrumented: C
+/// then skips the pipeline; truncation of precision needs no undoing).
+pub(super) fn is_filtered(header: &ChunkHeader) -> bool {
+    header.blosc2_flags & BLOSC2_INSTR_CODEC == 0
+        && header
+            .filters
+            .iter()
+            .any(|(f, _)| !matches!(f, Filter::None | Filter::TruncPrec))
 }
 
 /// Where a chunk's bytes go: a vector grown block by block, or the caller's slice of
@@ -72,8 +97,19 @@ impl Output<'_> {
         // A grown vector of zeros is a fresh zeroed allocation already.
         let zeros = value.iter().all(|&b| b == 0) && matches!(self, Output::Grown { .. });
         let (_, all) = self.block(0, len);
-        if !zeros && !value.is_empty() {
-            for element in all.chunks_exact_mut(value.len()) {
+        if !zeros {
+            fill_repeated(all, value);
+        }
+    }
+}
+
+/// `value` repeated over `dest` (a multiple of its length; nothing when it is empty).
+pub(super) fn fill_repeated(dest: &mut [u8], value: &[u8]) {
+    match value {
+        [] => {}
+        [byte] => dest.fill(*byte),
+        _ => {
+            for element in dest.chunks_exact_mut(value.len()) {
                 element.copy_from_slice(value);
             }
         }
@@ -82,51 +118,98 @@ impl Output<'_> {
 
 /// The blocks of a compressed chunk: bstarts (checked whole by the caller), then each
 /// block's streams, into `out`. `dict` is the chunk's dictionary section, when it has
-/// one.
+/// one. With `wanted`, only the blocks it picks are decoded (and checked), and the
+/// first block too, aside, when delta needs it as the reference of a later one.
 pub(super) fn decode_blocks(
     header: &ChunkHeader,
     data: &[u8],
     dict: Option<&[u8]>,
     out: &mut Output<'_>,
+    wanted: Option<&dyn Fn(usize) -> bool>,
 ) -> Result<(), ChunkError> {
     let nbytes = header.nbytes as usize;
     let blocksize = header.blocksize as usize;
     let nblocks = nbytes.div_ceil(blocksize);
     let leftover = nbytes % blocksize;
     let bstarts_end = header.len() + nblocks * INT32_LEN;
-    let mut streams = Streams {
-        codec: header.codec,
-        dict,
-        dict_at: bstarts_end + INT32_LEN,
-        zstd: None,
+    let mut chunk = Chunk {
+        header,
+        data,
+        streams: Streams::new(header, dict, bstarts_end),
+        filtered: is_filtered(header),
+        bstarts_end,
     };
-    // An instrumented chunk holds the codec's output unfiltered (C skips the pipeline).
-    let instrumented = header.blosc2_flags & BLOSC2_INSTR_CODEC != 0;
-    let filtered = !instrumented
-        && header
-            .filters
-            .iter()
-            .any(|(f, _)| !matches!(f, Filter::None | Filter::TruncPrec));
-    let (mut a, mut b) = scratch::take();
-    let dont_split = header.flags & FLAG_DONT_SPLIT != 0;
-    let mut bstarts = Cursor::at(data, header.len(), "bstarts")?;
-    for block in 0..nblocks {
-        let at = bstarts.position();
+    let is_wanted = |block| wanted.is_none_or(|w| w(block));
+    let block_len = |block| {
+        if block + 1 == nblocks && leftover > 0 {
+            leftover
+        } else {
+            blocksize
+        }
+    };
+    let mut bufs = scratch::take();
+    // Delta XORs every later block with the first one's decoded bytes: decoded aside
+    // when it is not wanted itself.
+    let delta = chunk.filtered && header.filters.iter().any(|(f, _)| *f == Filter::Delta);
+    let mut first = Vec::new();
+    if delta && !is_wanted(0) && (1..nblocks).any(is_wanted) {
+        first = alloc::vec![0; block_len(0)];
+        chunk.decode_block(0, block_len(0), None, &mut first, &mut bufs)?;
+    }
+    for block in (0..nblocks).filter(|&block| is_wanted(block)) {
+        let bsize = block_len(block);
+        let (done, block_out) = out.block(block * blocksize, bsize);
+        let reference = match block {
+            0 => None,
+            _ if first.is_empty() => Some(&done[..blocksize]),
+            _ => Some(&first[..]),
+        };
+        chunk.decode_block(block, bsize, reference, block_out, &mut bufs)?;
+    }
+    scratch::keep(bufs);
+    Ok(())
+}
+
+/// What every block of one chunk is decoded with.
+struct Chunk<'a> {
+    header: &'a ChunkHeader,
+    data: &'a [u8],
+    streams: Streams<'a>,
+    /// Whether a filter is undone (else the streams go straight to the output).
+    filtered: bool,
+    bstarts_end: usize,
+}
+
+impl Chunk<'_> {
+    /// Block `block`, of `bsize` bytes, into `block_out`; `reference` is the first
+    /// block's decoded bytes (delta's reference), `None` for the first block itself;
+    /// `bufs` are the scratch buffers.
+    fn decode_block(
+        &mut self,
+        block: usize,
+        bsize: usize,
+        reference: Option<&[u8]>,
+        block_out: &mut [u8],
+        bufs: &mut Buffers,
+    ) -> Result<(), ChunkError> {
+        let header = self.header;
+        let at = header.len() + block * INT32_LEN;
+        let mut bstarts = Cursor::at(self.data, at, "bstarts")?;
         let start = bstarts.le_i32("a block start (bstarts)")?;
-        if start <= 0 || start as usize >= data.len() {
+        if start <= 0 || start as usize >= self.data.len() {
             return Err(ChunkError::at(
                 at,
                 ChunkErrorKind::BadBlockStart {
                     block: block as u64,
                     found: i64::from(start),
-                    min: bstarts_end as u64,
-                    cbytes: data.len() as u64,
+                    min: self.bstarts_end as u64,
+                    cbytes: self.data.len() as u64,
                 },
             ));
         }
-        let last = block + 1 == nblocks && leftover > 0;
-        let bsize = if last { leftover } else { blocksize };
-        let nstreams = if !dont_split && !last {
+        // The leftover block is one stream, as are blocks not split by byte.
+        let split = header.flags & FLAG_DONT_SPLIT == 0 && bsize == header.blocksize as usize;
+        let nstreams = if split {
             usize::from(header.typesize)
         } else {
             1
@@ -142,80 +225,21 @@ pub(super) fn decode_blocks(
                 },
             ));
         }
-        let (done, block_out) = out.block(block * blocksize, bsize);
-        // Without filters the streams go straight to the output.
-        let dest = if filtered {
+        let dest = if self.filtered && !streams_into_dest(header) {
             // Every byte is overwritten by the streams: no zero-filling after the first.
-            scratch::fit(&mut a, bsize);
-            &mut a[..]
+            scratch::fit(&mut bufs[0], bsize);
+            &mut bufs[0][..]
         } else {
             &mut *block_out
         };
-        let mut r = Cursor::at(data, start as usize, "a block")?;
+        let mut r = Cursor::at(self.data, start as usize, "a block")?;
         for stream in dest.chunks_exact_mut(neblock) {
-            read_stream(&mut r, &mut streams, stream)?;
+            read_stream(&mut r, &mut self.streams, stream)?;
         }
-        if filtered {
-            unfilter(header, done, block_out, &mut a, &mut b)?;
+        if self.filtered {
+            unfilter(header, reference, block_out, bufs)?;
         }
-    }
-    scratch::keep(a, b);
-    Ok(())
-}
-
-/// The two block buffers of a chunk (the streams' output and the filters' other side),
-/// kept between the chunks one thread decodes (with `std`), as C-Blosc2 keeps its
-/// context's: the next chunk's blocks then cost no allocation and no zero-filling. Their
-/// bytes are never read before the streams or a filter overwrite them whole.
-mod scratch {
-    use alloc::vec::Vec;
-
-    /// The largest buffer kept between chunks, per thread.
-    #[cfg(feature = "std")]
-    const KEEP: usize = 2 << 20;
-
-    #[cfg(feature = "std")]
-    std::thread_local! {
-        static KEPT: core::cell::Cell<(Vec<u8>, Vec<u8>)> =
-            const { core::cell::Cell::new((Vec::new(), Vec::new())) };
-    }
-
-    pub(super) fn take() -> (Vec<u8>, Vec<u8>) {
-        #[cfg(feature = "std")]
-        return KEPT.take();
-        #[cfg(not(feature = "std"))]
-        (Vec::new(), Vec::new())
-    }
-
-    pub(super) fn keep(a: Vec<u8>, b: Vec<u8>) {
-        #[cfg(feature = "std")]
-        if a.capacity() <= KEEP && b.capacity() <= KEEP {
-            KEPT.set((a, b));
-        }
-        #[cfg(not(feature = "std"))]
-        drop((a, b));
-    }
-
-    /// `v` at `len` bytes, whose old bytes are not needed: shortened, grown by zeros
-    /// within its capacity, or, beyond it, [`super::grow_zeroed`]'s fresh allocation.
-    pub(super) fn fit(v: &mut Vec<u8>, len: usize) {
-        if v.capacity() < len {
-            // Its bytes are not needed: emptied, it gets the fresh allocation.
-            v.clear();
-        }
-        super::grow_zeroed(v, len);
-    }
-}
-
-/// Grows `v` to `len` bytes, the new ones zero. An empty vector gets a fresh zeroed
-/// allocation (calloc: fresh pages are zero already), so a block that a hostile header
-/// makes large costs nothing until its streams write it, where `resize` would write
-/// every byte first.
-fn grow_zeroed(v: &mut Vec<u8>, len: usize) {
-    if v.is_empty() && v.capacity() < len {
-        *v = alloc::vec![0; len];
-    } else {
-        v.resize(len, 0);
+        Ok(())
     }
 }
 
@@ -251,120 +275,67 @@ fn read_stream(
         }
         c => {
             let src = r.bytes(c as usize, "a compressed stream")?;
-            if src.len() == dest.len() {
-                dest.copy_from_slice(src);
-            } else {
-                let dict_at = streams.dict_at;
-                decompress(streams, src, dest).map_err(|kind| match kind {
-                    ChunkErrorKind::CodecNotDecoded { .. } => ChunkError::at(AT_FLAGS, kind),
-                    ChunkErrorKind::ZstdHeader {
-                        field: "dictionary",
-                        frame_offset,
-                        ..
-                    } => ChunkError::at(dict_at + frame_offset as usize, kind),
-                    ChunkErrorKind::ZstdHeader { frame_offset, .. }
-                    | ChunkErrorKind::Lz4 {
-                        stream_offset: frame_offset,
-                        ..
-                    } => ChunkError::at(at + INT32_LEN + frame_offset as usize, kind),
-                    kind => ChunkError::at(at + INT32_LEN, kind),
-                })?;
-            }
+            stream_into(streams, src, at + INT32_LEN, dest)?;
         }
     }
     Ok(())
 }
 
-/// Decompresses `src` into `dest`, which it must fill exactly.
+/// A stream's bytes `src` (at byte `src_at` of the chunk) into `dest`: stored as they
+/// are when as long, else compressed; codec errors placed in the chunk.
+pub(super) fn stream_into(
+    streams: &mut Streams<'_>,
+    src: &[u8],
+    src_at: usize,
+    dest: &mut [u8],
+) -> Result<(), ChunkError> {
+    if src.len() == dest.len() {
+        dest.copy_from_slice(src);
+        return Ok(());
+    }
+    let dict_at = streams.dict_at;
+    decompress(streams, src, dest).map_err(|kind| match kind {
+        ChunkErrorKind::CodecNotDecoded { .. } => ChunkError::at(AT_FLAGS, kind),
+        ChunkErrorKind::ZstdHeader {
+            field: "dictionary",
+            frame_offset,
+            ..
+        } => ChunkError::at(dict_at + frame_offset as usize, kind),
+        ChunkErrorKind::ZstdHeader { frame_offset, .. }
+        | ChunkErrorKind::Lz4 {
+            stream_offset: frame_offset,
+            ..
+        } => ChunkError::at(src_at + frame_offset as usize, kind),
+        kind => ChunkError::at(src_at, kind),
+    })
+}
+
+/// Decompresses `src` into `dest`, which it must fill exactly (the one check of a
+/// stream's length, whatever its codec).
 fn decompress(
     streams: &mut Streams<'_>,
     src: &[u8],
     dest: &mut [u8],
 ) -> Result<(), ChunkErrorKind> {
-    match streams.codec {
+    let written = match streams.codec {
         Codec::Zstd => {
             let zstd = match &mut streams.zstd {
                 Some(zstd) => zstd,
-                none => none.insert(crate::codec::zstd::Zstd::new(streams.dict)?),
+                none => none.insert(codec::zstd::Zstd::new(streams.dict)?),
             };
-            zstd.decompress(src, dest)
+            zstd.decompress(src, dest)?
         }
-        Codec::Lz4 | Codec::Lz4Hc => crate::codec::lz4::decompress_block(src, streams.dict, dest),
+        Codec::Lz4 | Codec::Lz4Hc => codec::lz4::decompress_block(src, streams.dict, dest)?,
         #[cfg(feature = "std")]
-        Codec::Zlib => crate::codec::zlib::zlib(src, dest),
-        Codec::BloscLz => crate::codec::blosclz::decompress(src, dest),
-        other => Err(ChunkErrorKind::CodecNotDecoded { codec: other }),
+        Codec::Zlib => codec::zlib::zlib(src, dest)?,
+        Codec::BloscLz => codec::blosclz::decompress(src, dest)?,
+        other => return Err(ChunkErrorKind::CodecNotDecoded { codec: other }),
+    };
+    match written == dest.len() {
+        true => Ok(()),
+        false => Err(ChunkErrorKind::StreamLength {
+            expected: dest.len() as u64,
+            found: written as u64,
+        }),
     }
-}
-
-/// Undoes the filter pipeline on the block held in `a`, last slot first, the last filter
-/// undone writing `block_out`. Delta XORs against the first block's decoded bytes (the
-/// start of `done`), or, in the first block (`done` empty), against the element before
-/// it, in place (C-Blosc2 3.x; 2.x read a stale buffer when delta was not the last
-/// filter undone).
-fn unfilter(
-    header: &ChunkHeader,
-    done: &[u8],
-    block_out: &mut [u8],
-    a: &mut Vec<u8>,
-    b: &mut Vec<u8>,
-) -> Result<(), ChunkError> {
-    let typesize = usize::from(header.typesize);
-    let reference = if done.is_empty() { None } else { Some(done) };
-    // The last filter undone writes `block_out`; the others go from `a` to `b` and back.
-    let last = (0..MAX_FILTERS)
-        .find(|&slot| !matches!(header.filters[slot].0, Filter::None | Filter::TruncPrec));
-    for slot in (0..MAX_FILTERS).rev() {
-        let (filter, meta) = header.filters[slot];
-        let is_last = Some(slot) == last;
-        // Meta 0 means the header's typesize (for bytedelta, the super-chunk's).
-        let size = if meta == 0 {
-            typesize
-        } else {
-            usize::from(meta)
-        };
-        match filter {
-            Filter::Shuffle | Filter::ByteDelta => {
-                let to = if is_last {
-                    &mut *block_out
-                } else {
-                    b.resize(a.len(), 0);
-                    &mut b[..]
-                };
-                if filter == Filter::Shuffle {
-                    filters::unshuffle(size, a, to);
-                } else {
-                    filters::unbytedelta(size, a, to);
-                }
-                if !is_last {
-                    core::mem::swap(a, b);
-                }
-            }
-            // `b` holds the bit-transposed bytes in between.
-            Filter::BitShuffle if is_last => {
-                filters::bitshuffle::unshuffle(typesize, header.version, a, b, block_out);
-            }
-            Filter::BitShuffle => {
-                let mut moved = alloc::vec![0; a.len()];
-                filters::bitshuffle::unshuffle(typesize, header.version, a, b, &mut moved);
-                *a = moved;
-            }
-            Filter::Delta => {
-                if is_last {
-                    block_out.copy_from_slice(a);
-                    filters::undelta(typesize, reference, block_out);
-                } else {
-                    filters::undelta(typesize, reference, a);
-                }
-            }
-            Filter::None | Filter::TruncPrec => {}
-            other => {
-                return Err(ChunkError::at(
-                    header.filter_offset(slot),
-                    ChunkErrorKind::FilterNotDecoded { filter: other },
-                ));
-            }
-        }
-    }
-    Ok(())
 }

@@ -65,6 +65,12 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// The chunk (`chunk`: what was read of it) ends before byte `end`, which `what`
+/// needs: an error at the end of the chunk.
+pub(super) fn short_of(chunk: &[u8], end_at: usize, what: &'static str) -> ChunkError {
+    end(chunk, chunk.len(), what, end_at.saturating_sub(chunk.len()))
+}
+
 /// The chunk ends `needed` bytes short of `what`, which starts at `at`.
 fn end(chunk: &[u8], at: usize, what: &'static str, needed: usize) -> ChunkError {
     ChunkError::at(

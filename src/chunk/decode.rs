@@ -5,9 +5,10 @@
 use alloc::vec::Vec;
 
 use super::blocks::{decode_blocks, Output};
-use super::cursor::Cursor;
+use super::cursor::{short_of, Cursor};
 use super::error::{ChunkError, ChunkErrorKind};
-use super::header::{ChunkHeader, BLOSC2_LAZY, BLOSC2_USEDICT, BLOSC2_VL_BLOCKS};
+use super::header::{at, ChunkHeader, BLOSC2_LAZY, BLOSC2_USEDICT, BLOSC2_VL_BLOCKS};
+use super::vlblocks::decode_vl_blocks;
 use crate::blosc::{Filter, Special};
 
 /// The most decompressed bytes [`decode`] accepts from one chunk: 64 MiB.
@@ -17,10 +18,6 @@ pub const DEFAULT_MAX_NBYTES: u32 = 64 << 20;
 const INT32_LEN: usize = 4;
 /// The largest dictionary C-Blosc2 reads (`BLOSC2_MAXDICTSIZE`).
 const MAX_DICT_SIZE: i32 = 128 << 10;
-/// Offsets of header fields named in errors.
-const AT_NBYTES: usize = 4;
-const AT_FLAGS2: usize = 30;
-const AT_BLOSC2_FLAGS: usize = 31;
 
 /// Decodes a whole chunk into its uncompressed bytes, refusing chunks that declare more
 /// than [`DEFAULT_MAX_NBYTES`].
@@ -52,7 +49,7 @@ pub fn decode(chunk: &[u8]) -> Result<Vec<u8>, ChunkError> {
 /// ```
 pub fn decode_with_limit(chunk: &[u8], max_nbytes: u32) -> Result<Vec<u8>, ChunkError> {
     let mut out = Vec::new();
-    let len = decode_to(chunk, max_nbytes, |data_len, nbytes| {
+    let len = decode_to(chunk, max_nbytes, None, |data_len, nbytes| {
         // Never more than the input holds up front; the rest grows as blocks decode.
         out.reserve_exact(nbytes.min(data_len.saturating_mul(32)));
         Output::Grown {
@@ -82,40 +79,68 @@ pub fn decode_with_limit(chunk: &[u8], max_nbytes: u32) -> Result<Vec<u8>, Chunk
 /// ```
 pub fn decode_into(chunk: &[u8], dest: &mut [u8]) -> Result<usize, ChunkError> {
     let limit = u32::try_from(dest.len()).unwrap_or(u32::MAX);
-    decode_to(chunk, limit, |_, nbytes| Output::Given(&mut dest[..nbytes]))
+    decode_to(chunk, limit, None, |_, nbytes| {
+        Output::Given(&mut dest[..nbytes])
+    })
+}
+
+/// Decodes only the blocks `wanted` picks (by index, from 0 to
+/// [`ChunkHeader::nblocks`]) into their place in `dest`, as [`decode_into`] places the
+/// whole chunk (block `i` at `i * blocksize`, see [`ChunkHeader::block_span`]), and
+/// returns the chunk's `nbytes`. The bytes of the blocks not wanted are left as they
+/// were in `dest`. What is written equals the whole decode's bytes there: when delta
+/// needs the first block to undo a later one, the first block is decoded aside (and
+/// not written unless wanted). C-Blosc2's `blosc2_set_maskout` skips the same blocks
+/// (it takes the complement: `true` there skips a block).
+///
+/// The header, the bstarts section and the dictionary are checked as [`decode_into`]
+/// checks them; the streams of the blocks not decoded are not read, so an error in one
+/// of them is not found.
+///
+/// ```
+/// use b2nd_meta::chunk::{self, ChunkHeader};
+/// // Two blocks of 2 bytes, stored as they are: 01 02 | 03 04.
+/// let mut chunk = vec![5, 1, 7, 1, 4, 0, 0, 0, 2, 0, 0, 0, 36, 0, 0, 0];
+/// chunk.extend([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+/// chunk.extend([1, 2, 3, 4]);
+/// let header = ChunkHeader::parse(&chunk)?;
+/// assert_eq!((header.nblocks(), header.block_span(1)), (2, Some(2..4)));
+/// let mut dest = [0xee; 4];
+/// chunk::decode_blocks_into(&chunk, |block| block == 1, &mut dest)?;
+/// assert_eq!(dest, [0xee, 0xee, 3, 4]);
+/// # Ok::<(), b2nd_meta::chunk::ChunkError>(())
+/// ```
+pub fn decode_blocks_into(
+    chunk: &[u8],
+    wanted: impl Fn(usize) -> bool,
+    dest: &mut [u8],
+) -> Result<usize, ChunkError> {
+    let limit = u32::try_from(dest.len()).unwrap_or(u32::MAX);
+    decode_to(chunk, limit, Some(&wanted), |_, nbytes| {
+        Output::Given(&mut dest[..nbytes])
+    })
 }
 
 /// The checks and the decoding both entry points share: `output` is asked for where the
 /// chunk's bytes go once its header, bstarts and dictionary are checked (it is given the
 /// chunk's length and `nbytes`, at most `max_nbytes`). Returns how many bytes were
-/// written: `nbytes`, or fewer for a special value that does not divide it.
+/// written: `nbytes`. With `wanted`, only the blocks it picks are written.
 fn decode_to<'a>(
     chunk: &[u8],
     max_nbytes: u32,
+    wanted: Option<&dyn Fn(usize) -> bool>,
     output: impl FnOnce(usize, usize) -> Output<'a>,
 ) -> Result<usize, ChunkError> {
     let header = ChunkHeader::parse(chunk)?;
     let cbytes = header.cbytes as usize;
     let Some(data) = chunk.get(..cbytes) else {
-        return Err(ChunkError::at(
-            chunk.len(),
-            ChunkErrorKind::UnexpectedEnd {
-                what: "the cbytes the header declares",
-                input_len: chunk.len() as u64,
-                needed: (cbytes - chunk.len()) as u64,
-            },
-        ));
+        return Err(short_of(chunk, cbytes, "the cbytes the header declares"));
     };
     let special = header.special();
-    if header.extended && header.blosc2_flags & BLOSC2_LAZY != 0 && special.is_none() {
-        return Err(unsupported(AT_BLOSC2_FLAGS, "a lazy chunk"));
-    }
-    if header.blosc2_flags2 & BLOSC2_VL_BLOCKS != 0 {
-        return Err(unsupported(AT_FLAGS2, "variable-length blocks"));
-    }
+    let vl_blocks = header.blosc2_flags2 & BLOSC2_VL_BLOCKS != 0;
     if header.nbytes > max_nbytes {
         return Err(ChunkError::at(
-            AT_NBYTES,
+            at::NBYTES,
             ChunkErrorKind::TooLarge {
                 nbytes: u64::from(header.nbytes),
                 limit: u64::from(max_nbytes),
@@ -126,22 +151,22 @@ fn decode_to<'a>(
     if nbytes == 0 && cbytes == header.len() && special.is_none() {
         return Ok(0);
     }
+    // A lazy chunk's blocks and dictionary are in its frame, which C-Blosc2 reads only
+    // through a super-chunk (`blosc_d`, `load_lazy_chunk_dict`); a special chunk is
+    // never lazy, and one without blocks needs nothing from the frame.
+    let lazy = header.extended && header.blosc2_flags & BLOSC2_LAZY != 0;
+    if lazy && (header.blosc2_flags & BLOSC2_USEDICT != 0 || special.is_none() && nbytes > 0) {
+        return Err(unsupported(at::BLOSC2_FLAGS, "a lazy chunk"));
+    }
     // C-Blosc2 checks the bstarts section and the dictionary before any block.
-    let nblocks = nbytes.div_ceil(header.blocksize as usize);
+    let nblocks = header.nblocks();
     let bstarts_end = if special.is_none() && !header.memcpyed() {
         header.len() + nblocks * INT32_LEN
     } else {
         header.len()
     };
     if data.len() < bstarts_end {
-        return Err(ChunkError::at(
-            data.len(),
-            ChunkErrorKind::UnexpectedEnd {
-                what: "bstarts",
-                input_len: data.len() as u64,
-                needed: (bstarts_end - data.len()) as u64,
-            },
-        ));
+        return Err(short_of(data, bstarts_end, "bstarts"));
     }
     let dict = if header.blosc2_flags & BLOSC2_USEDICT != 0 {
         Some(dictionary(data, bstarts_end)?)
@@ -150,15 +175,29 @@ fn decode_to<'a>(
     };
     let mut out = output(data.len(), nbytes);
     if let Some(special) = special {
-        return decode_special(&header, special, data, &mut out);
+        return decode_special(&header, special, data, &mut out, wanted);
     }
-    if nbytes == 0 {
+    // Variable-length blocks are checked even then: their lengths must add up to 0.
+    if nbytes == 0 && !vl_blocks {
         return Ok(0);
     }
     if header.memcpyed() {
         // cbytes == nbytes + header length was checked with the header.
         let bytes = data.get(header.len()..).unwrap_or(&[]);
-        out.put(bytes);
+        match wanted {
+            None => out.put(bytes),
+            Some(wanted) => {
+                for span in header
+                    .block_spans()
+                    .filter(|(i, _)| wanted(*i))
+                    .map(|(_, s)| s)
+                {
+                    out.block(span.start, span.len())
+                        .1
+                        .copy_from_slice(&bytes[span]);
+                }
+            }
+        }
         return Ok(bytes.len());
     }
     for (slot, (filter, _)) in header.filters.iter().enumerate() {
@@ -169,7 +208,11 @@ fn decode_to<'a>(
             ));
         }
     }
-    decode_blocks(&header, data, dict, &mut out)?;
+    if vl_blocks {
+        decode_vl_blocks(&header, data, dict, &mut out, wanted)?;
+    } else {
+        decode_blocks(&header, data, dict, &mut out, wanted)?;
+    }
     Ok(nbytes)
 }
 
@@ -204,17 +247,23 @@ fn invalid(offset: usize, field: &'static str, expected: &'static str, found: i6
     )
 }
 
-/// A chunk that is one value repeated (`blosc2_flags` bits 4..6); returns the bytes
-/// written: whole values only.
-fn decode_special(
+/// A chunk that is one value repeated (`blosc2_flags` bits 4..6): its value, checked as
+/// C-Blosc2 3.3.5 fills it block by block (`blosc_d`, `set_values`, `set_nans`): each
+/// block whole values, NaNs only of 4 or 8 bytes. `data` is the chunk from its start
+/// (only a repeated value's bytes are read from it, `cbytes - 32` after the header).
+/// Empty for a chunk of no bytes.
+pub(crate) fn special_value<'a>(
     header: &ChunkHeader,
     special: Special,
-    data: &[u8],
-    out: &mut Output<'_>,
-) -> Result<usize, ChunkError> {
+    data: &'a [u8],
+) -> Result<&'a [u8], ChunkError> {
     let nbytes = header.nbytes as usize;
     let value: &[u8] = match special {
+        // C leaves an uninitialised chunk's destination as it was; this decoder writes
+        // zeros.
         Special::Zero | Special::Uninit => &[0],
+        // No block, nothing for C to fill: any typesize.
+        Special::Nan if nbytes == 0 => &[],
         Special::Nan => match header.typesize {
             4 => &[0x00, 0x00, 0xc0, 0x7f],
             8 => &[0, 0, 0, 0, 0, 0, 0xf8, 0x7f],
@@ -222,26 +271,57 @@ fn decode_special(
                 return Err(invalid(3, "typesize", "4 or 8 for NaNs", i64::from(other)));
             }
         },
+        // Its width is cbytes - 32 (checked with the header to divide nbytes).
         Special::Value => {
-            // C repeats the typesize bytes after the header in each block, and refuses
-            // blocks that are not whole values (`set_values`).
-            let typesize = usize::from(header.typesize);
-            if !(header.blocksize as usize).is_multiple_of(typesize) {
-                return Err(invalid(
-                    8,
-                    "blocksize",
-                    "a multiple of typesize (a repeated value)",
-                    i64::from(header.blocksize),
-                ));
-            }
-            data.get(header.len()..header.len() + typesize)
-                .unwrap_or(&[])
+            let span = header.len()..header.len() + header.value_width();
+            data.get(span).ok_or_else(|| {
+                ChunkError::at(
+                    data.len(),
+                    ChunkErrorKind::UnexpectedEnd {
+                        what: "the repeated value",
+                        input_len: data.len() as u64,
+                        needed: (header.cbytes as usize).saturating_sub(data.len()) as u64,
+                    },
+                )
+            })?
         }
     };
-    let len = match value.len() {
-        0 => 0,
-        n => nbytes / n * n,
-    };
-    out.repeat(value, len);
-    Ok(len)
+    // Every block but the last has blocksize bytes (capped at nbytes), the last the
+    // rest; nbytes is a multiple of the value's width, so only blocksize can split one.
+    if nbytes > 0 && !(header.blocksize as usize).is_multiple_of(value.len()) {
+        return Err(invalid(
+            8,
+            "blocksize",
+            "a multiple of the special value's width",
+            i64::from(header.blocksize),
+        ));
+    }
+    Ok(value)
+}
+
+/// A special chunk's value over its bytes (or the blocks `wanted` picks); returns the
+/// bytes written: `nbytes`.
+fn decode_special(
+    header: &ChunkHeader,
+    special: Special,
+    data: &[u8],
+    out: &mut Output<'_>,
+    wanted: Option<&dyn Fn(usize) -> bool>,
+) -> Result<usize, ChunkError> {
+    let nbytes = header.nbytes as usize;
+    let value = special_value(header, special, data)?;
+    match wanted {
+        None => out.repeat(value, nbytes),
+        // Each block starts at a whole value (blocksize is a multiple of its width).
+        Some(wanted) => {
+            for span in header
+                .block_spans()
+                .filter(|(i, _)| wanted(*i))
+                .map(|(_, s)| s)
+            {
+                super::blocks::fill_repeated(out.block(span.start, span.len()).1, value);
+            }
+        }
+    }
+    Ok(nbytes)
 }

@@ -1,9 +1,8 @@
 //! `ChunkError`: why a Blosc2 chunk does not decode, and where.
 
-use alloc::boxed::Box;
-use core::fmt::{self, Display};
-
 use crate::blosc::{Codec, Filter};
+use crate::codec;
+use crate::located::{Class, Kind, Located};
 
 /// A Blosc2 chunk that does not decode.
 ///
@@ -21,16 +20,7 @@ use crate::blosc::{Codec, Filter};
 ///     "the chunk ends at byte 4, 4 byte(s) short of nbytes (int32, little-endian) at byte 4"
 /// );
 /// ```
-#[derive(Debug)]
-pub struct ChunkError {
-    inner: Box<Inner>,
-}
-
-#[derive(Debug)]
-struct Inner {
-    offset: Option<u64>,
-    kind: ChunkErrorKind,
-}
+pub type ChunkError = Located<ChunkErrorKind>;
 
 /// What is wrong with a chunk; see [`ChunkError`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -56,16 +46,23 @@ pub enum ChunkErrorKind {
         /// The value found.
         found: i64,
     },
-    /// A chunk format version this crate does not know the layout of.
-    #[error("expected a chunk format version from 0 to {max}, found {found}")]
+    /// A chunk format version from the future whose `blosc2_flags2` (byte 30) holds
+    /// features this decoder does not know (C-Blosc2 3.3.5 reads a newer version as its
+    /// own unless it does).
+    #[error(
+        "expected a chunk format version at most {max}, or blosc2_flags2 without other \
+         features than variable-length blocks, found version {found} with blosc2_flags2 {flags2:#04x}"
+    )]
     UnsupportedVersion {
         /// The version byte.
         found: u8,
         /// The newest version known.
         max: u8,
+        /// `blosc2_flags2` (byte 30).
+        flags2: u8,
     },
     /// A feature of the chunk format this decoder does not implement (lazy chunks,
-    /// dictionaries, variable-length blocks).
+    /// whose blocks are in their frame).
     #[error("the chunk uses {feature}, which is not decoded")]
     Unsupported {
         /// The feature.
@@ -160,55 +157,66 @@ pub enum ChunkErrorKind {
     },
 }
 
-impl ChunkError {
-    /// An error at byte `offset` of the chunk.
-    pub(crate) fn at(offset: usize, kind: ChunkErrorKind) -> Self {
-        ChunkError {
-            inner: Box::new(Inner {
-                offset: Some(offset as u64),
-                kind,
-            }),
+impl Kind for ChunkErrorKind {
+    fn class(&self) -> Class {
+        use ChunkErrorKind::*;
+        match self {
+            UnexpectedEnd { .. } => Class::Truncated,
+            UnsupportedVersion { .. }
+            | Unsupported { .. }
+            | CodecNotDecoded { .. }
+            | FilterNotDecoded { .. } => Class::Unsupported,
+            TooLarge { .. } => Class::TooLarge,
+            InvalidField { .. }
+            | BadBlockStart { .. }
+            | BadToken { .. }
+            | StreamLength { .. }
+            | ZstdHeader { .. }
+            | Lz4 { .. }
+            | Codec { .. } => Class::Syntax,
         }
-    }
-
-    /// An error not at one place.
-    #[allow(dead_code)] // the convention's constructor; every chunk error has a place so far
-    pub(crate) fn new(kind: ChunkErrorKind) -> Self {
-        ChunkError {
-            inner: Box::new(Inner { offset: None, kind }),
-        }
-    }
-
-    /// The byte offset from the start of the chunk, when the error is at one place.
-    ///
-    /// ```
-    /// let err = b2nd_meta::chunk::decode(&[]).unwrap_err();
-    /// assert_eq!(err.offset(), Some(0));
-    /// ```
-    pub fn offset(&self) -> Option<u64> {
-        self.inner.offset
-    }
-
-    /// What went wrong.
-    ///
-    /// ```
-    /// use b2nd_meta::chunk::ChunkErrorKind;
-    /// let err = b2nd_meta::chunk::decode(&[]).unwrap_err();
-    /// assert!(matches!(err.kind(), ChunkErrorKind::UnexpectedEnd { needed: 1, .. }));
-    /// ```
-    pub fn kind(&self) -> &ChunkErrorKind {
-        &self.inner.kind
     }
 }
 
-impl Display for ChunkError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        Display::fmt(&self.inner.kind, f)?;
-        if let Some(offset) = self.inner.offset {
-            write!(f, " at byte {offset}")?;
+/// The codecs' refusals, each in its own words, as chunk errors (offsets still in the
+/// stream: the caller moves them into the chunk).
+impl From<codec::lz4::Refusal> for ChunkErrorKind {
+    fn from(r: codec::lz4::Refusal) -> Self {
+        ChunkErrorKind::Lz4 {
+            expected: r.expected,
+            limit: r.limit,
+            found: r.found,
+            stream_offset: r.at,
         }
-        Ok(())
     }
 }
 
-impl core::error::Error for ChunkError {}
+impl From<codec::zstd::Refusal> for ChunkErrorKind {
+    fn from(r: codec::zstd::Refusal) -> Self {
+        ChunkErrorKind::ZstdHeader {
+            field: r.field,
+            expected: r.expected,
+            found: r.found,
+            frame_offset: r.at,
+        }
+    }
+}
+
+impl From<codec::blosclz::Refusal> for ChunkErrorKind {
+    fn from(r: codec::blosclz::Refusal) -> Self {
+        ChunkErrorKind::Codec {
+            codec: Codec::BloscLz,
+            message: r.message,
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl From<codec::zlib::Refusal> for ChunkErrorKind {
+    fn from(r: codec::zlib::Refusal) -> Self {
+        ChunkErrorKind::Codec {
+            codec: Codec::Zlib,
+            message: r.message,
+        }
+    }
+}

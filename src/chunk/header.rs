@@ -9,13 +9,13 @@ use crate::blosc::{Codec, Filter, Special, MAX_FILTERS};
 pub const MIN_HEADER_LEN: usize = 16;
 /// Length of the Blosc2 extended header (`BLOSC_EXTENDED_HEADER_LENGTH`).
 pub const EXTENDED_HEADER_LEN: usize = 32;
-/// The newest chunk format version (`BLOSC2_VERSION_FORMAT`, variable-length blocks).
+/// The newest chunk format version (`BLOSC2_VERSION_FORMAT`, variable-length blocks);
+/// newer ones are read as it, unless `blosc2_flags2` holds features it does not know.
 pub const MAX_VERSION: u8 = 6;
 /// The largest block C-Blosc2 accepts (`BLOSC2_MAXBLOCKSIZE`).
 pub const MAX_BLOCKSIZE: i32 = 536_866_816;
 /// The largest buffer a chunk can hold (`BLOSC2_MAX_BUFFERSIZE`).
 pub const MAX_BUFFERSIZE: i32 = i32::MAX - EXTENDED_HEADER_LEN as i32;
-
 /// `flags` bit 0: byte-shuffle (with bit 2: the header is extended).
 pub const FLAG_SHUFFLE: u8 = 0x01;
 /// `flags` bit 1: the blocks are stored as they are (`BLOSC_MEMCPYED`).
@@ -40,10 +40,11 @@ pub const SPECIAL_MASK: u8 = 0x07;
 pub const BLOSC2_VL_BLOCKS: u8 = 0x01;
 
 /// Byte offsets of the header fields (`BLOSC2_CHUNK_*` in `blosc2.h`).
-mod at {
+pub(super) mod at {
     pub const NBYTES: usize = 4;
+    pub const CBYTES: usize = 12;
     pub const FILTERS: usize = 16;
-    pub const FLAGS2: usize = 30;
+    pub const FILTERS_META: usize = 24;
     pub const BLOSC2_FLAGS: usize = 31;
 }
 
@@ -70,7 +71,8 @@ pub struct ChunkHeader {
     pub typesize: u8,
     /// Uncompressed size (bytes 4..8).
     pub nbytes: u32,
-    /// Block size (bytes 8..12), capped at `nbytes` as C does.
+    /// Block size (bytes 8..12), capped at `nbytes` as C does; with variable-length
+    /// blocks, the number of blocks.
     pub blocksize: u32,
     /// Size of the chunk, header included (bytes 12..16).
     pub cbytes: u32,
@@ -91,21 +93,22 @@ impl ChunkHeader {
     /// Reads and checks the header at the start of `chunk`.
     ///
     /// ```
-    /// let err = b2nd_meta::chunk::ChunkHeader::parse(&[7; 16]).unwrap_err();
-    /// assert_eq!(err.to_string(), "expected a chunk format version from 0 to 6, found 7 at byte 0");
+    /// // A header of version 7 whose blosc2_flags2 has a feature C-Blosc2 3.3.5 lacks.
+    /// let mut chunk = vec![7, 1, 5, 1, 0, 0, 0, 0, 1, 0, 0, 0, 32, 0, 0, 0];
+    /// chunk.extend([0; 14]);
+    /// chunk.extend([0x02, 0]);
+    /// let err = b2nd_meta::chunk::ChunkHeader::parse(&chunk).unwrap_err();
+    /// assert_eq!(err.offset(), Some(0));
+    /// chunk[30] = 0; // without it, version 7 is read as 6
+    /// assert_eq!(b2nd_meta::chunk::ChunkHeader::parse(&chunk)?.version, 7);
+    /// # Ok::<(), b2nd_meta::chunk::ChunkError>(())
     /// ```
     pub fn parse(chunk: &[u8]) -> Result<Self, ChunkError> {
         let mut r = Cursor::new(chunk);
+        // Any version byte is read (C-Blosc2 3.3.5's `read_chunk_header` checks none but
+        // the future versions below); 2 changes how bitshuffle was applied, 3 the sixth
+        // filter slot.
         let version = r.byte("the chunk format version (byte 0)")?;
-        if version > MAX_VERSION {
-            return Err(ChunkError::at(
-                0,
-                ChunkErrorKind::UnsupportedVersion {
-                    found: version,
-                    max: MAX_VERSION,
-                },
-            ));
-        }
         let versionlz = r.byte("versionlz (byte 1)")?;
         let flags = r.byte("flags (byte 2)")?;
         let typesize = r.byte("typesize (byte 3)")?;
@@ -155,6 +158,30 @@ impl ChunkHeader {
             let metas: [u8; MAX_FILTERS] = r.array("the filters' meta (bytes 24..30)")?;
             blosc2_flags2 = r.byte("blosc2_flags2 (byte 30)")?;
             blosc2_flags = r.byte("blosc2_flags (byte 31)")?;
+            // C: "Version from future with unsupported chunk features"
+            // (BLOSC2_ERROR_VERSION_SUPPORT): a version above 6 is read only when
+            // blosc2_flags2 holds no other feature than variable-length blocks.
+            if version > MAX_VERSION && blosc2_flags2 & !BLOSC2_VL_BLOCKS != 0 {
+                return Err(ChunkError::at(
+                    0,
+                    ChunkErrorKind::UnsupportedVersion {
+                        found: version,
+                        max: MAX_VERSION,
+                        flags2: blosc2_flags2,
+                    },
+                ));
+            }
+            // C: "VL-block chunks cannot be memcpyed" (BLOSC2_ERROR_INVALID_HEADER).
+            if blosc2_flags2 & BLOSC2_VL_BLOCKS != 0 && flags & FLAG_MEMCPYED != 0 {
+                return Err(ChunkError::at(
+                    2,
+                    ChunkErrorKind::InvalidField {
+                        field: "flags",
+                        expected: "without memcpyed (bit 1) with variable-length blocks",
+                        found: i64::from(flags),
+                    },
+                ));
+            }
             for (slot, (id, meta)) in filters.iter_mut().zip(ids.iter().zip(metas)) {
                 *slot = (Filter::from_id(*id), meta);
             }
@@ -179,7 +206,10 @@ impl ChunkHeader {
             flags,
             typesize,
             nbytes: nbytes as u32,
-            blocksize: if nbytes > 0 && blocksize > nbytes {
+            // C caps the block at nbytes, but not the block count of variable-length
+            // blocks.
+            blocksize: if blosc2_flags2 & BLOSC2_VL_BLOCKS == 0 && nbytes > 0 && blocksize > nbytes
+            {
                 nbytes as u32
             } else {
                 blocksize as u32
@@ -203,53 +233,64 @@ impl ChunkHeader {
         Ok(header)
     }
 
+    /// C-Blosc2 3.3.5's `read_chunk_header` on special chunks: variable-length blocks
+    /// have none; a repeated value's width is `cbytes - 32`, not typesize, and divides
+    /// nbytes (at least one value); NaN and uninitialised chunks hold whole elements of
+    /// typesize; zeros any number of bytes (C fills them with memset).
     fn check_special(&self) -> Result<(), ChunkError> {
         let raw = (self.blosc2_flags >> SPECIAL_SHIFT) & SPECIAL_MASK;
-        let invalid = |expected, found: u32| {
+        let invalid = |offset, field, expected, found: i64| {
             Err(ChunkError::at(
-                at::NBYTES,
+                offset,
                 ChunkErrorKind::InvalidField {
-                    field: "nbytes",
+                    field,
                     expected,
-                    found: i64::from(found),
+                    found,
                 },
             ))
         };
+        let special = "special value (blosc2_flags bits 4..6)";
         match raw {
             0 => Ok(()),
-            5..=7 => Err(ChunkError::at(
+            _ if self.blosc2_flags2 & BLOSC2_VL_BLOCKS != 0 => invalid(
                 at::BLOSC2_FLAGS,
-                ChunkErrorKind::InvalidField {
-                    field: "special value (blosc2_flags bits 4..6)",
-                    expected: "from 0 to 4",
-                    found: i64::from(raw),
-                },
-            )),
-            _ if self.blosc2_flags2 & BLOSC2_VL_BLOCKS != 0 => Err(ChunkError::at(
-                at::FLAGS2,
-                ChunkErrorKind::Unsupported {
-                    feature: "variable-length blocks with a special value",
-                },
-            )),
-            _ if !self.nbytes.is_multiple_of(u32::from(self.typesize)) => {
-                invalid("a multiple of typesize", self.nbytes)
+                special,
+                "0 with variable-length blocks",
+                i64::from(raw),
+            ),
+            // C refuses these after the header (`initialize_context_decompression`).
+            5..=7 => invalid(at::BLOSC2_FLAGS, special, "from 0 to 4", i64::from(raw)),
+            3 => {
+                let width = self.cbytes - EXTENDED_HEADER_LEN as u32;
+                if width == 0
+                    || width > MAX_BLOCKSIZE as u32
+                    || width > self.nbytes
+                    || !self.nbytes.is_multiple_of(width)
+                {
+                    return invalid(
+                        at::CBYTES,
+                        "cbytes",
+                        "32 + the width of the repeated value, a divisor of nbytes",
+                        i64::from(self.cbytes),
+                    );
+                }
+                Ok(())
             }
-            // The repeated value follows the header; its length is the type's.
-            3 if self.cbytes < EXTENDED_HEADER_LEN as u32 + u32::from(self.typesize) => {
-                Err(ChunkError::at(
-                    12,
-                    ChunkErrorKind::InvalidField {
-                        field: "cbytes",
-                        expected: "at least 32 + typesize (a repeated value)",
-                        found: i64::from(self.cbytes),
-                    },
-                ))
-            }
-            _ if !self.nbytes.is_multiple_of(u32::from(self.typesize)) => {
-                invalid("a multiple of typesize", self.nbytes)
-            }
+            1 => Ok(()),
+            _ if !self.nbytes.is_multiple_of(u32::from(self.typesize)) => invalid(
+                at::NBYTES,
+                "nbytes",
+                "a multiple of typesize",
+                i64::from(self.nbytes),
+            ),
             _ => Ok(()),
         }
+    }
+
+    /// The width of a repeated value (`Special::Value`): the bytes after the header,
+    /// `cbytes - 32`, as C-Blosc2 3.x derives it.
+    pub(crate) fn value_width(&self) -> usize {
+        self.cbytes as usize - self.len()
     }
 
     /// The header's length: 32 when extended, else 16.
@@ -264,6 +305,53 @@ impl ChunkHeader {
     /// Always false: a header has 16 or 32 bytes.
     pub fn is_empty(&self) -> bool {
         false
+    }
+
+    /// How many blocks the chunk has: `nbytes / blocksize`, rounded up (the last block
+    /// holds the rest); with variable-length blocks, the count the header stores.
+    ///
+    /// ```
+    /// // nbytes 10, blocksize 4: blocks of 4, 4 and 2 bytes.
+    /// let mut chunk = vec![5, 1, 5, 1, 10, 0, 0, 0, 4, 0, 0, 0, 32, 0, 0, 0];
+    /// chunk.extend([0; 15]);
+    /// chunk.push(0x10); // zeros
+    /// let header = b2nd_meta::chunk::ChunkHeader::parse(&chunk)?;
+    /// assert_eq!(header.nblocks(), 3);
+    /// # Ok::<(), b2nd_meta::chunk::ChunkError>(())
+    /// ```
+    pub fn nblocks(&self) -> usize {
+        if self.blosc2_flags2 & BLOSC2_VL_BLOCKS != 0 {
+            return self.blocksize as usize;
+        }
+        (self.nbytes as usize).div_ceil(self.blocksize as usize)
+    }
+
+    /// Where block `block` lies in the decoded chunk: from `block * blocksize`, of
+    /// `blocksize` bytes (the last block the rest). `None` past the last block, and for
+    /// variable-length blocks, whose lengths are in the chunk's data.
+    ///
+    /// ```
+    /// let mut chunk = vec![5, 1, 5, 1, 10, 0, 0, 0, 4, 0, 0, 0, 32, 0, 0, 0];
+    /// chunk.extend([0; 15]);
+    /// chunk.push(0x10);
+    /// let header = b2nd_meta::chunk::ChunkHeader::parse(&chunk)?;
+    /// assert_eq!(header.block_span(2), Some(8..10));
+    /// assert_eq!(header.block_span(3), None);
+    /// # Ok::<(), b2nd_meta::chunk::ChunkError>(())
+    /// ```
+    pub fn block_span(&self, block: usize) -> Option<core::ops::Range<usize>> {
+        if self.blosc2_flags2 & BLOSC2_VL_BLOCKS != 0 || block >= self.nblocks() {
+            return None;
+        }
+        let start = block * self.blocksize as usize;
+        Some(start..(start + self.blocksize as usize).min(self.nbytes as usize))
+    }
+
+    /// Every block's index and span (none for variable-length blocks).
+    pub(crate) fn block_spans(
+        &self,
+    ) -> impl Iterator<Item = (usize, core::ops::Range<usize>)> + '_ {
+        (0..self.nblocks()).map_while(|block| Some((block, self.block_span(block)?)))
     }
 
     /// Whether the blocks are stored as they are.
@@ -283,6 +371,11 @@ impl ChunkHeader {
             4 => Some(Special::Uninit),
             _ => None,
         }
+    }
+
+    /// Offset of a filter slot's meta byte (an extended header's), for errors about it.
+    pub(crate) fn filter_meta_offset(&self, slot: usize) -> usize {
+        at::FILTERS_META + slot
     }
 
     /// Offset of the filter slots, for errors about a filter.

@@ -10,12 +10,18 @@
 //! refusing what libzstd 1.5.6 does, see `zstd/`), LZ4 and LZ4HC (our own decoder,
 //! accepting what LZ4 1.10.0's `LZ4_decompress_safe` accepts) or, with the `std`
 //! feature, zlib (miniz_oxide), all pure Rust, with the chunk's dictionary for zstd and
-//! LZ4. The filters of the six slots are undone last slot first, as C-Blosc2 3.x does:
-//! shuffle, bitshuffle, delta (every typesize), bytedelta (filter 35); truncation of
-//! precision needs no undoing. Plugin codecs and filters (NDLZ, ZFP, ndcell, user ids
-//! 32-255) and variable-length blocks are reported by name and id
-//! ([`ChunkErrorKind::CodecNotDecoded`], [`ChunkErrorKind::FilterNotDecoded`],
-//! [`ChunkErrorKind::Unsupported`]).
+//! LZ4. The filters of the six slots are undone last slot first, through the buffers
+//! C-Blosc2 3.3.5 uses (`pipeline.rs`): shuffle, bitshuffle, delta (every typesize),
+//! bytedelta (filter 35); truncation of precision needs no undoing. Chunks of
+//! variable-length blocks (C-Blosc2 3.x, python-blosc2's BatchArray) decode to their
+//! blocks one after the other, as `blosc2_decompress` gives them. Plugin codecs and
+//! filters (NDLZ, ZFP, ndcell, user ids 32-255) are reported by name and id
+//! ([`ChunkErrorKind::CodecNotDecoded`], [`ChunkErrorKind::FilterNotDecoded`]); lazy
+//! chunks, whose blocks are in their frame, as [`ChunkErrorKind::Unsupported`].
+//!
+//! The reference is C-Blosc2 3.3.5, what python-blosc2 4.14.1 runs: where it decodes,
+//! this decoder gives its bytes; where it refuses, this decoder refuses, with a reason.
+//! [`decode_blocks_into`] decodes only chosen blocks.
 //!
 //! Nothing is allocated beyond what the input holds until the header's `nbytes` has been
 //! checked against a limit ([`DEFAULT_MAX_NBYTES`], or the one given to
@@ -42,10 +48,16 @@ mod encode;
 mod error;
 mod filters;
 mod header;
+mod pipeline;
+mod scratch;
+mod vlblocks;
 
 #[cfg(feature = "std")]
 pub use compress::{compress, CParams, CompressError};
-pub use decode::{decode, decode_into, decode_with_limit, DEFAULT_MAX_NBYTES};
+// The special-chunk rules, for the frame reader's shortcut (one place).
+#[cfg(feature = "std")]
+pub(crate) use decode::special_value;
+pub use decode::{decode, decode_blocks_into, decode_into, decode_with_limit, DEFAULT_MAX_NBYTES};
 #[cfg(feature = "std")]
 pub use encode::{encode, TooLargeForChunk, ENCODE_BLOCKSIZE, MAX_ENCODE_NBYTES};
 pub use error::{ChunkError, ChunkErrorKind};

@@ -36,7 +36,7 @@ pub fn open(path: impl AsRef<Path>) -> Result<Container, ContainerError> {
         // A frame file: read as frame::open reads it (under its lock, its frame type
         // checked), from the file opened here, its trailer under the same lock.
         let (frame, trailer) = crate::frame::open_file(path, Some(file), true)
-            .map_err(|e| ContainerError::frame(e, 0))?;
+            .map_err(|e| ContainerError::frame(e, 0).in_file(path))?;
         let trailer = trailer.unwrap_or_else(|| frame.trailer());
         let src = frame.bytes();
         let len = frame.file_len;

@@ -2,7 +2,8 @@
 
 use alloc::format;
 use alloc::string::String;
-use core::fmt;
+
+use crate::located::{Class, Kind, Located};
 
 use super::limits::{MAX_ITEMSIZE, MAX_NESTING};
 
@@ -25,11 +26,7 @@ use super::limits::{MAX_ITEMSIZE, MAX_NESTING};
 ///     "expected a size of 1, 2, 4 or 8 bytes for kind 'i', found \"3\" at byte 2"
 /// );
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DtypeError {
-    offset: Option<u64>,
-    kind: DtypeErrorKind,
-}
+pub type DtypeError = Located<DtypeErrorKind>;
 
 /// What sort of problem a [`DtypeError`] is; each kind carries what was
 /// expected and what was found.
@@ -88,38 +85,6 @@ pub enum DtypeErrorKind {
 }
 
 impl DtypeError {
-    /// An error at byte `offset` of the dtype string.
-    pub(super) fn at(offset: usize, kind: DtypeErrorKind) -> DtypeError {
-        DtypeError {
-            offset: Some(offset as u64),
-            kind,
-        }
-    }
-
-    /// Byte offset into the dtype string where parsing failed. Every error
-    /// [`Dtype::parse`](super::Dtype::parse) returns has one.
-    ///
-    /// ```
-    /// use b2nd_meta::dtype::Dtype;
-    ///
-    /// assert_eq!(Dtype::parse("<M8[parsec]").unwrap_err().offset(), Some(4));
-    /// ```
-    pub fn offset(&self) -> Option<u64> {
-        self.offset
-    }
-
-    /// What sort of problem it is, with what was expected and found.
-    ///
-    /// ```
-    /// use b2nd_meta::dtype::{Dtype, DtypeErrorKind};
-    ///
-    /// let err = Dtype::parse("long").unwrap_err();
-    /// assert!(matches!(err.kind(), DtypeErrorKind::Unsupported { .. }));
-    /// ```
-    pub fn kind(&self) -> &DtypeErrorKind {
-        &self.kind
-    }
-
     /// What the parser expected at [`offset`](Self::offset).
     ///
     /// ```
@@ -128,12 +93,7 @@ impl DtypeError {
     /// assert_eq!(Dtype::parse("M8[ns").unwrap_err().expected(), "']' closing the datetime unit");
     /// ```
     pub fn expected(&self) -> &str {
-        match &self.kind {
-            DtypeErrorKind::Syntax { expected, .. }
-            | DtypeErrorKind::Invalid { expected, .. }
-            | DtypeErrorKind::Unsupported { expected, .. }
-            | DtypeErrorKind::LimitExceeded { expected, .. } => expected,
-        }
+        self.kind().parts().0
     }
 
     /// What it found there: a quoted excerpt of the input, `end of input`,
@@ -145,34 +105,41 @@ impl DtypeError {
     /// assert_eq!(Dtype::parse("").unwrap_err().found(), "end of input");
     /// ```
     pub fn found(&self) -> &str {
-        match &self.kind {
-            DtypeErrorKind::Syntax { found, .. }
-            | DtypeErrorKind::Invalid { found, .. }
-            | DtypeErrorKind::Unsupported { found, .. }
-            | DtypeErrorKind::LimitExceeded { found, .. } => found,
-        }
+        self.kind().parts().1
     }
 
     /// Moves the error from a sub-string to the whole input.
-    pub(super) fn relocate(mut self, loc: Loc) -> DtypeError {
-        self.offset = match loc {
-            Loc::Shift(base) => self.offset.map(|o| o.saturating_add(base as u64)),
+    pub(super) fn relocate(self, loc: Loc) -> DtypeError {
+        let offset = match loc {
+            Loc::Shift(base) => self.offset().map(|o| o.saturating_add(base as u64)),
             Loc::Fixed(at) => Some(at as u64),
         };
-        self
+        self.moved_to(offset)
     }
 }
 
-impl fmt::Display for DtypeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.offset {
-            Some(offset) => write!(f, "{} at byte {offset}", self.kind),
-            None => fmt::Display::fmt(&self.kind, f),
+impl DtypeErrorKind {
+    /// What was expected and what was found: every kind says both.
+    fn parts(&self) -> (&str, &str) {
+        match self {
+            DtypeErrorKind::Syntax { expected, found }
+            | DtypeErrorKind::Invalid { expected, found }
+            | DtypeErrorKind::Unsupported { expected, found }
+            | DtypeErrorKind::LimitExceeded { expected, found } => (expected, found),
         }
     }
 }
 
-impl core::error::Error for DtypeError {}
+impl Kind for DtypeErrorKind {
+    fn class(&self) -> Class {
+        match self {
+            DtypeErrorKind::Syntax { .. } => Class::Syntax,
+            DtypeErrorKind::Invalid { .. } => Class::Invalid,
+            DtypeErrorKind::Unsupported { .. } => Class::Unsupported,
+            DtypeErrorKind::LimitExceeded { .. } => Class::TooLarge,
+        }
+    }
+}
 
 /// How offsets inside a sub-string map to offsets in the whole input.
 #[derive(Clone, Copy)]
@@ -183,64 +150,30 @@ pub(super) enum Loc {
     Fixed(usize),
 }
 
-/// A [`DtypeErrorKind::Syntax`] error at `pos`.
-pub(super) fn syntax(
-    pos: usize,
-    expected: impl Into<String>,
-    found: impl Into<String>,
-) -> DtypeError {
-    DtypeError::at(
-        pos,
-        DtypeErrorKind::Syntax {
-            expected: expected.into(),
-            found: found.into(),
-        },
-    )
+/// The constructors of each kind: an error at `pos` with what was expected and found.
+macro_rules! constructors {
+    ($($(#[$doc:meta])* $name:ident => $variant:ident,)*) => {$(
+        $(#[$doc])*
+        pub(super) fn $name(
+            pos: usize,
+            expected: impl Into<String>,
+            found: impl Into<String>,
+        ) -> DtypeError {
+            let (expected, found) = (expected.into(), found.into());
+            DtypeError::at(pos, DtypeErrorKind::$variant { expected, found })
+        }
+    )*};
 }
 
-/// A [`DtypeErrorKind::Invalid`] error at `pos`.
-pub(super) fn invalid(
-    pos: usize,
-    expected: impl Into<String>,
-    found: impl Into<String>,
-) -> DtypeError {
-    DtypeError::at(
-        pos,
-        DtypeErrorKind::Invalid {
-            expected: expected.into(),
-            found: found.into(),
-        },
-    )
-}
-
-/// A [`DtypeErrorKind::Unsupported`] error at `pos`.
-pub(super) fn unsupported(
-    pos: usize,
-    expected: impl Into<String>,
-    found: impl Into<String>,
-) -> DtypeError {
-    DtypeError::at(
-        pos,
-        DtypeErrorKind::Unsupported {
-            expected: expected.into(),
-            found: found.into(),
-        },
-    )
-}
-
-/// A [`DtypeErrorKind::LimitExceeded`] error at `pos`.
-pub(super) fn too_large(
-    pos: usize,
-    expected: impl Into<String>,
-    found: impl Into<String>,
-) -> DtypeError {
-    DtypeError::at(
-        pos,
-        DtypeErrorKind::LimitExceeded {
-            expected: expected.into(),
-            found: found.into(),
-        },
-    )
+constructors! {
+    /// A [`DtypeErrorKind::Syntax`] error at `pos`.
+    syntax => Syntax,
+    /// A [`DtypeErrorKind::Invalid`] error at `pos`.
+    invalid => Invalid,
+    /// A [`DtypeErrorKind::Unsupported`] error at `pos`.
+    unsupported => Unsupported,
+    /// A [`DtypeErrorKind::LimitExceeded`] error at `pos`.
+    too_large => LimitExceeded,
 }
 
 /// Nesting past [`MAX_NESTING`] at `pos`.

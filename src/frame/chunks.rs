@@ -14,6 +14,7 @@ use std::string::String;
 use std::vec::Vec;
 
 use super::error::{FrameError, FrameErrorKind};
+use super::fields::invalid;
 use super::header::{FrameHeader, FrameInfo, FrameKind};
 use crate::blosc::Special;
 use crate::chunk::{self, ChunkHeader, DEFAULT_MAX_NBYTES, EXTENDED_HEADER_LEN};
@@ -60,22 +61,6 @@ pub struct ChunkIndex {
 /// ```
 pub fn chunk_file_name(number: u64) -> String {
     format!("{number:08X}.chunk")
-}
-
-pub(super) fn invalid(
-    at: u64,
-    field: &'static str,
-    value: i128,
-    reason: &'static str,
-) -> FrameError {
-    FrameError::at(
-        at,
-        FrameErrorKind::InvalidField {
-            field,
-            value,
-            reason,
-        },
-    )
 }
 
 /// Reads `len` bytes at `at`, or says the input ends first.
@@ -133,9 +118,6 @@ pub(super) fn read_chunk_at<S: ReadAt + ?Sized>(
     chunk::decode_with_limit(&bytes, max_nbytes).map_err(chunk_error)
 }
 
-/// C-Blosc2's `BLOSC2_VL_BLOCKS` bit of `blosc2_flags2`, which the decoder refuses.
-const VL_BLOCKS: u8 = 0x01;
-
 /// A chunk's bytes: decoded, or one pattern repeated (a special chunk), not
 /// materialised.
 #[derive(Debug)]
@@ -173,35 +155,27 @@ pub(super) fn read_chunk_lazy<S: ReadAt + ?Sized>(
 ) -> Result<Decoded, FrameError> {
     let head = read_exact_at(reader, at, EXTENDED_HEADER_LEN, "a chunk header")?;
     let header = ChunkHeader::parse(&head).ok();
-    let repeat = header.as_ref().and_then(|h| {
+    let special = header.as_ref().and_then(|h| {
         let fits = at.saturating_add(u64::from(h.cbytes)) <= limit;
-        let decodable = h.blosc2_flags2 & VL_BLOCKS == 0 && h.nbytes <= max_nbytes && fits;
-        let pattern: Vec<u8> = match h.special()? {
-            Special::Zero | Special::Uninit => std::vec![0],
-            Special::Nan if h.typesize == 4 => std::vec![0, 0, 0xc0, 0x7f],
-            Special::Nan if h.typesize == 8 => std::vec![0, 0, 0, 0, 0, 0, 0xf8, 0x7f],
-            // The value: the chunk's bytes after its header (the header check made its
-            // length divide nbytes); read below.
-            Special::Value => Vec::new(),
-            Special::Nan => return None,
-        };
-        decodable.then_some((h.clone(), pattern))
+        (h.nbytes <= max_nbytes && fits).then_some((h, h.special()?))
     });
-    // Whole patterns only, as the decoder repeats them.
-    let whole = |pattern: &[u8], h: &ChunkHeader| {
-        !pattern.is_empty() && (h.nbytes as usize).is_multiple_of(pattern.len())
-    };
-    let pattern = match repeat {
-        Some((h, pattern)) if !pattern.is_empty() => Some((h, pattern)),
-        Some((h, _)) => {
+    // The decoder's checks and value (`chunk::special_value`); a repeated value is read
+    // from the chunk's bytes after its header.
+    let pattern = match special {
+        Some((h, Special::Value)) => {
             let bytes = read_exact_at(reader, at, h.cbytes as usize, "a chunk")?;
-            let value = bytes.get(h.len()..).unwrap_or_default().to_vec();
-            Some((h, value))
+            chunk::special_value(h, Special::Value, &bytes)
+                .ok()
+                .map(|v| (h, v.to_vec()))
         }
+        Some((h, special)) => chunk::special_value(h, special, &head)
+            .ok()
+            .map(|v| (h, v.to_vec())),
         None => None,
     };
     match pattern {
-        Some((h, pattern)) if whole(&pattern, &h) => Ok(Decoded::Repeat {
+        // Not a chunk of no bytes (NaN's pattern is empty then).
+        Some((h, pattern)) if !pattern.is_empty() => Ok(Decoded::Repeat {
             pattern,
             len: u64::from(h.nbytes),
         }),

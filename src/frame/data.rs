@@ -4,10 +4,9 @@
 use std::path::{Path, PathBuf};
 use std::vec::Vec;
 
-use super::chunks::{
-    chunk_file_name, invalid, read_chunk_lazy, ChunkIndex, ChunkLocation, Decoded,
-};
+use super::chunks::{chunk_file_name, read_chunk_lazy, ChunkIndex, ChunkLocation, Decoded};
 use super::error::{FrameError, FrameErrorKind};
+use super::fields::invalid;
 use super::header::{FrameHeader, FrameInfo, FrameKind};
 use crate::blosc::Special;
 use crate::chunk::DEFAULT_MAX_NBYTES;

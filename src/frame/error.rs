@@ -1,17 +1,17 @@
-//! [`FrameError`]: what went wrong reading or rewriting a frame header, and where.
+//! [`FrameError`]: what went wrong reading or rewriting a frame, and where.
 
-use std::boxed::Box;
 use std::fmt;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::string::String;
 
 use super::header::{FrameKind, MAX_FRAME_FORMAT_VERSION, MAX_METALAYERS, METALAYER_NAME_MAXLEN};
 use super::shape::ShapeChangeRefusal;
-use crate::meta::error::Found;
+use crate::located::{Class, Kind, Located};
+use crate::wire::Found;
 
-/// An error reading or rewriting a frame header: what went wrong ([`FrameError::kind`]),
-/// where in the frame ([`FrameError::offset`]) and, when a file is involved, which
+/// An error reading or rewriting a frame: what went wrong ([`FrameError::kind`]), where
+/// in the frame ([`FrameError::offset`]) and, when a file is involved, which
 /// ([`FrameError::path`]).
 ///
 /// Offsets are byte offsets from the start of the frame (for a sparse frame, from the
@@ -26,23 +26,19 @@ use crate::meta::error::Found;
 /// assert!(matches!(err.kind(), FrameErrorKind::BadMagic { found: b't', .. }));
 /// assert!(err.to_string().ends_with(" at byte 2"), "{err}");
 /// ```
-pub struct FrameError {
-    inner: Box<Inner>,
-}
-
-struct Inner {
-    offset: Option<u64>,
-    path: Option<PathBuf>,
-    kind: FrameErrorKind,
-}
+pub type FrameError = Located<FrameErrorKind>;
 
 /// What went wrong; see [`FrameError`]. Offsets are in the error, not in the kind.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum FrameErrorKind {
     /// An I/O error.
-    Io(io::Error),
+    #[error("I/O error: {0}")]
+    Io(#[source] io::Error),
     /// The input ends before the header does.
+    #[error(
+        "input truncated: {what} needs {end} bytes of input, but only {available} are available"
+    )]
     Truncated {
         /// What was being read.
         what: &'static str,
@@ -52,6 +48,7 @@ pub enum FrameErrorKind {
         available: u64,
     },
     /// A byte of the magic `b"b2frame\0"` is wrong: not a Blosc2 frame.
+    #[error("not a Blosc2 frame: expected {expected:#04x} of the magic \"b2frame\\0\", found {found:#04x}")]
     BadMagic {
         /// The magic byte expected.
         expected: u8,
@@ -59,6 +56,7 @@ pub enum FrameErrorKind {
         found: u8,
     },
     /// A msgpack marker byte is wrong.
+    #[error("expected {expected}, found {}", Found(*found))]
     BadMarker {
         /// What was expected there.
         expected: &'static str,
@@ -66,6 +64,7 @@ pub enum FrameErrorKind {
         found: u8,
     },
     /// A field holds a value that is out of range.
+    #[error("invalid {field} {value}: {reason}")]
     InvalidField {
         /// Which field.
         field: &'static str,
@@ -75,11 +74,17 @@ pub enum FrameErrorKind {
         reason: &'static str,
     },
     /// The frame format version is not one this module understands.
+    #[error(
+        "unsupported frame format version {version} (expected 1 to {MAX_FRAME_FORMAT_VERSION})"
+    )]
     UnsupportedVersion {
         /// The version found.
         version: u8,
     },
     /// Something would extend past the end of the header.
+    #[error(
+        "{what} would extend to byte {end}, past the end of the header (header_len {header_len})"
+    )]
     OutOfHeader {
         /// What was being read.
         what: &'static str,
@@ -89,12 +94,14 @@ pub enum FrameErrorKind {
         header_len: u32,
     },
     /// More than 16 metalayers.
+    #[error("{count} metalayers declared, at most {MAX_METALAYERS} allowed")]
     TooManyMetalayers {
         /// The count found.
         count: u16,
     },
     /// The trailer's index and its contents array disagree on the number of
     /// variable-length metalayers.
+    #[error("the contents array holds {contents} metalayers, but the index holds {index}")]
     MetalayerCountMismatch {
         /// Count in the index (map16).
         index: u16,
@@ -102,16 +109,19 @@ pub enum FrameErrorKind {
         contents: u16,
     },
     /// A variable-length metalayer name is not valid (not UTF-8, or contains NUL).
+    #[error("invalid metalayer name: {reason}")]
     InvalidName {
         /// Why.
         reason: &'static str,
     },
     /// Two variable-length metalayers have the same name.
+    #[error("duplicate metalayer name {name:?}")]
     DuplicateName {
         /// The name.
         name: String,
     },
     /// A variable-length metalayer offset does not point at its content.
+    #[error("metalayer {name:?} has offset {value}, but its content is at byte {actual}")]
     OffsetMismatch {
         /// The metalayer.
         name: String,
@@ -121,6 +131,7 @@ pub enum FrameErrorKind {
         actual: u64,
     },
     /// A metalayer content too long for its int32 length (a new frame's).
+    #[error("metalayer {name:?} of {len} bytes, expected fewer than 2 GiB")]
     MetalayerTooLarge {
         /// The metalayer.
         name: String,
@@ -128,11 +139,13 @@ pub enum FrameErrorKind {
         len: u64,
     },
     /// A metalayer name is longer than 31 bytes (stored as str8/16/32).
+    #[error("metalayer name of {len} bytes, at most {METALAYER_NAME_MAXLEN} allowed")]
     NameTooLong {
         /// The declared length.
         len: u64,
     },
     /// A metalayer offset is negative or does not point inside the header.
+    #[error("metalayer {name:?} has offset {value}, outside the header (header_len {header_len})")]
     OffsetOutsideHeader {
         /// The metalayer.
         name: String,
@@ -143,6 +156,7 @@ pub enum FrameErrorKind {
     },
     /// The frame type does not match the path (a file must hold a contiguous
     /// frame; a directory's `chunks.b2frame` a sparse one).
+    #[error("the header's frame type (byte 26) says a {found} frame, expected a {expected} one")]
     WrongKind {
         /// The kind the path implies.
         expected: FrameKind,
@@ -151,6 +165,7 @@ pub enum FrameErrorKind {
     },
     /// The path is neither a regular file nor a directory (a FIFO, a socket, a device):
     /// refused before it is opened.
+    #[error("{file_type}, not a frame file (a regular file, or a sparse frame's directory)")]
     NotAFile {
         /// What it is: `"a FIFO"`, `"a socket"`, `"a character device"`, ...
         file_type: &'static str,
@@ -158,17 +173,23 @@ pub enum FrameErrorKind {
     /// The metalayer contents are not where C-Blosc2 writes them (see
     /// [`FrameInfo::contents_as_c_writes`](super::FrameInfo::contents_as_c_writes)):
     /// a rewrite in place could overwrite the index or another content.
+    #[error("the metalayer contents are not where C-Blosc2 writes them; not rewritten in place")]
     UnusualLayout,
     /// No metalayer has this name.
+    #[error("no metalayer named {name:?}")]
     UnknownMetalayer {
         /// The name asked for.
         name: String,
     },
     /// The frame has neither a `b2nd` nor a `caterva` metalayer: not an n-dimensional array.
+    #[error("no b2nd or caterva metalayer: the frame does not hold an n-dimensional array")]
     NoArrayMetalayer,
     /// A user-metalayer write named the array's metalayer (see
     /// [`FrameHeader::is_array_metalayer`](super::FrameHeader::is_array_metalayer));
     /// its shape changes through [`set_shape`](super::set_shape).
+    #[error(
+        "metalayer {name:?} is the array's, not a user metalayer: its shape changes with set_shape"
+    )]
     NotUserMetalayer {
         /// The name given.
         name: String,
@@ -176,61 +197,75 @@ pub enum FrameErrorKind {
     /// The array metalayer does not decode. The source's offset counts from the start
     /// of the content, which starts at `content_offset` in the frame; the error's
     /// offset is the frame offset of the offending byte.
+    #[error("{}", inner("metalayer", name, "content", *content_offset, source.offset(), source, source.kind()))]
     Metalayer {
         /// The metalayer.
         name: String,
         /// Where its content starts, from the start of the frame.
         content_offset: u64,
         /// Why it does not decode.
+        #[source]
         source: crate::meta::error::Error,
     },
     /// A vlmetalayer's chunk does not decode. The source's offset counts from the start
     /// of the chunk, which starts at `content_offset` in the frame; the error's offset
     /// is the frame offset of the offending byte.
+    #[error("{}", inner("vlmetalayer", name, "chunk", *content_offset, source.offset(), source, source.kind()))]
     VlmetaChunk {
         /// The vlmetalayer.
         name: String,
         /// Where its chunk starts, from the start of the frame.
         content_offset: u64,
         /// Why it does not decode.
+        #[source]
         source: crate::chunk::ChunkError,
     },
     /// A chunk of the frame's data, or its offsets chunk (`nchunk` `None`), does not
     /// decode. The source's offset counts from the start of the chunk, which starts at
     /// `chunk_offset` in the frame (for a sparse frame's data chunk, in its `.chunk`
     /// file); the error's offset is the frame offset of the offending byte.
+    #[error("{} (starting at byte {chunk_offset}) does not decode: {}", which_chunk(*nchunk), source.kind())]
     DataChunk {
         /// Which chunk, `None` for the offsets chunk.
         nchunk: Option<u64>,
         /// Where it starts.
         chunk_offset: u64,
         /// Why it does not decode.
+        #[source]
         source: crate::chunk::ChunkError,
     },
     /// A vlmetalayer's uncompressed content is not one msgpack value of the type asked
     /// for; the source's offset counts from the start of that uncompressed content.
+    #[error("{}", value_message(name, source))]
     VlmetaValue {
         /// The vlmetalayer.
         name: String,
         /// Why it does not decode.
+        #[source]
         source: crate::meta::error::Error,
     },
     /// No vlmetalayer has this name.
+    #[error("no vlmetalayer named {name:?}")]
     UnknownVlmetalayer {
         /// The name asked for.
         name: String,
     },
     /// A vlmeta change (set or delete) that is refused; nothing is written.
+    #[error("vlmeta not changed: {reason}")]
     VlmetaChange {
         /// Why not.
+        #[source]
         reason: super::vlmeta_refusal::VlmetaRefusal,
     },
     /// A shape change that cannot be written in place.
+    #[error("cannot set the shape in place: {reason}")]
     ShapeChange {
         /// Why not.
+        #[source]
         reason: ShapeChangeRefusal,
     },
     /// The new content does not have the length of the existing one.
+    #[error("metalayer {name:?} holds {expected} bytes; new content of {found} bytes refused (only same-length rewrites are possible in place)")]
     ContentLengthMismatch {
         /// The metalayer.
         name: String,
@@ -241,6 +276,7 @@ pub enum FrameErrorKind {
     },
     /// A rewrite is refused because the frame's data is cut short: the file holding
     /// the header (for a sparse frame, `chunks.b2frame`) is shorter than `frame_len`.
+    #[error("the header declares a frame of {frame_len} bytes, but the file has {file_len}: the frame is truncated, and is not rewritten")]
     TruncatedFrame {
         /// The frame length the header declares.
         frame_len: u64,
@@ -249,212 +285,95 @@ pub enum FrameErrorKind {
     },
     /// The metalayer's content is not the one the new content was decided from: the
     /// file changed in between (another writer, or a replaced file). Nothing written.
+    #[error(
+        "metalayer {name:?} changed between reading and writing (another writer?); nothing written"
+    )]
     ContentChanged {
         /// The metalayer.
         name: String,
     },
 }
 
-impl fmt::Display for FrameErrorKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+/// `metalayer "b2nd" does not decode: <why> (byte N of its content, which starts at frame
+/// byte M)`, or without an offset `metalayer "b2nd", whose content starts at frame byte
+/// M, does not decode: <why>`.
+fn inner(
+    what: &str,
+    name: &str,
+    part: &str,
+    content_offset: u64,
+    at: Option<u64>,
+    source: &dyn fmt::Display,
+    kind: &dyn fmt::Display,
+) -> String {
+    match at {
+        Some(at) => std::format!(
+            "{what} {name:?} does not decode: {kind} (byte {at} of its {part}, which starts at frame byte {content_offset})"
+        ),
+        None => std::format!(
+            "{what} {name:?}, whose {part} starts at frame byte {content_offset}, does not decode: {source}"
+        ),
+    }
+}
+
+/// `data chunk N`, or `the chunk offsets index`.
+fn which_chunk(nchunk: Option<u64>) -> String {
+    match nchunk {
+        Some(n) => std::format!("data chunk {n}"),
+        None => "the chunk offsets index".into(),
+    }
+}
+
+/// A vlmetalayer whose uncompressed value does not decode.
+fn value_message(name: &str, source: &crate::meta::error::Error) -> String {
+    match source.offset() {
+        Some(at) => std::format!(
+            "vlmetalayer {name:?} does not decode: {} (byte {at} of its uncompressed value)",
+            source.kind()
+        ),
+        None => std::format!("vlmetalayer {name:?} does not decode: {source}"),
+    }
+}
+
+impl Kind for FrameErrorKind {
+    fn class(&self) -> Class {
         use FrameErrorKind::*;
         match self {
-            Io(source) => write!(f, "I/O error: {source}"),
-            Truncated {
-                what,
-                end,
-                available,
-            } => write!(
-                f,
-                "input truncated: {what} needs {end} bytes of input, but only {available} are available"
-            ),
-            BadMagic { expected, found } => write!(
-                f,
-                "not a Blosc2 frame: expected {expected:#04x} of the magic \"b2frame\\0\", found {found:#04x}"
-            ),
-            BadMarker { expected, found } => {
-                write!(f, "expected {expected}, found {}", Found(*found))
+            Io(_) => Class::Io,
+            BadMagic { .. } | NotAFile { .. } => Class::NotBlosc2,
+            Truncated { .. }
+            | BadMarker { .. }
+            | InvalidField { .. }
+            | OutOfHeader { .. }
+            | TooManyMetalayers { .. }
+            | NameTooLong { .. }
+            | OffsetOutsideHeader { .. }
+            | WrongKind { .. } => Class::Syntax,
+            UnsupportedVersion { .. } => Class::Unsupported,
+            MetalayerCountMismatch { .. }
+            | InvalidName { .. }
+            | DuplicateName { .. }
+            | OffsetMismatch { .. }
+            | Metalayer { .. }
+            | VlmetaChunk { .. }
+            | DataChunk { .. }
+            | VlmetaValue { .. } => Class::Corrupt,
+            UnknownMetalayer { .. } | NoArrayMetalayer | UnknownVlmetalayer { .. } => {
+                Class::NotFound
             }
-            InvalidField {
-                field,
-                value,
-                reason,
-            } => write!(f, "invalid {field} {value}: {reason}"),
-            UnsupportedVersion { version } => write!(
-                f,
-                "unsupported frame format version {version} (expected 1 to {MAX_FRAME_FORMAT_VERSION})"
-            ),
-            OutOfHeader {
-                what,
-                end,
-                header_len,
-            } => write!(
-                f,
-                "{what} would extend to byte {end}, past the end of the header (header_len {header_len})"
-            ),
-            TooManyMetalayers { count } => write!(
-                f,
-                "{count} metalayers declared, at most {MAX_METALAYERS} allowed"
-            ),
-            MetalayerCountMismatch { index, contents } => write!(
-                f,
-                "the contents array holds {contents} metalayers, but the index holds {index}"
-            ),
-            InvalidName { reason } => write!(f, "invalid metalayer name: {reason}"),
-            DuplicateName { name } => write!(f, "duplicate metalayer name {name:?}"),
-            OffsetMismatch {
-                name,
-                value,
-                actual,
-            } => write!(
-                f,
-                "metalayer {name:?} has offset {value}, but its content is at byte {actual}"
-            ),
-            MetalayerTooLarge { name, len } => write!(
-                f,
-                "metalayer {name:?} of {len} bytes, expected fewer than 2 GiB"
-            ),
-            NameTooLong { len } => write!(
-                f,
-                "metalayer name of {len} bytes, at most {METALAYER_NAME_MAXLEN} allowed"
-            ),
-            OffsetOutsideHeader {
-                name,
-                value,
-                header_len,
-            } => write!(
-                f,
-                "metalayer {name:?} has offset {value}, outside the header (header_len {header_len})"
-            ),
-            WrongKind { expected, found } => write!(
-                f,
-                "the header's frame type (byte 26) says a {found} frame, expected a {expected} one"
-            ),
-            NotAFile { file_type } => write!(
-                f,
-                "{file_type}, not a frame file (a regular file, or a sparse frame's directory)"
-            ),
-            UnusualLayout => f.write_str(
-                "the metalayer contents are not where C-Blosc2 writes them; not rewritten in place",
-            ),
-            UnknownMetalayer { name } => write!(f, "no metalayer named {name:?}"),
-            NoArrayMetalayer => f.write_str(
-                "no b2nd or caterva metalayer: the frame does not hold an n-dimensional array",
-            ),
-            NotUserMetalayer { name } => write!(
-                f,
-                "metalayer {name:?} is the array's, not a user metalayer: its shape changes with set_shape"
-            ),
-            Metalayer {
-                name,
-                content_offset,
-                source,
-            } => match source.offset() {
-                Some(at) => write!(
-                    f,
-                    "metalayer {name:?} does not decode: {} (byte {at} of its content, which starts at frame byte {content_offset})",
-                    source.kind()
-                ),
-                None => write!(
-                    f,
-                    "metalayer {name:?}, whose content starts at frame byte {content_offset}, does not decode: {source}"
-                ),
-            },
-            DataChunk {
-                nchunk,
-                chunk_offset,
-                source,
-            } => {
-                match nchunk {
-                    Some(n) => write!(f, "data chunk {n}")?,
-                    None => f.write_str("the chunk offsets index")?,
-                }
-                write!(
-                    f,
-                    " (starting at byte {chunk_offset}) does not decode: {}",
-                    source.kind()
-                )
-            }
-            VlmetaChunk {
-                name,
-                content_offset,
-                source,
-            } => match source.offset() {
-                Some(at) => write!(
-                    f,
-                    "vlmetalayer {name:?} does not decode: {} (byte {at} of its chunk, which starts at frame byte {content_offset})",
-                    source.kind()
-                ),
-                None => write!(
-                    f,
-                    "vlmetalayer {name:?}, whose chunk starts at frame byte {content_offset}, does not decode: {source}"
-                ),
-            },
-            VlmetaValue { name, source } => match source.offset() {
-                Some(at) => write!(
-                    f,
-                    "vlmetalayer {name:?} does not decode: {} (byte {at} of its uncompressed value)",
-                    source.kind()
-                ),
-                None => write!(f, "vlmetalayer {name:?} does not decode: {source}"),
-            },
-            UnknownVlmetalayer { name } => write!(f, "no vlmetalayer named {name:?}"),
-            ShapeChange { reason } => write!(f, "cannot set the shape in place: {reason}"),
-            VlmetaChange { reason } => write!(f, "vlmeta not changed: {reason}"),
-            ContentLengthMismatch {
-                name,
-                expected,
-                found,
-            } => write!(
-                f,
-                "metalayer {name:?} holds {expected} bytes; new content of {found} bytes refused (only same-length rewrites are possible in place)"
-            ),
-            TruncatedFrame {
-                frame_len,
-                file_len,
-            } => write!(
-                f,
-                "the header declares a frame of {frame_len} bytes, but the file has {file_len}: the frame is truncated, and is not rewritten"
-            ),
-            ContentChanged { name } => write!(
-                f,
-                "metalayer {name:?} changed between reading and writing (another writer?); nothing written"
-            ),
+            UnusualLayout
+            | MetalayerTooLarge { .. }
+            | NotUserMetalayer { .. }
+            | VlmetaChange { .. }
+            | ShapeChange { .. }
+            | ContentLengthMismatch { .. } => Class::Refused,
+            TruncatedFrame { .. } => Class::Truncated,
+            ContentChanged { .. } => Class::Conflict,
         }
     }
 }
 
 impl FrameError {
-    /// An error at `offset` bytes from the start of the frame.
-    pub(crate) fn at(offset: u64, kind: FrameErrorKind) -> Self {
-        FrameError {
-            inner: Box::new(Inner {
-                offset: Some(offset),
-                path: None,
-                kind,
-            }),
-        }
-    }
-
-    /// An error that is not at one place in the frame.
-    pub(crate) fn new(kind: FrameErrorKind) -> Self {
-        FrameError {
-            inner: Box::new(Inner {
-                offset: None,
-                path: None,
-                kind,
-            }),
-        }
-    }
-
-    /// The error with `path` as its file, unless it has one already.
-    pub(crate) fn in_file(mut self, path: &Path) -> Self {
-        if self.inner.path.is_none() {
-            self.inner.path = Some(path.to_path_buf());
-        }
-        self
-    }
-
     /// An I/O error on `path` (when there is one).
     pub(crate) fn io(path: Option<&Path>) -> impl FnOnce(io::Error) -> FrameError + '_ {
         move |source| {
@@ -463,88 +382,6 @@ impl FrameError {
                 Some(p) => e.in_file(p),
                 None => e,
             }
-        }
-    }
-
-    /// The byte offset in the frame where the problem is, when it is at one place:
-    /// for a metalayer that does not decode, the frame offset of the offending byte.
-    ///
-    /// ```
-    /// let err = b2nd_meta::frame::parse_header(b"not a frame").unwrap_err();
-    /// assert_eq!(err.offset(), Some(2));
-    /// ```
-    pub fn offset(&self) -> Option<u64> {
-        self.inner.offset
-    }
-
-    /// What went wrong.
-    ///
-    /// ```
-    /// use b2nd_meta::frame::{parse_header, FrameErrorKind};
-    /// let err = parse_header(b"\x9e\xa8b2frame").unwrap_err();
-    /// assert!(matches!(err.kind(), FrameErrorKind::Truncated { available: 9, .. }));
-    /// ```
-    pub fn kind(&self) -> &FrameErrorKind {
-        &self.inner.kind
-    }
-
-    /// Consumes the error, giving what went wrong.
-    ///
-    /// ```
-    /// use b2nd_meta::frame::{parse_header, FrameErrorKind};
-    /// let kind = parse_header(b"").unwrap_err().into_kind();
-    /// assert!(matches!(kind, FrameErrorKind::Truncated { .. }));
-    /// ```
-    pub fn into_kind(self) -> FrameErrorKind {
-        self.inner.kind
-    }
-
-    /// The file involved, when there is one (I/O errors, a frame of the wrong kind for
-    /// its path).
-    ///
-    /// ```
-    /// let err = b2nd_meta::frame::open("/no/such/frame.b2nd").unwrap_err();
-    /// assert_eq!(err.path(), Some(std::path::Path::new("/no/such/frame.b2nd")));
-    /// ```
-    pub fn path(&self) -> Option<&Path> {
-        self.inner.path.as_deref()
-    }
-}
-
-impl fmt::Display for FrameError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(path) = &self.inner.path {
-            write!(f, "{}: ", path.display())?;
-        }
-        fmt::Display::fmt(&self.inner.kind, f)?;
-        if let Some(offset) = self.inner.offset {
-            write!(f, " at byte {offset}")?;
-        }
-        Ok(())
-    }
-}
-
-impl fmt::Debug for FrameError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("FrameError")
-            .field("offset", &self.inner.offset)
-            .field("path", &self.inner.path)
-            .field("kind", &self.inner.kind)
-            .finish()
-    }
-}
-
-impl std::error::Error for FrameError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.inner.kind {
-            FrameErrorKind::Io(source) => Some(source),
-            FrameErrorKind::Metalayer { source, .. } => Some(source),
-            FrameErrorKind::VlmetaChunk { source, .. } => Some(source),
-            FrameErrorKind::DataChunk { source, .. } => Some(source),
-            FrameErrorKind::VlmetaValue { source, .. } => Some(source),
-            FrameErrorKind::ShapeChange { reason } => Some(reason),
-            FrameErrorKind::VlmetaChange { reason } => Some(reason),
-            _ => None,
         }
     }
 }

@@ -23,7 +23,7 @@ use crate::io::{read_vec_at, SharedSource};
 /// ```
 ///
 /// [`open`]: super::open
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct FrameFile {
     /// The file the header was read from (the frame file itself, or the
     /// `chunks.b2frame` inside a sparse-frame directory); for a store's node, the
@@ -40,25 +40,31 @@ pub struct FrameFile {
 }
 
 /// Where a [`FrameFile`] reads its bytes: the source its header came from, and whether
-/// that is a file of its own, whose reads take part in C-Blosc2's lock protocol. Not
-/// part of what a `FrameFile` is: two compare equal.
+/// that is a file of its own, whose reads take part in C-Blosc2's lock protocol.
 #[derive(Clone)]
 pub(crate) struct Source {
     pub(crate) bytes: SharedSource,
     pub(crate) locked: bool,
 }
 
-impl PartialEq for Source {
-    fn eq(&self, _: &Self) -> bool {
-        true
+/// Two frames are equal when they were read from the same path, as the same header of
+/// the same length: the file kept open and the trailer kept are not what a frame is.
+impl PartialEq for FrameFile {
+    fn eq(&self, other: &Self) -> bool {
+        (&self.header_path, &self.header, self.file_len)
+            == (&other.header_path, &other.header, other.file_len)
     }
 }
 
-impl Eq for Source {}
+impl Eq for FrameFile {}
 
-impl core::fmt::Debug for Source {
+impl core::fmt::Debug for FrameFile {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(if self.locked { "a file" } else { "a node" })
+        f.debug_struct("FrameFile")
+            .field("header_path", &self.header_path)
+            .field("header", &self.header)
+            .field("file_len", &self.file_len)
+            .finish_non_exhaustive()
     }
 }
 

@@ -13,11 +13,11 @@ use super::error::{FrameError, FrameErrorKind};
 use super::fields::{invalid, Bound, Fields};
 use super::header::{HeaderNote, FIXED_HEADER_LEN, MAX_METALAYERS};
 use super::header::{CONTENT_PREFIX_LEN, METALAYER_NAME_MAXLEN};
-use crate::meta::error::Found;
 use crate::wire::marker::{
     ARRAY16, BIN32, FIXARRAY, FIXSTR, FIXSTR_MAX, INT32, MAP16, STR16, STR32, STR8, UINT16,
 };
 use crate::wire::read::Reader;
+use crate::wire::Found;
 
 /// Offset of the index size (uint16), from C-Blosc2's `blosc/frame.h`.
 pub(super) const OFF_IDX_SIZE: usize = 89;
@@ -58,10 +58,7 @@ pub(crate) fn parse_index(
 ) -> Result<(Vec<Entry>, usize, Vec<HeaderNote>), FrameError> {
     let header = prefix.get(..header_len as usize).unwrap_or(prefix);
     let mut notes = Vec::new();
-    let mut c = Fields {
-        r: Reader::new(header),
-        bound: Bound::Header(header_len),
-    };
+    let mut c = Fields::new(header, Bound::Header(header_len), 0);
     c.r.advance(FIXED_HEADER_LEN);
     // Not read by C.
     let section = c.byte("the metalayer section")?;

@@ -6,7 +6,8 @@ use std::string::ToString;
 
 use super::error::{FrameError, FrameErrorKind};
 use super::header::Metalayer;
-use crate::meta::error::{Error, ErrorKind, Expected};
+use crate::meta::error::Error;
+use crate::wire::{Expected, ReadError, ReadErrorKind};
 
 /// Where a reader was allowed to read, which names what running out of bytes means.
 #[derive(Clone, Copy)]
@@ -30,25 +31,25 @@ impl FrameError {
 
     /// The crate reader's error on bytes starting at frame byte `base`, as a frame error:
     /// a wrong marker, or the bytes running out (`past` says which bound).
-    pub(crate) fn from_reader(e: Error, base: u64, past: Past) -> Self {
-        let offset = e.offset().unwrap_or(0);
+    pub(crate) fn from_reader(e: ReadError, base: u64, past: Past) -> Self {
+        let (offset, kind) = e.into_parts();
         let described = |expected: &Expected| match expected {
             Expected::Described(what) => *what,
             _ => "a frame field",
         };
-        let kind = match e.kind() {
-            ErrorKind::InvalidMarker { expected, found } => FrameErrorKind::BadMarker {
-                expected: described(expected),
+        let kind = match kind {
+            ReadErrorKind::InvalidMarker { expected, found } => FrameErrorKind::BadMarker {
+                expected: described(&expected),
                 found: found.0,
             },
-            ErrorKind::UnexpectedEnd {
+            ReadErrorKind::UnexpectedEnd {
                 expected,
                 input_len,
                 needed,
             } => {
-                let what = described(expected);
-                let available = base.saturating_add(*input_len as u64);
-                let end = available.saturating_add(*needed as u64);
+                let what = described(&expected);
+                let available = base.saturating_add(input_len as u64);
+                let end = available.saturating_add(needed as u64);
                 match past {
                     Past::Input => FrameErrorKind::Truncated {
                         what,
@@ -69,7 +70,7 @@ impl FrameError {
                 reason: "unexpected value",
             },
         };
-        FrameError::at(base.saturating_add(offset), kind)
+        FrameError::at(base.saturating_add(offset as u64), kind)
     }
 }
 

@@ -112,14 +112,6 @@ pub(crate) fn check_kind(
     }
 }
 
-/// An I/O error without a path gets `path`; other errors stay as they are.
-pub(crate) fn with_path(e: FrameError, path: &Path) -> FrameError {
-    match e.kind() {
-        FrameErrorKind::Io(_) => e.in_file(path),
-        _ => e,
-    }
-}
-
 /// Read the header of the frame at `path`: a contiguous-frame file, or a
 /// sparse-frame directory (its `chunks.b2frame` is read). Only the bytes of the header
 /// the checks need are read, with positioned reads: the fixed part, the index, and at
@@ -185,7 +177,7 @@ pub(crate) fn open_file(
         .map_err(FrameError::io(Some(&header_path)))?
         .len();
     let source: SharedSource = Arc::new(file);
-    let header = read_staged(&*source, CONTENT_CAP).map_err(|e| with_path(e, &header_path))?;
+    let header = read_staged(&*source, CONTENT_CAP).map_err(|e| e.in_file(&header_path))?;
     check_kind(&header_path, kind, &header)?;
     let frame = FrameFile::new(header_path, header, file_len, source, true);
     let trailer = with_trailer.then(|| frame.read_kept_trailer());

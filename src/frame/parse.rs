@@ -10,11 +10,16 @@ use std::vec::Vec;
 
 use super::header::{FrameInfo, FrameKind, HeaderNote, FIXED_HEADER_LEN, MAX_FRAME_FORMAT_VERSION};
 use crate::blosc::{Codec, Filter, SplitMode, MAX_FILTERS};
-use crate::meta::error::Found;
 use crate::wire::marker::{FALSE, FIXARRAY, FIXEXT16, FIXSTR, INT16, INT32, INT64, TRUE, UINT64};
 use crate::wire::read::Reader;
+use crate::wire::Found;
 
 pub(super) const MAGIC: [u8; 8] = *b"b2frame\0";
+
+/// Whether `buf` holds the magic where a frame has it (the test C-Blosc2 makes first).
+pub(crate) fn starts_with_magic(buf: &[u8]) -> bool {
+    buf.get(OFF_MAGIC..OFF_MAGIC + MAGIC.len()) == Some(&MAGIC[..])
+}
 
 // Byte offsets, from C-Blosc2 `blosc/frame.h`.
 pub(crate) const OFF_MAGIC: usize = 2;
@@ -90,10 +95,7 @@ pub(crate) fn parse_fixed(buf: &[u8]) -> Result<FrameInfo, FrameError> {
             _ => {}
         }
     }
-    let mut c = Fields {
-        r: Reader::new(buf),
-        bound: Bound::Input,
-    };
+    let mut c = Fields::new(buf, Bound::Input, 0);
     // C refuses a buffer shorter than the fixed part before reading anything.
     c.read(
         |r, e| r.bytes(FIXED_HEADER_LEN, e),

@@ -20,7 +20,7 @@ use super::array::reshaped;
 use super::error::{FrameError, FrameErrorKind};
 use super::header::{FrameHeader, FrameKind, Metalayer};
 use super::lock::{lock_frame, open_locked, Locking};
-use super::open::{check_kind, locate, with_path};
+use super::open::{check_kind, locate};
 use super::staged::{parse_header, read_staged};
 use crate::io::{read_exact_at, write_all_at};
 use crate::meta::Meta;
@@ -265,7 +265,7 @@ fn locked<T>(
 ) -> Result<T, FrameError> {
     let io = |e| FrameError::io(Some(p))(e);
     let file_len = file.metadata().map_err(io)?.len();
-    let header = read_staged(file, usize::MAX).map_err(|e| with_path(e, p))?;
+    let header = read_staged(file, usize::MAX).map_err(|e| e.in_file(p))?;
     check_kind(p, kind, &header)?;
     if file_len < header.info.frame_len {
         return Err(FrameError::new(FrameErrorKind::TruncatedFrame {

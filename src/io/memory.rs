@@ -56,58 +56,23 @@ impl<T: AsRef<[u8]>> ReadAt for io::Cursor<T> {
     }
 }
 
-impl<T: ReadAt + ?Sized> ReadAt for &T {
-    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
-        (**self).read_at(buf, offset)
-    }
+/// A source behind a reference or a pointer reads as the source itself.
+macro_rules! forward {
+    ($($ptr:ty),*) => {$(
+        impl<T: ReadAt + ?Sized> ReadAt for $ptr {
+            fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+                (**self).read_at(buf, offset)
+            }
 
-    fn size(&self) -> io::Result<u64> {
-        (**self).size()
-    }
+            fn size(&self) -> io::Result<u64> {
+                (**self).size()
+            }
 
-    fn size_up_to(&self, want: u64) -> io::Result<u64> {
-        (**self).size_up_to(want)
-    }
+            fn size_up_to(&self, want: u64) -> io::Result<u64> {
+                (**self).size_up_to(want)
+            }
+        }
+    )*};
 }
 
-impl<T: ReadAt + ?Sized> ReadAt for &mut T {
-    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
-        (**self).read_at(buf, offset)
-    }
-
-    fn size(&self) -> io::Result<u64> {
-        (**self).size()
-    }
-
-    fn size_up_to(&self, want: u64) -> io::Result<u64> {
-        (**self).size_up_to(want)
-    }
-}
-
-impl<T: ReadAt + ?Sized> ReadAt for Box<T> {
-    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
-        (**self).read_at(buf, offset)
-    }
-
-    fn size(&self) -> io::Result<u64> {
-        (**self).size()
-    }
-
-    fn size_up_to(&self, want: u64) -> io::Result<u64> {
-        (**self).size_up_to(want)
-    }
-}
-
-impl<T: ReadAt + ?Sized> ReadAt for Arc<T> {
-    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
-        (**self).read_at(buf, offset)
-    }
-
-    fn size(&self) -> io::Result<u64> {
-        (**self).size()
-    }
-
-    fn size_up_to(&self, want: u64) -> io::Result<u64> {
-        (**self).size_up_to(want)
-    }
-}
+forward!(&T, &mut T, Box<T>, Arc<T>);

@@ -20,9 +20,6 @@ struct State<R> {
     dropped: u64,
 }
 
-/// The most read at once.
-const PIECE: usize = 8192;
-
 impl<R: Read> Stream<R> {
     pub(crate) fn new(reader: R) -> Self {
         Stream {
@@ -36,33 +33,11 @@ impl<R: Read> Stream<R> {
 }
 
 impl<R: Read> State<R> {
-    /// Reads into `buf` until it is full or the reader ends; how many.
-    fn fill(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let mut got = 0;
-        while let Some(rest) = buf.get_mut(got..).filter(|r| !r.is_empty()) {
-            match self.reader.read(rest) {
-                Ok(0) => break,
-                Ok(k) if k <= rest.len() => got += k,
-                Ok(_) => return Err(io::Error::other("reader returned more bytes than asked")),
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
-        }
-        Ok(got)
-    }
-
     /// Keeps reading until `end` bytes are kept or the reader ends, growing `kept` only
     /// as bytes arrive.
     fn keep_to(&mut self, end: usize) -> io::Result<()> {
-        let mut piece = [0u8; PIECE];
-        while self.kept.len() < end {
-            let want = (end - self.kept.len()).min(PIECE);
-            let got = self.fill(&mut piece[..want])?;
-            self.kept.extend_from_slice(&piece[..got]);
-            if got < want {
-                break;
-            }
-        }
+        let more = end.saturating_sub(self.kept.len()) as u64;
+        (&mut self.reader).take(more).read_to_end(&mut self.kept)?;
         Ok(())
     }
 }
@@ -85,19 +60,12 @@ impl<R: Read> ReadAt for Stream<R> {
 
     fn size_up_to(&self, want: u64) -> io::Result<u64> {
         let mut state = self.state.borrow_mut();
-        let mut scratch = [0u8; PIECE];
-        loop {
-            let have = state.kept.len() as u64 + state.dropped;
-            if have >= want {
-                return Ok(want);
-            }
-            let n = (want - have).min(PIECE as u64) as usize;
-            let got = state.fill(&mut scratch[..n])?;
-            if got == 0 {
-                return Ok(have);
-            }
-            state.dropped += got as u64;
-        }
+        let have = state.kept.len() as u64 + state.dropped;
+        // Read on and dropped, through a small buffer: nothing more is kept.
+        let more = want.saturating_sub(have);
+        let read = io::copy(&mut (&mut state.reader).take(more), &mut io::sink())?;
+        state.dropped += read;
+        Ok(have.saturating_add(read).min(want))
     }
 }
 

@@ -1,10 +1,12 @@
-//! The one error type of the crate, with the byte offset where decoding failed.
+//! [`Error`]: why a metalayer does not encode or decode, and at which byte.
 
-use alloc::boxed::Box;
 use alloc::string::{String, ToString};
-use core::fmt::{self, Display};
+use core::fmt::Display;
 
-use crate::wire::marker;
+use crate::located::{Class, Kind, Located};
+use crate::wire::marker::FIXARRAY;
+pub use crate::wire::{Expected, Found};
+use crate::wire::{ReadError, ReadErrorKind};
 
 /// The result type of this crate.
 pub type Result<T, E = Error> = core::result::Result<T, E>;
@@ -26,15 +28,7 @@ pub type Result<T, E = Error> = core::result::Result<T, E>;
 ///     "expected positive fixint (0x00..=0x7f), found 0xcc (uint8) at byte 1"
 /// );
 /// ```
-pub struct Error {
-    // Boxed so that `Result<T, Error>` stays one word wide on the hot path.
-    inner: Box<Inner>,
-}
-
-struct Inner {
-    offset: Option<u64>,
-    kind: ErrorKind,
-}
+pub type Error = Located<ErrorKind>;
 
 /// What went wrong; see [`Error`].
 #[derive(Debug, thiserror::Error)]
@@ -145,117 +139,74 @@ impl ErrorKind {
     }
 }
 
-/// A marker byte shown with its msgpack name, for error messages: `0xcf (uint64)`.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub struct Found(pub u8);
-
-impl Display for Found {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:#04x} ({})", self.0, marker::name(self.0))
-    }
-}
-
-impl fmt::Debug for Found {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:#04x}", self.0)
-    }
-}
-
-/// What the format requires at the place a decoding error happened.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Expected {
-    /// A positive fixint, `0x00..=0x7f` (version, ndim, dtype_format).
-    PositiveFixint,
-    /// An int64, `0xd3` + 8 bytes (shape entries).
-    Int64,
-    /// An int32, `0xd2` + 4 bytes (chunkshape and blockshape entries).
-    Int32,
-    /// A str32, `0xdb` + length + bytes (dtype).
-    Str32,
-    /// A bin32, `0xc6` + length + bytes.
-    Bin32,
-    /// An array header of exactly this many elements, `0x90 + n`.
-    Array(usize),
-    /// An array header of any length, `0x90..=0xa0`.
-    AnyArray,
-    /// Any value of the format (for self-describing reads).
-    AnyValue,
-    /// A value described in words: a field of a frame header, such as
-    /// `"int32 (0xd2) before header_len"`.
-    Described(&'static str),
-}
-
-impl Display for Expected {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Expected::PositiveFixint => f.write_str("positive fixint (0x00..=0x7f)"),
-            Expected::Int64 => f.write_str("int64 (0xd3)"),
-            Expected::Int32 => f.write_str("int32 (0xd2)"),
-            Expected::Str32 => f.write_str("str32 (0xdb)"),
-            Expected::Bin32 => f.write_str("bin32 (0xc6)"),
-            // C's unguarded `0x90 + n` header, for the lengths the format allows.
-            Expected::Array(n) if *n <= 16 => {
-                write!(
-                    f,
-                    "array of {n} element(s) ({:#04x})",
-                    marker::FIXARRAY + *n as u8
-                )
-            }
-            Expected::Array(n) => write!(f, "array of {n} element(s)"),
-            Expected::AnyArray => f.write_str("array header (0x90..=0xa0)"),
-            Expected::AnyValue => f.write_str(
-                "a value of the metalayer format (fixint, 0x90..=0xa0, 0xd2, 0xd3, 0xdb or 0xc6)",
-            ),
-            Expected::Described(what) => f.write_str(what),
-        }
-    }
-}
-
 impl Error {
-    /// An error at byte `offset` of the input.
-    pub(crate) fn at(offset: usize, kind: ErrorKind) -> Self {
-        Error {
-            inner: Box::new(Inner {
-                offset: Some(offset as u64),
-                kind,
-            }),
-        }
-    }
-
-    /// An error not at one place.
-    pub(crate) fn new(kind: ErrorKind) -> Self {
-        Error {
-            inner: Box::new(Inner { offset: None, kind }),
-        }
-    }
-
-    /// Sets the offset if the error has none yet (errors raised by serde visitors do
-    /// not know where they are; the deserializer does).
-    pub(crate) fn or_at(mut self, offset: usize) -> Self {
-        self.inner.offset.get_or_insert(offset as u64);
-        self
-    }
-
-    /// Byte offset from the start of the metalayer of the value that could not be
-    /// decoded; `None` when the error is not at one place (encoding errors, I/O errors).
-    pub fn offset(&self) -> Option<u64> {
-        self.inner.offset
-    }
-
-    /// What went wrong.
-    pub fn kind(&self) -> &ErrorKind {
-        &self.inner.kind
-    }
-
-    /// Consumes the error, giving what went wrong.
-    pub fn into_kind(self) -> ErrorKind {
-        self.inner.kind
-    }
-
     /// True if the input ended too early: more bytes could make it valid.
     pub fn is_eof(&self) -> bool {
-        matches!(self.inner.kind, ErrorKind::UnexpectedEnd { .. })
+        matches!(self.kind(), ErrorKind::UnexpectedEnd { .. })
+    }
+}
+
+impl Kind for ErrorKind {
+    fn class(&self) -> Class {
+        use ErrorKind::*;
+        match self {
+            UnexpectedEnd { .. } => Class::Truncated,
+            InvalidMarker { .. } | LengthOutOfRange { .. } | InvalidUtf8 { .. } => Class::Syntax,
+            TrailingBytes { .. } => Class::Syntax,
+            InvalidValue { .. } | InvalidLength { .. } | Message(_) => Class::Invalid,
+            TooManyElements { .. } | TooDeep { .. } | BufferTooSmall { .. } => Class::TooLarge,
+            UnsupportedType(_) => Class::Unsupported,
+            Unencodable { .. } => Class::Refused,
+            #[cfg(feature = "std")]
+            Io(_) => Class::Io,
+        }
+    }
+
+    /// For a metalayer of another layout than the type asked for (its first byte, the
+    /// array header, says which): the type that reads it.
+    fn note(&self, offset: Option<u64>) -> Option<&'static str> {
+        let ErrorKind::InvalidMarker {
+            expected: Expected::Array(5..=7),
+            found,
+        } = self
+        else {
+            return None;
+        };
+        // The array header of 5, 6 or 7 elements that the metalayer starts with.
+        match (offset, found.0.wrapping_sub(FIXARRAY)) {
+            (Some(0), 5) => Some("a caterva metalayer: read it as `MetaV0Caterva` or `Meta`"),
+            (Some(0), 6) => Some("a draft b2nd metalayer: read it as `MetaB2nd` or `Meta`"),
+            (Some(0), 7) => Some(
+                "a b2nd metalayer as C-Blosc2 and python-blosc2 write it: read it as `MetaB2ndV1` or `Meta`",
+            ),
+            _ => None,
+        }
+    }
+}
+
+/// The byte layer's error, as the metalayer format's: the same kind, at the same byte.
+impl From<ReadError> for Error {
+    #[cold]
+    fn from(e: ReadError) -> Self {
+        let (offset, kind) = e.into_parts();
+        let kind = match kind {
+            ReadErrorKind::UnexpectedEnd {
+                expected,
+                input_len,
+                needed,
+            } => ErrorKind::UnexpectedEnd {
+                expected,
+                input_len,
+                needed,
+            },
+            ReadErrorKind::InvalidMarker { expected, found } => {
+                ErrorKind::InvalidMarker { expected, found }
+            }
+            ReadErrorKind::LengthOutOfRange { len } => ErrorKind::LengthOutOfRange { len },
+            ReadErrorKind::InvalidUtf8 { str_offset } => ErrorKind::InvalidUtf8 { str_offset },
+            ReadErrorKind::TooManyElements { len } => ErrorKind::TooManyElements { len },
+        };
+        Error::at(offset, kind)
     }
 }
 
@@ -269,56 +220,6 @@ impl From<ErrorKind> for Error {
 impl From<std::io::Error> for Error {
     fn from(e: std::io::Error) -> Self {
         Error::new(ErrorKind::Io(e))
-    }
-}
-
-impl Error {
-    /// For a metalayer of another layout than the type asked for (its first byte, the
-    /// array header, says which): the type that reads it.
-    fn layout_hint(&self) -> Option<&'static str> {
-        let ErrorKind::InvalidMarker {
-            expected: Expected::Array(5..=7),
-            found,
-        } = &self.inner.kind
-        else {
-            return None;
-        };
-        match (self.inner.offset, found.0) {
-            (Some(0), 0x95) => Some("caterva metalayer: read it as `MetaV0Caterva` or `Meta`"),
-            (Some(0), 0x96) => Some("draft b2nd metalayer: read it as `MetaB2nd` or `Meta`"),
-            (Some(0), 0x97) => Some(
-                "b2nd metalayer as C-Blosc2 and python-blosc2 write it: read it as `MetaB2ndV1` or `Meta`",
-            ),
-            _ => None,
-        }
-    }
-}
-
-impl Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.inner.offset {
-            Some(offset) => write!(f, "{} at byte {offset}", self.inner.kind)?,
-            None => Display::fmt(&self.inner.kind, f)?,
-        }
-        match self.layout_hint() {
-            Some(hint) => write!(f, " (a {hint})"),
-            None => Ok(()),
-        }
-    }
-}
-
-impl fmt::Debug for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Error")
-            .field("offset", &self.inner.offset)
-            .field("kind", &self.inner.kind)
-            .finish()
-    }
-}
-
-impl core::error::Error for Error {
-    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
-        core::error::Error::source(&self.inner.kind)
     }
 }
 

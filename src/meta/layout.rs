@@ -369,39 +369,31 @@ pub(crate) fn layout_of_count<E: de::Error>(count: usize) -> Result<Layout, E> {
     Layout::from_element_count(count).ok_or_else(|| E::invalid_length(count, &ANY_LAYOUT))
 }
 
+/// `v` when `ok`, else serde's `invalid_value` saying what is allowed.
+#[inline]
+fn allowed<E: de::Error>(v: u8, ok: bool, expected: &'static str) -> Result<u8, E> {
+    match ok {
+        true => Ok(v),
+        false => Err(E::invalid_value(Unexpected::Unsigned(v.into()), &expected)),
+    }
+}
+
 /// The version must be [`VERSION`].
 #[inline]
 pub(crate) fn check_version<E: de::Error>(v: u8) -> Result<u8, E> {
-    if v != VERSION {
-        return Err(E::invalid_value(
-            Unexpected::Unsigned(v.into()),
-            &"metalayer version 0, the only one defined",
-        ));
-    }
-    Ok(v)
+    allowed(v, v == VERSION, "metalayer version 0, the only one defined")
 }
 
 /// ndim is at most [`MAX_DIM`].
 #[inline]
 pub(crate) fn check_ndim<E: de::Error>(v: u8) -> Result<u8, E> {
-    if usize::from(v) > MAX_DIM {
-        return Err(E::invalid_value(
-            Unexpected::Unsigned(v.into()),
-            &"at most 16 dimensions (C-Blosc2's B2ND_MAX_DIM)",
-        ));
-    }
-    Ok(v)
+    let expected = "at most 16 dimensions (C-Blosc2's B2ND_MAX_DIM)";
+    allowed(v, usize::from(v) <= MAX_DIM, expected)
 }
 
 /// dtype_format is at most [`MAX_DTYPE_FORMAT`] (a positive fixint always is; other
 /// serde formats can hold more).
 #[inline]
 pub(crate) fn check_dtype_format<E: de::Error>(v: u8) -> Result<u8, E> {
-    if v > MAX_DTYPE_FORMAT {
-        return Err(E::invalid_value(
-            Unexpected::Unsigned(v.into()),
-            &"a dtype_format of at most 127",
-        ));
-    }
-    Ok(v)
+    allowed(v, v <= MAX_DTYPE_FORMAT, "a dtype_format of at most 127")
 }

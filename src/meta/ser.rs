@@ -18,6 +18,11 @@ use crate::wire::write;
 /// Implemented for `Vec<u8>` (grows) and `&mut` of any output; [`to_slice`] writes
 /// into a caller's buffer (no allocation) and [`to_writer`] into any `std::io::Write`
 /// through outputs of their own.
+#[cfg_attr(
+    not(feature = "std"),
+    doc = "",
+    doc = "[`to_writer`]: https://docs.rs/b2nd-meta/latest/b2nd_meta/fn.to_writer.html"
+)]
 pub trait Output {
     /// Appends all of `bytes`, or fails without a partial write being reported as success.
     fn write_bytes(&mut self, bytes: &[u8]) -> Result<()>;
@@ -298,42 +303,30 @@ impl<O: Output> ser::Serializer for &mut Serializer<O> {
     }
 }
 
-impl<O: Output> ser::SerializeSeq for &mut Serializer<O> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        value.serialize(&mut **self)
-    }
-    #[inline]
-    fn end(self) -> Result<()> {
-        Ok(())
-    }
+/// Sequences, tuples and tuple structs are arrays whose elements follow their header:
+/// each element is serialized in turn, and nothing closes them.
+macro_rules! compound {
+    ($($trait:ident::$method:ident),*) => {$(
+        impl<O: Output> ser::$trait for &mut Serializer<O> {
+            type Ok = ();
+            type Error = Error;
+            #[inline]
+            fn $method<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+                value.serialize(&mut **self)
+            }
+            #[inline]
+            fn end(self) -> Result<()> {
+                Ok(())
+            }
+        }
+    )*};
 }
 
-impl<O: Output> ser::SerializeTuple for &mut Serializer<O> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        value.serialize(&mut **self)
-    }
-    #[inline]
-    fn end(self) -> Result<()> {
-        Ok(())
-    }
-}
-
-impl<O: Output> ser::SerializeTupleStruct for &mut Serializer<O> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        value.serialize(&mut **self)
-    }
-    fn end(self) -> Result<()> {
-        Ok(())
-    }
-}
+compound!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field
+);
 
 impl<O: Output> ser::SerializeStruct for &mut Serializer<O> {
     type Ok = ();

@@ -7,8 +7,9 @@ use alloc::vec::Vec;
 
 use super::nd::{invalid, kind_name};
 use super::{Value, EXT_COMPLEX, EXT_NDARRAY, EXT_SET};
-use crate::meta::error::{Error, ErrorKind, Expected, Result};
+use crate::meta::error::{Error, ErrorKind, Result};
 use crate::wire::read::Reader;
+use crate::wire::Expected;
 use rmp::Marker;
 
 /// How deep arrays, maps and decoded ext payloads (sets, NumPy arrays) may nest:

@@ -8,6 +8,7 @@ use std::vec::Vec;
 use super::write::{check_name, VlmetaRefusal};
 use crate::chunk;
 use crate::frame::{FrameError, FrameErrorKind};
+use crate::meta::error::Error;
 use crate::value::Value;
 
 /// One change to a frame's vlmetalayers.
@@ -38,16 +39,7 @@ impl VlmetaChange {
     /// # Ok::<(), b2nd_meta::frame::FrameError>(())
     /// ```
     pub fn set<T: ?Sized + Serialize>(name: &str, value: &T) -> Result<Self, FrameError> {
-        let msgpack = crate::frame::user_meta_bytes(value).map_err(|source| {
-            FrameError::new(FrameErrorKind::VlmetaValue {
-                name: name.to_string(),
-                source,
-            })
-        })?;
-        Ok(VlmetaChange::Set {
-            name: name.to_string(),
-            msgpack,
-        })
+        VlmetaChange::set_encoded(name, crate::frame::user_meta_bytes(value))
     }
 
     /// Sets `name` to a [`Value`], encoded as python-blosc2 encodes it.
@@ -59,16 +51,19 @@ impl VlmetaChange {
     /// # Ok::<(), b2nd_meta::frame::FrameError>(())
     /// ```
     pub fn set_value(name: &str, value: &Value) -> Result<Self, FrameError> {
-        let msgpack = value.to_msgpack().map_err(|source| {
-            FrameError::new(FrameErrorKind::VlmetaValue {
-                name: name.to_string(),
+        VlmetaChange::set_encoded(name, value.to_msgpack())
+    }
+
+    /// Sets `name` to `msgpack`, or says why the value did not encode.
+    fn set_encoded(name: &str, msgpack: Result<Vec<u8>, Error>) -> Result<Self, FrameError> {
+        let name = name.to_string();
+        match msgpack {
+            Ok(msgpack) => Ok(VlmetaChange::Set { name, msgpack }),
+            Err(source) => Err(FrameError::new(FrameErrorKind::VlmetaValue {
+                name,
                 source,
-            })
-        })?;
-        Ok(VlmetaChange::Set {
-            name: name.to_string(),
-            msgpack,
-        })
+            })),
+        }
     }
 
     /// Deletes `name`.

@@ -40,7 +40,7 @@ use super::change::{apply, borrowed, VlmetaChange, VlmetaPlan};
 use super::replace::{replace, OFF_HAS_VLMETA};
 use super::write::{refused, trailer_bytes, VlmetaRefusal};
 use crate::chunk::{self, ChunkHeader};
-use crate::frame::open::{check_kind, with_path};
+use crate::frame::open::check_kind;
 use crate::frame::parse::OFF_FRAME_LEN;
 use crate::frame::read_staged;
 use crate::frame::trailer::parse::parse_trailer_bytes;
@@ -60,7 +60,7 @@ pub(super) fn locked(
     let file_len = file.metadata().map_err(io)?.len();
     // The whole header checked, none of its contents kept: memory stays small whatever
     // the user metalayers hold.
-    let header = read_staged(file, 0).map_err(|e| with_path(e, p))?;
+    let header = read_staged(file, 0).map_err(|e| e.in_file(p))?;
     check_kind(p, kind, &header)?;
     let frame_len = header.info.frame_len;
     if file_len < frame_len {

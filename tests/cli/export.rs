@@ -120,17 +120,12 @@ fn refusals_are_one_line() {
         assert!(stderr.trim_end().ends_with(message), "{stderr}");
         assert!(stderr.starts_with("b2nd-meta: "), "{stderr}");
     }
-    let out =
-        std::env::temp_dir().join(format!("b2nd-meta-export-fail-{}.npy", std::process::id()));
+    // Chunks of variable-length blocks decode (as C-Blosc2 3.3.5 decodes them).
+    let out = std::env::temp_dir().join(format!("b2nd-meta-export-vl-{}.npy", std::process::id()));
     let (code, _, stderr) = export(&[&p("vlblocks_uneven.b2nd"), "-o", out.to_str().unwrap()]);
-    assert_eq!(code, Some(1));
-    assert!(
-        stderr.contains("variable-length blocks") || stderr.is_empty(),
-        "{stderr}"
-    );
-    if code == Some(1) {
-        assert!(!out.exists());
-    }
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(std::fs::read(&out).unwrap().starts_with(b"\x93NUMPY"));
+    std::fs::remove_file(&out).unwrap();
 }
 
 #[test]
@@ -141,9 +136,7 @@ fn help_shows_an_example() {
         .unwrap();
     let help = String::from_utf8(out.stdout).unwrap();
     assert!(
-        help.contains(
-            "b2nd-meta export tests/data/arrays/blosc2-4.14.1/ndim3_f4.b2nd -o ndim3.npy"
-        ),
+        help.contains("b2nd-meta export array.b2nd -o array.npy"),
         "{help}"
     );
     assert!(help.contains("--slice"));

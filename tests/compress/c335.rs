@@ -1,9 +1,9 @@
 //! C-Blosc2 3.3.5, the library python-blosc2 4.14.1 runs, loaded with `dlopen` from the
 //! wheel's `libblosc2.so` in a forked child: its `blosc2_compress_ctx` (the reference
 //! chunk for the same input and parameters) and its `blosc2_decompress` of our chunks,
-//! many cases per child. The library's path is `B2ND_LIBBLOSC2`, or the venv's on this
-//! machine; without it these tests say so and check nothing more (the blosc2-src 2.15.3
-//! decoding in `c215.rs` still runs).
+//! many cases per child. The library's path is `B2ND_LIBBLOSC2_335` (as for tests/chunk),
+//! or the venv's on this machine; without it these tests say so and check nothing more
+//! (the blosc2-src 2.15.3 decoding in `c215.rs` still runs).
 
 use std::ffi::{c_char, c_int, c_void, CString};
 
@@ -19,7 +19,7 @@ const VENV_LIB: &str =
 
 /// Where the library is, if it is there.
 pub fn library() -> Option<String> {
-    let path = std::env::var("B2ND_LIBBLOSC2").unwrap_or_else(|_| VENV_LIB.to_string());
+    let path = std::env::var("B2ND_LIBBLOSC2_335").unwrap_or_else(|_| VENV_LIB.to_string());
     std::path::Path::new(&path).exists().then_some(path)
 }
 

@@ -66,7 +66,7 @@ fn run(cases: &[(CParams, Vec<u8>)]) -> Option<Vec<Compared>> {
     }
     let Some(answers) = c335::answers(&jobs) else {
         eprintln!(
-            "C-Blosc2 3.3.5 (libblosc2.so of python-blosc2 4.14.1) not found: set B2ND_LIBBLOSC2"
+            "C-Blosc2 3.3.5 (libblosc2.so of python-blosc2 4.14.1) not found: set B2ND_LIBBLOSC2_335"
         );
         return None;
     };

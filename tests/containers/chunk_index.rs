@@ -57,8 +57,9 @@ fn against_c(frame: &[u8]) -> usize {
     index.locations.len()
 }
 
-/// (A BatchArray's chunks have variable-length blocks, which the chunk decoder
-/// reports as not decoded: `batcharray.b2b` is left out.)
+/// (A BatchArray's chunks have variable-length blocks, which the C-Blosc2 2.15.3 linked
+/// here does not know: `batcharray.b2b` is left out; such chunks are checked against
+/// 3.3.5 in tests/chunk/vlblocks.rs.)
 #[test]
 fn python_fixtures_read_as_c_reads_them() {
     let d = data("blosc2-4.14.1");

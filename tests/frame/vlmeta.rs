@@ -181,7 +181,7 @@ fn unknown_names_and_errors_name_the_place() {
         (t + 6, 0xdf, t + 6, "expected map16 (0xde) starting the vlmetalayer index, found 0xdf (map32)".into()),
         (t + 9, 0xd9, t + 9, "expected fixstr (0xa0..=0xbf) for a vlmetalayer name, found 0xd9 (str8)".into()),
         (c, 0xc4, c, "expected bin32 (0xc6) for a vlmetalayer content, found 0xc4 (bin8)".into()),
-        (cc, 9, cc, format!("vlmetalayer {:?} does not decode: expected a chunk format version from 0 to 6, found 9 (byte 0 of its chunk, which starts at frame byte {cc})", first.name)),
+        (cc + 3, 0, cc + 3, format!("vlmetalayer {:?} does not decode: expected typesize at least 1, found 0 (byte 3 of its chunk, which starts at frame byte {cc})", first.name)),
     ];
     let original = bytes.clone();
     for (at, value, offset, message) in cases {

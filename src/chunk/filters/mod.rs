@@ -57,8 +57,9 @@ pub(super) fn delta_width(typesize: usize) -> usize {
 }
 
 /// Undoes delta on `block` in place. The first block (`reference` is `None`) XORs each
-/// whole element with the decoded one before it; later blocks XOR with the first block's
-/// decoded bytes. Bytes past the last whole element stay as they are, as in C.
+/// whole element with the decoded one before it; later blocks XOR with the chunk's
+/// first decoded bytes (`reference`: the first block, or for variable-length blocks all
+/// before this one). Bytes past the last whole element stay as they are, as in C.
 pub(super) fn undelta(typesize: usize, reference: Option<&[u8]>, block: &mut [u8]) {
     let width = delta_width(typesize);
     let len = block.len() - block.len() % width;
@@ -70,9 +71,27 @@ pub(super) fn undelta(typesize: usize, reference: Option<&[u8]>, block: &mut [u8
             4 => prefix_xor::<4>(block),
             _ => prefix_xor::<8>(block),
         },
-        Some(first) => {
+        Some(first) if first.len() >= block.len() => {
             for (byte, r) in block.iter_mut().zip(first) {
                 *byte ^= r;
+            }
+        }
+        // A variable-length block longer than the bytes before it: C XORs element by
+        // element with the chunk's start, reading on into the block as it rewrites it.
+        Some(first) => {
+            for e in (0..block.len()).step_by(width) {
+                let mut r = [0u8; 8];
+                for (k, r) in r[..width].iter_mut().enumerate() {
+                    let i = e + k;
+                    *r = if i < first.len() {
+                        first[i]
+                    } else {
+                        block[i - first.len()]
+                    };
+                }
+                for (byte, r) in block[e..e + width].iter_mut().zip(r) {
+                    *byte ^= r;
+                }
             }
         }
     }

@@ -11,8 +11,7 @@
 
 use alloc::format;
 
-use crate::blosc::Codec;
-use crate::chunk::ChunkErrorKind;
+use super::Refusal;
 
 /// Far matches add this to their 16-bit distance.
 const MAX_DISTANCE: usize = 8191;
@@ -21,16 +20,15 @@ const LITERAL_LIMIT: u8 = 32;
 /// Match length bits that mean "more length bytes follow".
 const LONG_MATCH: usize = 7;
 
-fn bad(message: alloc::string::String) -> ChunkErrorKind {
-    ChunkErrorKind::Codec {
-        codec: Codec::BloscLz,
-        message,
-    }
+fn bad(message: alloc::string::String) -> Refusal {
+    Refusal { message }
 }
 
-/// Decompresses `src` into `dest`, which it must fill exactly (C's `blosclz_decompress`
-/// with `maxout = dest.len()`, then `blosc_d`'s length check).
-pub(crate) fn decompress(src: &[u8], dest: &mut [u8]) -> Result<(), ChunkErrorKind> {
+/// Decompresses `src` into `dest` (C's `blosclz_decompress` with `maxout = dest.len()`):
+/// the stream's length as far as decoded, which the caller checks is `dest.len()` (as
+/// `blosc_d` does). A match or run that would go past `dest` stops it there, and is
+/// counted in the length returned (more than `dest.len()`: the stream holds at least that).
+pub(crate) fn decompress(src: &[u8], dest: &mut [u8]) -> Result<usize, Refusal> {
     let (n, maxout) = (src.len(), dest.len());
     let Some(&first) = src.first() else {
         return Err(bad(format!(
@@ -73,7 +71,8 @@ pub(crate) fn decompress(src: &[u8], dest: &mut [u8]) -> Result<(), ChunkErrorKi
                 back = (usize::from(hi) << 8 | usize::from(lo)) + MAX_DISTANCE;
             }
             if op + len > maxout {
-                return Err(stream_too_long(maxout, op + len));
+                // The stream holds more than the block: at least this much.
+                return Ok(op + len);
             }
             // C copies from `op - back - 1`, and refuses a start before the block.
             if back + 1 > op {
@@ -90,7 +89,7 @@ pub(crate) fn decompress(src: &[u8], dest: &mut [u8]) -> Result<(), ChunkErrorKi
         } else {
             let run = usize::from(ctrl) + 1;
             if op + run > maxout {
-                return Err(stream_too_long(maxout, op + run));
+                return Ok(op + run);
             }
             let Some(literal) = src.get(ip..ip + run) else {
                 return Err(bad(format!(
@@ -110,19 +109,13 @@ pub(crate) fn decompress(src: &[u8], dest: &mut [u8]) -> Result<(), ChunkErrorKi
             ctrl = c;
         }
     }
-    if op != maxout {
-        return Err(ChunkErrorKind::StreamLength {
-            expected: maxout as u64,
-            found: op as u64,
-        });
-    }
-    Ok(())
+    Ok(op)
 }
 
 /// Bytes moved at once where the stream and the block hold them (the longest literal run).
 const WILD: usize = 32;
 
-fn cut(ip: usize) -> ChunkErrorKind {
+fn cut(ip: usize) -> Refusal {
     bad(format!("a match cut short at the stream's byte {ip}"))
 }
 
@@ -153,12 +146,5 @@ fn copy_match(dest: &mut [u8], op: usize, dist: usize, len: usize) {
             done += take;
             step += take;
         }
-    }
-}
-
-fn stream_too_long(neblock: usize, found: usize) -> ChunkErrorKind {
-    ChunkErrorKind::StreamLength {
-        expected: neblock as u64,
-        found: found as u64,
     }
 }

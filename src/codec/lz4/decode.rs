@@ -20,7 +20,7 @@
 //! The copies are fixed-size moves (8, 16 or 32 bytes) wherever at least that much room
 //! remains, the excess overwritten by the next sequence, and exact near the ends.
 
-use crate::chunk::ChunkErrorKind;
+use super::Refusal;
 
 /// Matches are at least this long (`MINMATCH`).
 const MIN_MATCH: usize = 4;
@@ -33,7 +33,7 @@ const FAST_LOOP_ROOM: usize = 64;
 /// A length nibble meaning "length bytes follow" (`RUN_MASK`, `ML_MASK`).
 const MORE: usize = 15;
 
-// What each refusal expects (ChunkErrorKind::Lz4's `expected`, before its `limit`).
+// What each refusal expects (`Refusal::expected`, before its `limit`).
 const LITERAL_BYTES: &str = "literal-length bytes to end 15 bytes before the stream's end, by byte";
 const MATCH_BYTES: &str = "match-length bytes to end 4 bytes before the stream's end, by byte";
 const LAST_END: &str = "the last literals to end the stream at byte";
@@ -51,41 +51,30 @@ enum Resume {
 }
 
 /// An LZ4 block (C's `LZ4_decompress_safe`, or `LZ4_decompress_safe_usingDict` with the
-/// chunk's dictionary) filling `dest` exactly: LZ4 and LZ4HC alike. C-Blosc2 refuses a
-/// block that decodes to fewer bytes.
+/// chunk's dictionary) decoded into `dest`, LZ4 and LZ4HC alike: the number of bytes
+/// written (C-Blosc2 refuses a block that does not fill its `dest`; the caller checks).
 pub(crate) fn decompress_block(
     src: &[u8],
     dict: Option<&[u8]>,
     dest: &mut [u8],
-) -> Result<(), ChunkErrorKind> {
-    let neblock = dest.len();
-    match decompress(src, dict.unwrap_or(&[]), dest)? {
-        n if n == neblock => Ok(()),
-        n => Err(ChunkErrorKind::StreamLength {
-            expected: neblock as u64,
-            found: n as u64,
-        }),
-    }
+) -> Result<usize, Refusal> {
+    decompress(src, dict.unwrap_or(&[]), dest)
 }
 
 #[cold]
-fn refused(expected: &'static str, limit: usize, found: usize, at: usize) -> ChunkErrorKind {
-    ChunkErrorKind::Lz4 {
+fn refused(expected: &'static str, limit: usize, found: usize, at: usize) -> Refusal {
+    Refusal {
         expected,
         limit: limit as u64,
         found: found as u64,
-        stream_offset: at as u64,
+        at: at as u64,
     }
 }
 
 /// Decodes the LZ4 block `src` into `dest` (`dict`: the bytes before it that matches may
 /// reach, empty for none) and returns the number of bytes written, as C does; the
 /// caller checks that it is `dest.len()`. Errors name the input byte where C stops.
-pub(super) fn decompress(
-    src: &[u8],
-    dict: &[u8],
-    dest: &mut [u8],
-) -> Result<usize, ChunkErrorKind> {
+pub(super) fn decompress(src: &[u8], dict: &[u8], dest: &mut [u8]) -> Result<usize, Refusal> {
     let (s, n) = (src.len(), dest.len());
     if n == 0 {
         // C: one zero token, nothing else, for no output.
@@ -224,7 +213,7 @@ fn copy_any_match(
     offset: usize,
     len: usize,
     ip: usize,
-) -> Result<usize, ChunkErrorKind> {
+) -> Result<usize, Refusal> {
     if offset > op + dict.len() {
         return Err(refused(OFFSET_WITHIN, op + dict.len(), offset, ip));
     }
@@ -251,12 +240,12 @@ fn copy_any_match(
     Ok(end)
 }
 
-fn overflow(ip: usize) -> ChunkErrorKind {
+fn overflow(ip: usize) -> Refusal {
     refused("a length of at most", usize::MAX, usize::MAX, ip)
 }
 
 #[inline(always)]
-fn byte(src: &[u8], ip: usize) -> Result<u8, ChunkErrorKind> {
+fn byte(src: &[u8], ip: usize) -> Result<u8, Refusal> {
     // Never past the end (C's checks keep it inside), but refused rather than a panic.
     let at_end = || refused("a token before the stream's end, at", src.len(), ip, ip);
     src.get(ip).copied().ok_or_else(at_end)
@@ -269,7 +258,7 @@ fn offset_at(src: &[u8], ip: usize) -> usize {
 
 /// The match length of `token` and its extension bytes, plus 4.
 #[inline(always)]
-fn match_length(src: &[u8], ip: &mut usize, token: u8) -> Result<usize, ChunkErrorKind> {
+fn match_length(src: &[u8], ip: &mut usize, token: u8) -> Result<usize, Refusal> {
     let len = usize::from(token & 0x0f);
     if len == MORE {
         let more = read_length(src, ip, src.len().saturating_sub(4), false, MATCH_BYTES)?;
@@ -290,7 +279,7 @@ fn read_length(
     limit: usize,
     initial_check: bool,
     expected: &'static str,
-) -> Result<usize, ChunkErrorKind> {
+) -> Result<usize, Refusal> {
     if initial_check && *ip >= limit {
         return Err(refused(expected, limit, *ip + 1, *ip));
     }

@@ -1,6 +1,6 @@
-//! zlib streams (miniz_oxide): the decoder and the encoder.
+//! zlib streams (miniz_oxide): the decoder, what it refuses, and the encoder.
 
 mod decode;
 pub(crate) mod encode;
 
-pub(crate) use decode::zlib;
+pub(crate) use decode::{zlib, Refusal};

@@ -31,8 +31,9 @@ pub(super) struct BitStream<'a> {
     overflow: bool,
 }
 
-/// The 8 bytes at `at`, little-endian; the caller keeps `at + 8` within `src`.
-fn le64(src: &[u8], at: usize) -> u64 {
+/// The 8 bytes at `at`, little-endian (0 past the end: the caller keeps `at + 8`
+/// within `src`).
+pub(super) fn le64(src: &[u8], at: usize) -> u64 {
     src.get(at..)
         .and_then(|s| s.first_chunk::<8>())
         .map_or(0, |b| u64::from_le_bytes(*b))

@@ -267,7 +267,11 @@ pub(super) fn weights(src: &[u8], out: &mut [u8; 256]) -> Result<usize, &'static
     let mut states = [bs.read(n.log) as usize, 0];
     bs.reload();
     states[1] = bs.read(n.log) as usize;
-    bs.reload();
+    // libzstd 1.5.7 (C-Blosc2 3.3.5's; 1.5.6 read missing bits as zeros): both initial
+    // states must be whole ("Throw error if Huffman weight initial states are truncated").
+    if bs.reload() == Status::Overflow {
+        return Err("FSE-coded Huffman weights holding both initial states");
+    }
     // FSE_decompress_usingDTable_generic: the two states alternate; the stream ends
     // when a reload overflows, and the other state gives one more weight.
     let mut count = 0;

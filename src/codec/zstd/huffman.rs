@@ -9,6 +9,7 @@
 use alloc::vec::Vec;
 
 use super::bits::{BitStream, Status};
+use super::fast4::Fast4;
 
 /// The largest Huffman table log (`HUF_TABLELOG_MAX`).
 const TABLELOG_MAX: u32 = 12;
@@ -192,12 +193,6 @@ fn le16(src: &[u8], at: usize) -> usize {
     usize::from(u16::from_le_bytes([src[at], src[at + 1]]))
 }
 
-fn le64(src: &[u8], at: usize) -> u64 {
-    src.get(at..)
-        .and_then(|s| s.first_chunk::<8>())
-        .map_or(0, |b| u64::from_le_bytes(*b))
-}
-
 /// Four streams after a 6-byte jump table, `(out.len() + 3) / 4` literals in each of
 /// the first three and the rest in the fourth (`HUF_decompress4X_usingDTable`).
 pub(super) fn decode4(src: &[u8], out: &mut [u8], table: &Table) -> Result<(), &'static str> {
@@ -255,62 +250,36 @@ fn decode4_fast(
     out: &mut [u8],
     table: &Table,
 ) -> Result<Option<()>, &'static str> {
-    let seg = out.len().div_ceil(4);
-    let mut ip = [starts[1] - 8, starts[2] - 8, starts[3] - 8, src.len() - 8];
-    let mut op = [0, seg, 2 * seg, 3 * seg];
-    if op[3] >= out.len() {
+    let Some(mut f) = Fast4::start(src, starts, out.len()) else {
         return Ok(None);
-    }
-    let mut bits = [0u64; 4];
-    for (b, &at) in bits.iter_mut().zip(&ip) {
-        let last = src[at + 7];
-        let consumed = if last == 0 {
-            0
-        } else {
-            last.leading_zeros() + 1
-        };
-        *b = (le64(src, at) | 1) << consumed;
-    }
+    };
     let dt = &table.dt[..];
-    'outer: loop {
-        let iters = ((out.len() - op[3]) / 5).min(ip[0] / 7);
-        let olimit = op[3] + iters * 5;
-        if op[3] == olimit {
+    loop {
+        let iters = ((out.len() - f.op[3]) / 5).min(f.ip[0] / 7);
+        let olimit = f.op[3] + iters * 5;
+        if f.op[3] == olimit || f.crossed() {
             break;
         }
-        for s in 1..4 {
-            if ip[s] < ip[s - 1] {
-                break 'outer;
-            }
-        }
         let table: &[u16; 2048] = dt.try_into().map_err(|_| "an 11-bit Huffman table")?;
-        while op[3] < olimit {
+        while f.op[3] < olimit {
             // Symbol by symbol across the 4 streams, whose lookups overlap.
             for k in 0..5 {
                 for s in 0..4 {
-                    let e = table[(bits[s] >> 53) as usize];
-                    bits[s] <<= e & 0x3f;
-                    out[op[s] + k] = (e >> 8) as u8;
+                    let e = table[(f.bits[s] >> 53) as usize];
+                    f.bits[s] <<= e & 0x3f;
+                    out[f.op[s] + k] = (e >> 8) as u8;
                 }
             }
-            for s in 0..4 {
-                let ctz = bits[s].trailing_zeros();
-                op[s] += 5;
-                ip[s] = ip[s]
-                    .checked_sub((ctz >> 3) as usize)
-                    .ok_or("Huffman streams within the literals")?;
-                bits[s] = (le64(src, ip[s]) | 1) << (ctz & 7);
+            for op in &mut f.op {
+                *op += 5;
             }
+            f.reload(src)?;
         }
     }
     for i in 0..4 {
-        let end = ((i + 1) * seg).min(out.len());
-        // HUF_initRemainingDStream: at most 8 bytes read before the stream's start.
-        if op[i] > end || ip[i] + 8 < starts[i] {
-            return Err("each Huffman stream read within 8 bytes of its start");
-        }
-        let mut rest = BitStream::resume(src, 0, ip[i], bits[i].trailing_zeros());
-        decode_stream(&mut rest, &mut out[op[i]..end], table);
+        let end = ((i + 1) * f.seg).min(out.len());
+        let mut rest = f.rest(src, &starts, i, end)?;
+        decode_stream(&mut rest, &mut out[f.op[i]..end], table);
     }
     Ok(Some(()))
 }

@@ -9,6 +9,7 @@
 use alloc::vec::Vec;
 
 use super::bits::{BitStream, Status};
+use super::fast4::Fast4;
 
 /// A double-symbol table from a single-symbol one (`dt[v] = symbol << 8 | length`,
 /// `log` bits): `first | second << 8 | bits << 16 | count << 24`.
@@ -103,12 +104,6 @@ pub(super) fn decode1(
     Ok(())
 }
 
-fn le64(src: &[u8], at: usize) -> u64 {
-    src.get(at..)
-        .and_then(|s| s.first_chunk::<8>())
-        .map_or(0, |b| u64::from_le_bytes(*b))
-}
-
 /// Four streams without the fast loop (`HUF_decompress4X2_usingDTable_internal_body`):
 /// 4 lookups per stream and round while every stream has bits and the fourth is 8
 /// literals or more from its end; then each stream finished, and wanted exactly used.
@@ -170,66 +165,37 @@ pub(super) fn decode4_fast(
     dt: &[u32],
 ) -> Result<Option<()>, &'static str> {
     let len = out.len();
-    let seg = len.div_ceil(4);
-    let mut ip = [starts[1] - 8, starts[2] - 8, starts[3] - 8, src.len() - 8];
-    let mut op = [0, seg, 2 * seg, 3 * seg];
-    if op[3] >= len {
+    let Some(mut f) = Fast4::start(src, starts, len) else {
         return Ok(None);
-    }
-    let oend = [op[1], op[2], op[3], len];
-    let mut bits = [0u64; 4];
-    for (b, &at) in bits.iter_mut().zip(&ip) {
-        let last = src[at + 7];
-        let consumed = if last == 0 {
-            0
-        } else {
-            last.leading_zeros() + 1
-        };
-        *b = (le64(src, at) | 1) << consumed;
-    }
-    'outer: loop {
-        let mut iters = ip[0] / 7;
-        for s in 0..4 {
-            iters = iters.min((oend[s] - op[s]) / 10);
-        }
-        let olimit = op[3] + iters * 5;
-        if op[3] == olimit {
+    };
+    let oend = [f.op[1], f.op[2], f.op[3], len];
+    loop {
+        let room = oend.iter().zip(f.op).map(|(end, op)| (end - op) / 10);
+        let iters = room.fold(f.ip[0] / 7, usize::min);
+        let olimit = f.op[3] + iters * 5;
+        if f.op[3] == olimit || f.crossed() {
             break;
-        }
-        for s in 1..4 {
-            if ip[s] < ip[s - 1] {
-                break 'outer;
-            }
         }
         // Symbol by symbol across the 4 streams (independent, so their lookups
         // overlap); each round writes at most 10 bytes per stream, within its segment.
         let table: &[u32; 2048] = dt.try_into().map_err(|_| "an 11-bit Huffman table")?;
-        while op[3] < olimit {
+        while f.op[3] < olimit {
             for _ in 0..5 {
                 for s in 0..4 {
-                    let e = table[(bits[s] >> 53) as usize];
-                    let o = op[s];
+                    let e = table[(f.bits[s] >> 53) as usize];
+                    let o = f.op[s];
                     out[o..o + 2].copy_from_slice(&(e as u16).to_le_bytes());
-                    bits[s] <<= (e >> 16) & 0x3f;
-                    op[s] = o + (e >> 24) as usize;
+                    f.bits[s] <<= (e >> 16) & 0x3f;
+                    f.op[s] = o + (e >> 24) as usize;
                 }
             }
-            for s in 0..4 {
-                let ctz = bits[s].trailing_zeros();
-                ip[s] = ip[s]
-                    .checked_sub((ctz >> 3) as usize)
-                    .ok_or("Huffman streams within the literals")?;
-                bits[s] = (le64(src, ip[s]) | 1) << (ctz & 7);
-            }
+            f.reload(src)?;
         }
     }
     for i in 0..4 {
-        let end = ((i + 1) * seg).min(len);
-        if op[i] > end || ip[i] + 8 < starts[i] {
-            return Err("each Huffman stream read within 8 bytes of its start");
-        }
-        let mut rest = BitStream::resume(src, 0, ip[i], bits[i].trailing_zeros());
-        stream(&mut rest, out, op[i], end, dt, 11);
+        let end = ((i + 1) * f.seg).min(len);
+        let mut rest = f.rest(src, &starts, i, end)?;
+        stream(&mut rest, out, f.op[i], end, dt, 11);
     }
     Ok(Some(()))
 }

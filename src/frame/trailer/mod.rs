@@ -30,13 +30,13 @@ use std::string::String;
 use std::sync::OnceLock;
 use std::vec::Vec;
 
+use super::fields::{invalid, Bound, Fields};
 use super::{FrameError, FrameErrorKind, FrameHeader, FrameInfo, FIXED_HEADER_LEN};
 use crate::chunk;
 use crate::io::{read_vec_at, ReadAt};
-use crate::meta::error::Expected;
 use crate::wire::marker::UINT32;
 use crate::wire::read::Reader;
-use parse::{expect, parse_trailer_bytes, reader_error};
+use parse::parse_trailer_bytes;
 
 /// The shortest trailer, and the bytes C reads at the frame's end (`FRAME_TRAILER_MINLEN`).
 pub const TRAILER_MIN_LEN: u32 = 25;
@@ -97,27 +97,18 @@ impl Trailer {
 pub(crate) fn locate(info: &FrameInfo, last: &[u8]) -> Result<(u64, u32), FrameError> {
     let frame_len = info.frame_len;
     let last_at = frame_len.saturating_sub(u64::from(TRAILER_MIN_LEN));
-    let mut r = Reader::new(last);
-    r.advance(TAIL_IN_LAST);
-    expect(
-        &mut r,
-        UINT32,
-        "uint32 (0xce) before the trailer length",
-        last_at,
-    )?;
-    let len = r
-        .be_u32(Expected::Described("the trailer length"))
-        .map_err(|e| reader_error(e, last_at))?;
+    let mut c = Fields::new(last, Bound::Input, last_at);
+    c.r.advance(TAIL_IN_LAST);
+    c.marker(UINT32, "uint32 (0xce) before the trailer length")?;
+    let len = c.read(Reader::be_u32, "the trailer length")?;
     let len_at = last_at + TAIL_IN_LAST as u64 + 1;
     let max = frame_len.saturating_sub(FIXED_HEADER_LEN as u64);
     if len < TRAILER_MIN_LEN || i32::try_from(len).is_err() || u64::from(len) > max {
-        return Err(FrameError::at(
+        return Err(invalid(
             len_at,
-            FrameErrorKind::InvalidField {
-                field: "trailer length",
-                value: i128::from(len),
-                reason: "expected from 25 to frame_len - 87",
-            },
+            "trailer length",
+            i128::from(len),
+            "expected from 25 to frame_len - 87",
         ));
     }
     let offset = if info.nbytes > 0 {
@@ -126,13 +117,11 @@ pub(crate) fn locate(info: &FrameInfo, last: &[u8]) -> Result<(u64, u32), FrameE
         u64::from(info.header_len)
     };
     if offset < MIN_TRAILER_OFFSET || offset + u64::from(len) > frame_len {
-        return Err(FrameError::at(
+        return Err(invalid(
             len_at,
-            FrameErrorKind::InvalidField {
-                field: "trailer length",
-                value: i128::from(len),
-                reason: "the trailer would not fit between the header and frame_len",
-            },
+            "trailer length",
+            i128::from(len),
+            "the trailer would not fit between the header and frame_len",
         ));
     }
     Ok((offset, len))
@@ -229,26 +218,8 @@ fn read_at<S: ReadAt>(
     Ok(out)
 }
 
-/// The trailer of a [`FrameFile`](crate::frame::FrameFile), read at its first use and kept: one read serves
-/// every vlmeta call on that `FrameFile` (python's `schunk.vlmeta` is one object too).
+/// The trailer of a [`FrameFile`](crate::frame::FrameFile), read at its first use and
+/// kept: one read serves every vlmeta call on that `FrameFile` (python's
+/// `schunk.vlmeta` is one object too).
 #[derive(Clone, Default)]
 pub(crate) struct TrailerCache(OnceLock<Trailer>);
-
-impl PartialEq for TrailerCache {
-    // The cache is not part of what a FrameFile is.
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-
-impl Eq for TrailerCache {}
-
-impl core::fmt::Debug for TrailerCache {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(if self.0.get().is_some() {
-            "read"
-        } else {
-            "not read"
-        })
-    }
-}

@@ -7,7 +7,8 @@
 use serde::de::{self, DeserializeSeed, IgnoredAny, Visitor};
 use serde::Deserialize;
 
-use crate::meta::error::{Error, ErrorKind, Expected, Result};
+use crate::meta::error::{Error, ErrorKind, Result};
+use crate::wire::Expected;
 
 #[cfg(feature = "std")]
 pub(crate) mod io;
@@ -158,6 +159,19 @@ macro_rules! unsupported {
     )*};
 }
 
+/// `deserialize_*` of a value the reader reads in one call (`read`), handed to the
+/// visitor's `visit`, with the error placed at the value's first byte.
+macro_rules! scalars {
+    ($($method:ident => $read:ident, $visit:ident;)*) => {$(
+        #[inline]
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            let start = self.position();
+            let v = self.reader.$read()?;
+            self.finish(start, visitor.$visit(v))
+        }
+    )*};
+}
+
 impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     type Error = Error;
 
@@ -185,43 +199,17 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     }
 
     #[inline]
-    fn deserialize_u8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let start = self.position();
-        let v = self.reader.read_pfix()?;
-        self.finish(start, visitor.visit_u8(v))
-    }
-
-    #[inline]
-    fn deserialize_i32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let start = self.position();
-        let v = self.reader.read_int32()?;
-        self.finish(start, visitor.visit_i32(v))
-    }
-
-    #[inline]
-    fn deserialize_i64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let start = self.position();
-        let v = self.reader.read_int64()?;
-        self.finish(start, visitor.visit_i64(v))
-    }
-
-    #[inline]
-    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let start = self.position();
-        let v = self.reader.read_str32()?;
-        self.finish(start, visitor.visit_borrowed_str(v))
-    }
-
-    #[inline]
     fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.deserialize_str(visitor)
     }
 
-    #[inline]
-    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let start = self.position();
-        let v = self.reader.read_bin32()?;
-        self.finish(start, visitor.visit_borrowed_bytes(v))
+    // The format's fixed-width values: read, then handed to the visitor.
+    scalars! {
+        deserialize_u8 => read_pfix, visit_u8;
+        deserialize_i32 => read_int32, visit_i32;
+        deserialize_i64 => read_int64, visit_i64;
+        deserialize_str => read_str32, visit_borrowed_str;
+        deserialize_bytes => read_bin32, visit_borrowed_bytes;
     }
 
     #[inline]

@@ -8,6 +8,7 @@
 use std::io;
 use std::path::Path;
 
+use b2nd_meta::error::Class;
 use b2nd_meta::frame::{FrameError, FrameErrorKind, SPARSE_HEADER_FILE};
 
 /// Whether the command only reads the frame, or also writes it.
@@ -18,33 +19,31 @@ pub enum Access {
 }
 
 /// The message for `e`, an error on the frame at `path`, without repeating `path` (the
-/// line starts with it).
+/// line starts with it): said by its class, in the words of its kind.
 pub fn frame_error(path: &Path, e: &FrameError, access: Access) -> String {
     let at = e
         .offset()
         .map(|o| format!(" at byte {o}"))
         .unwrap_or_default();
     let file = e.path().unwrap_or(path);
-    match e.kind() {
-        FrameErrorKind::Io(source) => io_error(path, file, source, access),
-        FrameErrorKind::TruncatedFrame {
-            frame_len,
-            file_len,
-        } => truncated(path, file, *frame_len, *file_len, access),
-        // Says "not a Blosc2 frame" (or what the path is) itself.
-        kind @ (FrameErrorKind::BadMagic { .. } | FrameErrorKind::NotAFile { .. }) => {
-            format!("{kind}{at}")
+    let kind = e.kind();
+    let io = std::error::Error::source(e).and_then(|s| s.downcast_ref::<io::Error>());
+    match (e.classify(), kind, io) {
+        (Class::Io, _, Some(source)) => io_error(path, file, source, access),
+        (
+            Class::Truncated,
+            FrameErrorKind::TruncatedFrame {
+                frame_len,
+                file_len,
+            },
+            _,
+        ) => truncated(path, file, *frame_len, *file_len, access),
+        // The frame itself does not read (its header, or a version this crate does not
+        // read); what is not a frame says so itself.
+        (Class::Syntax | Class::Unsupported, _, _) => {
+            format!("not a readable Blosc2 frame: {kind}{at}")
         }
-        kind @ (FrameErrorKind::Truncated { .. }
-        | FrameErrorKind::BadMarker { .. }
-        | FrameErrorKind::InvalidField { .. }
-        | FrameErrorKind::UnsupportedVersion { .. }
-        | FrameErrorKind::OutOfHeader { .. }
-        | FrameErrorKind::TooManyMetalayers { .. }
-        | FrameErrorKind::NameTooLong { .. }
-        | FrameErrorKind::OffsetOutsideHeader { .. }
-        | FrameErrorKind::WrongKind { .. }) => format!("not a readable Blosc2 frame: {kind}{at}"),
-        kind => format!("{kind}{at}"),
+        _ => format!("{kind}{at}"),
     }
 }
 

@@ -1,0 +1,59 @@
+//! The block buffers of a chunk (the streams' output, the filters' other sides),
+//! kept between the chunks one thread decodes (with `std`), as C-Blosc2 keeps its
+//! context's: the next chunk's blocks then cost no allocation and no zero-filling. Their
+//! bytes are never read before the streams or a filter overwrite them whole.
+
+use alloc::vec::Vec;
+
+/// The scratch buffers of a block: three for the filter pipeline (the streams go to
+/// the first), one for bitshuffle's transposed bytes.
+pub(super) type Buffers = [Vec<u8>; 4];
+
+/// The largest buffer kept between chunks, per thread.
+#[cfg(feature = "std")]
+const KEEP: usize = 2 << 20;
+
+#[cfg(feature = "std")]
+std::thread_local! {
+    static KEPT: core::cell::Cell<Buffers> = const {
+        core::cell::Cell::new([Vec::new(), Vec::new(), Vec::new(), Vec::new()])
+    };
+}
+
+pub(super) fn take() -> Buffers {
+    #[cfg(feature = "std")]
+    return KEPT.take();
+    #[cfg(not(feature = "std"))]
+    Default::default()
+}
+
+pub(super) fn keep(bufs: Buffers) {
+    #[cfg(feature = "std")]
+    if bufs.iter().all(|b| b.capacity() <= KEEP) {
+        KEPT.set(bufs);
+    }
+    #[cfg(not(feature = "std"))]
+    drop(bufs);
+}
+
+/// `v` at `len` bytes, whose old bytes are not needed: shortened, grown by zeros
+/// within its capacity, or, beyond it, [`grow_zeroed`]'s fresh allocation.
+pub(super) fn fit(v: &mut Vec<u8>, len: usize) {
+    if v.capacity() < len {
+        // Its bytes are not needed: emptied, it gets the fresh allocation.
+        v.clear();
+    }
+    grow_zeroed(v, len);
+}
+
+/// Grows `v` to `len` bytes, the new ones zero. An empty vector gets a fresh zeroed
+/// allocation (calloc: fresh pages are zero already), so a block that a hostile header
+/// makes large costs nothing until its streams write it, where `resize` would write
+/// every byte first.
+pub(super) fn grow_zeroed(v: &mut Vec<u8>, len: usize) {
+    if v.is_empty() && v.capacity() < len {
+        *v = alloc::vec![0; len];
+    } else {
+        v.resize(len, 0);
+    }
+}
