@@ -7,12 +7,12 @@ use clap::{Args, Parser, Subcommand};
 use crate::commands::{export, import};
 use crate::help::*;
 
-/// Read Blosc2 files: show what they hold, export values, rewrite metadata in place.
+/// Blosc2 files: show what they hold, export and import values, rewrite metadata in place.
 #[derive(Parser)]
 #[command(
     name = "b2nd-meta",
     version,
-    about = "Read Blosc2 files: show what they hold, export values, rewrite metadata in place",
+    about = "Blosc2 files: show what they hold, export and import values, rewrite metadata in place",
     disable_help_subcommand = true,
     after_help = EXAMPLES_SHORT,
     after_long_help = EXAMPLES
@@ -151,7 +151,11 @@ pub enum Command {
         threads: Option<u16>,
     },
     /// Write a NumPy .npy file's array as a new Blosc2 array python-blosc2 opens
-    #[command(long_about = import::IMPORT_LONG, after_help = import::IMPORT_EXAMPLES)]
+    #[command(
+        long_about = import::IMPORT_LONG,
+        after_help = import::IMPORT_EXAMPLES_SHORT,
+        after_long_help = import::IMPORT_EXAMPLES
+    )]
     Import {
         /// The .npy file, or - for stdin
         #[arg(value_name = "IN", allow_hyphen_values = true)]

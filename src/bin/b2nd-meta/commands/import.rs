@@ -30,6 +30,10 @@ read whole, then reordered), compressed on --threads threads (the machine's para
 by default), written to OUT.<pid>.tmp beside OUT and renamed over it when complete. An
 existing OUT is refused unless --force.";
 
+pub const IMPORT_EXAMPLES_SHORT: &str = "\
+Example (more in --help):
+  b2nd-meta import x.npy x.b2nd    as blosc2.asarray(np.load('x.npy'), urlpath='x.b2nd')";
+
 pub const IMPORT_EXAMPLES: &str = "\
 Examples:
   # As blosc2.asarray(np.load('x.npy'), urlpath='x.b2nd') writes it
