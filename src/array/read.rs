@@ -109,7 +109,12 @@ impl Reader<'_> {
         let next = AtomicUsize::new(0);
         let failed = AtomicBool::new(false);
         let threads = self.threads.clamp(1, count.max(1));
-        let run = || self.worker(sel, sink, &work, &slabs, &next, &failed);
+        let run = || {
+            let chunk = |item, scratch: &mut Scratch| {
+                self.one_chunk(sel, sink, &work, &slabs, item, scratch)
+            };
+            worker(work.count, &next, &failed, chunk)
+        };
         let mut errors: Vec<(usize, ArrayError)> = Vec::new();
         if threads == 1 {
             errors.extend(run().err());
@@ -129,28 +134,6 @@ impl Reader<'_> {
         match errors.into_iter().min_by_key(|(item, _)| *item) {
             Some((_, e)) => Err(e),
             None => Ok(()),
-        }
-    }
-
-    fn worker<S: Sink>(
-        &self,
-        sel: &Resolved,
-        sink: &S,
-        work: &Work<'_>,
-        slabs: &[Mutex<&mut [S::Item]>],
-        next: &AtomicUsize,
-        failed: &AtomicBool,
-    ) -> Result<(), (usize, ArrayError)> {
-        let mut scratch = Scratch::default();
-        loop {
-            let item = next.fetch_add(1, Ordering::Relaxed);
-            if item >= work.count || failed.load(Ordering::Relaxed) {
-                return Ok(());
-            }
-            if let Err(e) = self.one_chunk(sel, sink, work, slabs, item, &mut scratch) {
-                failed.store(true, Ordering::Relaxed);
-                return Err((item, e));
-            }
         }
     }
 
@@ -228,6 +211,27 @@ impl Reader<'_> {
             return Err(self.frame.nbytes_error(n, written, chunk.len()).into());
         }
         Ok(())
+    }
+}
+
+/// One thread's share: the next chunk item not yet taken (of `count`), by `chunk`, until
+/// none is left or a thread has failed; the item that failed here and why.
+fn worker(
+    count: usize,
+    next: &AtomicUsize,
+    failed: &AtomicBool,
+    chunk: impl Fn(usize, &mut Scratch) -> Result<(), ArrayError>,
+) -> Result<(), (usize, ArrayError)> {
+    let mut scratch = Scratch::default();
+    loop {
+        let item = next.fetch_add(1, Ordering::Relaxed);
+        if item >= count || failed.load(Ordering::Relaxed) {
+            return Ok(());
+        }
+        if let Err(e) = chunk(item, &mut scratch) {
+            failed.store(true, Ordering::Relaxed);
+            return Err((item, e));
+        }
     }
 }
 

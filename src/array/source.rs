@@ -3,7 +3,6 @@
 //! file), from a contiguous frame at a byte range of a source or from a sparse frame's
 //! chunk files.
 
-use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::vec::Vec;
@@ -12,8 +11,8 @@ use super::error::ArrayError;
 use crate::blosc::Special;
 use crate::chunk::{ChunkError, ChunkHeader, EXTENDED_HEADER_LEN};
 use crate::frame::{
-    self, chunk_file_name, ChunkIndex, ChunkLocation, FrameError, FrameErrorKind, FrameHeader,
-    FrameKind, CONTENT_CAP,
+    self, chunk_file_name, open_chunk_file, ChunkIndex, ChunkLocation, FrameError, FrameErrorKind,
+    FrameHeader, FrameKind, CONTENT_CAP,
 };
 use crate::io::{ReadAt, Window};
 
@@ -145,17 +144,12 @@ impl Frame {
                 Ok(Fetched::Stored)
             }
             ChunkLocation::File(number) => {
-                let Bytes::Sparse { dir } = &self.bytes else {
-                    return Err(invalid(
-                        self.index.offset,
-                        "chunk file number",
-                        i128::from(number),
-                        "a chunk file in a contiguous frame",
-                    ));
+                let dir = match &self.bytes {
+                    Bytes::Sparse { dir } => Some(dir.as_path()),
+                    Bytes::Window { .. } => None,
                 };
-                let path = dir.join(chunk_file_name(number));
-                let file = File::open(&path).map_err(FrameError::io(Some(&path)))?;
-                let len = file.metadata().map_err(FrameError::io(Some(&path)))?.len();
+                let reason = "a chunk file in a contiguous frame";
+                let (file, len, path) = open_chunk_file(dir, number, self.index.offset, reason)?;
                 read_chunk(&file, 0, 0, len, n, raw).map_err(|e| e.in_file(&path))?;
                 Ok(Fetched::Stored)
             }

@@ -13,7 +13,7 @@ use alloc::vec::Vec;
 
 use super::blocks::{is_filtered, stream_into, Output, Streams};
 use super::cursor::Cursor;
-use super::error::{ChunkError, ChunkErrorKind};
+use super::error::{invalid, ChunkError};
 use super::header::{at, ChunkHeader};
 use super::pipeline::{streams_into_dest, unfilter};
 use super::scratch::{self, Buffers};
@@ -186,15 +186,4 @@ fn decode_block(
     }
     let reference = if i == 0 { None } else { Some(done) };
     unfilter(header, reference, block_out, bufs)
-}
-
-fn invalid(offset: usize, field: &'static str, expected: &'static str, found: i64) -> ChunkError {
-    ChunkError::at(
-        offset,
-        ChunkErrorKind::InvalidField {
-            field,
-            expected,
-            found,
-        },
-    )
 }

@@ -10,6 +10,8 @@
 //! the special kind in byte 7 (1 zeros, 2 NaNs, 4 uninitialised).
 
 use std::format;
+use std::fs::File;
+use std::path::{Path, PathBuf};
 use std::string::String;
 use std::vec::Vec;
 
@@ -61,6 +63,24 @@ pub struct ChunkIndex {
 /// ```
 pub fn chunk_file_name(number: u64) -> String {
     format!("{number:08X}.chunk")
+}
+
+/// The chunk file `number` of the sparse frame in `dir`, opened: the file, its length
+/// and its path. Without a directory, the chunk index entry at byte `entry` is refused
+/// with `reason` (why a chunk file cannot be read there).
+pub(crate) fn open_chunk_file(
+    dir: Option<&Path>,
+    number: u64,
+    entry: u64,
+    reason: &'static str,
+) -> Result<(File, u64, PathBuf), FrameError> {
+    let Some(dir) = dir else {
+        return Err(invalid(entry, "chunk file number", number, reason));
+    };
+    let path = dir.join(chunk_file_name(number));
+    let file = File::open(&path).map_err(FrameError::io(Some(&path)))?;
+    let len = file.metadata().map_err(FrameError::io(Some(&path)))?.len();
+    Ok((file, len, path))
 }
 
 /// Reads `len` bytes at `at`, or says the input ends first.

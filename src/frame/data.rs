@@ -4,9 +4,10 @@
 use std::path::{Path, PathBuf};
 use std::vec::Vec;
 
-use super::chunks::{chunk_file_name, read_chunk_lazy, ChunkIndex, ChunkLocation, Decoded};
+use super::chunks::{open_chunk_file, read_chunk_lazy, ChunkIndex, ChunkLocation, Decoded};
 use super::error::{FrameError, FrameErrorKind};
 use super::fields::invalid;
+use super::file::FrameFile;
 use super::header::{FrameHeader, FrameInfo, FrameKind};
 use crate::blosc::Special;
 use crate::chunk::DEFAULT_MAX_NBYTES;
@@ -109,17 +110,12 @@ impl<R: ReadAt> DataReader<R> {
                 read_chunk_lazy(&self.reader, at, data_end, limit, nchunk)?
             }
             ChunkLocation::File(number) => {
-                let Some(dir) = &self.dir else {
-                    return Err(invalid(
-                        self.index.offset,
-                        "chunk file number",
-                        i128::from(number),
-                        "a sparse frame's chunk, read without its directory",
-                    ));
-                };
-                let path = dir.join(chunk_file_name(number));
-                let file = std::fs::File::open(&path).map_err(FrameError::io(Some(&path)))?;
-                let len = file.metadata().map_err(FrameError::io(Some(&path)))?.len();
+                let (file, len, path) = open_chunk_file(
+                    self.dir.as_deref(),
+                    number,
+                    self.index.offset,
+                    "a sparse frame's chunk, read without its directory",
+                )?;
                 read_chunk_lazy(&file, 0, len, limit, nchunk).map_err(|e| e.in_file(&path))?
             }
             ChunkLocation::Special(special) => {
@@ -283,7 +279,7 @@ pub(crate) fn special_pattern(special: Special, typesize: u32) -> Option<Vec<u8>
     }
 }
 
-impl super::FrameFile {
+impl FrameFile {
     /// A [`DataReader`] of this frame's data (its file; for a sparse frame, its
     /// directory too).
     ///

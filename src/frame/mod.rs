@@ -183,7 +183,7 @@ mod chunks;
 mod data;
 mod error;
 mod fields;
-mod file;
+pub(crate) mod file;
 mod header;
 mod index;
 mod lift;
@@ -202,6 +202,10 @@ pub use array::{reshaped_meta, ARRAY_METALAYERS};
 pub use array_info::ArrayInfo;
 pub use check::{check_array, Mismatch};
 pub use chunks::{chunk_file_name, ChunkIndex, ChunkLocation};
+// The Blosc vocabulary the frame header holds, where it was before `blosc` held it
+// (`Codec` is now one enum for frames and chunks).
+pub use crate::blosc::{Codec, MAX_FILTERS};
+pub(crate) use chunks::open_chunk_file;
 pub(crate) use data::special_pattern;
 pub use data::DataReader;
 pub use error::{FrameError, FrameErrorKind};
