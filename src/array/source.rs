@@ -64,10 +64,13 @@ fn read_exact_at(
 ) -> Result<(), FrameError> {
     let got = crate::io::read_full_at(src, buf, offset).map_err(FrameError::io(None))?;
     if got < buf.len() {
+        let end = offset.saturating_add(buf.len() as u64);
+        // The source may end before `offset`: where it ends.
+        let available = src.size_up_to(end).unwrap_or(offset + got as u64);
         let kind = FrameErrorKind::Truncated {
             what,
-            end: offset + buf.len() as u64,
-            available: offset + got as u64,
+            end,
+            available,
         };
         return Err(FrameError::at(offset, kind));
     }

@@ -40,6 +40,8 @@
 
 mod blocks;
 #[cfg(feature = "std")]
+mod budget;
+#[cfg(feature = "std")]
 mod compress;
 mod cursor;
 mod decode;
@@ -53,7 +55,13 @@ mod scratch;
 mod vlblocks;
 
 #[cfg(feature = "std")]
+pub(crate) use budget::decode_within_limit;
+#[cfg(feature = "std")]
+pub use budget::{decode_within, DecodeBudget};
+#[cfg(feature = "std")]
 pub use compress::{compress, CParams, CompressError};
+#[cfg(feature = "std")]
+pub use error::OverBudget;
 // The special-chunk rules, for the frame reader's shortcut (one place).
 #[cfg(feature = "std")]
 pub(crate) use decode::special_value;

@@ -19,7 +19,7 @@ use super::error::{FrameError, FrameErrorKind};
 use super::fields::invalid;
 use super::header::{FrameHeader, FrameInfo, FrameKind};
 use crate::blosc::Special;
-use crate::chunk::{self, ChunkHeader, DEFAULT_MAX_NBYTES, EXTENDED_HEADER_LEN};
+use crate::chunk::{self, ChunkHeader, DecodeBudget, DEFAULT_MAX_NBYTES, EXTENDED_HEADER_LEN};
 use crate::io::{read_vec_at, ReadAt};
 
 /// Where one chunk of a frame's data is, as the offsets chunk says.
@@ -66,7 +66,7 @@ pub fn chunk_file_name(number: u64) -> String {
 }
 
 /// The chunk file `number` of the sparse frame in `dir`, opened: the file, its length
-/// and its path. Without a directory, the chunk index entry at byte `entry` is refused
+/// and its path (one that is not a regular file refused before it is opened). Without a directory, the chunk index entry at byte `entry` is refused
 /// with `reason` (why a chunk file cannot be read there).
 pub(crate) fn open_chunk_file(
     dir: Option<&Path>,
@@ -78,6 +78,12 @@ pub(crate) fn open_chunk_file(
         return Err(invalid(entry, "chunk file number", number, reason));
     };
     let path = dir.join(chunk_file_name(number));
+    // A FIFO or a device would block or never end: refused before it is opened.
+    let md = std::fs::metadata(&path).map_err(FrameError::io(Some(&path)))?;
+    if let Some(file_type) = crate::io::special_file(&md) {
+        let kind = FrameErrorKind::NotAFile { file_type };
+        return Err(FrameError::new(kind).in_file(&path));
+    }
     let file = File::open(&path).map_err(FrameError::io(Some(&path)))?;
     let len = file.metadata().map_err(FrameError::io(Some(&path)))?.len();
     Ok((file, len, path))
@@ -93,12 +99,16 @@ pub(super) fn read_exact_at<S: ReadAt + ?Sized>(
     // Grows only as bytes arrive: a length the input does not hold costs nothing.
     let out = read_vec_at(src, at, len).map_err(FrameError::io(None))?;
     if out.len() < len {
+        let end = at.saturating_add(len as u64);
+        // The input ends before `end`, perhaps before `at` (a length field past it):
+        // where it ends, as a slice's length says.
+        let available = src.size_up_to(end).unwrap_or(at + out.len() as u64);
         return Err(FrameError::at(
             at,
             FrameErrorKind::Truncated {
                 what,
-                end: at + len as u64,
-                available: at + out.len() as u64,
+                end,
+                available,
             },
         ));
     }
@@ -106,13 +116,14 @@ pub(super) fn read_exact_at<S: ReadAt + ?Sized>(
 }
 
 /// Reads the whole chunk whose header is at `at` (its cbytes from that header), which
-/// must end by `limit`; decodes it within `max_nbytes`.
+/// must end by `limit`; decodes it within `max_nbytes` (and `budget`, when given).
 pub(super) fn read_chunk_at<S: ReadAt + ?Sized>(
     reader: &S,
     at: u64,
     limit: u64,
     max_nbytes: u32,
     nchunk: Option<u64>,
+    budget: Option<&DecodeBudget>,
 ) -> Result<Vec<u8>, FrameError> {
     let chunk_error = |source: chunk::ChunkError| {
         let offset = at.saturating_add(source.offset().unwrap_or(0));
@@ -135,7 +146,11 @@ pub(super) fn read_chunk_at<S: ReadAt + ?Sized>(
         ));
     }
     let bytes = read_exact_at(reader, at, header.cbytes as usize, "a chunk")?;
-    chunk::decode_with_limit(&bytes, max_nbytes).map_err(chunk_error)
+    match budget {
+        Some(budget) => chunk::decode_within_limit(&bytes, max_nbytes, budget),
+        None => chunk::decode_with_limit(&bytes, max_nbytes),
+    }
+    .map_err(chunk_error)
 }
 
 /// A chunk's bytes: decoded, or one pattern repeated (a special chunk), not
@@ -172,6 +187,7 @@ pub(super) fn read_chunk_lazy<S: ReadAt + ?Sized>(
     limit: u64,
     max_nbytes: u32,
     nchunk: Option<u64>,
+    budget: Option<&DecodeBudget>,
 ) -> Result<Decoded, FrameError> {
     let head = read_exact_at(reader, at, EXTENDED_HEADER_LEN, "a chunk header")?;
     let header = ChunkHeader::parse(&head).ok();
@@ -199,7 +215,7 @@ pub(super) fn read_chunk_lazy<S: ReadAt + ?Sized>(
             pattern,
             len: u64::from(h.nbytes),
         }),
-        _ => read_chunk_at(reader, at, limit, max_nbytes, nchunk).map(Decoded::Bytes),
+        _ => read_chunk_at(reader, at, limit, max_nbytes, nchunk, budget).map(Decoded::Bytes),
     }
 }
 
@@ -230,6 +246,16 @@ impl ChunkIndex {
     pub fn read<S: ReadAt + ?Sized>(
         reader: &S,
         header: &FrameHeader,
+    ) -> Result<ChunkIndex, FrameError> {
+        ChunkIndex::read_within(reader, header, None)
+    }
+
+    /// [`ChunkIndex::read`], the offsets chunk decoded within `budget` (when given),
+    /// and the index it makes spent from it too.
+    pub(crate) fn read_within<S: ReadAt + ?Sized>(
+        reader: &S,
+        header: &FrameHeader,
+        budget: Option<&DecodeBudget>,
     ) -> Result<ChunkIndex, FrameError> {
         let info = &header.info;
         let fixed = fixed_nchunks(info)?;
@@ -262,7 +288,7 @@ impl ChunkIndex {
             None => u64::from(DEFAULT_MAX_NBYTES),
         };
         let limit = (expected as u32).min(DEFAULT_MAX_NBYTES);
-        let offsets = read_chunk_at(reader, at, info.frame_len, limit, None)?;
+        let offsets = read_chunk_at(reader, at, info.frame_len, limit, None, budget)?;
         let head = read_exact_at(reader, at, EXTENDED_HEADER_LEN, "the offsets chunk header")?;
         let stored = ChunkHeader::parse(&head).map(|h| h.cbytes).unwrap_or(0);
         if (fixed.is_some() && offsets.len() as u64 != expected) || offsets.len() % 8 != 0 {
@@ -273,7 +299,14 @@ impl ChunkIndex {
                 "expected 8 bytes per chunk of the frame",
             ));
         }
-        let mut locations = Vec::with_capacity(offsets.len() / 8);
+        let count = offsets.len() / 8;
+        if let Some(budget) = budget {
+            let held = (count * core::mem::size_of::<ChunkLocation>()) as u64;
+            budget
+                .take(held)
+                .map_err(|e| FrameError::at(at, FrameErrorKind::OverBudget(e)))?;
+        }
+        let mut locations = Vec::with_capacity(count);
         for entry in offsets.chunks_exact(8) {
             let mut le = [0u8; 8];
             le.copy_from_slice(entry);

@@ -1,6 +1,7 @@
 //! [`DataReader`]: byte ranges of a frame's data (the concatenation of its decoded
 //! chunks) through its [`ChunkIndex`], decoding only the chunks a range covers.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::vec::Vec;
 
@@ -10,12 +11,12 @@ use super::fields::invalid;
 use super::file::FrameFile;
 use super::header::{FrameHeader, FrameInfo, FrameKind};
 use crate::blosc::Special;
-use crate::chunk::DEFAULT_MAX_NBYTES;
+use crate::chunk::{DecodeBudget, DEFAULT_MAX_NBYTES};
 use crate::io::{ReadAt, SharedSource};
 
 /// Reads bytes of a frame's data (the concatenation of its decoded chunks) through its
 /// [`ChunkIndex`], decoding only the chunks a range covers (the last one is kept for
-/// the next read).
+/// the next read; within a decode budget, every one, each decoded once).
 ///
 /// ```
 /// use b2nd_meta::frame::{open, DataReader};
@@ -36,20 +37,93 @@ pub struct DataReader<R> {
     index: ChunkIndex,
     /// Where each chunk starts in the data, as far as known (variable-size chunks).
     starts: Vec<u64>,
-    cache: Option<(usize, Decoded)>,
+    /// The chunks decoded: the last one, or (within a budget) each one.
+    kept: BTreeMap<usize, Decoded>,
+    /// What every decode and every byte taken from a special chunk is spent from;
+    /// without one, chunks are decoded within the frame's chunksize.
+    budget: Option<DecodeBudget>,
+    /// Within a budget, the chunks that did not decode, with why: each is decoded once,
+    /// and said again without spending the budget again.
+    failed: BTreeMap<usize, Failed>,
+}
+
+/// A data chunk's decode that failed: the error's parts, to make it again.
+#[derive(Debug)]
+struct Failed {
+    offset: Option<u64>,
+    path: Option<PathBuf>,
+    nchunk: Option<u64>,
+    chunk_offset: u64,
+    source: crate::chunk::ChunkError,
+}
+
+impl Failed {
+    /// The parts of `e` when it is a chunk's decode failing (not a read that did not
+    /// reach it, which spent nothing).
+    fn of(e: &FrameError) -> Option<Failed> {
+        match e.kind() {
+            FrameErrorKind::DataChunk {
+                nchunk,
+                chunk_offset,
+                source,
+            } => Some(Failed {
+                offset: e.offset(),
+                path: e.path().map(Path::to_path_buf),
+                nchunk: *nchunk,
+                chunk_offset: *chunk_offset,
+                source: source.clone(),
+            }),
+            _ => None,
+        }
+    }
+
+    fn error(&self) -> FrameError {
+        let kind = FrameErrorKind::DataChunk {
+            nchunk: self.nchunk,
+            chunk_offset: self.chunk_offset,
+            source: self.source.clone(),
+        };
+        let e = FrameError::new(kind).moved_to(self.offset);
+        match &self.path {
+            Some(path) => e.in_file(path),
+            None => e,
+        }
+    }
 }
 
 impl<R: ReadAt> DataReader<R> {
     /// A reader of the contiguous frame that starts at `reader`'s position 0.
     pub fn new(reader: R, header: &FrameHeader) -> Result<DataReader<R>, FrameError> {
-        let index = ChunkIndex::read(&reader, header)?;
+        DataReader::with(reader, header, None)
+    }
+
+    /// A reader whose decodes are spent from `budget` (the index, each chunk once, the
+    /// bytes taken from special chunks), a chunk never decoded past
+    /// [`DEFAULT_MAX_NBYTES`] whatever the frame's chunksize says; every chunk decoded
+    /// is kept (the budget bounds them), so that reads in any order decode each once.
+    pub(crate) fn within(
+        reader: R,
+        header: &FrameHeader,
+        budget: DecodeBudget,
+    ) -> Result<DataReader<R>, FrameError> {
+        DataReader::with(reader, header, Some(budget))
+    }
+
+    fn with(
+        reader: R,
+        header: &FrameHeader,
+        budget: Option<DecodeBudget>,
+    ) -> Result<DataReader<R>, FrameError> {
+        let index = ChunkIndex::read_within(&reader, header, budget.as_ref())?;
         Ok(DataReader {
             reader,
             dir: None,
             info: header.info.clone(),
             index,
             starts: std::vec![0],
-            cache: None,
+            kept: BTreeMap::new(),
+            budget,
+            failed: BTreeMap::new(),
         })
     }
 
@@ -102,12 +176,18 @@ impl<R: ReadAt> DataReader<R> {
             c if n + 1 == nchunks && !self.nbytes().is_multiple_of(c) => Some(self.nbytes() % c),
             c => Some(c),
         };
-        let limit = expected.map_or(DEFAULT_MAX_NBYTES, |e| e.min(u64::from(u32::MAX)) as u32);
+        // Within a budget, a store's chunksize never raises the decoder's own limit.
+        let ceiling = match self.budget {
+            Some(_) => DEFAULT_MAX_NBYTES,
+            None => u32::MAX,
+        };
+        let limit = expected.map_or(DEFAULT_MAX_NBYTES, |e| e.min(u64::from(ceiling)) as u32);
         let nchunk = Some(n as u64);
+        let budget = self.budget.as_ref();
         let chunk = match location {
             ChunkLocation::Offset(at) => {
                 let data_end = u64::from(self.info.header_len) + self.info.cbytes.max(0) as u64;
-                read_chunk_lazy(&self.reader, at, data_end, limit, nchunk)?
+                read_chunk_lazy(&self.reader, at, data_end, limit, nchunk, budget)?
             }
             ChunkLocation::File(number) => {
                 let (file, len, path) = open_chunk_file(
@@ -116,7 +196,8 @@ impl<R: ReadAt> DataReader<R> {
                     self.index.offset,
                     "a sparse frame's chunk, read without its directory",
                 )?;
-                read_chunk_lazy(&file, 0, len, limit, nchunk).map_err(|e| e.in_file(&path))?
+                read_chunk_lazy(&file, 0, len, limit, nchunk, budget)
+                    .map_err(|e| e.in_file(&path))?
             }
             ChunkLocation::Special(special) => {
                 let Some(len) = expected else {
@@ -153,6 +234,26 @@ impl<R: ReadAt> DataReader<R> {
         Ok(chunk)
     }
 
+    /// Chunk `n`, kept or loaded now (the caller keeps it again): without a budget, only
+    /// the last chunk is kept, the one loaded now replacing it.
+    fn take_chunk(&mut self, n: usize) -> Result<Decoded, FrameError> {
+        if let Some(chunk) = self.kept.remove(&n) {
+            return Ok(chunk);
+        }
+        if let Some(failed) = self.failed.get(&n) {
+            return Err(failed.error());
+        }
+        if self.budget.is_none() {
+            self.kept.clear();
+            return self.load(n);
+        }
+        let loaded = self.load(n);
+        if let Some(failed) = loaded.as_ref().err().and_then(Failed::of) {
+            self.failed.insert(n, failed);
+        }
+        loaded
+    }
+
     /// Where chunk `n` starts in the data (reads the headers of variable-size chunks
     /// before it, once).
     fn chunk_start(&mut self, n: usize) -> Result<u64, FrameError> {
@@ -163,7 +264,9 @@ impl<R: ReadAt> DataReader<R> {
         }
         while self.starts.len() <= n {
             let i = self.starts.len() - 1;
-            let len = self.load(i)?.len();
+            let chunk = self.take_chunk(i)?;
+            let len = chunk.len();
+            self.kept.insert(i, chunk);
             let last = self.starts.last().copied().unwrap_or(0);
             self.starts.push(last + len);
         }
@@ -216,10 +319,7 @@ impl<R: ReadAt> DataReader<R> {
         let mut at = start;
         while at < end {
             let (n, chunk_start) = self.chunk_of(at)?;
-            let chunk = match self.cache.take() {
-                Some((cached, chunk)) if cached == n => chunk,
-                _ => self.load(n)?,
-            };
+            let chunk = self.take_chunk(n)?;
             let from = at - chunk_start;
             let to = (end - chunk_start).min(chunk.len());
             let taken = to.saturating_sub(from);
@@ -236,6 +336,11 @@ impl<R: ReadAt> DataReader<R> {
                     out.extend_from_slice(bytes.get(from as usize..to as usize).unwrap_or_default())
                 }
                 Decoded::Repeat { pattern, .. } => {
+                    if let Some(budget) = &self.budget {
+                        budget
+                            .take(taken)
+                            .map_err(|e| FrameError::at(at, FrameErrorKind::OverBudget(e)))?;
+                    }
                     *unstored = unstored.checked_sub(taken).ok_or_else(|| {
                         invalid(
                             self.index.offset,
@@ -248,7 +353,7 @@ impl<R: ReadAt> DataReader<R> {
                 }
             }
             at += taken;
-            self.cache = Some((n, chunk));
+            self.kept.insert(n, chunk);
         }
         Ok(out)
     }
