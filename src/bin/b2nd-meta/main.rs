@@ -25,7 +25,9 @@ mod progress;
 mod render;
 
 use cli::{Cli, Command};
-use commands::{completions, decode, encode, export, set_meta, set_shape, set_vlmeta, show};
+use commands::{
+    completions, decode, encode, export, import, set_meta, set_shape, set_vlmeta, show,
+};
 use output::Fatal;
 
 fn main() -> ExitCode {
@@ -83,6 +85,33 @@ fn main() -> ExitCode {
             &output,
             threads.map(usize::from),
         ),
+        Command::Import {
+            input,
+            output,
+            chunks,
+            blocks,
+            codec,
+            clevel,
+            filters,
+            meta,
+            vlmeta,
+            sparse,
+            force,
+            threads,
+        } => import::run(&import::Import {
+            input,
+            output,
+            chunks: chunks.map(|s| s.0),
+            blocks: blocks.map(|s| s.0),
+            codec,
+            clevel,
+            filters,
+            meta,
+            vlmeta,
+            sparse,
+            force,
+            threads: threads.map(usize::from),
+        }),
         Command::SetShape {
             dry_run,
             frame,

@@ -8,6 +8,8 @@
 //! [`transpose`].
 
 pub(super) mod bitshuffle;
+#[cfg(feature = "std")]
+pub(crate) mod forward;
 mod transpose;
 #[cfg(feature = "simd")]
 mod vector_bitunshuffle;
