@@ -154,6 +154,8 @@ mod hex;
 pub mod io;
 mod located;
 mod meta;
+// The vector unit the filters and codecs run on (runtime dispatch, or plain loops).
+mod simd;
 pub mod value;
 #[cfg(feature = "std")]
 pub mod vlmeta;

@@ -5,6 +5,7 @@
 use alloc::vec::Vec;
 
 use super::cursor::Cursor;
+use super::dest::Dest;
 use super::error::{ChunkError, ChunkErrorKind};
 use super::header::{ChunkHeader, FLAG_DONT_SPLIT};
 use super::pipeline::{streams_into_dest, unfilter};
@@ -84,6 +85,19 @@ impl Output<'_> {
         (done, &mut rest[..len])
     }
 
+    /// Where block `start .. start + len` goes, for a step that writes it whole: a
+    /// grown vector is appended to (it holds the blocks before, decoded in order).
+    pub(super) fn dest(&mut self, start: usize, len: usize) -> Dest<'_> {
+        match self {
+            Output::Grown { vec, nbytes } => Dest::Append {
+                vec,
+                start,
+                room: *nbytes,
+            },
+            Output::Given(s) => Dest::Slice(&mut s[start..start + len]),
+        }
+    }
+
     /// `bytes` as the whole output.
     pub(super) fn put(&mut self, bytes: &[u8]) {
         match self {
@@ -154,17 +168,24 @@ pub(super) fn decode_blocks(
     let mut first = Vec::new();
     if delta && !is_wanted(0) && (1..nblocks).any(is_wanted) {
         first = alloc::vec![0; block_len(0)];
-        chunk.decode_block(0, block_len(0), None, &mut first, &mut bufs)?;
+        let dest = &mut Dest::Slice(&mut first);
+        chunk.decode_block(0, block_len(0), None, dest, &mut bufs)?;
     }
     for block in (0..nblocks).filter(|&block| is_wanted(block)) {
         let bsize = block_len(block);
+        if !delta {
+            let dest = &mut out.dest(block * blocksize, bsize);
+            chunk.decode_block(block, bsize, None, dest, &mut bufs)?;
+            continue;
+        }
         let (done, block_out) = out.block(block * blocksize, bsize);
         let reference = match block {
             0 => None,
             _ if first.is_empty() => Some(&done[..blocksize]),
             _ => Some(&first[..]),
         };
-        chunk.decode_block(block, bsize, reference, block_out, &mut bufs)?;
+        let dest = &mut Dest::Slice(block_out);
+        chunk.decode_block(block, bsize, reference, dest, &mut bufs)?;
     }
     scratch::keep(bufs);
     Ok(())
@@ -181,7 +202,7 @@ struct Chunk<'a> {
 }
 
 impl Chunk<'_> {
-    /// Block `block`, of `bsize` bytes, into `block_out`; `reference` is the first
+    /// Block `block`, of `bsize` bytes, into `dest`; `reference` is the first
     /// block's decoded bytes (delta's reference), `None` for the first block itself;
     /// `bufs` are the scratch buffers.
     fn decode_block(
@@ -189,7 +210,7 @@ impl Chunk<'_> {
         block: usize,
         bsize: usize,
         reference: Option<&[u8]>,
-        block_out: &mut [u8],
+        dest: &mut Dest<'_>,
         bufs: &mut Buffers,
     ) -> Result<(), ChunkError> {
         let header = self.header;
@@ -225,19 +246,18 @@ impl Chunk<'_> {
                 },
             ));
         }
-        let dest = if self.filtered && !streams_into_dest(header) {
+        let streams_out = if self.filtered && !streams_into_dest(header) {
             // Every byte is overwritten by the streams: no zero-filling after the first.
-            scratch::fit(&mut bufs[0], bsize);
-            &mut bufs[0][..]
+            scratch::line(&mut bufs[0], bsize)
         } else {
-            &mut *block_out
+            dest.whole(0, bsize)
         };
         let mut r = Cursor::at(self.data, start as usize, "a block")?;
-        for stream in dest.chunks_exact_mut(neblock) {
+        for stream in streams_out.chunks_exact_mut(neblock) {
             read_stream(&mut r, &mut self.streams, stream)?;
         }
         if self.filtered {
-            unfilter(header, reference, block_out, bufs)?;
+            unfilter(header, reference, dest, bsize, bufs)?;
         }
         Ok(())
     }

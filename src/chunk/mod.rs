@@ -45,6 +45,7 @@ mod budget;
 mod compress;
 mod cursor;
 mod decode;
+mod dest;
 #[cfg(feature = "std")]
 mod encode;
 mod error;

@@ -10,11 +10,13 @@
 
 use alloc::vec::Vec;
 
+use super::dest::Dest;
 use super::error::{ChunkError, ChunkErrorKind};
 use super::filters;
 use super::header::ChunkHeader;
-use super::scratch::Buffers;
+use super::scratch::{self, lined, lined_mut, Buffers};
 use crate::blosc::{Filter, MAX_FILTERS};
+use crate::simd::Unit;
 
 /// Where a filter reads or writes: the block's place in the destination, or a scratch
 /// buffer.
@@ -45,17 +47,20 @@ pub(super) fn streams_into_dest(header: &ChunkHeader) -> bool {
     first_undone(header) == Some(Filter::Delta)
 }
 
-/// Undoes the pipeline on one block. The streams are in `bufs[0]`, or in `block_out`
-/// when [`streams_into_dest`]; the result ends in `block_out`. `reference` is what
-/// delta XORs with: the chunk's first decoded bytes, `None` in the first block (whose
-/// delta is a running XOR).
+/// Undoes the pipeline on one block of `n` bytes. The streams are in `bufs[0]` (from
+/// its first cache line, [`scratch::line`]), or in `dest` when [`streams_into_dest`];
+/// the result ends in `dest`, which the last filter writes as it goes (appended to a
+/// vector, unless delta must work on it in place). `reference` is what delta XORs
+/// with: the chunk's first decoded bytes, `None` in the first block (whose delta is a
+/// running XOR).
 pub(super) fn unfilter(
     header: &ChunkHeader,
     reference: Option<&[u8]>,
-    block_out: &mut [u8],
+    dest: &mut Dest<'_>,
+    n: usize,
     bufs: &mut Buffers,
 ) -> Result<(), ChunkError> {
-    let n = block_out.len();
+    let unit = Unit::detected();
     let typesize = usize::from(header.typesize);
     let slots = &header.filters;
     let Some(last) = (0..MAX_FILTERS).find(|&s| undone(slots[s].0)) else {
@@ -66,7 +71,7 @@ pub(super) fn unfilter(
     };
     let [tmp @ .., bits] = bufs;
     for t in tmp.iter_mut() {
-        super::scratch::fit(t, n);
+        scratch::line(t, n);
     }
     let (mut src, mut dst, mut spare) = (Buf::Tmp(0), Buf::Tmp(1), Buf::Tmp(2));
     for slot in (last..MAX_FILTERS).rev() {
@@ -98,9 +103,9 @@ pub(super) fn unfilter(
             usize::from(meta)
         };
         match filter {
-            Filter::Delta => filters::undelta(typesize, reference, block_out),
+            Filter::Delta => filters::undelta(typesize, reference, dest.whole(0, n)),
             Filter::Shuffle | Filter::ByteDelta | Filter::BitShuffle => {
-                let (from, to) = pair(block_out, tmp, src, dst, n).ok_or_else(|| {
+                let (from, mut to) = pair(dest, tmp, src, dst, n).ok_or_else(|| {
                     ChunkError::at(
                         header.filter_offset(slot),
                         ChunkErrorKind::Unsupported {
@@ -108,10 +113,13 @@ pub(super) fn unfilter(
                         },
                     )
                 })?;
+                let version = header.version;
                 match filter {
-                    Filter::Shuffle => filters::unshuffle(size, from, to),
-                    Filter::ByteDelta => filters::unbytedelta(size, from, to),
-                    _ => filters::bitshuffle::unshuffle(typesize, header.version, from, bits, to),
+                    Filter::Shuffle => filters::unshuffle_to(unit, size, from, &mut to),
+                    Filter::ByteDelta => filters::unbytedelta(size, from, to.whole(0, n)),
+                    _ => filters::bitshuffle::unshuffle_to(
+                        unit, typesize, version, from, bits, &mut to,
+                    ),
                 }
             }
             other => {
@@ -124,25 +132,27 @@ pub(super) fn unfilter(
         (src, dst, spare) = (dst, spare, src);
     }
     if let Buf::Tmp(k) = src {
-        block_out.copy_from_slice(&tmp[k][..n]);
+        dest.put(0, lined(&tmp[k], n));
     }
     Ok(())
 }
 
-/// The buffer a filter reads and the one it writes, `None` when they are the same.
+/// The `n` bytes a filter reads and where it writes, `None` when they are the same.
 fn pair<'a>(
-    dest: &'a mut [u8],
+    dest: &'a mut Dest<'_>,
     tmp: &'a mut [Vec<u8>],
     src: Buf,
     dst: Buf,
     n: usize,
-) -> Option<(&'a [u8], &'a mut [u8])> {
+) -> Option<(&'a [u8], Dest<'a>)> {
     match (src, dst) {
-        (Buf::Dest, Buf::Tmp(k)) => Some((&*dest, &mut tmp[k][..n])),
-        (Buf::Tmp(j), Buf::Dest) => Some((&tmp[j][..n], dest)),
+        (Buf::Dest, Buf::Tmp(k)) => {
+            Some((dest.whole(0, n), Dest::Slice(lined_mut(&mut tmp[k], n))))
+        }
+        (Buf::Tmp(j), Buf::Dest) => Some((lined(&tmp[j], n), dest.reborrow())),
         (Buf::Tmp(j), Buf::Tmp(k)) if j != k => {
             let [from, to] = tmp.get_disjoint_mut([j, k]).ok()?;
-            Some((&from[..n], &mut to[..n]))
+            Some((lined(from, n), Dest::Slice(lined_mut(to, n))))
         }
         _ => None,
     }

@@ -36,6 +36,35 @@ pub(super) fn keep(bufs: Buffers) {
     drop(bufs);
 }
 
+/// A cache line: a block's streams and the filters' buffers start on one, so that the
+/// filters' vector loads never straddle two lines (a large allocation starts 16 bytes
+/// into one).
+const LINE: usize = 64;
+
+/// `len` bytes of `v` that start a cache line, whose old bytes are not needed (`v` is
+/// [`fit`] to hold them).
+pub(super) fn line(v: &mut Vec<u8>, len: usize) -> &mut [u8] {
+    fit(v, len + LINE);
+    lined_mut(v, len)
+}
+
+/// The `len` bytes [`line`] gave of `v`, again.
+pub(super) fn lined(v: &[u8], len: usize) -> &[u8] {
+    let at = line_start(v);
+    &v[at..at + len]
+}
+
+/// [`lined`], to be written.
+pub(super) fn lined_mut(v: &mut [u8], len: usize) -> &mut [u8] {
+    let at = line_start(v);
+    &mut v[at..at + len]
+}
+
+/// Where the first cache line of `v`'s bytes starts.
+fn line_start(v: &[u8]) -> usize {
+    v.as_ptr().addr().next_multiple_of(LINE) - v.as_ptr().addr()
+}
+
 /// `v` at `len` bytes, whose old bytes are not needed: shortened, grown by zeros
 /// within its capacity, or, beyond it, [`grow_zeroed`]'s fresh allocation.
 pub(super) fn fit(v: &mut Vec<u8>, len: usize) {

@@ -13,6 +13,7 @@ use alloc::vec::Vec;
 
 use super::blocks::{is_filtered, stream_into, Output, Streams};
 use super::cursor::Cursor;
+use super::dest::Dest;
 use super::error::{invalid, ChunkError};
 use super::header::{at, ChunkHeader};
 use super::pipeline::{streams_into_dest, unfilter};
@@ -181,9 +182,15 @@ fn decode_block(
     if streams_into_dest(header) {
         stream_into(streams, src, block.start + INT32_LEN, block_out)?;
     } else {
-        scratch::fit(&mut bufs[0], block.len);
-        stream_into(streams, src, block.start + INT32_LEN, &mut bufs[0])?;
+        let line = scratch::line(&mut bufs[0], block.len);
+        stream_into(streams, src, block.start + INT32_LEN, line)?;
     }
     let reference = if i == 0 { None } else { Some(done) };
-    unfilter(header, reference, block_out, bufs)
+    unfilter(
+        header,
+        reference,
+        &mut Dest::Slice(block_out),
+        block.len,
+        bufs,
+    )
 }

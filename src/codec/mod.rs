@@ -8,6 +8,7 @@
 //! codec gives up).
 
 pub(crate) mod blosclz;
+mod copy;
 pub(crate) mod lz4;
 #[cfg(feature = "std")]
 pub(crate) mod zlib;

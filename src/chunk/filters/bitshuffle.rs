@@ -13,24 +13,94 @@
 
 use alloc::vec::Vec;
 
+use crate::chunk::dest::Dest;
+use crate::simd::{Kernel, Unit};
+
 /// The chunk format whose blocks are bitshuffled only when whole.
 const FORMAT_WHOLE_BLOCKS: u8 = 2;
 
-/// Undoes bitshuffle from `src` into `dst` (same length); `scratch` holds the
-/// bit-transposed bytes in between.
-pub(in crate::chunk) fn unshuffle(
+/// Undoes bitshuffle from `src` into `dest` on `unit`; `scratch` holds the
+/// bit-transposed bytes in between (plain loops).
+pub(in crate::chunk) fn unshuffle_to(
+    unit: Unit,
     typesize: usize,
     format_version: u8,
     src: &[u8],
     scratch: &mut Vec<u8>,
-    dst: &mut [u8],
+    dest: &mut Dest<'_>,
 ) {
     let typesize = typesize.max(1);
     let len = shuffled_len(typesize, format_version, src.len());
-    scratch.resize(len, 0);
-    transpose_bits(typesize, &src[..len], scratch);
-    super::unshuffle(typesize, scratch, &mut dst[..len]);
-    dst[len..].copy_from_slice(&src[len..]);
+    let (src, rest) = src.split_at(len);
+    unit.run(BitRows {
+        unit,
+        typesize,
+        src,
+        scratch,
+        dest,
+    });
+    dest.put(len, rest);
+}
+
+/// The bit-unshuffle of whole groups of 8 elements, as a [`Kernel`].
+struct BitRows<'a, 'd> {
+    unit: Unit,
+    typesize: usize,
+    src: &'a [u8],
+    scratch: &'a mut Vec<u8>,
+    dest: &'a mut Dest<'d>,
+}
+
+impl Kernel for BitRows<'_, '_> {
+    type Output = ();
+
+    /// The columns in whole vector widths with the unit's vectors, a tile at a time in
+    /// one pass (`super::vector_bitunshuffle`), the others a word at a time.
+    #[cfg(feature = "simd")]
+    #[inline(always)]
+    fn wide<S: fearless_simd::Simd>(self, simd: S) {
+        use super::vector_bitunshuffle::{bit_tile, MAX_TILE, MAX_TYPESIZE};
+        use fearless_simd::SimdBase;
+        let typesize = self.typesize;
+        if typesize > MAX_TYPESIZE {
+            return self.plain();
+        }
+        let row_len = self.src.len() / typesize / 8;
+        let w = S::u8s::LEN;
+        let tile = 8 * w * typesize;
+        let mut buf = super::Line([0; MAX_TILE]);
+        let done = row_len / w * w;
+        for col in (0..done).step_by(w) {
+            let out = self.dest.window(8 * col * typesize, tile, &mut buf.0, w);
+            bit_tile(simd, typesize, self.src, row_len, col, out);
+            self.dest.commit(8 * col * typesize, &buf.0[..tile], w);
+        }
+        let rest = 8 * (row_len - done) * typesize;
+        let out = self.dest.window(8 * done * typesize, rest, &mut buf.0, w);
+        last_columns(typesize, self.src, row_len, done, out);
+        self.dest.commit(8 * done * typesize, &buf.0[..rest], w);
+    }
+
+    fn plain(self) {
+        self.scratch.resize(self.src.len(), 0);
+        transpose_bits(self.typesize, self.src, self.scratch);
+        super::unshuffle_to(self.unit, self.typesize, self.scratch, self.dest);
+    }
+}
+
+/// Columns `done ..` of the `8 * typesize` bit rows of `row_len` bytes in `src` (the
+/// elements from `8 * done`) into `out`, one word at a time.
+#[cfg_attr(not(feature = "simd"), allow(dead_code))]
+fn last_columns(typesize: usize, src: &[u8], row_len: usize, done: usize, out: &mut [u8]) {
+    for c in done..row_len {
+        for j in 0..typesize {
+            let word: [u8; 8] = core::array::from_fn(|k| src[(8 * j + k) * row_len + c]);
+            let bytes = transpose8(u64::from_le_bytes(word)).to_le_bytes();
+            for (b, byte) in bytes.into_iter().enumerate() {
+                out[(8 * (c - done) + b) * typesize + j] = byte;
+            }
+        }
+    }
 }
 
 /// How many bytes of a block of `len` are bitshuffled: whole groups of 8 elements (all
@@ -112,6 +182,19 @@ mod tests {
         out
     }
 
+    /// The bit-unshuffle of `src` into `dst` by every unit of this CPU, which agree.
+    fn unshuffle(typesize: usize, format: u8, src: &[u8], tmp: &mut Vec<u8>, dst: &mut [u8]) {
+        // The plain loops first.
+        for (i, unit) in Unit::all().into_iter().enumerate() {
+            let mut out = dst.to_vec();
+            unshuffle_to(unit, typesize, format, src, tmp, &mut Dest::Slice(&mut out));
+            if i == 0 {
+                dst.copy_from_slice(&out);
+            }
+            assert_eq!(out, dst, "{unit:?}");
+        }
+    }
+
     /// (typesize, chunk format, stored, unshuffled): row `8j + k` holds bit `k` of byte
     /// `j` of every element, element `i` in bit `i % 8` of byte `i / 8`.
     #[test]
@@ -163,12 +246,111 @@ mod tests {
     #[test]
     fn matches_the_definition() {
         for typesize in 1..=17 {
-            for len in [0, 5, 8, 64, 100, 129, 1000, 4096 + 7] {
+            for len in [
+                0,
+                5,
+                8,
+                64,
+                100,
+                129,
+                1000,
+                4096 + 7,
+                8 * 64 * typesize + 13,
+            ] {
                 let src: Vec<u8> = (0..len).map(|i| (i * 131 + i / 3) as u8).collect();
-                let mut dst = vec![0; len];
-                unshuffle(typesize, 3, &src, &mut Vec::new(), &mut dst);
-                assert_eq!(dst, plain(typesize, &src), "{typesize} {len}");
+                for unit in Unit::all() {
+                    let mut dst = vec![0; len];
+                    let dest = &mut Dest::Slice(&mut dst);
+                    unshuffle_to(unit, typesize, 3, &src, &mut Vec::new(), dest);
+                    assert_eq!(dst, plain(typesize, &src), "{unit:?} {typesize} {len}");
+                }
             }
+        }
+    }
+}
+
+/// Every vector unit against the plain loops.
+#[cfg(all(test, feature = "simd"))]
+mod vector_tests {
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    use proptest::collection::vec as bytes;
+    use proptest::prelude::*;
+
+    use super::unshuffle_to;
+    use crate::chunk::dest::Dest;
+    use crate::simd::Unit;
+
+    /// Every unit of this CPU bit-unshuffles `src` as the plain loops do (chunk formats
+    /// 2 and 3: whole blocks only, or the largest prefix of whole groups of 8), into a
+    /// slice and appended to a vector.
+    fn check(typesize: usize, src: &[u8]) {
+        for format in [2, 3] {
+            let mut plain = vec![0; src.len()];
+            let dest = &mut Dest::Slice(&mut plain);
+            unshuffle_to(Unit::Plain, typesize, format, src, &mut Vec::new(), dest);
+            for unit in Unit::all() {
+                let len = src.len();
+                // Outputs on a cache line, 16 bytes into one, and at an odd address.
+                for skew in [0, 16, 1] {
+                    let mut lines = vec![0xa5; len + 128];
+                    let at = lines.as_ptr().addr().next_multiple_of(64) - lines.as_ptr().addr();
+                    let out = &mut lines[at + skew..at + skew + len];
+                    let dest = &mut Dest::Slice(out);
+                    unshuffle_to(unit, typesize, format, src, &mut Vec::new(), dest);
+                    let out = &lines[at + skew..at + skew + len];
+                    assert_eq!(
+                        out, plain,
+                        "{unit:?}, {typesize}, {len} bytes, {format}, {skew}"
+                    );
+                }
+                let mut appended = vec![7; 3];
+                let dest = &mut Dest::Append {
+                    vec: &mut appended,
+                    start: 3,
+                    room: 3 + len,
+                };
+                unshuffle_to(unit, typesize, format, src, &mut Vec::new(), dest);
+                assert_eq!(
+                    appended[3..],
+                    plain,
+                    "{unit:?} appending, {typesize}, {len}, {format}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_typesize_and_odd_lengths_as_the_plain_loops() {
+        for typesize in 1..=17 {
+            for elements in [
+                0,
+                8,
+                9,
+                511,
+                512,
+                520,
+                1024 + 8,
+                1024 + 15,
+                2048 + 64 * 8 + 3,
+            ] {
+                for extra in [0, typesize / 2] {
+                    let len = elements * typesize + extra;
+                    let src: Vec<u8> = (0..len).map(|i| (i * 131 + i / 7) as u8).collect();
+                    check(typesize, &src);
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn random_blocks_as_the_plain_loops(
+            typesize in 1usize..=17,
+            src in bytes(any::<u8>(), 0..24_000),
+        ) {
+            check(typesize, &src);
         }
     }
 }

@@ -345,6 +345,8 @@ pub(crate) fn bytedelta(typesize: usize, src: &[u8], dst: &mut [u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chunk::dest::Dest;
+    use crate::simd::Unit;
     use alloc::vec;
     use alloc::vec::Vec;
 
@@ -363,8 +365,10 @@ mod tests {
                 let src = sample(len);
                 let (mut mid, mut back) = (vec![0; len], vec![0; len]);
                 shuffle(typesize, &src, &mut mid);
-                super::super::unshuffle(typesize, &mid, &mut back);
-                assert_eq!(back, src, "{typesize} {len}");
+                for unit in Unit::all() {
+                    super::super::unshuffle_to(unit, typesize, &mid, &mut Dest::Slice(&mut back));
+                    assert_eq!(back, src, "{unit:?} {typesize} {len}");
+                }
             }
         }
     }
@@ -376,8 +380,18 @@ mod tests {
                 let src = sample(len);
                 let (mut mid, mut back, mut scratch) = (vec![0; len], vec![0; len], Vec::new());
                 bitshuffle(typesize, &src, &mut scratch, &mut mid);
-                super::super::bitshuffle::unshuffle(typesize, 5, &mid, &mut scratch, &mut back);
-                assert_eq!(back, src, "{typesize} {len}");
+                for unit in Unit::all() {
+                    let dest = &mut Dest::Slice(&mut back);
+                    super::super::bitshuffle::unshuffle_to(
+                        unit,
+                        typesize,
+                        5,
+                        &mid,
+                        &mut scratch,
+                        dest,
+                    );
+                    assert_eq!(back, src, "{unit:?} {typesize} {len}");
+                }
             }
         }
     }

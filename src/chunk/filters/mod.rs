@@ -8,33 +8,94 @@
 //! [`transpose`].
 
 pub(super) mod bitshuffle;
-mod transpose;
-
-use transpose::rows_to_elements;
-
 #[cfg(feature = "std")]
 pub(crate) mod forward;
+mod transpose;
+#[cfg(feature = "simd")]
+mod vector_bitunshuffle;
+#[cfg(feature = "simd")]
+mod vector_unshuffle;
 
-/// Byte-unshuffle `src` into `dst` (same length): byte `j` of element `i` was stored at
-/// `j * n + i`, `n` the number of whole elements; the bytes past the last whole element
-/// are copied as they are.
-pub(super) fn unshuffle(typesize: usize, src: &[u8], dst: &mut [u8]) {
+use crate::chunk::dest::Dest;
+use crate::simd::{Kernel, Unit};
+use transpose::rows_to_elements;
+
+/// Byte-unshuffle `src` into `dest` (as long) on `unit`: byte `j` of element `i` was
+/// stored at `j * n + i`, `n` the number of whole elements; the bytes past the last
+/// whole element are copied as they are.
+pub(super) fn unshuffle_to(unit: Unit, typesize: usize, src: &[u8], dest: &mut Dest<'_>) {
     let n = src.len() / typesize.max(1);
     if typesize <= 1 || n == 0 {
-        dst.copy_from_slice(src);
+        dest.put(0, src);
         return;
     }
     let whole = n * typesize;
-    let (body, tail) = dst.split_at_mut(whole);
     let rows = &src[..whole];
     match typesize {
-        2 => rows_to_elements::<2>(rows, body, n),
-        4 => rows_to_elements::<4>(rows, body, n),
-        8 => rows_to_elements::<8>(rows, body, n),
-        16 => rows_to_elements::<16>(rows, body, n),
-        _ => unshuffle_any(typesize, rows, body, n),
+        2 => rows_to_elements_on::<2>(unit, rows, n, dest),
+        4 => rows_to_elements_on::<4>(unit, rows, n, dest),
+        8 => rows_to_elements_on::<8>(unit, rows, n, dest),
+        16 => rows_to_elements_on::<16>(unit, rows, n, dest),
+        _ => unshuffle_any(typesize, rows, dest.whole(0, whole), n),
     }
-    tail.copy_from_slice(&src[whole..]);
+    dest.put(whole, &src[whole..]);
+}
+
+/// `transpose::rows_to_elements` on `unit`, into `dest`: with the unit's vectors
+/// ([`vector_unshuffle`]) for whole vector widths of elements, in spans
+/// of [`SPAN`] bytes (a vector's written in L1, then appended), the rest one byte at a
+/// time.
+fn rows_to_elements_on<const N: usize>(unit: Unit, src: &[u8], n: usize, dest: &mut Dest<'_>) {
+    unit.run(Rows::<N> { src, n, dest });
+}
+
+/// Bytes that start a cache line (where a vector's output is written before it is
+/// appended: its stores never straddle two lines).
+#[cfg_attr(not(feature = "simd"), allow(dead_code))]
+#[repr(align(64))]
+pub(super) struct Line<const LEN: usize>(pub(super) [u8; LEN]);
+
+/// Bytes of output per span of the vector transposition.
+#[cfg_attr(not(feature = "simd"), allow(dead_code))]
+const SPAN: usize = 4096;
+
+/// The transposition of `rows_to_elements_on` as a [`Kernel`].
+struct Rows<'a, 'd, const N: usize> {
+    src: &'a [u8],
+    n: usize,
+    dest: &'a mut Dest<'d>,
+}
+
+impl<const N: usize> Kernel for Rows<'_, '_, N> {
+    type Output = ();
+
+    #[cfg(feature = "simd")]
+    #[inline(always)]
+    fn wide<S: fearless_simd::Simd>(self, simd: S) {
+        use transpose::last_elements;
+        let (src, n) = (self.src, self.n);
+        let mut buf = Line([0; SPAN]);
+        let mut at = 0;
+        while at < n {
+            let len = (SPAN / N).min(n - at);
+            let rows: [&[u8]; N] = core::array::from_fn(|j| &src[j * n + at..j * n + at + len]);
+            let out = self.dest.window(at * N, len * N, &mut buf.0, 16);
+            // The unit's full width where the output starts a line (an L1 span), else
+            // 16 bytes (no store straddling two lines).
+            let done = if out.as_ptr().addr().is_multiple_of(64) {
+                vector_unshuffle::rows_to_elements::<S, N>(simd, &rows, out)
+            } else {
+                vector_unshuffle::rows_to_elements_16::<S, N>(simd, &rows, out)
+            };
+            last_elements(&rows, done, &mut out[done * N..]);
+            self.dest.commit(at * N, &buf.0[..len * N], 16);
+            at += len;
+        }
+    }
+
+    fn plain(self) {
+        rows_to_elements::<N>(self.src, self.dest.whole(0, N * self.n), self.n);
+    }
 }
 
 /// Unshuffle of any other element size.
@@ -149,6 +210,19 @@ mod tests {
         out
     }
 
+    /// The byte-unshuffle of `src` into `dst` by every unit of this CPU, which agree.
+    fn unshuffle(typesize: usize, src: &[u8], dst: &mut [u8]) {
+        // The plain loops first.
+        for (i, unit) in Unit::all().into_iter().enumerate() {
+            let mut out = dst.to_vec();
+            unshuffle_to(unit, typesize, src, &mut Dest::Slice(&mut out));
+            if i == 0 {
+                dst.copy_from_slice(&out);
+            }
+            assert_eq!(out, dst, "{unit:?}");
+        }
+    }
+
     /// (filter undone, element size, stored bytes, decoded): byte-unshuffle (byte j of
     /// element i stored at j * n + i) and bytedelta (each of the `typesize` channels a
     /// running sum mod 256); the bytes past the last whole element stay as they are.
@@ -239,9 +313,12 @@ mod tests {
         for typesize in 1..=18 {
             for len in [0, 1, 7, 16, 31, 64, 257, 1000, 4099] {
                 let src: Vec<u8> = (0..len).map(|i| (i * 7 + i / 5) as u8).collect();
-                let mut dst = vec![0; len];
-                unshuffle(typesize, &src, &mut dst);
-                assert_eq!(dst, unshuffle_plain(typesize, &src), "{typesize} {len}");
+                for unit in Unit::all() {
+                    let mut dst = vec![0; len];
+                    unshuffle_to(unit, typesize, &src, &mut Dest::Slice(&mut dst));
+                    let expected = unshuffle_plain(typesize, &src);
+                    assert_eq!(dst, expected, "{unit:?} {typesize} {len}");
+                }
             }
         }
     }

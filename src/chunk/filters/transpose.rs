@@ -112,7 +112,7 @@ fn tile<const N: usize>(rows: &[&[u8]; N], at: usize, scratch: &mut Scratch, out
 }
 
 /// Elements `done ..` of `rows` into `out`, one byte at a time (fewer than a tile).
-fn last_elements<const N: usize>(rows: &[&[u8]; N], done: usize, out: &mut [u8]) {
+pub(super) fn last_elements<const N: usize>(rows: &[&[u8]; N], done: usize, out: &mut [u8]) {
     for (i, element) in out.chunks_exact_mut(N).enumerate() {
         for (byte, row) in element.iter_mut().zip(rows) {
             *byte = row[done + i];

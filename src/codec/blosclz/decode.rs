@@ -83,7 +83,9 @@ pub(crate) fn decompress(src: &[u8], dest: &mut [u8]) -> Result<usize, Refusal> 
             }
             let Some(&c) = src.get(ip) else { break };
             ip += 1;
-            copy_match(dest, op, back + 1, len);
+            // The same copy as LZ4's matches (constant-length moves, repeated patterns,
+            // doubling for long ones): no `memmove` call for a short match.
+            crate::codec::copy::copy_match(dest, op, back + 1, len);
             op += len;
             ctrl = c;
         } else {
@@ -117,36 +119,6 @@ const WILD: usize = 32;
 
 fn cut(ip: usize) -> Refusal {
     bad(format!("a match cut short at the stream's byte {ip}"))
-}
-
-/// Copies `len` bytes starting `dist` bytes before `op` to `op`, as a byte-by-byte
-/// forward copy would (overlapping copies repeat the last `dist` bytes). The caller
-/// checked `dist <= op` and `op + len <= dest.len()`.
-#[inline]
-fn copy_match(dest: &mut [u8], op: usize, dist: usize, len: usize) {
-    let from = op - dist;
-    if dist >= WILD && op + len.next_multiple_of(WILD) <= dest.len() {
-        // Constant-length moves, each reading only bytes written before it; the last
-        // may write past the match, into bytes written again later.
-        for k in (0..len).step_by(WILD) {
-            dest.copy_within(from + k..from + k + WILD, op + k);
-        }
-    } else if dist >= len {
-        dest.copy_within(from..from + len, op);
-    } else if dist == 1 {
-        let b = dest[from];
-        dest[op..op + len].fill(b);
-    } else {
-        // Each copy of `step` bytes reads only bytes already written; the pattern
-        // doubles each time.
-        let (mut done, mut step) = (0, dist);
-        while done < len {
-            let take = step.min(len - done);
-            dest.copy_within(from..from + take, op + done);
-            done += take;
-            step += take;
-        }
-    }
 }
 
 #[cfg(test)]

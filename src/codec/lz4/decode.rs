@@ -21,6 +21,7 @@
 //! remains, the excess overwritten by the next sequence, and exact near the ends.
 
 use super::error::Refusal;
+use crate::codec::copy::copy_match;
 
 /// Matches are at least this long (`MINMATCH`).
 const MIN_MATCH: usize = 4;
@@ -325,78 +326,6 @@ fn copy_literals(dest: &mut [u8], op: usize, src: &[u8], ip: usize, len: usize) 
         copy::<16>(dest, op, src, ip);
     } else {
         dest[op..op + len].copy_from_slice(&src[ip..ip + len]);
-    }
-}
-
-/// For offsets below 16: the mask of their first `offset` bytes, the multiplier that
-/// repeats them every `offset` bytes over 16, and the largest multiple of `offset` that
-/// is at most 16.
-const PATTERN: [(u128, u128, usize); 16] = {
-    let mut t = [(0u128, 0u128, 16usize); 16];
-    let mut offset = 1;
-    while offset < 16 {
-        let (mut repeat, mut at) = (0u128, 0);
-        while at < 16 {
-            repeat |= 1 << (8 * at);
-            at += offset;
-        }
-        t[offset] = ((1 << (8 * offset)) - 1, repeat, 16 - 16 % offset);
-        offset += 1;
-    }
-    t
-};
-
-/// Copies the match of `len` bytes `offset` back (1 or more) byte by byte in effect:
-/// with fixed-size moves where 32 bytes of room remain after it, exactly otherwise.
-#[inline(always)]
-fn copy_match(dest: &mut [u8], op: usize, offset: usize, len: usize) {
-    let end = op + len;
-    let m = op - offset;
-    if end + 32 <= dest.len() {
-        if offset >= len && len > 32 {
-            dest.copy_within(m..m + len, op);
-        } else if offset >= 16 {
-            // Each 16-byte move reads bytes written before it.
-            let (mut s, mut o) = (m, op);
-            loop {
-                dest.copy_within(s..s + 16, o);
-                dest.copy_within(s + 16..s + 32, o + 16);
-                s += 32;
-                o += 32;
-                if o >= end {
-                    break;
-                }
-            }
-        } else if offset == 1 && len >= 64 {
-            let b = dest[m];
-            dest[op..end].fill(b);
-        } else {
-            // The first `offset` bytes repeated over 16 (a product with 1s every
-            // `offset` bytes, carry-free), stored every multiple of `offset` that fits 16.
-            let w = u128::from_le_bytes(dest[m..m + 16].try_into().expect("16 bytes"));
-            let (mask, repeat, step) = PATTERN[offset];
-            let v = (w & mask).wrapping_mul(repeat).to_le_bytes();
-            let mut o = op;
-            loop {
-                dest[o..o + 16].copy_from_slice(&v);
-                dest[o + step..o + step + 16].copy_from_slice(&v);
-                o += 2 * step;
-                if o >= end {
-                    break;
-                }
-            }
-        }
-    } else if offset >= len {
-        dest.copy_within(m..m + len, op);
-    } else {
-        // Doubling: the bytes from `m` repeat with period `offset`, and `o - m` stays
-        // a multiple of it.
-        let mut o = op;
-        while o < end {
-            let c = (o - m).min(end - o);
-            dest.copy_within(m..m + c, o);
-            o += c;
-        }
     }
 }
 

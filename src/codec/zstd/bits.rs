@@ -33,6 +33,7 @@ pub(super) struct BitStream<'a> {
 
 /// The 8 bytes at `at`, little-endian (0 past the end: the caller keeps `at + 8`
 /// within `src`).
+#[inline(always)]
 pub(super) fn le64(src: &[u8], at: usize) -> u64 {
     src.get(at..)
         .and_then(|s| s.first_chunk::<8>())

@@ -6,6 +6,7 @@
 use super::bits::{le64, BitStream};
 
 /// Four streams between their rounds of the fast loop.
+#[derive(Clone, Copy)]
 pub(super) struct Fast4 {
     /// Where each stream's 8-byte word is read.
     pub(super) ip: [usize; 4],

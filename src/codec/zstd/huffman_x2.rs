@@ -10,25 +10,50 @@ use alloc::vec::Vec;
 
 use super::bits::{BitStream, Status};
 use super::fast4::Fast4;
+use crate::simd::{Kernel, Unit};
 
 /// A double-symbol table from a single-symbol one (`dt[v] = symbol << 8 | length`,
-/// `log` bits): `first | second << 8 | bits << 16 | count << 24`.
+/// `log` bits): `first | second << 8 | bits << 16 | count << 24`, where `v` holds two
+/// codes when both fit `log` bits, else one.
+///
+/// Filled by runs, as libzstd fills it (`HUF_fillDTableX2`): a code of `n` bits takes
+/// the `2^(log - n)` entries of `dt` that start with it, aligned (the codes are
+/// complete and placed longest first), so that the entries starting with one first
+/// code, and among them those whose next bits start with one second code, are runs.
 pub(super) fn build(dt: &[u16], log: u32, out: &mut Vec<u32>) {
-    let mask = (1usize << log) - 1;
+    let size = 1usize << log;
     out.clear();
-    out.extend((0..=mask).map(|v| {
+    out.resize(size, 0);
+    // The shortest code is the last (placed longest first).
+    let shortest = dt.get(size - 1).map_or(0, |e| u32::from(e & 0x3f));
+    let mut v = 0;
+    while v < size {
         let e1 = dt[v];
-        let n1 = u32::from(e1 & 0x3f);
-        let s1 = u32::from(e1 >> 8);
-        if n1 < log {
-            let e2 = dt[(v << n1) & mask];
-            let n2 = u32::from(e2 & 0x3f);
-            if n1 + n2 <= log {
-                return s1 | u32::from(e2 >> 8) << 8 | (n1 + n2) << 16 | 2 << 24;
-            }
+        let n1 = u32::from(e1 & 0x3f).min(log);
+        let single = u32::from(e1 >> 8) | n1 << 16 | 1 << 24;
+        let span = 1usize << (log - n1);
+        if n1 + shortest > log {
+            // No second code fits after this one.
+            out[v..v + span].fill(single);
+            v += span;
+            continue;
         }
-        s1 | n1 << 16 | 1 << 24
-    }));
+        // Entry `v + j` reads its second code at `dt[j << n1]`.
+        let mut j = 0;
+        while j < span {
+            let e2 = dt[(j << n1) & (size - 1)];
+            let n2 = u32::from(e2 & 0x3f).min(log);
+            let run = 1usize << (log - n2).saturating_sub(n1);
+            let value = if n1 + n2 <= log {
+                single & 0xff | u32::from(e2 >> 8) << 8 | (n1 + n2) << 16 | 2 << 24
+            } else {
+                single
+            };
+            out[v + j..(v + j + run).min(v + span)].fill(value);
+            j += run;
+        }
+        v += span;
+    }
 }
 
 /// `HUF_decodeSymbolX2`: writes two bytes at `p` (the second only inside `out`, as
@@ -104,6 +129,105 @@ pub(super) fn decode1(
     Ok(())
 }
 
+/// The rounds of the fast loop, as a [`Kernel`]: compiled for the scalar unit's
+/// features (BMI2's shifts take their count from any register).
+struct Rounds<'a> {
+    src: &'a [u8],
+    out: &'a mut [u8],
+    table: &'a [u32; 2048],
+    f: Fast4,
+}
+
+impl Kernel for Rounds<'_> {
+    type Output = Result<Fast4, &'static str>;
+
+    #[cfg(feature = "simd")]
+    #[inline(always)]
+    fn wide<S: fearless_simd::Simd>(self, _: S) -> Self::Output {
+        rounds(self.src, self.out, self.table, self.f)
+    }
+
+    fn plain(self) -> Self::Output {
+        rounds(self.src, self.out, self.table, self.f)
+    }
+}
+
+/// Rounds of 5 lookups per stream while every stream has 10 bytes of room in its
+/// segment and the first has 7 bytes to read.
+#[inline(always)]
+fn rounds(
+    src: &[u8],
+    out: &mut [u8],
+    table: &[u32; 2048],
+    mut f: Fast4,
+) -> Result<Fast4, &'static str> {
+    let len = out.len();
+    let oend = [f.op[1], f.op[2], f.op[3], len];
+    loop {
+        let room = oend.iter().zip(f.op).map(|(end, op)| (end - op) / 10);
+        let iters = room.fold(f.ip[0] / 7, usize::min);
+        let olimit = f.op[3] + iters * 5;
+        if f.op[3] == olimit || f.crossed() {
+            return Ok(f);
+        }
+        // Symbol by symbol across the 4 streams (independent, so their lookups
+        // overlap); each round writes at most 10 bytes per stream, within its segment
+        // (a count is 1 or 2, and the room was checked for the rounds).
+        // Each stream's literals of a round go to a line on the stack (no pointer of
+        // its own to keep in a register), then 10 bytes of it to the stream's place,
+        // a round later (its stores are in the cache by then: no load waits for them).
+        let mut lines = [[[0u8; 18]; 4]; 2];
+        let mut last: Option<[usize; 4]> = None;
+        let mut round = 0;
+        while f.op[3] < olimit {
+            let [even, odd] = &mut lines;
+            let (line, before) = if round & 1 == 0 {
+                (even, odd)
+            } else {
+                (odd, even)
+            };
+            let mut k = [0usize; 4];
+            step(table, &mut f.bits, line, &mut k);
+            step(table, &mut f.bits, line, &mut k);
+            step(table, &mut f.bits, line, &mut k);
+            step(table, &mut f.bits, line, &mut k);
+            step(table, &mut f.bits, line, &mut k);
+            if let Some(at) = last {
+                put(out, at, before);
+            }
+            last = Some(f.op);
+            for (op, k) in f.op.iter_mut().zip(k) {
+                *op += k;
+            }
+            round += 1;
+            f.reload(src)?;
+        }
+        if let Some(at) = last {
+            put(out, at, &lines[(round + 1) & 1]);
+        }
+    }
+}
+
+/// The first 10 bytes of each stream's line at its place `at` in `out`.
+#[inline(always)]
+fn put(out: &mut [u8], at: [usize; 4], lines: &[[u8; 18]; 4]) {
+    for (at, line) in at.into_iter().zip(lines) {
+        out[at..at + 10].copy_from_slice(&line[..10]);
+    }
+}
+
+/// One lookup on each stream: its one or two literals at `lines[s][k[s]]`.
+#[inline(always)]
+fn step(table: &[u32; 2048], bits: &mut [u64; 4], lines: &mut [[u8; 18]; 4], k: &mut [usize; 4]) {
+    for s in 0..4 {
+        let e = table[(bits[s] >> 53) as usize];
+        let at = k[s] & 15;
+        lines[s][at..at + 2].copy_from_slice(&(e as u16).to_le_bytes());
+        bits[s] <<= (e >> 16) & 0x3f;
+        k[s] += (e >> 24) as usize;
+    }
+}
+
 /// Four streams without the fast loop (`HUF_decompress4X2_usingDTable_internal_body`):
 /// 4 lookups per stream and round while every stream has bits and the fourth is 8
 /// literals or more from its end; then each stream finished, and wanted exactly used.
@@ -168,34 +292,78 @@ pub(super) fn decode4_fast(
     let Some(mut f) = Fast4::start(src, starts, len) else {
         return Ok(None);
     };
-    let oend = [f.op[1], f.op[2], f.op[3], len];
-    loop {
-        let room = oend.iter().zip(f.op).map(|(end, op)| (end - op) / 10);
-        let iters = room.fold(f.ip[0] / 7, usize::min);
-        let olimit = f.op[3] + iters * 5;
-        if f.op[3] == olimit || f.crossed() {
-            break;
-        }
-        // Symbol by symbol across the 4 streams (independent, so their lookups
-        // overlap); each round writes at most 10 bytes per stream, within its segment.
-        let table: &[u32; 2048] = dt.try_into().map_err(|_| "an 11-bit Huffman table")?;
-        while f.op[3] < olimit {
-            for _ in 0..5 {
-                for s in 0..4 {
-                    let e = table[(f.bits[s] >> 53) as usize];
-                    let o = f.op[s];
-                    out[o..o + 2].copy_from_slice(&(e as u16).to_le_bytes());
-                    f.bits[s] <<= (e >> 16) & 0x3f;
-                    f.op[s] = o + (e >> 24) as usize;
-                }
-            }
-            f.reload(src)?;
-        }
-    }
+    let table: &[u32; 2048] = dt.try_into().map_err(|_| "an 11-bit Huffman table")?;
+    f = Unit::scalar().run(Rounds { src, out, table, f })?;
     for i in 0..4 {
         let end = ((i + 1) * f.seg).min(len);
         let mut rest = f.rest(src, &starts, i, end)?;
         stream(&mut rest, out, f.op[i], end, dt, 11);
     }
     Ok(Some(()))
+}
+
+/// The fast loop on every unit of this CPU against the plain code.
+#[cfg(test)]
+mod tests {
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    use proptest::collection::vec as bytes;
+    use proptest::prelude::*;
+
+    use super::{Fast4, Rounds};
+    use crate::simd::Unit;
+
+    /// Where the streams read and write, and their bits, after the rounds (or the refusal).
+    type State = Result<([usize; 4], [usize; 4], [u64; 4]), &'static str>;
+
+    /// The output and the streams' state after the rounds of `unit`.
+    fn rounds_on(
+        unit: Unit,
+        src: &[u8],
+        starts: [usize; 4],
+        len: usize,
+        table: &[u32; 2048],
+    ) -> Option<(Vec<u8>, State)> {
+        let f = Fast4::start(src, starts, len)?;
+        let mut out = vec![0u8; len];
+        let end = unit.run(Rounds {
+            src,
+            out: &mut out,
+            table,
+            f,
+        });
+        Some((out, end.map(|f| (f.ip, f.op, f.bits))))
+    }
+
+    proptest! {
+        /// Random tables (one or two literals, 1 to 11 bits an entry), streams of 8 bytes
+        /// or more and odd output lengths: every unit writes and reads as the plain code.
+        #[test]
+        fn every_unit_as_the_plain_code(
+            entries in bytes((any::<u16>(), 1u32..=11, 1u32..=2), 2048),
+            src in bytes(any::<u8>(), 32..3000),
+            cuts in (0.0f64..1.0, 0.0f64..1.0, 0.0f64..1.0),
+            len in 1usize..12_000,
+        ) {
+            let table: [u32; 2048] = core::array::from_fn(|i| {
+                let (symbols, bits, count) = entries[i];
+                u32::from(symbols) | bits << 16 | count << 24
+            });
+            // Stream starts 8 bytes or more apart, in order.
+            let room = src.len() - 32;
+            let mut at = [cuts.0, cuts.1, cuts.2].map(|c| (c * room as f64) as usize);
+            at.sort_unstable();
+            let starts = [0, 8 + at[0], 16 + at[1], 24 + at[2]];
+            let plain = rounds_on(Unit::Plain, &src, starts, len, &table);
+            for unit in Unit::all() {
+                prop_assert_eq!(
+                    &rounds_on(unit, &src, starts, len, &table),
+                    &plain,
+                    "{:?}",
+                    unit
+                );
+            }
+        }
+    }
 }

@@ -251,19 +251,9 @@ fn copy_match(dest: &mut [u8], pos: usize, offset: usize, len: usize) {
         dest[pos..pos + 16].copy_from_slice(&chunk);
         return;
     }
-    if offset >= len {
-        dest.copy_within(from..from + len, pos);
-        return;
-    }
-    // Short offsets: the pattern doubles until the match is filled.
-    let mut done = 0;
-    let mut step = offset;
-    while done < len {
-        let n = step.min(len - done);
-        dest.copy_within(from..from + n, pos + done);
-        done += n;
-        step = pos + done - from;
-    }
+    // The others as LZ4's (constant-length moves, patterns, doubling; no `memmove`
+    // call for a match of a few dozen bytes).
+    crate::codec::copy::copy_match(dest, pos, offset, len);
 }
 
 /// Decodes `count` sequences from `src` (byte `at` of the frame) and executes them
@@ -370,6 +360,8 @@ pub(super) fn execute(
             if ll <= 16 && lit + 16 <= lits.len() && pos + 16 <= out.dest.len() {
                 // Short literals: 16 bytes at once, the rest overwritten by the match.
                 out.dest[pos..pos + 16].copy_from_slice(&lits[lit..lit + 16]);
+            } else if ll <= 32 && lit + 32 <= lits.len() && pos + 32 <= out.dest.len() {
+                out.dest[pos..pos + 32].copy_from_slice(&lits[lit..lit + 32]);
             } else {
                 out.dest[pos..pos + ll].copy_from_slice(&lits[lit..lit + ll]);
             }

@@ -106,26 +106,3 @@ fn edge_cases() {
     // The output one byte short of the match-and-literals block.
     assert_eq!(run(&ab_x12, &[], 19), Err((LAST_FIT, 6)));
 }
-
-#[test]
-fn matches_repeat_their_offset() {
-    for offset in 1..48 {
-        for (len, room) in [4, 5, 16, 17, 40, 63, 64, 100]
-            .iter()
-            .flat_map(|&l| [(l, 0), (l, 40)])
-        {
-            let mut dest: Vec<u8> = (1..=offset as u8).collect();
-            dest.resize(offset + len + room, 0);
-            copy_match(&mut dest, offset, offset, len);
-            let expected: Vec<u8> = (0..offset + len).map(|i| (i % offset) as u8 + 1).collect();
-            assert_eq!(
-                dest[..offset + len],
-                expected,
-                "offset {offset}, length {len}"
-            );
-            if offset < 16 {
-                assert_eq!(PATTERN[offset].2 % offset, 0);
-            }
-        }
-    }
-}

@@ -1,0 +1,211 @@
+//! Byte-unshuffle of 2, 4, 8 and 16-byte elements with a vector unit (`crate::simd`):
+//! `N` rows of `n` bytes into `n` elements of `N` bytes, as many vector widths of
+//! elements as the rows hold whole; the plain loops of `super::transpose` do the rest.
+//!
+//! One vector of each row is loaded (`W` bytes: 64 with AVX-512, 32 with AVX2, 16 with
+//! SSE4.2 and NEON), then zipped in registers, adjacent rows into byte pairs, pairs into
+//! quads and so on (C-Blosc2's `unshuffle*_avx2` chains the same unpacks), and the `N`
+//! vectors stored: `N * W` bytes of output per step, one pass. With AVX-512 VBMI each
+//! zip is one two-source byte permutation across the whole register.
+
+use fearless_simd::prelude::*;
+use fearless_simd::{u16x8, u32x4, u64x2, u8x16};
+
+/// Transposes the `N` rows (of equal length) into elements of `N` bytes in `dst`
+/// (element `i` is byte `i` of every row, in order), for the first elements in whole
+/// vector widths: returns how many were done. `N` is 2, 4, 8 or 16.
+#[inline(always)]
+pub(crate) fn rows_to_elements<S: Simd, const N: usize>(
+    simd: S,
+    rows: &[&[u8]; N],
+    dst: &mut [u8],
+) -> usize {
+    let w = S::u8s::LEN;
+    let done = rows[0].len() / w * w;
+    for (i, out) in dst[..done * N].chunks_exact_mut(N * w).enumerate() {
+        let at = i * w;
+        let mut v = [S::u8s::splat(simd, 0); N];
+        for (v, row) in v.iter_mut().zip(rows) {
+            *v = S::u8s::from_slice(simd, &row[at..at + w]);
+        }
+        let v = transpose::<S, N>(v);
+        for (o, v) in out.chunks_exact_mut(w).zip(v) {
+            v.store_slice(o);
+        }
+    }
+    done
+}
+
+/// The `N` vectors (row `j` in `v[j]`) as `N * W` bytes of elements, in order across
+/// the returned vectors: a zip of adjacent rows into byte pairs, of pairs into quads, and
+/// so on, `log2(N)` levels.
+#[inline(always)]
+pub(crate) fn transpose<S: Simd, const N: usize>(mut v: [S::u8s; N]) -> [S::u8s; N] {
+    // `group` vectors hold units of `group` bytes (one from each of `group` rows) of
+    // consecutive elements; the next level zips two such groups into one.
+    // (No closures here: one not inlined would be compiled without the unit's features.)
+    let mut group = 1;
+    while group < N {
+        let mut next = v;
+        for (out, next) in next.iter_mut().enumerate() {
+            let (k, x, high) = (out / (2 * group), out % (2 * group) / 2, out % 2 == 1);
+            let (a, b) = (v[2 * k * group + x], v[(2 * k + 1) * group + x]);
+            *next = zip::<S>(a, b, group, high);
+        }
+        v = next;
+        group *= 2;
+    }
+    v
+}
+
+/// The low (or high) halves of `a` and `b` interleaved in units of `unit` bytes.
+#[inline(always)]
+fn zip<S: Simd>(a: S::u8s, b: S::u8s, unit: usize, high: bool) -> S::u8s {
+    #[inline(always)]
+    fn halves<V: SimdBase<S> + SimdInt<S>, S: Simd>(a: V, b: V, high: bool) -> V {
+        if high {
+            a.zip_high(b)
+        } else {
+            a.zip_low(b)
+        }
+    }
+    match unit {
+        1 => halves(a, b, high),
+        2 => halves(a.bitcast::<S::u16s>(), b.bitcast(), high).bitcast(),
+        4 => halves(a.bitcast::<S::u32s>(), b.bitcast(), high).bitcast(),
+        _ => halves(a.bitcast::<S::u64s>(), b.bitcast(), high).bitcast(),
+    }
+}
+
+/// [`rows_to_elements`] with vectors of 16 bytes whatever the unit's width: their loads
+/// and stores never straddle two cache lines where the rows and the output are 16-byte
+/// aligned (an output 16 bytes into a line, as large allocations are, makes every store
+/// of 32 or 64 bytes a split one), and on this machine they move as many bytes a cycle
+/// as the unshuffle's memory traffic allows.
+#[inline(always)]
+pub(crate) fn rows_to_elements_16<S: Simd, const N: usize>(
+    simd: S,
+    rows: &[&[u8]; N],
+    dst: &mut [u8],
+) -> usize {
+    const W: usize = 16;
+    let done = rows[0].len() / W * W;
+    for (i, out) in dst[..done * N].chunks_exact_mut(N * W).enumerate() {
+        let at = i * W;
+        let mut v = [u8x16::splat(simd, 0); N];
+        for (v, row) in v.iter_mut().zip(rows) {
+            *v = u8x16::from_slice(simd, &row[at..at + W]);
+        }
+        let mut group = 1;
+        while group < N {
+            let mut next = v;
+            for (out, next) in next.iter_mut().enumerate() {
+                let (k, x, high) = (out / (2 * group), out % (2 * group) / 2, out % 2 == 1);
+                let (a, b) = (v[2 * k * group + x], v[(2 * k + 1) * group + x]);
+                *next = match group {
+                    1 => halves(a, b, high),
+                    2 => halves(a.bitcast::<u16x8<S>>(), b.bitcast(), high).bitcast(),
+                    4 => halves(a.bitcast::<u32x4<S>>(), b.bitcast(), high).bitcast(),
+                    _ => halves(a.bitcast::<u64x2<S>>(), b.bitcast(), high).bitcast(),
+                };
+            }
+            v = next;
+            group *= 2;
+        }
+        for (o, v) in out.chunks_exact_mut(W).zip(v) {
+            v.store_slice(o);
+        }
+    }
+    done
+}
+
+/// The low (or high) halves of `a` and `b` interleaved in their lanes.
+#[inline(always)]
+fn halves<V: SimdBase<S> + SimdInt<S>, S: Simd>(a: V, b: V, high: bool) -> V {
+    if high {
+        a.zip_high(b)
+    } else {
+        a.zip_low(b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    use proptest::collection::vec as bytes;
+    use proptest::prelude::*;
+
+    use super::super::unshuffle_to;
+    use crate::chunk::dest::Dest;
+    use crate::simd::Unit;
+
+    /// Every unit of this CPU unshuffles `src` as the plain loops do, into a slice and
+    /// appended to a vector.
+    fn check(typesize: usize, src: &[u8]) {
+        let mut plain = vec![0; src.len()];
+        unshuffle_to(Unit::Plain, typesize, src, &mut Dest::Slice(&mut plain));
+        for unit in Unit::all() {
+            let len = src.len();
+            // Outputs on a cache line, 16 bytes into one, and at an odd address.
+            for skew in [0, 16, 1] {
+                let mut lines = vec![0xa5; len + 128];
+                let at = lines.as_ptr().addr().next_multiple_of(64) - lines.as_ptr().addr();
+                let out = &mut lines[at + skew..at + skew + len];
+                unshuffle_to(unit, typesize, src, &mut Dest::Slice(out));
+                assert_eq!(
+                    out, plain,
+                    "{unit:?}, typesize {typesize}, {len} bytes, {skew}"
+                );
+            }
+            let mut appended = vec![7; 3];
+            let dest = &mut Dest::Append {
+                vec: &mut appended,
+                start: 3,
+                room: 3 + len,
+            };
+            unshuffle_to(unit, typesize, src, dest);
+            assert_eq!(
+                appended[3..],
+                plain,
+                "{unit:?} appending, {typesize}, {len}"
+            );
+        }
+    }
+
+    /// Bytes of a linear congruential generator.
+    fn noise(len: usize, seed: u32) -> Vec<u8> {
+        let mut x = seed;
+        (0..len)
+            .map(|_| {
+                x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                (x >> 16) as u8
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_typesize_and_odd_lengths_as_the_plain_loops() {
+        for typesize in 1..=16 {
+            for elements in [0, 1, 15, 63, 64, 65, 127, 129, 191, 1000, 4096 + 3] {
+                for extra in [0, typesize / 2] {
+                    check(
+                        typesize,
+                        &noise(elements * typesize + extra, elements as u32),
+                    );
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn random_blocks_as_the_plain_loops(
+            typesize in 1usize..=16,
+            src in bytes(any::<u8>(), 0..12_000),
+        ) {
+            check(typesize, &src);
+        }
+    }
+}
