@@ -12,10 +12,11 @@
 //! feature, zlib (miniz_oxide), all pure Rust, with the chunk's dictionary for zstd and
 //! LZ4. The filters of the six slots are undone last slot first, through the buffers
 //! C-Blosc2 3.3.5 uses (`pipeline.rs`): shuffle, bitshuffle, delta (every typesize),
-//! bytedelta (filter 35); truncation of precision needs no undoing. Chunks of
-//! variable-length blocks (C-Blosc2 3.x, python-blosc2's BatchArray) decode to their
-//! blocks one after the other, as `blosc2_decompress` gives them. Plugin codecs and
-//! filters (NDLZ, ZFP, ndcell, user ids 32-255) are reported by name and id
+//! bytedelta (filter 35), int_trunc (filter 36, a copy as C's); truncation of precision
+//! needs no undoing. Chunks of variable-length blocks (C-Blosc2 3.x, python-blosc2's
+//! BatchArray) decode to their blocks one after the other, as `blosc2_decompress` gives
+//! them. Other plugin codecs and filters (NDLZ, ZFP, ndcell, user ids) are reported by
+//! name and id
 //! ([`ChunkErrorKind::CodecNotDecoded`], [`ChunkErrorKind::FilterNotDecoded`]); lazy
 //! chunks, whose blocks are in their frame, as [`ChunkErrorKind::Unsupported`].
 //!

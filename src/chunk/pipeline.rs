@@ -99,7 +99,10 @@ pub(super) fn unfilter(
         };
         match filter {
             Filter::Delta => filters::undelta(typesize, reference, block_out),
-            Filter::Shuffle | Filter::ByteDelta | Filter::BitShuffle => {
+            // C's `int_trunc_backward` copies (truncation cannot be undone); a copy of a
+            // buffer onto itself, which C's rotation after two deltas can ask, leaves it.
+            Filter::IntTrunc if src == dst => {}
+            Filter::Shuffle | Filter::ByteDelta | Filter::BitShuffle | Filter::IntTrunc => {
                 let (from, to) = pair(block_out, tmp, src, dst, n).ok_or_else(|| {
                     ChunkError::at(
                         header.filter_offset(slot),
@@ -111,6 +114,7 @@ pub(super) fn unfilter(
                 match filter {
                     Filter::Shuffle => filters::unshuffle(size, from, to),
                     Filter::ByteDelta => filters::unbytedelta(size, from, to),
+                    Filter::IntTrunc => to.copy_from_slice(from),
                     _ => filters::bitshuffle::unshuffle(typesize, header.version, from, bits, to),
                 }
             }
