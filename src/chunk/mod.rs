@@ -22,7 +22,10 @@
 //!
 //! The reference is C-Blosc2 3.3.5, what python-blosc2 4.14.1 runs: where it decodes,
 //! this decoder gives its bytes; where it refuses, this decoder refuses, with a reason.
-//! [`decode_blocks_into`] decodes only chosen blocks.
+//! [`decode_blocks_into`] decodes only chosen blocks, [`decode_range_into`] chosen blocks
+//! of a range into a buffer holding that range only, and [`Parts`] a chunk read in parts
+//! (its header, block starts and dictionary, then the blocks needed), as C-Blosc2 reads
+//! a chunk of a frame on disk.
 //!
 //! Nothing is allocated beyond what the input holds until the header's `nbytes` has been
 //! checked against a limit ([`DEFAULT_MAX_NBYTES`], or the one given to
@@ -47,6 +50,8 @@ mod encode;
 mod error;
 mod filters;
 mod header;
+mod output;
+mod parts;
 mod pipeline;
 mod scratch;
 mod vlblocks;
@@ -54,8 +59,12 @@ mod vlblocks;
 // The special-chunk rules, for the frame reader's shortcut (one place).
 #[cfg(feature = "std")]
 pub(crate) use decode::special_value;
-pub use decode::{decode, decode_blocks_into, decode_into, decode_with_limit, DEFAULT_MAX_NBYTES};
+pub use decode::{
+    decode, decode_blocks_into, decode_into, decode_range_into, decode_with_limit,
+    DEFAULT_MAX_NBYTES,
+};
 #[cfg(feature = "std")]
 pub use encode::{encode, TooLargeForChunk, ENCODE_BLOCKSIZE, MAX_ENCODE_NBYTES};
 pub use error::{ChunkError, ChunkErrorKind};
 pub use header::{ChunkHeader, EXTENDED_HEADER_LEN, MAX_BLOCKSIZE, MIN_HEADER_LEN};
+pub use parts::Parts;
