@@ -187,6 +187,7 @@ pub(crate) mod open;
 pub(crate) mod parse;
 mod shape;
 pub(crate) mod staged;
+mod stored;
 pub(crate) mod trailer;
 pub(crate) mod typed;
 pub(crate) mod user;
@@ -197,7 +198,6 @@ pub use array::{reshaped_meta, ARRAY_METALAYERS};
 pub use array_info::ArrayInfo;
 pub use check::{check_array, Mismatch};
 pub use chunks::{chunk_file_name, ChunkIndex, ChunkLocation};
-pub(crate) use data::special_pattern;
 pub use data::DataReader;
 pub use error::{FrameError, FrameErrorKind};
 pub use file::FrameFile;
@@ -211,6 +211,7 @@ pub use open::{open, open_with_trailer, read_header};
 pub use shape::ShapeChangeRefusal;
 pub use staged::parse_header;
 pub(crate) use staged::read_staged;
+pub(crate) use stored::{Chunk, StoredChunk, StoredChunks};
 pub use trailer::{
     parse_trailer, read_trailer, Trailer, VlMetalayer, MAX_VLMETALAYERS, TRAILER_MIN_LEN,
 };
