@@ -13,51 +13,15 @@
 //! (the default, 32 MiB of float64) sets the shape, chunks (shape[0]/2, ...) and blocks
 //! (1, shape[1]/4, shape[2]) as python-blosc2 picks them for such arrays.
 
-use std::ffi::{c_char, c_int, c_void, CString};
 use std::hint::black_box;
-use std::path::Path;
 use std::time::Duration;
 
 use b2nd_meta::array::{Array, Selection};
-use blosc2_src as c;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
-#[allow(non_camel_case_types)]
-type b2nd_array_t = c_void;
-#[allow(non_camel_case_types)]
-type b2nd_context_t = c_void;
-
-// b2nd.h of C-Blosc2 2.15.3 (compiled into blosc2-src's library, not in its bindings).
-unsafe extern "C" {
-    fn b2nd_create_ctx(
-        storage: *const c::blosc2_storage,
-        ndim: i8,
-        shape: *const i64,
-        chunkshape: *const i32,
-        blockshape: *const i32,
-        dtype: *const c_char,
-        dtype_format: i8,
-        metalayers: *const c_void,
-        nmetalayers: i32,
-    ) -> *mut b2nd_context_t;
-    fn b2nd_free_ctx(ctx: *mut b2nd_context_t) -> c_int;
-    fn b2nd_from_cbuffer(
-        ctx: *mut b2nd_context_t,
-        array: *mut *mut b2nd_array_t,
-        buffer: *const c_void,
-        buffersize: i64,
-    ) -> c_int;
-    fn b2nd_open(urlpath: *const c_char, array: *mut *mut b2nd_array_t) -> c_int;
-    fn b2nd_free(array: *mut b2nd_array_t) -> c_int;
-    fn b2nd_get_slice_cbuffer(
-        array: *const b2nd_array_t,
-        start: *const i64,
-        stop: *const i64,
-        buffer: *mut c_void,
-        buffershape: *const i64,
-        buffersize: i64,
-    ) -> c_int;
-}
+#[path = "../tests/c_ffi/b2nd.rs"]
+mod c_b2nd;
+use c_b2nd::{CArray, Geometry};
 
 /// A float64 ramp with noise, or an int32 counter.
 fn data(n: usize, float: bool) -> Vec<u8> {
@@ -76,94 +40,10 @@ fn data(n: usize, float: bool) -> Vec<u8> {
         .collect()
 }
 
-/// An array's shape, chunkshape and blockshape.
-struct Geometry {
-    shape: Vec<i64>,
-    chunks: Vec<i32>,
-    blocks: Vec<i32>,
-}
-
 /// The box `[start, stop)` C reads for a case.
 type CBox = (Vec<i64>, Vec<i64>);
 
-/// Writes `bytes` as a b2nd array at `path` with C-Blosc2.
-fn c_write(path: &Path, g: &Geometry, dtype: &str, codec: u8, filter: u8, bytes: &[u8]) {
-    let (shape, chunks, blocks) = (&g.shape, &g.chunks, &g.blocks);
-    let typesize = if dtype.ends_with('8') { 8 } else { 4 };
-    let mut cparams = c::blosc2_cparams {
-        compcode: codec,
-        compcode_meta: 0,
-        clevel: 5,
-        use_dict: 0,
-        typesize,
-        nthreads: 1,
-        blocksize: 0,
-        splitmode: 4,
-        schunk: std::ptr::null_mut(),
-        filters: [0, 0, 0, 0, 0, filter],
-        filters_meta: [0; 6],
-        prefilter: None,
-        preparams: std::ptr::null_mut(),
-        tuner_params: std::ptr::null_mut(),
-        tuner_id: 0,
-        instr_codec: false,
-        codec_params: std::ptr::null_mut(),
-        filter_params: [std::ptr::null_mut(); 6],
-    };
-    let _ = std::fs::remove_file(path);
-    let url = CString::new(path.to_str().unwrap()).unwrap();
-    let dtype = CString::new(dtype).unwrap();
-    let storage = c::blosc2_storage {
-        contiguous: true,
-        urlpath: url.as_ptr() as *mut c_char,
-        cparams: &mut cparams,
-        dparams: std::ptr::null_mut(),
-        io: std::ptr::null_mut(),
-    };
-    unsafe {
-        let ctx = b2nd_create_ctx(
-            &storage,
-            shape.len() as i8,
-            shape.as_ptr(),
-            chunks.as_ptr(),
-            blocks.as_ptr(),
-            dtype.as_ptr(),
-            0,
-            std::ptr::null(),
-            0,
-        );
-        assert!(!ctx.is_null());
-        let mut array = std::ptr::null_mut();
-        let rc = b2nd_from_cbuffer(
-            ctx,
-            &mut array,
-            bytes.as_ptr() as *const c_void,
-            bytes.len() as i64,
-        );
-        assert_eq!(rc, 0);
-        b2nd_free(array);
-        b2nd_free_ctx(ctx);
-    }
-}
-
-/// C's read of the box `[start, stop)` into `out`.
-fn c_read(array: *const b2nd_array_t, start: &[i64], stop: &[i64], out: &mut [u8]) {
-    let shape: Vec<i64> = start.iter().zip(stop).map(|(a, b)| b - a).collect();
-    let rc = unsafe {
-        b2nd_get_slice_cbuffer(
-            array,
-            start.as_ptr(),
-            stop.as_ptr(),
-            out.as_mut_ptr() as *mut c_void,
-            shape.as_ptr(),
-            out.len() as i64,
-        )
-    };
-    assert_eq!(rc, 0);
-}
-
 fn bench(cr: &mut Criterion) {
-    unsafe { c::blosc2_init() };
     let shape: Vec<i64> = std::env::var("B2ND_BENCH_SHAPE")
         .ok()
         .map(|s| s.split(',').filter_map(|n| n.parse().ok()).collect())
@@ -189,10 +69,8 @@ fn bench(cr: &mut Criterion) {
     ] {
         let bytes = data(n, dtype == "<f8");
         let path = dir.join(format!("{name}.b2nd"));
-        c_write(&path, &geometry, dtype, codec, filter, &bytes);
-        let url = CString::new(path.to_str().unwrap()).unwrap();
-        let mut carray = std::ptr::null_mut();
-        assert_eq!(unsafe { b2nd_open(url.as_ptr(), &mut carray) }, 0);
+        c_b2nd::write(&path, &geometry, dtype, codec, filter, &bytes);
+        let carray = CArray::open(&path);
         let itemsize = bytes.len() / n;
         // (case, our selection, C's box or none)
         let cases: Vec<(&str, String, Option<CBox>)> = vec![
@@ -223,11 +101,11 @@ fn bench(cr: &mut Criterion) {
             let id = format!("{name}/{case}");
             if let Some((start, stop)) = &cbox {
                 let mut theirs = vec![0u8; out.len()];
-                c_read(carray, start, stop, &mut theirs);
+                carray.read(start, stop, &mut theirs);
                 ours.read_into(&sel, &mut out).unwrap();
                 assert!(out == theirs, "{id}: ours and C's differ");
                 group.bench_function(BenchmarkId::new("c_t1", &id), |bch| {
-                    bch.iter(|| c_read(carray, start, stop, black_box(&mut theirs)))
+                    bch.iter(|| carray.read(start, stop, black_box(&mut theirs)))
                 });
             }
             let mut counts = vec![1, 2, threads_max];
@@ -239,7 +117,6 @@ fn bench(cr: &mut Criterion) {
                 });
             }
         }
-        unsafe { b2nd_free(carray) };
     }
     group.finish();
     let _ = std::fs::remove_dir_all(&dir);

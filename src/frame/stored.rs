@@ -238,7 +238,8 @@ impl StoredChunk<'_> {
 
     /// The stored bytes of the blocks `needed` names (in increasing order; see
     /// [`Parts::needed`]) into `buf`, one read per run of adjacent blocks; `places` gets
-    /// each block and where its bytes are in `buf`.
+    /// each block and where its bytes are in `buf` (which only grows: bytes past them
+    /// are left as they were).
     pub(crate) fn read_blocks(
         &self,
         parts: &Parts<'_>,
@@ -246,33 +247,36 @@ impl StoredChunk<'_> {
         buf: &mut Vec<u8>,
         places: &mut Vec<(usize, Range<usize>)>,
     ) -> Result<(), FrameError> {
-        buf.clear();
         places.clear();
-        let mut run: Option<Range<usize>> = None;
-        for block in needed {
-            let Some(extent) = parts.extent(block) else {
-                continue;
-            };
-            let start = buf.len() + run.as_ref().map_or(0, |r| r.len());
-            places.push((block, start..start + extent.len()));
-            run = match run {
-                Some(r) if r.end == extent.start => Some(r.start..extent.end),
-                Some(r) => {
-                    self.read_run(r, buf)?;
-                    Some(extent)
-                }
-                None => Some(extent),
-            };
+        places.extend(needed.filter_map(|b| Some((b, parts.extent(b)?))));
+        let total: usize = places.iter().map(|(_, e)| e.len()).sum();
+        if buf.len() < total {
+            buf.resize(total, 0);
         }
-        if let Some(r) = run {
-            self.read_run(r, buf)?;
+        // Each run of blocks adjacent in the chunk is one read; the extents become
+        // places in `buf`.
+        let mut at = 0;
+        let mut i = 0;
+        while i < places.len() {
+            let start = places[i].1.start;
+            let mut end = places[i].1.end;
+            let first = i;
+            i += 1;
+            while i < places.len() && places[i].1.start == end {
+                end = places[i].1.end;
+                i += 1;
+            }
+            self.read(
+                start..end,
+                &mut buf[at..at + (end - start)],
+                "a block's stored bytes",
+            )?;
+            for place in &mut places[first..i] {
+                let len = place.1.len();
+                place.1 = at..at + len;
+                at += len;
+            }
         }
         Ok(())
-    }
-
-    fn read_run(&self, run: Range<usize>, buf: &mut Vec<u8>) -> Result<(), FrameError> {
-        let have = buf.len();
-        buf.resize(have + run.len(), 0);
-        self.read(run, &mut buf[have..], "a block's stored bytes")
     }
 }

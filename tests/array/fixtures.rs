@@ -264,14 +264,18 @@ fn rows_concatenate_to_the_read() {
         let array = open(producer, &fixture).unwrap();
         for slice in fixture["slices"].as_array().unwrap() {
             let sel: Selection = slice["spec"].as_str().unwrap().parse().unwrap();
-            let mut rows = Vec::new();
-            array
-                .read_rows(&sel, |b| {
-                    rows.extend_from_slice(b);
-                    Ok::<_, b2nd_meta::array::ArrayError>(())
-                })
-                .unwrap();
-            assert_eq!(rows, array.read_bytes(&sel).unwrap(), "{sel}");
+            let whole = array.read_bytes(&sel).unwrap();
+            // Pieces of any size: one (16 MiB), one block's share, a few bytes.
+            for cap in [16 << 20, 1, 64] {
+                let mut rows = Vec::new();
+                array
+                    .read_rows_sized(&sel, cap, |b| {
+                        rows.extend_from_slice(b);
+                        Ok::<_, b2nd_meta::array::ArrayError>(())
+                    })
+                    .unwrap();
+                assert_eq!(rows, whole, "{sel} in pieces of {cap} bytes");
+            }
         }
     }
 }

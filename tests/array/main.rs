@@ -1,8 +1,12 @@
 //! Array values (`b2nd_meta::array`): every slice of every array python-blosc2 wrote
 //! (tests/data/arrays/, from tests/data/arrays/generate.py) against python's values;
 //! random slices against the same slice of the full read, taken by a plain walk over
-//! the elements; the selection syntax; the `.npy` header against numpy's; bad input.
+//! the elements; boxes of arrays C-Blosc2 wrote against C's read of them; the selection
+//! syntax; the `.npy` header against numpy's; bad input.
 
+#[path = "../c_ffi/b2nd.rs"]
+mod c_b2nd;
+mod c_boxes;
 #[path = "../common/mod.rs"]
 mod common;
 mod errors;

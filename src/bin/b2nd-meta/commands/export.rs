@@ -1,5 +1,5 @@
 //! `export`: an array's values (a slice of them) as a NumPy `.npy` file, to a path or
-//! stdout, streamed a row of chunks at a time.
+//! stdout, streamed in pieces of about 16 MiB (`Array::read_rows`).
 
 use std::io::{self, BufWriter};
 use std::path::Path;
@@ -18,8 +18,8 @@ SLICE is written as inside python's brackets: integers (negative count from the 
 the axis is dropped), start:stop:step (any part optional, bounds clipped, negative
 steps run backwards), ... and None; the default is ... (the whole array).
 
-The values stream out a row of chunks at a time, decoded on --threads threads (the
-machine's parallelism by default).";
+The values stream out in pieces of about 16 MiB cut at block boundaries, decoded on
+--threads threads (the machine's parallelism by default).";
 
 pub const EXPORT_EXAMPLES: &str = "\
 Examples:
