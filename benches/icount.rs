@@ -1,5 +1,5 @@
 //! Instruction counts, for iterating on speed on a shared machine where wall time is
-//! noise: `cargo bench --bench icount --no-run`, then run the binary under
+//! noise: `cargo bench --features repo-tests --bench icount --no-run`, then run the binary under
 //! `valgrind --tool=callgrind` with `<op> <ndim> <iterations>` twice (e.g. 1 and 10001
 //! iterations) and divide the difference by the extra iterations. `benches/icount.sh`
 //! does that for every operation. Ops: c_decode, owned, owned_meta, view, to_vec,

@@ -2,7 +2,7 @@
 # Instructions per operation (callgrind), for comparing changes on a busy machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo bench --bench icount --no-run 2>/dev/null
+cargo bench --features repo-tests --bench icount --no-run 2>/dev/null
 bin=$(ls -t target/release/deps/icount-* | grep -v '\.d$' | head -1)
 count() {
   valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$@" 2>&1 \

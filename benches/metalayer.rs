@@ -1,6 +1,6 @@
 //! Speed against C-Blosc2 (through blosc2-src, in the same run) and rmp-serde.
 //!
-//! Run with `cargo bench --bench metalayer`, then `python3 benches/report.py` for the
+//! Run with `cargo bench --features repo-tests --bench metalayer`, then `python3 benches/report.py` for the
 //! table of ratios in README.md.
 
 #[path = "../tests/c_ffi/mod.rs"]

@@ -3,7 +3,7 @@
 //! tens of percent within seconds, which makes ratios of benchmarks run one after the
 //! other, as criterion runs them, unreliable).
 //!
-//! Run with `cargo bench --bench ratio`; it prints the table of README.md's "Speed"
+//! Run with `cargo bench --features repo-tests --bench ratio`; it prints the table of README.md's "Speed"
 //! section: for each operation, the median over rounds of (our burst's time / C's burst's
 //! time), with C's time per call beside it.
 

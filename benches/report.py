@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Prints the table of README.md's "Speed" section from criterion's estimates.
 
-Run `cargo bench --bench metalayer` first; this reads target/criterion/*/*/*/new/estimates.json
+Run `cargo bench --features repo-tests --bench metalayer` first; this reads target/criterion/*/*/*/new/estimates.json
 (median times) and prints each measurement as a ratio to C-Blosc2 in the same run.
 """
 import json
@@ -29,7 +29,7 @@ def cell(ns, c_ns):
 
 def main():
     if not root.exists():
-        sys.exit("no criterion results: run `cargo bench --bench metalayer` first")
+        sys.exit("no criterion results: run `cargo bench --features repo-tests --bench metalayer` first")
     ndims = [0, 1, 3, 8, 16]
     print("| ndim | C decode | `from_slice::<Meta>` | `from_slice::<MetaB2ndV1>` | owned via view |"
           " MetaRef view | rmp-serde decode | C encode | encode_into | to_slice | to_vec |"

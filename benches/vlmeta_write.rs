@@ -7,7 +7,7 @@
 //! data (base/4.14.1_empty.b2nd, nbytes 0), which we replace by a staged file renamed
 //! over it (C rewrites it in place).
 //!
-//! Run with `cargo bench --bench vlmeta_write`.
+//! Run with `cargo bench --features repo-tests --bench vlmeta_write`.
 
 use std::ffi::{c_char, c_int, c_void, CString};
 use std::fs::{self, File};

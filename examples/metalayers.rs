@@ -12,7 +12,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .filter(|l| !l.starts_with('#') && !l.is_empty())
     {
         let (name, hex) = line.split_once(' ').ok_or("a line is `name hex`")?;
-        let bytes = b2nd_meta::hex::decode(hex)?;
+        let bytes = from_hex(hex)?;
         let meta: Meta = b2nd_meta::from_slice(&bytes)?;
         let again = b2nd_meta::to_vec(&meta)?;
         let verdict = if again == bytes {
@@ -27,4 +27,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     Ok(())
+}
+
+/// The bytes a line's lowercase hex spells (the crate's own hex is the command line's).
+fn from_hex(hex: &str) -> Result<Vec<u8>, Box<dyn std::error::Error>> {
+    hex.as_bytes()
+        .chunks(2)
+        .map(|pair| Ok(u8::from_str_radix(std::str::from_utf8(pair)?, 16)?))
+        .collect()
 }

@@ -31,6 +31,7 @@ mod error;
 mod kind;
 mod node;
 mod open;
+mod sniff;
 mod store;
 mod tree;
 mod zip;
@@ -46,6 +47,7 @@ pub use error::{ContainerError, ContainerErrorKind};
 pub use kind::Kind;
 pub use node::{Location, Node, NodeInfo};
 pub use open::{open, open_bytes, open_range, open_source};
+pub use sniff::{sniff, Sniffed};
 pub use store::{EMBED_NAME, LEAF_SUFFIXES};
 pub use tree::{Entry, EntryInfo, Role};
 

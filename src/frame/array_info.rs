@@ -87,7 +87,8 @@ impl FrameHeader {
 }
 
 impl ArrayInfo {
-    /// The array's shape.
+    /// The array's shape, as the metalayer stores it (int64; `self.meta.shapes()` gives
+    /// the three shapes as `u64`, checked: [`crate::Shapes`]).
     pub fn shape(&self) -> &[i64] {
         self.meta.shape()
     }
@@ -122,11 +123,22 @@ mod tests {
         // What `b2nd-meta show` prints: the dtype, the validation with the frame's
         // typesize and the header checks all use the one parsed dtype.
         for (file, dtype) in [
-            ("ndim2_i4.b2nd", "<i4"),
-            ("dtype_struct_nested.b2nd", "[('a', '<i4')"),
+            (
+                concat!(
+                    env!("CARGO_MANIFEST_DIR"),
+                    "/tests/data/corpus/ndim2_i4.b2nd"
+                ),
+                "<i4",
+            ),
+            (
+                concat!(
+                    env!("CARGO_MANIFEST_DIR"),
+                    "/tests/data/corpus/dtype_struct_nested.b2nd"
+                ),
+                "[('a', '<i4')",
+            ),
         ] {
-            let path = std::format!("{}/tests/data/corpus/{file}", env!("CARGO_MANIFEST_DIR"));
-            let header = crate::frame::open(&path).unwrap().header;
+            let header = crate::frame::open(file).unwrap().header;
             PARSES.with(|n| n.set(0));
             let array = header.array_info().unwrap().unwrap();
             assert_eq!(PARSES.with(Cell::get), 1, "{file}");

@@ -1,5 +1,9 @@
-//! Read (and rewrite in place) the fixed metalayers stored in the header of a
-//! Blosc2 frame, without touching the compressed data.
+//! One Blosc2 frame (a `.b2nd` file or a sparse frame's directory): open it, read its
+//! header (codec, filters, metalayers), its trailer (vlmeta) and its chunks
+//! ([`DataReader`]), and rewrite a metalayer or the shape in place.
+//!
+//! [`open`] reads the header only; the trailer, the chunk index and the chunks are read
+//! when asked for. An array's values, sliced and typed, are [`crate::array`]'s.
 //!
 //! A Blosc2 *frame* (what python-blosc2 writes as `.b2nd`/`.b2frame`) starts
 //! with a msgpack-encoded header. The first 87 bytes have a fixed layout; the

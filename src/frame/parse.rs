@@ -16,6 +16,11 @@ use crate::wire::Found;
 
 const MAGIC: [u8; 8] = *b"b2frame\0";
 
+/// Whether `buf` holds the magic where a frame has it (the test C-Blosc2 makes first).
+pub(crate) fn starts_with_magic(buf: &[u8]) -> bool {
+    buf.get(OFF_MAGIC..OFF_MAGIC + MAGIC.len()) == Some(&MAGIC[..])
+}
+
 // Byte offsets, from C-Blosc2 `blosc/frame.h`.
 pub(crate) const OFF_MAGIC: usize = 2;
 pub(crate) const OFF_HEADER_LEN: usize = 11;

@@ -72,7 +72,8 @@ impl Meta {
         self.shape().len()
     }
 
-    /// Length of each axis.
+    /// Length of each axis, as stored (int64; [`Meta::shapes`] gives the three shapes as
+    /// `u64`, checked, for index arithmetic).
     pub fn shape(&self) -> &[i64] {
         match self {
             Meta::V0Caterva(m) => &m.shape,
@@ -81,7 +82,7 @@ impl Meta {
         }
     }
 
-    /// Chunk length along each axis.
+    /// Chunk length along each axis, as stored (int32; see [`Meta::shapes`]).
     pub fn chunkshape(&self) -> &[i32] {
         match self {
             Meta::V0Caterva(m) => &m.chunkshape,
@@ -90,7 +91,7 @@ impl Meta {
         }
     }
 
-    /// Block length along each axis.
+    /// Block length along each axis, as stored (int32; see [`Meta::shapes`]).
     pub fn blockshape(&self) -> &[i32] {
         match self {
             Meta::V0Caterva(m) => &m.blockshape,

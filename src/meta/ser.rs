@@ -18,6 +18,11 @@ use crate::wire::write;
 /// Implemented for `Vec<u8>` (grows) and `&mut` of any output; [`to_slice`] writes
 /// into a caller's buffer (no allocation) and [`to_writer`] into any `std::io::Write`
 /// through outputs of their own.
+#[cfg_attr(
+    not(feature = "std"),
+    doc = "",
+    doc = "[`to_writer`]: https://docs.rs/b2nd-meta/latest/b2nd_meta/fn.to_writer.html"
+)]
 pub trait Output {
     /// Appends all of `bytes`, or fails without a partial write being reported as success.
     fn write_bytes(&mut self, bytes: &[u8]) -> Result<()>;

@@ -124,3 +124,17 @@ fn refusals_are_one_line() {
     assert!(std::fs::read(&out).unwrap().starts_with(b"\x93NUMPY"));
     std::fs::remove_file(&out).unwrap();
 }
+
+#[test]
+fn help_shows_an_example() {
+    let out = Command::new(BIN)
+        .args(["export", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        help.contains("b2nd-meta export array.b2nd -o array.npy"),
+        "{help}"
+    );
+    assert!(help.contains("--slice"));
+}

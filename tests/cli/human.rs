@@ -45,3 +45,34 @@ fn human_view_is_compact_and_readable() {
         "no report JSON in the human view: {text}"
     );
 }
+
+/// A shape is a python tuple everywhere: a frame's metalayer and a store's node alike;
+/// one of anything is singular.
+#[test]
+fn shapes_print_one_way_and_counts_agree_with_their_nouns() {
+    let out = run([
+        "show",
+        "--human",
+        "tests/data/arrays/blosc2-4.14.1/store_dict.b2z",
+        "tests/data/arrays/blosc2-4.14.1/ndim1_i4.b2nd",
+    ]);
+    out.assert_ok();
+    let text = &out.stdout;
+    assert!(
+        text.starts_with(
+            "tests/data/arrays/blosc2-4.14.1/store_dict.b2z: DictStore, 3 entries \
+             (its embed store: 1056 bytes in 1 chunk, zstd)\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("  /dir/ext  NDArray  shape (30, 20)  dtype <i4  chunks (16, 8)\n"),
+        "{text}"
+    );
+    assert!(!text.contains("shape ["), "{text}");
+    assert!(
+        !text.contains(" 1 chunks") && !text.contains(" 1 bytes"),
+        "{text}"
+    );
+    assert!(text.contains("  b2nd (b2nd-v1): shape ("), "{text}");
+}

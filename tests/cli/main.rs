@@ -9,18 +9,23 @@
 mod common;
 
 mod built_frames;
+mod completions;
 mod decode_encode;
 mod export;
 mod human;
+mod package;
 mod paths;
 mod pipeline;
+mod scan;
 mod set_meta;
 mod set_shape;
 mod set_vlmeta;
 mod show_errors;
 mod show_json;
 mod show_limits;
+mod terminal;
 mod usage;
+mod user_files;
 mod vlmeta;
 mod vlmeta_kill;
 mod vlmeta_lock;

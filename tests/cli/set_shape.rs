@@ -236,7 +236,7 @@ fn help_has_an_example_and_readme_lists_the_command() {
     assert_eq!(help.code, Some(0));
     assert!(help
         .stdout
-        .contains("b2nd-meta set-shape --dry-run tests/data/corpus/rewrite_2d_before.b2nd 12,8"));
+        .contains("b2nd-meta set-shape --dry-run array.b2nd 12,8"));
     let readme =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     assert!(readme.contains("b2nd-meta set-shape"));

@@ -5,25 +5,39 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 use crate::common::{data_path, manifest};
+use crate::user_files::UserFiles;
 use crate::{assert_no_panic, run, BIN};
+
+const COMMANDS: [&str; 9] = [
+    "show",
+    "decode",
+    "encode",
+    "set-shape",
+    "set-meta",
+    "set-vlmeta",
+    "del-vlmeta",
+    "export",
+    "completions",
+];
 
 #[test]
 fn help_documents_every_command_with_an_example() {
     let out = run(["--help"]);
     out.assert_ok();
     let help = &out.stdout;
-    for command in ["show", "decode", "encode", "--human"] {
+    for command in COMMANDS {
         assert!(help.contains(command), "{command} not in {help}");
     }
     for example in [
-        "b2nd-meta show tests/data/corpus/ndim2_i4.b2nd",
-        "b2nd-meta show --human ",
+        "b2nd-meta show array.b2nd",
+        "b2nd-meta show -r data/",
         "b2nd-meta decode 97000090909000db000000033c6934",
         "b2nd-meta encode '{",
+        "b2nd-meta completions bash",
     ] {
         assert!(help.contains(example), "{example} not in {help}");
     }
-    for command in ["show", "decode", "encode"] {
+    for command in COMMANDS {
         let sub = run([command, "--help"]);
         sub.assert_ok();
         assert!(
@@ -40,9 +54,61 @@ fn help_documents_every_command_with_an_example() {
     );
 }
 
-/// Splits an example line from the help into arguments: words, and one '...' quote.
+/// `-h` fits a 24-line terminal; `--help` keeps the detail.
+#[test]
+fn short_help_fits_a_screen_and_long_help_has_the_detail() {
+    for command in std::iter::once("").chain(COMMANDS) {
+        let args = |flag| [command, flag].into_iter().filter(|a| !a.is_empty());
+        let short = run(args("-h"));
+        short.assert_ok();
+        assert!(
+            short.stdout.lines().count() <= 24,
+            "{command} -h:\n{}",
+            short.stdout
+        );
+        let long = run(args("--help"));
+        long.assert_ok();
+        assert!(long.stdout.len() > short.stdout.len(), "{command}");
+    }
+    let top = run(["-h"]).stdout;
+    assert!(top.contains("b2nd-meta show -r data/"), "{top}");
+    let show = run(["show", "--help"]).stdout;
+    for detail in [
+        "\"raw_hex\"",
+        "-r (--recursive)",
+        "B2ND_META_PROGRESS_AFTER",
+        "--key KEY",
+    ] {
+        assert!(show.contains(detail), "{detail} not in show --help");
+    }
+    // The top-level help says what show takes: every kind it lists.
+    assert!(top.contains("show         Show what Blosc2 files hold: frames, stores, bundles, directories of them"), "{top}");
+}
+
+/// The examples name a user's files (array.b2nd, data/), not this repository's.
+#[test]
+fn no_help_names_the_repositorys_test_data() {
+    for command in std::iter::once("").chain(COMMANDS) {
+        for flag in ["-h", "--help"] {
+            let args = [command, flag].into_iter().filter(|a| !a.is_empty());
+            let out = run(args);
+            assert!(
+                !out.stdout.contains("tests/data"),
+                "{command} {flag}:\n{}",
+                out.stdout
+            );
+        }
+    }
+}
+
+/// An example line's arguments: its words, one '...' quote kept whole, without the
+/// description after two spaces (`-h`'s examples) or a `> FILE` redirection.
 fn example_args(line: &str) -> Vec<String> {
-    let rest = line.trim().strip_prefix("b2nd-meta ").unwrap();
+    let mut rest = line.trim().strip_prefix("b2nd-meta ").unwrap();
+    if !rest.contains('\'') {
+        rest = rest.split("  ").next().unwrap();
+    }
+    rest = rest.split(" > ").next().unwrap();
     match rest.split_once('\'') {
         Some((words, quoted)) => {
             let mut args: Vec<String> = words.split_whitespace().map(str::to_owned).collect();
@@ -53,18 +119,30 @@ fn example_args(line: &str) -> Vec<String> {
     }
 }
 
+/// Every example of `-h`, `--help` and `show --help`, run where a user's files have the
+/// names they use.
 #[test]
 fn the_examples_in_the_help_work() {
-    let help = run(["--help"]).stdout;
-    let examples: Vec<&str> = help
-        .lines()
-        .filter(|l| l.trim_start().starts_with("b2nd-meta "))
-        .collect();
-    assert_eq!(examples.len(), 4, "{help}");
+    let user = UserFiles::new("examples");
+    let mut examples = Vec::new();
+    for args in [&["-h"][..], &["--help"], &["show", "--help"]] {
+        let help = run(args).stdout;
+        examples.extend(
+            help.lines()
+                .filter(|l| l.trim_start().starts_with("b2nd-meta "))
+                .map(str::to_owned),
+        );
+    }
+    assert!(examples.len() >= 12, "{examples:?}");
     for line in examples {
-        let out = run(example_args(line));
+        let args = example_args(&line);
+        let out = user.run(&args);
         out.assert_ok();
-        assert!(!out.stdout.is_empty(), "{line}");
+        match args.iter().position(|a| a == "-o") {
+            // export -o FILE writes the file, and nothing on stdout.
+            Some(at) => assert!(user.0.join(&args[at + 1]).is_file(), "{line}"),
+            None => assert!(!out.stdout.is_empty(), "{line}"),
+        }
     }
 }
 

@@ -5,7 +5,7 @@
 //! new file renamed over it: a kill may leave the staging file `<name>.<pid>.tmp` beside
 //! it, never a file C cannot open at the path.
 //!
-//! 200 kills by default (100 on each frame, half set, half delete); `VLMETA_KILLS=2000 cargo test --features cli --test
+//! 200 kills by default (100 on each frame, half set, half delete); `VLMETA_KILLS=2000 cargo test --all-features --test
 //! cli vlmeta_kill` for more.
 
 use std::path::{Path, PathBuf};

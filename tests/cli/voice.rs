@@ -124,7 +124,8 @@ fn a_directory_without_chunks_b2frame_is_named_in_every_command() {
     let dir = scratch.0.join("plain");
     fs::create_dir(&dir).unwrap();
     let header = dir.join("chunks.b2frame");
-    for (command, args) in commands(&dir) {
+    // show looks into a plain directory instead (tests/cli/scan.rs).
+    for (command, args) in commands(&dir).into_iter().filter(|(c, _)| *c != "show") {
         let want = format!(
             "a directory without chunks.b2frame, so not a sparse frame: cannot open {}: ",
             header.display()

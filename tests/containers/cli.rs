@@ -82,7 +82,7 @@ fn human_draws_the_tree_with_attrs_indented() {
     assert!(indent(g1) < indent(g2) && indent(g2) < indent(b));
     assert!(indent(level2) > indent(g2));
     assert!(
-        lines[b].contains("shape [3]") && lines[b].contains("dtype <i2"),
+        lines[b].contains("shape (3,)") && lines[b].contains("dtype <i2"),
         "{}",
         lines[b]
     );

@@ -7,7 +7,7 @@
 //! `<name>.<pid>.tmp`, renamed over it): stopped anywhere, the path names the old file or
 //! the new one, and at most the staging file is left beside it.
 //!
-//! 200 stops by default; `VLMETA_CRASH_STOPS=2000 cargo test --test frame vlmeta_crash`
+//! 200 stops by default; `VLMETA_CRASH_STOPS=2000 cargo test --all-features --test frame vlmeta_crash`
 //! for more. (tests/cli/vlmeta_kill.rs kills the CLI at random instants too.)
 
 use std::path::Path;

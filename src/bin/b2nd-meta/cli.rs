@@ -7,13 +7,15 @@ use clap::{Args, Parser, Subcommand};
 use crate::commands::export;
 use crate::help::*;
 
-/// Read and write the metalayers in which Blosc2 stores n-dimensional array metadata.
+/// Read Blosc2 files: show what they hold, export values, rewrite metadata in place.
 #[derive(Parser)]
 #[command(
     name = "b2nd-meta",
     version,
-    about = "Read and write the metalayers in which Blosc2 stores n-dimensional array metadata",
-    after_help = EXAMPLES
+    about = "Read Blosc2 files: show what they hold, export values, rewrite metadata in place",
+    disable_help_subcommand = true,
+    after_help = EXAMPLES_SHORT,
+    after_long_help = EXAMPLES
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -30,22 +32,35 @@ pub struct FramePath {
 
 #[derive(Subcommand)]
 pub enum Command {
-    /// Print the header facts and metalayers of Blosc2 frames, one JSON document per path
+    /// Show what Blosc2 files hold: frames, stores, bundles, directories of them
     #[command(long_about = SHOW_LONG, after_help = SHOW_EXAMPLES)]
     Show {
-        /// Print a compact summary for a terminal instead of JSON
+        /// A summary for a person (the default on a terminal)
         #[arg(long, short = 'H')]
         human: bool,
-        /// In JSON, print every byte of each raw metalayer content as hex (streamed
-        /// from the file), instead of the first 4096 bytes and "raw_len"
+        /// One JSON document per line (the default when piped)
+        #[arg(long, short = 'j', conflicts_with = "human")]
+        json: bool,
+        /// Look in subdirectories too
+        #[arg(long, short = 'r')]
+        recursive: bool,
+        /// In JSON, every byte of each raw metalayer as hex, not the first 4096
+        ///
+        /// Each raw metalayer content is streamed from the file as it is printed, and
+        /// "raw_len" never appears. Implies --json.
         #[arg(long, conflicts_with = "human")]
         full_hex: bool,
-        /// Show only the node KEY of the store or bundle PATH (its key as python-blosc2
-        /// lists it, e.g. /dir/name; hidden nodes too); repeat for several
+        /// Only the node KEY of the store or bundle PATH (e.g. /dir/name)
+        ///
+        /// Its key as python-blosc2 lists it, hidden nodes too (/g1/__vlmeta__);
+        /// repeat for several nodes, printed in the order given.
         #[arg(long, short = 'k', value_name = "KEY")]
         key: Vec<String>,
-        /// A contiguous frame file or a sparse frame's directory, or - for stdin; a
-        /// store or bundle (.b2e, .b2d, .b2z)
+        /// Frames, stores, bundles, directories holding them; - for stdin
+        ///
+        /// A contiguous frame file (.b2nd, .b2frame), a sparse frame's directory, a
+        /// store or bundle (.b2e, .b2d, .b2z), a directory holding any of them, or - for
+        /// a frame on stdin.
         #[arg(value_name = "PATH", required = true)]
         paths: Vec<PathBuf>,
     },
@@ -68,7 +83,7 @@ pub enum Command {
         #[arg(value_name = "SHAPE", allow_hyphen_values = true, value_parser = parse_shape)]
         shape: Shape,
     },
-    /// Rewrite a user metalayer from JSON, in place, when its length does not change
+    /// Rewrite a user metalayer in place from JSON, same length only
     #[command(long_about = SET_META_LONG, after_help = SET_META_EXAMPLES)]
     SetMeta {
         #[command(flatten)]
@@ -80,7 +95,7 @@ pub enum Command {
         #[arg(value_name = "JSON", allow_hyphen_values = true)]
         json: String,
     },
-    /// Set a variable-length metalayer (vlmeta) from JSON: python's vlmeta[NAME] = value
+    /// Set a vlmeta value from JSON: python's vlmeta[NAME] = value
     #[command(long_about = SET_VLMETA_LONG, after_help = SET_VLMETA_EXAMPLES)]
     SetVlmeta {
         /// Print what would change, as JSON, without writing
@@ -95,7 +110,7 @@ pub enum Command {
         #[arg(value_name = "JSON", allow_hyphen_values = true)]
         json: String,
     },
-    /// Delete a variable-length metalayer (vlmeta): python's del vlmeta[NAME]
+    /// Delete a vlmeta value: python's del vlmeta[NAME]
     #[command(long_about = DEL_VLMETA_LONG, after_help = DEL_VLMETA_EXAMPLES)]
     DelVlmeta {
         /// Print what would change, as JSON, without writing
@@ -110,8 +125,10 @@ pub enum Command {
     /// Write an array's values (a slice of them) as a NumPy .npy file
     #[command(long_about = export::EXPORT_LONG, after_help = export::EXPORT_EXAMPLES)]
     Export {
-        /// A contiguous frame file or a sparse frame's directory; with --key, a store
-        /// or bundle (.b2e, .b2d, .b2z)
+        /// A frame file or a sparse frame's directory; with --key, a store or bundle
+        ///
+        /// A contiguous frame file (.b2nd, .b2frame) or a sparse frame's directory; with
+        /// --key, a store or bundle (.b2e, .b2d, .b2z).
         #[arg(value_name = "PATH")]
         path: PathBuf,
         /// The node of the store or bundle PATH to export (e.g. /dir/name)
@@ -139,6 +156,13 @@ pub enum Command {
         /// The metalayer as JSON, or - for stdin
         #[arg(value_name = "JSON")]
         json: String,
+    },
+    /// Print the shell completions of b2nd-meta for SHELL
+    #[command(long_about = COMPLETIONS_LONG, after_help = COMPLETIONS_EXAMPLES)]
+    Completions {
+        /// The shell
+        #[arg(value_name = "SHELL", value_enum)]
+        shell: clap_complete::Shell,
     },
 }
 

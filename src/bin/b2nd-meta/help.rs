@@ -1,12 +1,23 @@
 //! The long help texts and examples of each command.
 
+pub const EXAMPLES_SHORT: &str = "\
+Examples:
+  b2nd-meta show array.b2nd                 what a file holds (JSON when piped)
+  b2nd-meta show -r data/                   every array, store and bundle under data/
+  b2nd-meta export array.b2nd -o array.npy  its values, for numpy
+More in b2nd-meta --help (examples, exit status, errors) and each command's --help.";
+
 pub const EXAMPLES: &str = "\
 Examples:
-  # Header facts, metalayers, dtype and validation of a frame, as one JSON line
-  b2nd-meta show tests/data/corpus/ndim2_i4.b2nd
+  # What a file holds: header facts, metalayers, dtype, validation, vlmeta; a summary
+  # on a terminal, one line of JSON when piped (--human and --json choose)
+  b2nd-meta show array.b2nd
 
-  # The same for several frames (a sparse frame is a directory), for a terminal
-  b2nd-meta show --human tests/data/corpus/ndim2_i4.b2nd tests/data/corpus/sparse_2d.b2nd
+  # Every frame, sparse frame, store and bundle under a directory, found by content
+  b2nd-meta show -r data/
+
+  # The nodes of a store or bundle, with their shapes, dtypes and chunks
+  b2nd-meta show store.b2z
 
   # The content of a b2nd metalayer (hex) as JSON
   b2nd-meta decode 97000090909000db000000033c6934
@@ -14,11 +25,15 @@ Examples:
   # JSON (as decode prints it) back to the metalayer's bytes, as hex
   b2nd-meta encode '{\"layout\":\"b2nd-v1\",\"version\":0,\"ndim\":0,\"shape\":[],\"chunkshape\":[],\"blockshape\":[],\"dtype_format\":0,\"dtype\":\"<i4\"}'
 
+  # Shell completions (bash, zsh, fish, elvish, powershell)
+  b2nd-meta completions bash > ~/.local/share/bash-completion/completions/b2nd-meta
+
 Resizing an array in place: b2nd-meta set-shape --help. Rewriting a user
 metalayer in place: b2nd-meta set-meta --help.
 
 Exit status: 0 on success, 1 when an input cannot be read or decoded (or a frame is
-truncated), or set-shape or set-meta refuses, 2 on a usage error. Validation problems are reported, not failures.
+truncated), show finds nothing in a directory, or set-shape or set-meta refuses, 2 on a
+usage error. Validation problems are reported, not failures.
 A successful set-shape, set-meta, set-vlmeta or del-vlmeta prints nothing (--dry-run
 prints what would change).
 
@@ -27,13 +42,16 @@ for every command (`b2nd-meta: decode: ...`, `b2nd-meta: encode: ...` for their
 arguments; a malformed SHAPE is a usage error). Axes and bytes count from 0:
   b2nd-meta: a.b2nd: cannot open: No such file or directory (os error 2)
   b2nd-meta: dir: a directory without chunks.b2frame, so not a sparse frame: cannot open dir/chunks.b2frame: ...
+    (show looks into such a directory instead: nothing here is a Blosc2 frame, store or bundle ...)
   b2nd-meta: notes.txt: not a Blosc2 frame: expected 0x62 of the magic \"b2frame\\0\", found 0x6f at byte 2
   b2nd-meta: a.b2nd: not a readable Blosc2 frame: <what> at byte N
   b2nd-meta: ro.b2nd: cannot open for writing: Permission denied (os error 13)
   error: invalid value '12,x' for '<SHAPE>': axis 1 (\"x\") is not an integer: ...";
 
 pub const SHOW_LONG: &str = "\
-Print what the header of each Blosc2 frame holds, one JSON document per line:
+Print what each Blosc2 file holds: a summary for a person when stdout is a terminal,
+else (piped, redirected) one JSON document per line; --human (-H) and --json (-j)
+choose either. A frame's JSON:
 
   {\"path\": ..., \"frame\": {...}, \"metalayers\": {...}, \"vlmeta\": {...},
    \"array\": {...}}
@@ -80,7 +98,16 @@ listed). --key KEY (-k KEY) shows only the node KEY of the one store or bundle P
 as python-blosc2 spells it (/dir/name; hidden nodes too, such as /g1/__vlmeta__);
 repeat it for several nodes, printed in the order given. A KEY is only ever given
 with --key: `show STORE /dir/name` shows two paths, the second a file.
---full-hex applies to JSON only: with --human it is refused.
+A PATH that is a directory, but neither a sparse frame (no chunks.b2frame) nor a
+store (no embed.b2e), is looked into: each frame, sparse frame, store and bundle in it
+is shown as if given, found by its content (a frame's magic, a zip holding embed.b2e,
+a directory holding chunks.b2frame or embed.b2e), never by its suffix, in name order;
+-r (--recursive) looks in its subdirectories too. Hidden entries (.name) and symbolic
+links to directories are passed over; a directory where nothing is found is one error
+line (exit 1). When stderr is a terminal and nothing was printed for a second, one
+line on stderr says how far the scan is, erased before the next output
+(B2ND_META_PROGRESS_AFTER=MS sets the wait).
+--full-hex applies to JSON only (it implies --json): with --human it is refused.
 \"path\" is the path as given; bytes of it that are not UTF-8
 are printed as U+FFFD, and then \"path_bytes_hex\" follows with the path's exact bytes
 as lowercase hex (absent for UTF-8 paths); error lines print the path the same lossy
@@ -100,9 +127,10 @@ string becomes its JSON text: 1 -> \"1\", [1,2] -> \"[1,2]\", null -> \"null\"."
 
 pub const SHOW_EXAMPLES: &str = "\
 Examples:
-  b2nd-meta show tests/data/corpus/ndim2_i4.b2nd
-  b2nd-meta show --human tests/data/corpus/*.b2nd
-  b2nd-meta show tests/data/containers/blosc2-4.14.1/tree.b2z --key /g1/g2/c";
+  b2nd-meta show array.b2nd
+  b2nd-meta show --json array.b2nd sparse.b2nd
+  b2nd-meta show -r data/
+  b2nd-meta show store.b2z --key /dir/ext";
 
 pub const DECODE_LONG: &str = "\
 Decode the content of a b2nd (C-Blosc2, draft) or caterva metalayer, given as hex, and
@@ -150,7 +178,7 @@ metalayer now and the metalayer it would become.";
 pub const SET_SHAPE_EXAMPLES: &str = "\
 Examples:
   # (10, 7) in chunks of (4, 4) is 3 x 2 chunks; so is (12, 8)
-  b2nd-meta set-shape --dry-run tests/data/corpus/rewrite_2d_before.b2nd 12,8
+  b2nd-meta set-shape --dry-run array.b2nd 12,8
   b2nd-meta set-shape array.b2nd 12,8
   b2nd-meta set-shape sparse_array.b2nd/ 100,100";
 
@@ -203,3 +231,13 @@ pub const DEL_VLMETA_EXAMPLES: &str = "\
 Examples:
   b2nd-meta del-vlmeta array.b2nd units
   b2nd-meta del-vlmeta --dry-run array.b2nd units";
+
+pub const COMPLETIONS_LONG: &str = "\
+Print the completions of b2nd-meta's commands and options for SHELL, as clap_complete
+writes them, to be saved where the shell loads completions from.";
+
+pub const COMPLETIONS_EXAMPLES: &str = "\
+Examples:
+  b2nd-meta completions bash > ~/.local/share/bash-completion/completions/b2nd-meta
+  b2nd-meta completions zsh > ~/.zfunc/_b2nd-meta
+  b2nd-meta completions fish > ~/.config/fish/completions/b2nd-meta.fish";

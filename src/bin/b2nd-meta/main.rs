@@ -1,14 +1,16 @@
-//! `b2nd-meta`: show the metadata of Blosc2 frames, stores and bundles, and decode,
-//! encode or rewrite b2nd/caterva metalayers and vlmeta, from the command line.
+//! `b2nd-meta`: show what Blosc2 frames, stores, bundles and directories of them hold,
+//! export arrays' values, and decode, encode or rewrite b2nd/caterva metalayers and
+//! vlmeta, from the command line.
 //!
 //! Every failure is one line on stderr (`b2nd-meta: <context>: <message>`) and a
 //! non-zero exit status; nothing here panics on any input, and a closed stdout
 //! (`b2nd-meta show ... | head -1`) ends the program quietly.
 //!
 //! This file only dispatches: `cli` holds the arguments, `commands` one module per
-//! subcommand, `render` how things are shown, `output` the stdout and stderr lines.
+//! subcommand, `render` how things are shown, `output` the stdout and stderr lines,
+//! `progress` the line a long scan draws on a terminal.
 
-use std::io;
+use std::io::{self, IsTerminal};
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -17,10 +19,11 @@ mod cli;
 mod commands;
 mod help;
 mod output;
+mod progress;
 mod render;
 
 use cli::{Cli, Command};
-use commands::{decode, encode, export, set_meta, set_shape, set_vlmeta, show};
+use commands::{completions, decode, encode, export, set_meta, set_shape, set_vlmeta, show};
 use output::Fatal;
 
 fn main() -> ExitCode {
@@ -36,10 +39,25 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Show {
             human,
+            json,
+            recursive,
             full_hex,
             key,
             paths,
-        } => show::run(out, &paths, &key, human, full_hex),
+        } => {
+            // A person's summary on a terminal, JSON for a program (as ripgrep does);
+            // --full-hex is about JSON only.
+            let human = human || (!(json || full_hex) && io::stdout().is_terminal());
+            let req = show::Request {
+                paths: &paths,
+                keys: &key,
+                human,
+                full_hex,
+                recursive,
+            };
+            show::run(out, &req)
+        }
+        Command::Completions { shell } => completions::run(out, shell),
         Command::Decode { hex } => decode::run(out, &hex).map(|()| true),
         Command::Encode { json } => encode::run(out, &json).map(|()| true),
         Command::Export {

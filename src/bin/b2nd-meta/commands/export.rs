@@ -24,10 +24,10 @@ The values stream out in pieces of about 16 MiB cut at block boundaries, decoded
 pub const EXPORT_EXAMPLES: &str = "\
 Examples:
   # The whole array, as python's np.save(arr[...]) would write it
-  b2nd-meta export tests/data/arrays/blosc2-4.14.1/ndim3_f4.b2nd -o ndim3.npy
+  b2nd-meta export array.b2nd -o array.npy
 
   # Rows 2 to 7, every third column, to stdout
-  b2nd-meta export x.b2nd --slice '2:8, ::3' -o - | python -c 'import numpy, sys; print(numpy.load(sys.stdin.buffer))'
+  b2nd-meta export array.b2nd --slice '2:8, ::3' -o - | python -c 'import numpy, sys; print(numpy.load(sys.stdin.buffer))'
 
   # The last plane of a node of a DictStore bundle
   b2nd-meta export store.b2z --key /dir/ext --slice '..., -1' -o plane.npy";

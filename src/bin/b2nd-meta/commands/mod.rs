@@ -1,9 +1,11 @@
 //! One module per subcommand; each returns whether all it was given went well, having
 //! said on stderr what did not.
 
+pub mod completions;
 pub mod decode;
 pub mod encode;
 pub mod export;
+pub mod scan;
 pub mod set_meta;
 pub mod set_shape;
 pub mod set_vlmeta;

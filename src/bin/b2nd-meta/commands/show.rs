@@ -1,6 +1,7 @@
-//! `show PATH...`: what each path holds, one JSON line (or a summary for a terminal) per
-//! frame; stores, bundles and the object kinds are listed by `show_store`. Each path is
-//! opened once: its header and trailer are read under one shared lock.
+//! `show PATH...`: what each path holds, one JSON line (or a summary for a person) per
+//! frame; stores, bundles and the object kinds are listed by `show_store`, directories
+//! looked into by `scan`. Each path is opened once: its header and trailer are read
+//! under one shared lock.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -8,63 +9,84 @@ use std::path::{Path, PathBuf};
 use b2nd_meta::container;
 use b2nd_meta::frame::{self, FrameError, FrameFile, Trailer};
 
-use super::{show_store, stdin};
+use super::{scan, show_store, stdin};
 use crate::output::{emit, emit_json, say, Outcome};
+use crate::progress::Progress;
 use crate::render::human;
 use crate::render::messages::{self, Access};
 use crate::render::report::{MetalayerReport, Options, RawContent, Report};
 
-/// Shows every path (or the nodes `keys` of one store); `Ok(false)` when any of them
-/// failed (each said on stderr).
-pub fn run(
-    out: &mut impl Write,
-    paths: &[PathBuf],
-    keys: &[String],
-    human: bool,
-    full_hex: bool,
-) -> Outcome {
-    if !keys.is_empty() {
-        return show_store::show_keys(out, paths, keys, human);
+/// What `show` was asked: its paths (or the nodes `keys` of one store), how to print.
+pub struct Request<'a> {
+    pub paths: &'a [PathBuf],
+    pub keys: &'a [String],
+    pub human: bool,
+    pub full_hex: bool,
+    pub recursive: bool,
+}
+
+/// Shows every path (or the nodes `keys` of one store), a directory's frames, stores and
+/// bundles in it; `Ok(false)` when any of them failed (each said on stderr).
+pub fn run(out: &mut impl Write, req: &Request) -> Outcome {
+    let human = req.human;
+    if !req.keys.is_empty() {
+        return show_store::show_keys(out, req.paths, req.keys, human);
     }
-    let options = if full_hex {
+    let options = if req.full_hex {
         Options::FULL_HEX
     } else {
         Options::SHOW
     };
     let mut all_ok = true;
     let mut last_store = None;
-    for path in paths {
+    let mut progress = Progress::new();
+    for path in req.paths {
         all_ok &= if path.as_os_str() == "-" {
             match stdin::copy()? {
                 Some(copy) => show_path(out, copy.path(), Path::new("-"), human, options)?,
                 None => false,
             }
+        } else if scan::is_plain_dir(path) {
+            let mut show = |found: &Path| show_one(out, found, human, options, &mut None);
+            scan::scan(path, req.recursive, &mut progress, &mut show)?
         } else {
-            match container::open(path) {
-                Ok(c) if show_store::is_listed(&c) => {
-                    last_store = Some(path);
-                    show_store::show(out, path, &c, None, human)?
-                }
-                Ok(c) => match &c.info {
-                    Some(info) => {
-                        let trailer = info.trailer.as_ref();
-                        show_frame(out, &info.frame, trailer, path, human, options)?
-                    }
-                    None => show_path(out, path, path, human, options)?,
-                },
-                // Said as a frame's error, in the voice of every command that takes a
-                // frame: the frame is opened again, on this path only.
-                Err(_) => {
-                    let shown = show_path(out, path, path, human, options)?;
-                    if let Some(store) = last_store.filter(|_| !shown) {
-                        show_store::hint_key(store, path);
-                    }
-                    shown
-                }
-            }
+            show_one(out, path, human, options, &mut last_store)?
         };
     }
     Ok(all_ok)
+}
+
+/// Shows what `path` holds: a frame, or a store's listing (`last_store`: the last store
+/// shown, for the hint when a later path looks like one of its keys).
+fn show_one<'p>(
+    out: &mut impl Write,
+    path: &'p Path,
+    human: bool,
+    options: Options,
+    last_store: &mut Option<&'p Path>,
+) -> Outcome {
+    match container::open(path) {
+        Ok(c) if show_store::is_listed(&c) => {
+            *last_store = Some(path);
+            show_store::show(out, path, &c, None, human)
+        }
+        Ok(c) => match &c.info {
+            Some(info) => {
+                let trailer = info.trailer.as_ref();
+                show_frame(out, &info.frame, trailer, path, human, options)
+            }
+            None => show_path(out, path, path, human, options),
+        },
+        // Said as a frame's error, in the voice of every command that takes a
+        // frame: the frame is opened again, on this path only.
+        Err(_) => {
+            let shown = show_path(out, path, path, human, options)?;
+            if let Some(store) = last_store.filter(|_| !shown) {
+                show_store::hint_key(store, path);
+            }
+            Ok(shown)
+        }
+    }
 }
 
 /// Shows the frame at `path`, naming it `shown` (`-` for stdin) in the output.

@@ -5,8 +5,8 @@ use std::fmt::Write as _;
 use crate::render::report::{DtypeReport, MetalayerReport, Pipeline, Report, VlmetaReport};
 use b2nd_meta::blosc::{Filter, SplitMode};
 
-/// A Python-style tuple: `()`, `(10,)`, `(10, 7)`.
-fn tuple<T: std::fmt::Display>(items: &[T]) -> String {
+/// A Python-style tuple: `()`, `(10,)`, `(10, 7)`; every shape the command prints.
+pub fn tuple<T: std::fmt::Display>(items: &[T]) -> String {
     match items {
         [] => "()".to_owned(),
         [one] => format!("({one},)"),
@@ -29,12 +29,9 @@ fn short_hex(bytes: &[u8], len: u64) -> String {
     s
 }
 
-fn plural(n: u64, what: &str) -> String {
-    if n == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{n} {what}s")
-    }
+/// `n` of a regular noun: `1 byte`, `2 bytes`.
+pub fn plural(n: u64, what: &str) -> String {
+    super::count(n, what, &format!("{what}s"))
 }
 
 /// `s` as is, or quoted and escaped when it holds control characters (a newline in a

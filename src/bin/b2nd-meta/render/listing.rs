@@ -9,8 +9,8 @@ use b2nd_meta::frame::ArrayInfo;
 use b2nd_meta::value::Value;
 use serde::Serialize;
 
-use super::human;
 use super::report::{Options, Report, Vlmeta};
+use super::{count, human};
 
 /// A frame of a store (or a file of a kind python names): its kind, what names it
 /// further, then its report.
@@ -153,18 +153,19 @@ pub fn store_text(
     root: Option<&NodeInfo>,
     detail: Option<&Value>,
 ) -> String {
+    let entries = c.entries().len() as u64;
     let mut s = format!(
-        "{context}: {}, {} entries",
+        "{context}: {}, {}",
         c.kind.name(),
-        c.entries().len()
+        count(entries, "entry", "entries")
     );
     if let Some(info) = c.info.as_ref() {
         let f = &info.frame.header.info;
         let _ = write!(
             s,
-            " (its embed store: {} bytes in {} chunks, {})",
-            f.nbytes,
-            chunks(f.nbytes, f.chunksize),
+            " (its embed store: {} in {}, {})",
+            human::plural(f.nbytes.max(0) as u64, "byte"),
+            human::plural(chunks(f.nbytes, f.chunksize).max(0) as u64, "chunk"),
             f.codec.name()
         );
     }
@@ -255,15 +256,16 @@ pub fn tree_line(
             Some(array) => {
                 let _ = write!(
                     s,
-                    "  shape {:?}  dtype {}  chunks {:?}",
-                    array.shape(),
+                    "  shape {}  dtype {}  chunks {}",
+                    human::tuple(array.shape()),
                     array.dtype_str(),
-                    array.chunks()
+                    human::tuple(array.chunks())
                 );
             }
             None => {
                 let f = &node.frame.header.info;
-                let _ = write!(s, "  {} bytes, typesize {}", f.nbytes, f.typesize);
+                let nbytes = human::plural(f.nbytes.max(0) as u64, "byte");
+                let _ = write!(s, "  {nbytes}, typesize {}", f.typesize);
             }
         }
         if let Ok(trailer) = &node.trailer

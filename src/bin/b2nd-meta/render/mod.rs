@@ -6,3 +6,11 @@ pub mod human;
 pub mod listing;
 pub mod messages;
 pub mod report;
+
+/// `1 chunk`, `2 chunks`: a count and its noun, singular for one.
+pub fn count(n: u64, one: &str, many: &str) -> String {
+    match n {
+        1 => format!("1 {one}"),
+        n => format!("{n} {many}"),
+    }
+}
