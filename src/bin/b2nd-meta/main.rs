@@ -23,7 +23,9 @@ mod progress;
 mod render;
 
 use cli::{Cli, Command};
-use commands::{completions, decode, encode, export, set_meta, set_shape, set_vlmeta, show};
+use commands::{
+    completions, decode, encode, export, set_meta, set_shape, set_vlmeta, show, show_values,
+};
 use output::Fatal;
 
 fn main() -> ExitCode {
@@ -43,11 +45,23 @@ fn main() -> ExitCode {
             recursive,
             full_hex,
             key,
+            slice,
             paths,
         } => {
             // A person's summary on a terminal, JSON for a program (as ripgrep does);
             // --full-hex is about JSON only.
-            let human = human || (!(json || full_hex) && io::stdout().is_terminal());
+            let terminal = io::stdout().is_terminal();
+            let human = human || (!(json || full_hex) && terminal);
+            if let Some(slice) = &slice {
+                let req = show_values::Request {
+                    paths: &paths,
+                    keys: &key,
+                    slice,
+                    human,
+                    terminal,
+                };
+                return finish(show_values::run(out, &req));
+            }
             let req = show::Request {
                 paths: &paths,
                 keys: &key,
@@ -91,6 +105,11 @@ fn main() -> ExitCode {
             name,
         } => set_vlmeta::del(out, &frame.path, &name, dry_run),
     };
+    finish(outcome)
+}
+
+/// The exit status of a command's outcome (its fatal error said on stderr).
+fn finish(outcome: output::Outcome) -> ExitCode {
     match outcome {
         Ok(true) | Err(Fatal::BrokenPipe) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,

@@ -49,18 +49,7 @@ pub fn run(
         say(&context, &line);
         Ok(false)
     };
-    // The error without the path the context names already.
-    let message = |e: ArrayError| {
-        let text = e.to_string();
-        let named = [path.to_path_buf(), std::path::PathBuf::from(&context)];
-        match e.path().filter(|p| named.iter().any(|n| n == p)) {
-            Some(p) => text
-                .strip_prefix(&format!("{}: ", p.display()))
-                .unwrap_or(&text)
-                .to_string(),
-            None => text,
-        }
-    };
+    let message = |e: ArrayError| message(path, &context, e);
     let sel = match Selection::parse(slice) {
         Ok(sel) => sel,
         Err(e) => return refuse(format!("--slice {slice:?}: {e}")),
@@ -104,6 +93,19 @@ pub fn run(
     match written {
         Ok(()) => Ok(true),
         Err(e) => refuse(message(e)),
+    }
+}
+
+/// The error's message without the path `context` (or `path`) names already.
+pub fn message(path: &Path, context: &str, e: ArrayError) -> String {
+    let text = e.to_string();
+    let named = [path.to_path_buf(), std::path::PathBuf::from(context)];
+    match e.path().filter(|p| named.iter().any(|n| n == p)) {
+        Some(p) => text
+            .strip_prefix(&format!("{}: ", p.display()))
+            .unwrap_or(&text)
+            .to_string(),
+        None => text,
     }
 }
 
