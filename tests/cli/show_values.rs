@@ -158,3 +158,32 @@ fn refusals_are_one_line() {
     let (code, _, _) = show(&["--slice", "0", "-r", path]);
     assert_eq!(code, Some(2));
 }
+
+#[test]
+fn a_stores_arrays_by_key_and_a_frame_on_stdin() {
+    let store = arrays().join("store_dict.b2z");
+    let store = store.to_str().unwrap();
+    // python: json.dumps(DictStore(PATH, mode="r")["/emb"][0].tolist())
+    let (code, out, err) = show(&["--slice", "0", "--key", "/emb", store]);
+    assert_eq!(code, Some(0), "{err}");
+    let python = "[-9.51361859596778, NaN, -7.830660380345811, -9.137294544591779, Infinity]";
+    assert_eq!(out, format!("{python}\n"));
+    // Without --key: what to do instead.
+    let (code, out, err) = show(&["--slice", "0", store]);
+    assert_eq!((code, out.as_str()), (Some(1), ""));
+    assert!(
+        err.contains("a store or bundle: --key KEY picks one"),
+        "{err}"
+    );
+    // A frame on stdin, named `-`; python: print(arr[0, :3]) after the line naming it.
+    let frame = std::fs::File::open(arrays().join("ndim2_u2.b2nd")).unwrap();
+    let out = Command::new(BIN)
+        .args(["show", "-H", "--slice", "0, :3", "-"])
+        .stdin(frame)
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "- [0, :3]: shape (3,), dtype <u2\n[    2 65535     0]\n"
+    );
+}

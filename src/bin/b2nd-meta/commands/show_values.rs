@@ -9,6 +9,7 @@ use std::path::Path;
 use b2nd_meta::array::{Array, ArrayError, Selection};
 
 use super::export::message;
+use super::{show_store, stdin};
 use crate::output::{say, stdout_error, Fatal, Outcome};
 use crate::render::values::{empty, ElementText, Nesting};
 
@@ -40,11 +41,26 @@ pub fn run(out: &mut impl Write, req: &Request) -> Outcome {
     };
     let mut all_ok = true;
     for path in req.paths {
+        // Standard input, copied to a file first (as `show -` does), shown as `-`.
+        let copy = match path.as_os_str() == "-" {
+            true => match stdin::copy()? {
+                Some(copy) => Some(copy),
+                None => {
+                    all_ok = false;
+                    continue;
+                }
+            },
+            false => None,
+        };
+        let at = (
+            copy.as_ref().map_or(path.as_path(), |c| c.path()),
+            path.as_path(),
+        );
         if req.keys.is_empty() {
-            all_ok &= show(out, req, &sel, path, None)?;
+            all_ok &= show(out, req, &sel, at, None)?;
         }
         for key in req.keys {
-            all_ok &= show(out, req, &sel, path, Some(key))?;
+            all_ok &= show(out, req, &sel, at, Some(key))?;
         }
     }
     Ok(all_ok)
@@ -62,16 +78,17 @@ impl From<ArrayError> for Stop {
     }
 }
 
+/// Prints `arr[sel]` of the array at `path` (node `key` of it), named `shown`.
 fn show(
     out: &mut impl Write,
     req: &Request,
     sel: &Selection,
-    path: &Path,
+    (path, shown): (&Path, &Path),
     key: Option<&str>,
 ) -> Outcome {
     let context = match key {
-        Some(key) => format!("{}#{key}", path.display()),
-        None => path.display().to_string(),
+        Some(key) => format!("{}#{key}", shown.display()),
+        None => shown.display().to_string(),
     };
     let array = match key {
         Some(key) => Array::open_key(path, key),
@@ -80,6 +97,12 @@ fn show(
     let shape = array.and_then(|a| Ok((a.shape_of(sel)?, a)));
     let (shape, array) = match shape {
         Ok(found) => found,
+        Err(_) if key.is_none() && is_store(path) => {
+            let line = "a store or bundle: --key KEY picks one of its arrays \
+                        (`b2nd-meta show PATH` lists them)";
+            say(&context, line);
+            return Ok(false);
+        }
         Err(e) => {
             say(&context, &message(path, &context, e));
             return Ok(false);
@@ -87,16 +110,16 @@ fn show(
     };
     let n: u64 = shape.iter().product();
     let dims: Vec<String> = shape.iter().map(u64::to_string).collect();
-    let shown = match dims.len() {
+    let tuple = match dims.len() {
         1 => format!("({},)", dims[0]),
         _ => format!("({})", dims.join(", ")),
     };
     if req.terminal && n > TERMINAL_MAX {
         let line = format!(
-            "[{sel}] is {n} values (shape {shown}), more than a terminal is shown \
+            "[{sel}] is {n} values (shape {tuple}), more than a terminal is shown \
              ({TERMINAL_MAX}): pick a smaller --slice, pipe it (| less), or write them \
              with `b2nd-meta export {} --slice '{sel}' -o values.npy`",
-            path.display()
+            shown.display()
         );
         say(&context, &line);
         return Ok(false);
@@ -109,7 +132,7 @@ fn show(
         // A person's layout right-aligns every element to the widest: a first pass.
         let mut width = 0;
         if req.human {
-            let header = format!("{context} [{sel}]: shape {shown}, dtype {}", array.dtype());
+            let header = format!("{context} [{sel}]: shape {tuple}, dtype {}", array.dtype());
             writeln!(out, "{header}").map_err(|e| Stop::Out(stdout_error(e)))?;
             array.read_rows(sel, |bytes| {
                 for e in bytes.chunks_exact(itemsize) {
@@ -151,4 +174,9 @@ fn show(
             Ok(false)
         }
     }
+}
+
+/// Whether `path` is a store or bundle (whose arrays `--key` picks).
+fn is_store(path: &Path) -> bool {
+    b2nd_meta::container::open(path).is_ok_and(|c| show_store::is_listed(&c))
 }
