@@ -24,6 +24,8 @@ use core::fmt;
 pub use crate::located::{Class, Kind, Located};
 pub use crate::meta::error::{Error, ErrorKind, Expected, Found, Result};
 
+#[cfg(feature = "std")]
+use crate::array::ArrayError;
 use crate::chunk::ChunkError;
 #[cfg(feature = "std")]
 use crate::container::ContainerError;
@@ -156,6 +158,9 @@ any_error! {
     /// A store, a bundle or one of its nodes that cannot be read ([`ContainerError`]).
     #[cfg(feature = "std")]
     Container(ContainerError),
+    /// An array whose values cannot be read as asked ([`ArrayError`]).
+    #[cfg(feature = "std")]
+    Array(ArrayError),
     /// An I/O error outside this crate's calls (so that `?` works on `std::fs` too).
     #[cfg(feature = "std")]
     Io(std::io::Error),

@@ -55,6 +55,14 @@ pub enum Class {
 /// What a kind of error says of itself, besides its message: its [`Class`], and a note
 /// that depends on where it happened (the metalayer format names the type that reads a
 /// metalayer of another layout).
+///
+/// ```
+/// use b2nd_meta::error::{Class, Kind};
+/// use b2nd_meta::frame::FrameErrorKind;
+///
+/// let kind = FrameErrorKind::UnknownMetalayer { name: "b2nd".into() };
+/// assert_eq!(kind.class(), Class::NotFound);
+/// ```
 pub trait Kind: fmt::Display + fmt::Debug {
     /// The class of this kind of problem.
     fn class(&self) -> Class;

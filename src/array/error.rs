@@ -1,21 +1,19 @@
 //! [`ArrayError`]: why an array's values cannot be read, and where (the byte offset in
 //! the frame or in the selection's text, or the axis).
 
-use std::boxed::Box;
-use std::fmt;
 use std::io;
-use std::path::{Path, PathBuf};
 use std::string::String;
 
 use crate::container::ContainerError;
 use crate::dtype::DtypeError;
 use crate::frame::FrameError;
+use crate::located::{Class, Kind, Located};
 use crate::meta::validate::Invalid;
 
-/// An error reading an array's values: what went wrong ([`ArrayError::kind`]), at which
-/// byte when it is at one ([`ArrayError::offset`]: of the frame for its bytes, of the
-/// text for a selection that does not parse), and the file. Displayed as
-/// `"[path: ]message[ at byte N]"`.
+/// An error reading an array's values: what went wrong ([`kind`](Located::kind)), at
+/// which byte when it is at one ([`offset`](Located::offset): of the frame for its
+/// bytes, of the text for a selection that does not parse), and the file; the crate's
+/// one shape of error ([`Located`]). Displayed as `"[path: ]message[ at byte N]"`.
 ///
 /// ```
 /// use b2nd_meta::array::{ArrayErrorKind, Selection};
@@ -24,41 +22,40 @@ use crate::meta::validate::Invalid;
 /// assert_eq!(err.offset(), Some(7));
 /// assert_eq!(err.to_string(), "expected an integer, found 'x' at byte 7");
 /// ```
-pub struct ArrayError {
-    inner: Box<Inner>,
-}
-
-struct Inner {
-    offset: Option<u64>,
-    path: Option<PathBuf>,
-    kind: ArrayErrorKind,
-}
+pub type ArrayError = Located<ArrayErrorKind>;
 
 /// What went wrong; see [`ArrayError`].
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ArrayErrorKind {
-    /// The frame, its chunk index or a chunk does not read (the frame error's offset is
-    /// the error's).
-    Frame(FrameError),
-    /// The store or bundle, or the node in it, does not read.
-    Container(ContainerError),
     /// Not an array: a frame python-blosc2 opens as another kind (an SChunk without an
     /// array metalayer, a LazyExpr, ...), or a store's group.
+    #[error("expected an NDArray, found {kind}")]
     NotAnArray {
         /// What was found.
         kind: String,
     },
     /// The array metadata is one C-Blosc2 refuses to read data with.
+    #[error("the array metadata: {0}")]
     Metadata(Invalid),
     /// The dtype string does not parse.
-    Dtype(DtypeError),
+    #[error("the array's dtype: {0}")]
+    Dtype(#[source] DtypeError),
+    /// The frame, its chunk index or a chunk does not read (the frame error's offset and
+    /// file are the error's).
+    #[error("{}", .0.kind())]
+    Frame(#[source] FrameError),
+    /// The store or bundle, or the node in it, does not read.
+    #[error("{}", .0.kind())]
+    Container(#[source] ContainerError),
     /// The array metadata and the frame disagree, or describe chunks C-Blosc2 cannot hold.
+    #[error("{reason}")]
     Layout {
         /// What does not hold.
         reason: String,
     },
     /// The selection's text is not python's basic indexing (the offset is in the text).
+    #[error("expected {expected}, found {found}")]
     Syntax {
         /// What was expected there.
         expected: &'static str,
@@ -67,6 +64,7 @@ pub enum ArrayErrorKind {
     },
     /// The selection does not fit the array's shape (numpy's `IndexError` and friends,
     /// in numpy's words, naming the axis when one is concerned).
+    #[error("{reason}")]
     Selection {
         /// The array axis concerned, when one is.
         axis: Option<usize>,
@@ -74,6 +72,7 @@ pub enum ArrayErrorKind {
         reason: String,
     },
     /// A typed read asked for a Rust type the dtype is not.
+    #[error("expected a dtype {requested} can hold, found {dtype}")]
     TypeMismatch {
         /// The Rust type asked for.
         requested: &'static str,
@@ -81,6 +80,7 @@ pub enum ArrayErrorKind {
         dtype: String,
     },
     /// The caller's buffer does not have the selection's length.
+    #[error("expected a buffer of the selection's length {expected}, found {found}")]
     BufferLength {
         /// The selection's length (bytes for a raw read, elements for a typed one).
         expected: u64,
@@ -88,59 +88,42 @@ pub enum ArrayErrorKind {
         found: u64,
     },
     /// The selection is larger than this machine can address.
+    #[error("the selection holds {nbytes} bytes, more than this machine addresses")]
     TooLarge {
         /// Its size in bytes.
         nbytes: u128,
     },
     /// Writing the output failed.
-    Io(io::Error),
+    #[error("writing the output: {0}")]
+    Io(#[source] io::Error),
 }
 
-impl fmt::Display for ArrayErrorKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Kind for ArrayErrorKind {
+    fn class(&self) -> Class {
         use ArrayErrorKind::*;
         match self {
-            Frame(e) => write!(f, "{e}"),
-            Container(e) => write!(f, "{e}"),
-            NotAnArray { kind } => write!(f, "expected an NDArray, found {kind}"),
-            Metadata(e) => write!(f, "the array metadata: {e}"),
-            Dtype(e) => write!(f, "the array's dtype: {e}"),
-            Layout { reason } => f.write_str(reason),
-            Syntax { expected, found } => write!(f, "expected {expected}, found {found}"),
-            Selection { reason, .. } => f.write_str(reason),
-            TypeMismatch { requested, dtype } => {
-                write!(f, "expected a dtype {requested} can hold, found {dtype}")
-            }
-            BufferLength { expected, found } => write!(
-                f,
-                "expected a buffer of the selection's length {expected}, found {found}"
-            ),
-            TooLarge { nbytes } => write!(
-                f,
-                "the selection holds {nbytes} bytes, more than this machine addresses"
-            ),
-            Io(e) => write!(f, "writing the output: {e}"),
+            Frame(e) => e.classify(),
+            Container(e) => e.classify(),
+            Dtype(e) => e.classify(),
+            NotAnArray { .. } => Class::NotBlosc2,
+            Metadata(_) | Layout { .. } => Class::Invalid,
+            Syntax { .. } => Class::Syntax,
+            Selection { .. } | TypeMismatch { .. } | BufferLength { .. } => Class::Refused,
+            TooLarge { .. } => Class::TooLarge,
+            Io(_) => Class::Io,
+        }
+    }
+
+    fn note(&self, offset: Option<u64>) -> Option<&'static str> {
+        match self {
+            ArrayErrorKind::Frame(e) => e.kind().note(offset),
+            ArrayErrorKind::Container(e) => e.kind().note(offset),
+            _ => None,
         }
     }
 }
 
 impl ArrayError {
-    pub(crate) fn new(kind: ArrayErrorKind) -> Self {
-        ArrayError {
-            inner: Box::new(Inner {
-                offset: None,
-                path: None,
-                kind,
-            }),
-        }
-    }
-
-    pub(crate) fn at(offset: u64, kind: ArrayErrorKind) -> Self {
-        let mut e = ArrayError::new(kind);
-        e.inner.offset = Some(offset);
-        e
-    }
-
     /// A problem with the array metadata or the frame's layout.
     pub(crate) fn layout(reason: String) -> Self {
         ArrayError::new(ArrayErrorKind::Layout { reason })
@@ -149,30 +132,6 @@ impl ArrayError {
     /// A selection that does not fit the shape, at `axis` when one is concerned.
     pub(crate) fn selection(axis: Option<usize>, reason: String) -> Self {
         ArrayError::new(ArrayErrorKind::Selection { axis, reason })
-    }
-
-    /// The error with `path` as its file, unless it has one already.
-    pub(crate) fn in_file(mut self, path: &Path) -> Self {
-        if self.inner.path.is_none() {
-            self.inner.path = Some(path.to_path_buf());
-        }
-        self
-    }
-
-    /// The byte offset the error concerns: in the frame (for a sparse frame, in the
-    /// file [`ArrayError::path`] names), or in the selection's text.
-    pub fn offset(&self) -> Option<u64> {
-        self.inner.offset
-    }
-
-    /// The file involved, when one is.
-    pub fn path(&self) -> Option<&Path> {
-        self.inner.path.as_deref()
-    }
-
-    /// What went wrong.
-    pub fn kind(&self) -> &ArrayErrorKind {
-        &self.inner.kind
     }
 
     /// The array axis the error concerns, when one is.
@@ -187,81 +146,36 @@ impl ArrayError {
     /// # Ok::<(), ArrayError>(())
     /// ```
     pub fn axis(&self) -> Option<usize> {
-        match &self.inner.kind {
+        match self.kind() {
             ArrayErrorKind::Selection { axis, .. } => *axis,
             _ => None,
         }
     }
 }
 
-impl From<FrameError> for ArrayError {
-    fn from(e: FrameError) -> Self {
-        let offset = e.offset();
-        let path = e.path().map(Path::to_path_buf);
-        let mut out = ArrayError::new(ArrayErrorKind::Frame(e));
-        out.inner.offset = offset;
-        out.inner.path = path;
-        out
-    }
+/// A frame's or a store's error inside: its offset and its file are the array error's.
+macro_rules! lifted {
+    ($($ty:ty => $variant:ident,)*) => {$(
+        impl From<$ty> for ArrayError {
+            fn from(e: $ty) -> Self {
+                let (offset, path) = (e.offset(), e.path().map(|p| p.to_path_buf()));
+                let out = ArrayError::new(ArrayErrorKind::$variant(e)).moved_to(offset);
+                match path {
+                    Some(path) => out.in_file(&path),
+                    None => out,
+                }
+            }
+        }
+    )*};
 }
 
-impl From<ContainerError> for ArrayError {
-    fn from(e: ContainerError) -> Self {
-        let offset = e.offset();
-        let path = e.path().map(Path::to_path_buf);
-        let mut out = ArrayError::new(ArrayErrorKind::Container(e));
-        out.inner.offset = offset;
-        out.inner.path = path;
-        out
-    }
+lifted! {
+    FrameError => Frame,
+    ContainerError => Container,
 }
 
 impl From<io::Error> for ArrayError {
     fn from(e: io::Error) -> Self {
         ArrayError::new(ArrayErrorKind::Io(e))
-    }
-}
-
-impl fmt::Display for ArrayError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // A frame or container error prints its own offset, and its path when it has one.
-        let inner_path = match &self.inner.kind {
-            ArrayErrorKind::Frame(e) => Some(e.path()),
-            ArrayErrorKind::Container(e) => Some(e.path()),
-            _ => None,
-        };
-        if let (Some(path), None | Some(None)) = (&self.inner.path, inner_path) {
-            write!(f, "{}: ", path.display())?;
-        }
-        if inner_path.is_some() {
-            return fmt::Display::fmt(&self.inner.kind, f);
-        }
-        fmt::Display::fmt(&self.inner.kind, f)?;
-        if let Some(offset) = self.inner.offset {
-            write!(f, " at byte {offset}")?;
-        }
-        Ok(())
-    }
-}
-
-impl fmt::Debug for ArrayError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ArrayError")
-            .field("offset", &self.inner.offset)
-            .field("path", &self.inner.path)
-            .field("kind", &self.inner.kind)
-            .finish()
-    }
-}
-
-impl std::error::Error for ArrayError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.inner.kind {
-            ArrayErrorKind::Frame(e) => Some(e),
-            ArrayErrorKind::Container(e) => Some(e),
-            ArrayErrorKind::Dtype(e) => Some(e),
-            ArrayErrorKind::Io(e) => Some(e),
-            _ => None,
-        }
     }
 }

@@ -25,4 +25,10 @@ pub use split::SplitMode;
 
 /// Number of filter slots in a pipeline (`BLOSC2_MAX_FILTERS`): the frame header and
 /// the chunk's extended header both hold six.
+///
+/// ```
+/// let header = b2nd_meta::frame::open("tests/data/corpus/ndim2_i4.b2nd")?.header;
+/// assert_eq!(header.info.filters.len(), b2nd_meta::blosc::MAX_FILTERS);
+/// # Ok::<(), b2nd_meta::frame::FrameError>(())
+/// ```
 pub const MAX_FILTERS: usize = 6;

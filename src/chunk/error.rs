@@ -130,7 +130,7 @@ pub enum ChunkErrorKind {
         /// What the stream holds (at least this many).
         found: u64,
     },
-    /// A zstd stream that libzstd 1.5.6 (C-Blosc2's zstd) refuses: a frame, block or
+    /// A zstd stream that libzstd 1.5.7 (C-Blosc2 3.3.5's zstd) refuses: a frame, block or
     /// section header, a dictionary, or entropy-coded data that does not decode or end
     /// where libzstd wants it to.
     #[error("expected {expected} in the zstd {field}, found {found} (byte {frame_offset} of the zstd frame)")]
@@ -167,6 +167,23 @@ pub enum ChunkErrorKind {
         /// The codec's message.
         message: alloc::string::String,
     },
+}
+
+/// A header or section field at byte `offset` that C-Blosc2 refuses.
+pub(super) fn invalid(
+    offset: usize,
+    field: &'static str,
+    expected: &'static str,
+    found: i64,
+) -> ChunkError {
+    ChunkError::at(
+        offset,
+        ChunkErrorKind::InvalidField {
+            field,
+            expected,
+            found,
+        },
+    )
 }
 
 impl Kind for ChunkErrorKind {

@@ -7,7 +7,7 @@
 //! Decoded: special chunks (zeros, NaNs, a repeated value, uninitialised), memcpyed
 //! chunks, and blocks (split or not) of streams that are zeros, runs of a byte, stored
 //! as they are, or compressed with BloscLZ, zstd (our own decoder, accepting and
-//! refusing what libzstd 1.5.6 does, see `zstd/`), LZ4 and LZ4HC (our own decoder,
+//! refusing what libzstd 1.5.7 does, see `codec/zstd`), LZ4 and LZ4HC (our own decoder,
 //! accepting what LZ4 1.10.0's `LZ4_decompress_safe` accepts) or, with the `std`
 //! feature, zlib (miniz_oxide), all pure Rust, with the chunk's dictionary for zstd and
 //! LZ4. The filters of the six slots are undone last slot first, through the buffers
@@ -68,3 +68,5 @@ pub use encode::{encode, TooLargeForChunk, ENCODE_BLOCKSIZE, MAX_ENCODE_NBYTES};
 pub use error::{ChunkError, ChunkErrorKind};
 pub use header::{ChunkHeader, EXTENDED_HEADER_LEN, MAX_BLOCKSIZE, MIN_HEADER_LEN};
 pub use parts::Parts;
+// The Blosc vocabulary the chunk header holds, where it was before `blosc` held it.
+pub use crate::blosc::{Filter, Special, MAX_FILTERS};

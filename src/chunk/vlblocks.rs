@@ -14,7 +14,7 @@ use core::ops::Range;
 
 use super::blocks::{is_filtered, stream_into, Streams};
 use super::cursor::Cursor;
-use super::error::{ChunkError, ChunkErrorKind};
+use super::error::{invalid, ChunkError};
 use super::header::{at, ChunkHeader};
 use super::output::{Output, Want};
 use super::pipeline::{streams_into_dest, unfilter};
@@ -197,15 +197,4 @@ fn decode_block(
     }
     let reference = if i == 0 { None } else { Some(done) };
     unfilter(header, reference, block_out, bufs)
-}
-
-fn invalid(offset: usize, field: &'static str, expected: &'static str, found: i64) -> ChunkError {
-    ChunkError::at(
-        offset,
-        ChunkErrorKind::InvalidField {
-            field,
-            expected,
-            found,
-        },
-    )
 }

@@ -6,7 +6,7 @@ use std::string::String;
 
 use serde::Serialize;
 
-use super::Kind;
+use super::kind::Kind;
 use crate::frame::{
     read_staged, read_trailer, ArrayInfo, FrameError, FrameFile, FrameHeader, Trailer, CONTENT_CAP,
 };

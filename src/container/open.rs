@@ -10,9 +10,12 @@ use std::sync::Arc;
 use std::vec::Vec;
 
 use super::embed::Embed;
+use super::error::{ContainerError, ContainerErrorKind};
+use super::kind::Kind;
+use super::node::{Location, NodeInfo};
+use super::opened::Container;
 use super::store::{self, Found, EMBED_NAME};
 use super::{node, tree, zip};
-use super::{Container, ContainerError, ContainerErrorKind, Kind, Location, NodeInfo};
 use crate::io::{read_full_at, ReadAt, SharedSource, Window};
 use crate::wire::marker::{FIXARRAY, FIXSTR};
 

@@ -10,76 +10,16 @@ use std::collections::BTreeSet;
 use std::string::String;
 use std::vec::Vec;
 
-use serde::Serialize;
-
-use super::{Container, ContainerError, Kind, Location, NodeInfo};
-use crate::frame::{ArrayInfo, VlMetalayer};
+use super::entry::{Entry, EntryInfo, Role};
+use super::error::ContainerError;
+use super::kind::Kind;
+use super::node::Location;
+use super::opened::Container;
+use crate::frame::VlMetalayer;
 use crate::value::Value;
 
 /// Where python-blosc2 keeps a group's attrs: `<group>/__vlmeta__` (root: `/__vlmeta__`).
 pub const VLMETA_LEAF: &str = "__vlmeta__";
-
-/// One entry of a store's listing.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Entry {
-    /// Its key.
-    pub key: String,
-    /// Where its frame lives ([`Location::Implicit`] for groups and object roots).
-    pub location: Location,
-    /// What it stands for.
-    #[serde(skip)]
-    pub role: Role,
-}
-
-/// What an entry stands for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Role {
-    /// A node with a frame of its own.
-    Leaf,
-    /// A TreeStore group; `attrs` is the key of its `__vlmeta__` node, when it has one.
-    Group {
-        /// The node holding its attrs.
-        attrs: Option<String>,
-    },
-    /// An object made of the nodes under its key (`kind` from the registry: `ctable`).
-    Object {
-        /// The registered kind.
-        kind: String,
-    },
-}
-
-/// What an entry is: its kind, what names it further (a `b2o` marker, a CTable's
-/// manifest), its attrs (a group's or a CTable's), and its frame when it has one (with
-/// the array it holds: shape, chunks, blocks, dtype).
-///
-/// ```
-/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/containers/blosc2-4.14.1/dict.b2z");
-/// let store = b2nd_meta::container::open(path)?;
-/// let big = store.entry_info(&store.entries()[1])?;
-/// let array = big.array().unwrap();
-/// assert_eq!((array.dtype_str().as_str(), array.shape().len()), ("<i8", 1));
-/// # Ok::<(), b2nd_meta::container::ContainerError>(())
-/// ```
-#[derive(Debug)]
-pub struct EntryInfo {
-    /// What python-blosc2 opens it as.
-    pub kind: Kind,
-    /// The `b2o` marker, or a CTable's `_meta` vlmeta (`kind`, `version`, `schema`).
-    pub detail: Option<Value>,
-    /// A group's attrs (the vlmetalayers of its `__vlmeta__` node) or a CTable's (of its
-    /// `_vlmeta` node), none when that node's trailer does not read; a frame's own attrs
-    /// are its trailer's.
-    pub attrs: Option<Vec<VlMetalayer>>,
-    /// The node's frame (entries with a frame).
-    pub node: Option<NodeInfo>,
-}
-
-impl EntryInfo {
-    /// The array the entry's frame holds, when it holds one whose metalayer decodes.
-    pub fn array(&self) -> Option<&ArrayInfo> {
-        self.node.as_ref()?.array.as_ref()
-    }
-}
 
 /// Every node as an entry (EmbedStore, DictStore, CTable).
 pub(crate) fn raw_entries(c: &Container) -> Vec<Entry> {
@@ -209,46 +149,51 @@ fn attrs_of(c: &Container, key: &str) -> Result<Vec<VlMetalayer>, ContainerError
         .unwrap_or_default())
 }
 
-pub(crate) fn entry_info(c: &Container, entry: &Entry) -> Result<EntryInfo, ContainerError> {
-    match &entry.role {
-        Role::Leaf => {
-            let info = c.read_node(&entry.key, &entry.location)?;
-            Ok(EntryInfo {
-                kind: info.kind.clone(),
-                detail: info.detail.clone(),
-                attrs: None,
-                node: Some(info),
-            })
-        }
-        Role::Group { attrs } => Ok(EntryInfo {
-            kind: Kind::Group,
-            detail: None,
-            attrs: attrs.as_deref().map(|k| attrs_of(c, k)).transpose()?,
-            node: None,
-        }),
-        Role::Object { kind } => {
-            let root = entry.key.as_str();
-            let meta = attrs_of(c, &[root, "/_meta"].concat())?;
-            let detail = Value::Map(
-                meta.iter()
-                    .filter_map(|vl| Some((Value::Str(vl.name.clone()), vl.value().ok()?)))
-                    .collect(),
-            );
-            let user = [root, "/_vlmeta"].concat();
-            let attrs = match c.nodes.contains_key(&user) {
-                true => Some(attrs_of(c, &user)?),
-                false => None,
-            };
-            Ok(EntryInfo {
-                kind: if kind == "ctable" {
-                    Kind::CTable
-                } else {
-                    Kind::B2Object(kind.clone())
-                },
-                detail: Some(detail),
-                attrs,
+impl Container {
+    /// What an entry is: a node's frame read, a group's attrs, a CTable's schema.
+    pub fn entry_info(&self, entry: &Entry) -> Result<EntryInfo, ContainerError> {
+        let c = self;
+
+        match &entry.role {
+            Role::Leaf => {
+                let info = c.read_node(&entry.key, &entry.location)?;
+                Ok(EntryInfo {
+                    kind: info.kind.clone(),
+                    detail: info.detail.clone(),
+                    attrs: None,
+                    node: Some(info),
+                })
+            }
+            Role::Group { attrs } => Ok(EntryInfo {
+                kind: Kind::Group,
+                detail: None,
+                attrs: attrs.as_deref().map(|k| attrs_of(c, k)).transpose()?,
                 node: None,
-            })
+            }),
+            Role::Object { kind } => {
+                let root = entry.key.as_str();
+                let meta = attrs_of(c, &[root, "/_meta"].concat())?;
+                let detail = Value::Map(
+                    meta.iter()
+                        .filter_map(|vl| Some((Value::Str(vl.name.clone()), vl.value().ok()?)))
+                        .collect(),
+                );
+                let user = [root, "/_vlmeta"].concat();
+                let attrs = match c.nodes.contains_key(&user) {
+                    true => Some(attrs_of(c, &user)?),
+                    false => None,
+                };
+                Ok(EntryInfo {
+                    kind: if kind == "ctable" {
+                        Kind::CTable
+                    } else {
+                        Kind::B2Object(kind.clone())
+                    },
+                    detail: Some(detail),
+                    attrs,
+                    node: None,
+                })
+            }
         }
     }
 }

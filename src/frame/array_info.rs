@@ -138,7 +138,7 @@ mod tests {
                 "[('a', '<i4')",
             ),
         ] {
-            let header = crate::frame::open(file).unwrap().header;
+            let header = crate::frame::open::open(file).unwrap().header;
             PARSES.with(|n| n.set(0));
             let array = header.array_info().unwrap().unwrap();
             assert_eq!(PARSES.with(Cell::get), 1, "{file}");

@@ -136,28 +136,11 @@ pub(crate) fn check_array_with(
     meta: &Meta,
     itemsize: Option<u64>,
 ) -> Vec<Mismatch> {
-    let mut out = Vec::new();
     let typesize = i128::from(info.typesize);
-    let mut push = |field, expected: Option<i128>, rule, found: i128| {
-        if let Some(expected) = expected.filter(|&e| e != found) {
-            out.push(Mismatch {
-                field,
-                expected,
-                rule,
-                found,
-            });
-        }
-    };
     let blocks: Option<i128> = meta
         .blockshape()
         .iter()
         .try_fold(1i128, |p, &b| (b > 0).then(|| p * i128::from(b)));
-    push(
-        "blocksize",
-        blocks.map(|b| b * typesize),
-        "prod(blockshape) x typesize",
-        info.blocksize.into(),
-    );
     let chunk: Option<i128> = meta
         .chunkshape()
         .iter()
@@ -167,12 +150,6 @@ pub(crate) fn check_array_with(
             (c > 0).then(|| p * padded)
         })
         .map(|c| c * typesize);
-    push(
-        "chunksize",
-        chunk,
-        "prod(ceil(chunkshape_i / blockshape_i) x blockshape_i) x typesize",
-        info.chunksize.into(),
-    );
     let grid: Option<i128> = meta
         .shape()
         .iter()
@@ -180,19 +157,43 @@ pub(crate) fn check_array_with(
         .try_fold(1i128, |p, (&s, &c)| {
             Some(p.saturating_mul(ceil_div(s.into(), c.into())?))
         });
-    push(
-        "nbytes",
-        grid.zip(chunk).map(|(g, c)| g.saturating_mul(c)),
-        "chunks in the grid, prod(ceil(shape_i / chunkshape_i)), x chunksize",
-        info.nbytes.into(),
-    );
-    if let Some(itemsize) = itemsize {
-        push(
+    // (field, what the metalayer implies, the rule, what the header holds)
+    let checks = [
+        (
+            "blocksize",
+            blocks.map(|b| b * typesize),
+            "prod(blockshape) x typesize",
+            info.blocksize.into(),
+        ),
+        (
+            "chunksize",
+            chunk,
+            "prod(ceil(chunkshape_i / blockshape_i) x blockshape_i) x typesize",
+            info.chunksize.into(),
+        ),
+        (
+            "nbytes",
+            grid.zip(chunk).map(|(g, c)| g.saturating_mul(c)),
+            "chunks in the grid, prod(ceil(shape_i / chunkshape_i)), x chunksize",
+            info.nbytes.into(),
+        ),
+        (
             "typesize",
-            Some(i128::from(itemsize)),
+            itemsize.map(i128::from),
             "the dtype's itemsize",
             typesize,
-        );
-    }
-    out
+        ),
+    ];
+    checks
+        .into_iter()
+        .filter_map(|(field, expected, rule, found)| {
+            let expected = expected.filter(|&e| e != found)?;
+            Some(Mismatch {
+                field,
+                expected,
+                rule,
+                found,
+            })
+        })
+        .collect()
 }

@@ -1,6 +1,7 @@
 //! [`FrameFile`]: a frame's header, read from a file (see `open.rs`) or from a store's
 //! node, with the source it was read from kept, so that what comes later (a long
-//! content, the trailer, the data) is read from the same file, never opened again.
+//! content, the trailer, the data) is read from the same file, never opened again; and
+//! its trailer, read at its first use and kept.
 
 use std::ops::Range;
 use std::path::PathBuf;
@@ -8,8 +9,10 @@ use std::sync::Arc;
 use std::vec::Vec;
 
 use super::error::{FrameError, FrameErrorKind};
-use super::header::FrameHeader;
-use super::trailer::TrailerCache;
+use super::header::{FrameHeader, FrameKind};
+use super::lock::{lock_frame, Locking};
+use super::staged::read_staged;
+use super::trailer::{read_trailer, Trailer, TrailerCache};
 use crate::io::{read_vec_at, SharedSource};
 
 /// A frame's header and where the rest of the frame is read from: the file [`open`]
@@ -185,5 +188,70 @@ impl FrameFile {
     /// ```
     pub fn missing_bytes(&self) -> u64 {
         self.header.info.frame_len.saturating_sub(self.file_len)
+    }
+}
+
+#[cfg(test)]
+std::thread_local! {
+    /// How many times this thread read a trailer from a file (tests).
+    pub(crate) static TRAILER_READS: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
+}
+
+impl FrameFile {
+    /// The trailer of this frame, read from its file at the first call (two small
+    /// reads at the frame's end, after the header's fixed part is read again for the
+    /// current `frame_len`, under the shared sidecar lock when C-Blosc2's lock protocol
+    /// is in use: see [`lock_frame`](crate::frame::lock_frame)) and kept for every later
+    /// call on this `FrameFile` (this returns a copy of it; the `vlmeta*` methods read it
+    /// in place). A failed read is not kept.
+    ///
+    /// ```
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/usermeta.b2nd");
+    /// let trailer = b2nd_meta::frame::open(path)?.trailer()?;
+    /// assert_eq!(trailer.version, 1);
+    /// # Ok::<(), b2nd_meta::frame::FrameError>(())
+    /// ```
+    pub fn trailer(&self) -> Result<Trailer, FrameError> {
+        self.kept_trailer().cloned()
+    }
+
+    /// The kept trailer, read at the first call.
+    pub(crate) fn kept_trailer(&self) -> Result<&Trailer, FrameError> {
+        if let Some(trailer) = self.trailer_cache.0.get() {
+            return Ok(trailer);
+        }
+        let trailer = self.read_trailer_now()?;
+        Ok(self.trailer_cache.0.get_or_init(|| trailer))
+    }
+
+    /// Reads the trailer now (the caller holds the lock when there is one) and keeps
+    /// it when it reads.
+    pub(crate) fn read_kept_trailer(&self) -> Result<Trailer, FrameError> {
+        #[cfg(test)]
+        TRAILER_READS.with(|n| n.set(n.get() + 1));
+        let trailer = read_trailer(&*self.source.bytes, &self.header)
+            .map_err(|e| e.in_file(&self.header_path))?;
+        let _ = self.trailer_cache.0.set(trailer.clone());
+        Ok(trailer)
+    }
+
+    fn read_trailer_now(&self) -> Result<Trailer, FrameError> {
+        #[cfg(test)]
+        TRAILER_READS.with(|n| n.set(n.get() + 1));
+        let path = &self.header_path;
+        let kind = self.header.info.kind;
+        let user_path = match kind {
+            FrameKind::Sparse => path.parent().unwrap_or(path),
+            _ => path,
+        };
+        let _shared = match self.source.locked {
+            true => lock_frame(user_path, kind, false, Locking::Auto)?,
+            false => None,
+        };
+        let src = &*self.source.bytes;
+        // The frame_len of now (a writer may have moved the trailer since the open),
+        // from the header read again without keeping any of its contents.
+        let header = read_staged(src, 0).map_err(|e| e.in_file(path))?;
+        read_trailer(src, &header).map_err(|e| e.in_file(path))
     }
 }

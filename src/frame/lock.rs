@@ -199,7 +199,7 @@ pub(crate) fn open_locked(path: &Path, writer: bool) -> io::Result<File> {
 
 /// Whether `path` names the open `file` (the same device and inode).
 #[cfg(unix)]
-fn same_file(file: &File, path: &Path) -> io::Result<bool> {
+pub(crate) fn same_file(file: &File, path: &Path) -> io::Result<bool> {
     use std::os::unix::fs::MetadataExt;
     let (held, named) = (file.metadata()?, std::fs::metadata(path)?);
     Ok(held.dev() == named.dev() && held.ino() == named.ino())
@@ -207,7 +207,7 @@ fn same_file(file: &File, path: &Path) -> io::Result<bool> {
 
 /// Elsewhere a file held open cannot be renamed over, so the path names it still.
 #[cfg(not(unix))]
-fn same_file(_file: &File, _path: &Path) -> io::Result<bool> {
+pub(crate) fn same_file(_file: &File, _path: &Path) -> io::Result<bool> {
     Ok(true)
 }
 

@@ -182,7 +182,7 @@ mod chunks;
 mod data;
 mod error;
 mod fields;
-mod file;
+pub(crate) mod file;
 mod header;
 mod index;
 mod lift;
@@ -202,6 +202,9 @@ pub use array::{reshaped_meta, ARRAY_METALAYERS};
 pub use array_info::ArrayInfo;
 pub use check::{check_array, Mismatch};
 pub use chunks::{chunk_file_name, ChunkIndex, ChunkLocation};
+// The Blosc vocabulary the frame header holds, where it was before `blosc` held it
+// (`Codec` is now one enum for frames and chunks).
+pub use crate::blosc::{Codec, MAX_FILTERS};
 pub use data::DataReader;
 pub use error::{FrameError, FrameErrorKind};
 pub use file::FrameFile;

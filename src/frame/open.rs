@@ -168,14 +168,15 @@ pub(crate) fn open_file(
     let (header_path, kind) = locate(path)?;
     // Under the shared sidecar lock when C-Blosc2's lock protocol is in use.
     let _shared = super::lock::lock_frame(path, kind, false, super::lock::Locking::Auto)?;
+    let io = |e| FrameError::io(Some(&header_path))(e);
     let file = match file {
-        Some(file) => file,
-        None => fs::File::open(&header_path).map_err(FrameError::io(Some(&header_path)))?,
+        // Opened before the lock (to see what the path holds): a vlmeta write to a frame
+        // without data may have renamed a new file over it meanwhile; then the file the
+        // path names now is the one read, as when it is opened under the lock.
+        Some(file) if super::lock::same_file(&file, &header_path).map_err(io)? => file,
+        _ => fs::File::open(&header_path).map_err(io)?,
     };
-    let file_len = file
-        .metadata()
-        .map_err(FrameError::io(Some(&header_path)))?
-        .len();
+    let file_len = file.metadata().map_err(io)?.len();
     let source: SharedSource = Arc::new(file);
     let header = read_staged(&*source, CONTENT_CAP).map_err(|e| e.in_file(&header_path))?;
     check_kind(&header_path, kind, &header)?;

@@ -17,10 +17,10 @@ use std::borrow::ToOwned;
 use std::path::Path;
 use std::vec::Vec;
 
-use super::write::update;
-use super::{
-    parse_header, rewrite_metalayer_in_slice, FrameError, FrameErrorKind, FrameHeader, Metalayer,
-};
+use super::error::{FrameError, FrameErrorKind};
+use super::header::{FrameHeader, Metalayer};
+use super::staged::parse_header;
+use super::write::{rewrite_metalayer_in_slice, update};
 use crate::value::Value;
 
 impl FrameHeader {

@@ -3,7 +3,7 @@
 use std::fs::File;
 use std::io;
 
-use super::ReadAt;
+use super::read_at::ReadAt;
 
 impl ReadAt for File {
     fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {

@@ -6,7 +6,7 @@ use std::io;
 use std::sync::Arc;
 use std::vec::Vec;
 
-use super::ReadAt;
+use super::read_at::ReadAt;
 
 impl ReadAt for [u8] {
     fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {

@@ -4,7 +4,7 @@ use core::cell::RefCell;
 use std::io;
 use std::vec::Vec;
 
-use super::{read_vec_at, ReadAt};
+use super::read_at::{read_vec_at, ReadAt};
 
 /// How much of a source is read at once from its start, and from its end: a frame
 /// header and trailer without large metalayers fit, so a store's node costs two reads.

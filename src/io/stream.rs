@@ -4,7 +4,7 @@ use core::cell::RefCell;
 use std::io::{self, Read};
 use std::vec::Vec;
 
-use super::ReadAt;
+use super::read_at::ReadAt;
 
 /// A reader read once, from its start: the bytes read are kept as far as a read at an
 /// offset needs them; [`ReadAt::size_up_to`] reads on and drops what it reads, after
@@ -72,7 +72,7 @@ impl<R: Read> ReadAt for Stream<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::io::read_full_at;
+    use crate::io::read_at::read_full_at;
 
     #[test]
     fn a_stream_keeps_what_reads_need_and_drops_what_its_length_reads() {

@@ -2,7 +2,7 @@
 
 use std::io;
 
-use super::{ReadAt, SharedSource};
+use super::read_at::{ReadAt, SharedSource};
 
 /// Bytes `[start, start + len)` of another source, read from offset 0: a zip member, a
 /// frame inside a file, a store's embedded frame.

@@ -7,6 +7,7 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::dtype::{Dtype, DtypeError};
+use crate::meta::dims::Dims;
 use crate::meta::dtype_format;
 use crate::meta::encode;
 use crate::meta::error::Result;
@@ -14,7 +15,6 @@ use crate::meta::layout::{Layout, Parts, PartsRef};
 use crate::meta::serde_impls::{deserialize_parts, serialize_parts};
 use crate::meta::validate::{self, Invalid};
 use crate::meta::view::{check_fast, Checked, MetaRef, Owned};
-use crate::meta::Dims;
 
 use crate::meta::structs::{MetaB2nd, MetaB2ndV1, MetaV0Caterva};
 

@@ -15,8 +15,9 @@ use core::fmt;
 
 use serde::de::{self, Unexpected};
 
+use crate::meta::dims::Dims;
 use crate::meta::dtype_format::DTYPE_FORMAT_NUMPY;
-use crate::meta::{Dims, SmallString};
+use crate::meta::small_string::SmallString;
 
 use crate::wire::marker::{FIXARRAY, PFIX_MAX};
 use crate::wire::write::{INT32_LEN, INT64_LEN, LEN32_HEADER_LEN, MAX_ARRAY_LEN};

@@ -9,14 +9,15 @@ use alloc::vec::Vec;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::meta::dims::Dims;
 use crate::meta::dtype_format::DTYPE_FORMAT_NUMPY;
 use crate::meta::encode;
 use crate::meta::error::Result;
 use crate::meta::layout::{Layout, Parts, PartsRef};
 use crate::meta::serde_impls::{deserialize_parts, serialize_parts};
+use crate::meta::small_string::SmallString;
 use crate::meta::validate::{self, Invalid};
 use crate::meta::view::{Checked, Owned};
-use crate::meta::{Dims, SmallString};
 
 macro_rules! common_methods {
     ($layout:expr_2021) => {

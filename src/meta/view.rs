@@ -2,11 +2,12 @@
 
 use core::iter::FusedIterator;
 
+use crate::meta::dims::Dims;
 use crate::meta::error::{Error, ErrorKind, Result};
 use crate::meta::layout::{
     check_ndim, check_version, layout_of_count, Geometry, Layout, Parts, MAX_DIM, VERSION,
 };
-use crate::meta::{Dims, SmallString};
+use crate::meta::small_string::SmallString;
 use crate::wire::marker::{INT32, INT64};
 use crate::wire::read::{int32_value, int64_value, Reader};
 use crate::wire::write::{array_header, INT32_LEN, INT64_LEN};
@@ -357,39 +358,33 @@ impl<'a, const W: usize> Entries<'a, W> {
     }
 }
 
-impl Iterator for Entries<'_, 8> {
-    type Item = i64;
+/// The iterator of `W`-byte entries, yielding `$item` read by `$value`.
+macro_rules! entries {
+    ($($w:literal => $item:ty, $value:ident;)*) => {$(
+        impl Iterator for Entries<'_, $w> {
+            type Item = $item;
 
-    #[inline]
-    fn next(&mut self) -> Option<i64> {
-        // Each chunk is exactly one entry long.
-        self.chunks.next()?.try_into().ok().map(int64_value)
-    }
+            #[inline]
+            fn next(&mut self) -> Option<$item> {
+                // Each chunk is exactly one entry long.
+                self.chunks.next()?.try_into().ok().map($value)
+            }
 
-    #[inline]
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        self.chunks.size_hint()
-    }
+            #[inline]
+            fn size_hint(&self) -> (usize, Option<usize>) {
+                self.chunks.size_hint()
+            }
+        }
+
+        impl ExactSizeIterator for Entries<'_, $w> {}
+        impl FusedIterator for Entries<'_, $w> {}
+    )*};
 }
 
-impl Iterator for Entries<'_, 4> {
-    type Item = i32;
-
-    #[inline]
-    fn next(&mut self) -> Option<i32> {
-        self.chunks.next()?.try_into().ok().map(int32_value)
-    }
-
-    #[inline]
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        self.chunks.size_hint()
-    }
+entries! {
+    8 => i64, int64_value;
+    4 => i32, int32_value;
 }
-
-impl ExactSizeIterator for Entries<'_, 8> {}
-impl ExactSizeIterator for Entries<'_, 4> {}
-impl FusedIterator for Entries<'_, 8> {}
-impl FusedIterator for Entries<'_, 4> {}
 
 #[cfg(test)]
 mod tests {

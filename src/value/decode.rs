@@ -5,25 +5,12 @@ use alloc::format;
 use alloc::string::ToString;
 use alloc::vec::Vec;
 
+use super::model::{Value, EXT_COMPLEX, EXT_NDARRAY, EXT_SET, MAX_DEPTH};
 use super::nd::{invalid, kind_name};
-use super::{Value, EXT_COMPLEX, EXT_NDARRAY, EXT_SET};
 use crate::meta::error::{Error, ErrorKind, Result};
 use crate::wire::read::Reader;
 use crate::wire::Expected;
 use rmp::Marker;
-
-/// How deep arrays, maps and decoded ext payloads (sets, NumPy arrays) may nest:
-/// msgpack-python's bound, whose C unpacker holds at most 1,024 open arrays and maps
-/// (`StackError` beyond; empty ones count). A deeper value is an error at the first byte
-/// of the container past the bound.
-///
-/// Decoding keeps the open containers on the heap, so it takes no call stack per
-/// level, and neither does dropping a value. Serializing, encoding, cloning and
-/// comparing a [`Value`] recurse: at 1,024 levels they need under 256 KiB of stack in
-/// a release build, and up to 3 MiB in a debug build. python restarts its count inside
-/// a set's or NumPy array's payload (a separate `unpackb`); here the payload's levels
-/// add to those around it, so nesting through ext payloads is bounded too.
-pub const MAX_DEPTH: usize = 1024;
 
 /// The most elements an array or map reserves before they are read.
 const RESERVE_MAX: usize = 16;

@@ -15,7 +15,7 @@ use core::fmt;
 use serde::de::{Error as _, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 
-use super::{NdArray, NdData, NdDtype, Value};
+use super::model::{NdArray, NdData, NdDtype, Value};
 
 impl<'de> Deserialize<'de> for Value {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Value, D::Error> {

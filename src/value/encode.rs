@@ -4,14 +4,14 @@
 use alloc::string::ToString;
 use alloc::vec::Vec;
 
-use super::{NdArray, NdData, NdDtype, Value, EXT_COMPLEX, EXT_NDARRAY, EXT_SET};
+use super::model::{NdArray, NdData, NdDtype, Value, EXT_COMPLEX, EXT_NDARRAY, EXT_SET};
 use crate::meta::error::{Error, ErrorKind, Result};
 
 impl Value {
     /// The msgpack bytes python-blosc2's `msgpack_packb` writes for this value.
     ///
     /// Fails only for a length msgpack cannot hold (above `u32::MAX`) or nesting
-    /// deeper than [`MAX_DEPTH`](super::MAX_DEPTH).
+    /// deeper than [`MAX_DEPTH`](super::model::MAX_DEPTH).
     ///
     /// ```
     /// use b2nd_meta::value::Value;
@@ -32,9 +32,9 @@ impl Value {
 
     /// The ext type and payload this value is written as, for the ext variants.
     pub(super) fn ext_payload(&self, depth: usize) -> Result<Option<(i8, Vec<u8>)>> {
-        if depth > super::MAX_DEPTH {
+        if depth > super::model::MAX_DEPTH {
             return Err(Error::new(ErrorKind::TooDeep {
-                max: super::MAX_DEPTH,
+                max: super::model::MAX_DEPTH,
             }));
         }
         Ok(match self {
@@ -156,9 +156,9 @@ fn ndarray(a: &NdArray, out: &mut Vec<u8>, depth: usize) -> Result<()> {
 }
 
 fn encode(v: &Value, out: &mut Vec<u8>, depth: usize) -> Result<()> {
-    if depth > super::MAX_DEPTH {
+    if depth > super::model::MAX_DEPTH {
         return Err(Error::new(ErrorKind::TooDeep {
-            max: super::MAX_DEPTH,
+            max: super::model::MAX_DEPTH,
         }));
     }
     match v {

@@ -4,7 +4,7 @@
 use alloc::string::String;
 use core::fmt::{self, Write};
 
-use super::{NdArray, NdData, Value};
+use super::model::{NdArray, NdData, Value};
 pub(super) use crate::hex::Lower as Hex;
 
 /// The JSON text of `v` under the crate's mapping, as used for a non-string map key:

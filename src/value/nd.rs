@@ -4,7 +4,7 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::{NdArray, NdData, NdDtype, Value};
+use super::model::{NdArray, NdData, NdDtype, Value};
 use crate::meta::error::{Error, ErrorKind, Result};
 
 const ND: &str = "a NumPy array (ext 46): a map of \"dtype\", \"shape\" and \"data\", or of \"values\" and \"shape\"";

@@ -5,7 +5,7 @@ use serde::ser::{Error as _, SerializeMap, SerializeSeq, SerializeTuple};
 use serde::{Serialize, Serializer};
 
 use super::json::{text, Hex};
-use super::{NdArray, NdData, Value};
+use super::model::{NdArray, NdData, Value};
 
 /// rmp-serde's name for a newtype struct holding `(ext type, payload bytes)`.
 const EXT_STRUCT: &str = "_ExtStruct";

@@ -135,7 +135,7 @@ fn vlmetalayer<'t>(trailer: &'t Trailer, name: &str) -> Result<&'t VlMetalayer, 
 
 #[cfg(test)]
 mod tests {
-    use crate::frame::trailer::TRAILER_READS;
+    use crate::frame::file::TRAILER_READS;
 
     #[test]
     fn one_open_reads_the_trailer_once() {

@@ -12,7 +12,7 @@
 //! A zstd chunk that ours and C decode to different bytes, or that only C refuses, is
 //! asked of libzstd directly (tests/chunk/zstd_ref.rs) and reported with libzstd's
 //! reason: there must be none, in the small sweep and in the full one (our decoder,
-//! src/chunk/zstd/, follows libzstd 1.5.6 stream by stream).
+//! src/codec/zstd/, follows libzstd 1.5.6 stream by stream).
 //!
 //! The reference is C-Blosc2 3.3.5 (tests/chunk/differential335.rs); this test keeps
 //! 2.15.3, which blosc2-src links in, for what needs no wheel: libzstd's verdict on

@@ -1,5 +1,5 @@
 //! Zstd streams C-Blosc2 made, with one byte changed, that libzstd refuses (ruzstd, our
-//! decoder before src/chunk/zstd/, decoded them): each is refused here at its byte. The expected verdict is libzstd's, asked of it directly (and C-Blosc2
+//! decoder before src/codec/zstd/, decoded them): each is refused here at its byte. The expected verdict is libzstd's, asked of it directly (and C-Blosc2
 //! refuses the chunk): the error's name, and the field our refusal names.
 
 use b2nd_meta::chunk::{self, ChunkErrorKind};

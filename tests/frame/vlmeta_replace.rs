@@ -1,5 +1,5 @@
 //! A vlmeta write to a frame without data (`nbytes` 0) replaces the file by a rename
-//! (`src/frame/trailer/replace.rs`): what that must keep. A writer that waited on the
+//! (`src/vlmeta/replace.rs`): what that must keep. A writer that waited on the
 //! old file's lock writes into the new file, not into the one no path names any more;
 //! the new file keeps the old one's mode; a symlink stays a symlink; a file with other
 //! hard links is refused, untouched.

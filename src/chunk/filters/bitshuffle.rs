@@ -112,6 +112,54 @@ mod tests {
         out
     }
 
+    /// (typesize, chunk format, stored, unshuffled): row `8j + k` holds bit `k` of byte
+    /// `j` of every element, element `i` in bit `i % 8` of byte `i / 8`.
+    #[test]
+    fn by_hand() {
+        let mut two_rows = [0u8; 16];
+        two_rows[8] = 0x08; // byte 1, bit 0 of element 3
+        let mut element_3 = [0u8; 16];
+        element_3[7] = 0x01;
+        let cases: [(usize, u8, &[u8], &[u8]); 8] = [
+            (
+                1,
+                5,
+                &[0, 0, 0, 0, 0, 0, 0, 1],
+                &[0x80, 0, 0, 0, 0, 0, 0, 0],
+            ),
+            (1, 5, &[2, 0, 0, 0, 0, 0, 0, 0], &[0, 1, 0, 0, 0, 0, 0, 0]),
+            (1, 5, &[0xff, 0, 0xff, 0, 0, 0, 0, 0], &[5; 8]),
+            (2, 5, &two_rows, &element_3),
+            // 16 elements: two bytes per row, element 9 in bit 1 of each row's byte 1.
+            (
+                1,
+                5,
+                &[0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+                &[0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0],
+            ),
+            // Past the last group of 8 elements: copied (format 3 and later) ...
+            (
+                1,
+                5,
+                &[2, 0, 0, 0, 0, 0, 0, 0, 7, 9],
+                &[0, 1, 0, 0, 0, 0, 0, 0, 7, 9],
+            ),
+            // ... or, in format 2, the whole block unless it is whole groups.
+            (
+                1,
+                2,
+                &[2, 0, 0, 0, 0, 0, 0, 0, 7, 9],
+                &[2, 0, 0, 0, 0, 0, 0, 0, 7, 9],
+            ),
+            (1, 2, &[2, 0, 0, 0, 0, 0, 0, 0], &[0, 1, 0, 0, 0, 0, 0, 0]),
+        ];
+        for (i, (typesize, format, src, expected)) in cases.into_iter().enumerate() {
+            let mut dst = vec![0; src.len()];
+            unshuffle(typesize, format, src, &mut Vec::new(), &mut dst);
+            assert_eq!(dst, expected, "case {i}");
+        }
+    }
+
     #[test]
     fn matches_the_definition() {
         for typesize in 1..=17 {

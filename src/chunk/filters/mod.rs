@@ -146,6 +146,91 @@ mod tests {
         out
     }
 
+    /// (filter undone, element size, stored bytes, decoded): byte-unshuffle (byte j of
+    /// element i stored at j * n + i) and bytedelta (each of the `typesize` channels a
+    /// running sum mod 256); the bytes past the last whole element stay as they are.
+    #[test]
+    fn unshuffle_and_unbytedelta_by_hand() {
+        type Undo = fn(usize, &[u8], &mut [u8]);
+        let (shuffle, bytedelta): (Undo, Undo) = (unshuffle, unbytedelta);
+        let cases: [(Undo, usize, &[u8], &[u8]); 12] = [
+            (
+                shuffle,
+                4,
+                &[1, 5, 9, 2, 6, 10, 3, 7, 11, 4, 8, 12, 13],
+                &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
+            ),
+            (shuffle, 2, &[1, 3, 5, 2, 4, 6], &[1, 2, 3, 4, 5, 6]),
+            (shuffle, 3, &[1, 4, 2, 5, 3, 6, 7], &[1, 2, 3, 4, 5, 6, 7]),
+            (shuffle, 16, &[1, 2, 3], &[1, 2, 3]),
+            (shuffle, 1, &[3, 2, 1], &[3, 2, 1]),
+            (shuffle, 0, &[3, 2, 1], &[3, 2, 1]),
+            (shuffle, 8, &[], &[]),
+            (bytedelta, 1, &[1, 1, 1, 0xff], &[1, 2, 3, 2]),
+            (bytedelta, 2, &[1, 1, 1, 5, 0xff, 2], &[1, 2, 3, 5, 4, 6]),
+            (bytedelta, 2, &[1, 1, 7], &[1, 1, 7]),
+            (bytedelta, 4, &[9, 8, 7], &[9, 8, 7]),
+            (
+                bytedelta,
+                3,
+                &[0x80, 0x80, 1, 1, 0xff, 0xff, 0xaa],
+                &[0x80, 0, 1, 2, 0xff, 0xfe, 0xaa],
+            ),
+        ];
+        for (i, (undo, typesize, src, expected)) in cases.into_iter().enumerate() {
+            let mut dst = vec![0; src.len()];
+            undo(typesize, src, &mut dst);
+            assert_eq!(dst, expected, "case {i}");
+        }
+    }
+
+    /// (typesize, first block's decoded bytes or none, stored, decoded): a running XOR
+    /// of 1, 2, 4 or 8-byte elements in the first block, an XOR with the first block in
+    /// the others; bytes past the last whole element stay.
+    #[test]
+    fn undelta_by_hand() {
+        type Case<'a> = (usize, Option<&'a [u8]>, &'a [u8], &'a [u8]);
+        let cases: [Case; 7] = [
+            (1, None, &[1, 1, 1, 1], &[1, 0, 1, 0]),
+            (
+                2,
+                None,
+                &[1, 2, 3, 4, 5, 6, 0xff],
+                &[1, 2, 2, 6, 7, 0, 0xff],
+            ),
+            (
+                4,
+                None,
+                &[1, 0, 0, 0, 1, 0, 0, 0, 9],
+                &[1, 0, 0, 0, 0, 0, 0, 0, 9],
+            ),
+            (
+                16,
+                None,
+                &[1; 16],
+                &[1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0],
+            ),
+            // Other typesizes work on bytes.
+            (3, None, &[1, 2, 4, 8], &[1, 3, 7, 15]),
+            (1, Some(&[1, 0, 1, 0]), &[1, 2, 3, 4], &[0, 2, 2, 4]),
+            (
+                2,
+                Some(&[0xf0, 0xf0]),
+                &[0x0f, 0x0f, 0x0f],
+                &[0xff, 0xff, 0x0f],
+            ),
+        ];
+        for (i, (typesize, reference, src, expected)) in cases.into_iter().enumerate() {
+            let mut block = src.to_vec();
+            undelta(typesize, reference, &mut block);
+            assert_eq!(block, expected, "case {i}");
+        }
+        assert_eq!(
+            [1, 2, 3, 4, 5, 8, 16, 24, 12].map(delta_width),
+            [1, 2, 1, 4, 1, 8, 8, 8, 1]
+        );
+    }
+
     #[test]
     fn unshuffle_matches_the_definition() {
         for typesize in 1..=18 {

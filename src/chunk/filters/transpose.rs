@@ -143,6 +143,28 @@ mod tests {
         }
     }
 
+    /// `N` rows of `n` bytes become `n` elements of `N` bytes, by hand.
+    #[test]
+    fn by_hand() {
+        let mut out = [0u8; 6];
+        rows_to_elements::<2>(&[1, 2, 3, 4, 5, 6], &mut out, 3);
+        assert_eq!(out, [1, 4, 2, 5, 3, 6]);
+        let mut out = [0u8; 8];
+        rows_to_elements::<4>(&[1, 2, 3, 4, 5, 6, 7, 8], &mut out, 2);
+        assert_eq!(out, [1, 3, 5, 7, 2, 4, 6, 8]);
+        let mut out = [0u8; 8];
+        rows_to_elements::<8>(&[1, 2, 3, 4, 5, 6, 7, 8], &mut out, 1);
+        assert_eq!(out, [1, 2, 3, 4, 5, 6, 7, 8]);
+        let src: Vec<u8> = (0..32).collect();
+        let mut out = [0u8; 32];
+        rows_to_elements::<16>(&src, &mut out, 2);
+        // Row j is [2j, 2j + 1]: the evens, then the odds.
+        let expected: Vec<u8> = (0..32).step_by(2).chain((1..32).step_by(2)).collect();
+        assert_eq!(out[..], expected[..]);
+        let mut out = [0u8; 0];
+        rows_to_elements::<4>(&[], &mut out, 0);
+    }
+
     #[test]
     fn matches_the_definition() {
         check::<2>();

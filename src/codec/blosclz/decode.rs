@@ -11,7 +11,7 @@
 
 use alloc::format;
 
-use super::Refusal;
+use super::error::Refusal;
 
 /// Far matches add this to their 16-bit distance.
 const MAX_DISTANCE: usize = 8191;
@@ -146,5 +146,85 @@ fn copy_match(dest: &mut [u8], op: usize, dist: usize, len: usize) {
             done += take;
             step += take;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::String;
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    /// Decodes `src` into `n` bytes: the bytes (or the length when past `n`), or the
+    /// refusal.
+    fn run(src: &[u8], n: usize) -> Result<Vec<u8>, String> {
+        let mut dest = vec![0; n];
+        match decompress(src, &mut dest) {
+            Ok(len) if len <= n => Ok(dest[..len].to_vec()),
+            Ok(len) => Ok(vec![0xee; len]),
+            Err(e) => Err(e.message),
+        }
+    }
+
+    /// Hand-assembled streams, one per rule: (stream, block length, result).
+    #[test]
+    fn edge_cases() {
+        let ok = |b: &[u8]| Ok(b.to_vec());
+        let err = |m: &str| Err(String::from(m));
+        type Case<'a> = (&'a [u8], usize, Result<Vec<u8>, String>);
+        let cases: [Case; 11] = [
+            // A literal run of ctrl + 1 bytes; the first control byte keeps its low 5 bits.
+            (b"\x02abc", 3, ok(b"abc")),
+            (b"\x22abc", 3, ok(b"abc")),
+            // A match of (ctrl >> 5) + 2 bytes, distance byte + 1 back, overlapping.
+            (b"\x01ab\x40\x01\x00z", 7, ok(b"abababz")),
+            // Length bits 7: a length byte follows (here 2, for 11 bytes).
+            (b"\x00a\xe0\x02\x00\x00z", 13, ok(b"aaaaaaaaaaaaz")),
+            // A match wants a byte after it; a distance before the block is refused.
+            (
+                b"\x01ab\x40\x01",
+                7,
+                err("a match cut short at the stream's byte 4"),
+            ),
+            (
+                b"\x01ab\xe0\xff\xff",
+                300,
+                err("a match cut short at the stream's byte 5"),
+            ),
+            (
+                b"\x00a\x40\x05\x00z",
+                6,
+                err("a match 6 bytes back after 1 bytes of output"),
+            ),
+            // Runs past the stream; runs and matches past the block give the length.
+            (
+                b"\x05a",
+                6,
+                err("a literal run of 6 bytes at the stream's byte 1 past its end"),
+            ),
+            (b"\x02abc", 2, Ok(vec![0xee; 3])),
+            (b"\x01ab\x40\x01\x00z", 5, Ok(vec![0xee; 6])),
+            (b"", 3, err("an empty stream for a block of 3 bytes")),
+        ];
+        for (i, (src, n, expected)) in cases.into_iter().enumerate() {
+            assert_eq!(run(src, n), expected, "case {i}");
+        }
+    }
+
+    /// A far match: distance byte 255 with bits 31, then 16 big-endian bits plus 8191.
+    #[test]
+    fn far_match() {
+        let out: Vec<u8> = (0..32 * 258).map(|i| (i * 7 % 251) as u8).collect();
+        let mut src = Vec::new();
+        for run in out.chunks(32) {
+            src.push(31);
+            src.extend_from_slice(run);
+        }
+        // 3 bytes from 5 + 8191 + 1 back, then a literal 'z'.
+        src.extend_from_slice(b"\x3f\xff\x00\x05\x00z");
+        let from = out.len() - 8197;
+        let expected = [&out[..], &out[from..from + 3], b"z"].concat();
+        assert_eq!(run(&src, expected.len()), Ok(expected));
     }
 }

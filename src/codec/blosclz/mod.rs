@@ -1,15 +1,7 @@
 //! BloscLZ streams: the decoder, and what it refuses.
 
-use alloc::string::String;
-
 mod decode;
+mod error;
 
 pub(crate) use decode::decompress;
-
-/// A BloscLZ stream that C's `blosclz_decompress` refuses, in words (a match or a
-/// literal run that the stream or the block cannot hold).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Refusal {
-    /// What is wrong, and where in the stream.
-    pub(crate) message: String,
-}
+pub(crate) use error::Refusal;

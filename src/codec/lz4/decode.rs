@@ -20,7 +20,7 @@
 //! The copies are fixed-size moves (8, 16 or 32 bytes) wherever at least that much room
 //! remains, the excess overwritten by the next sequence, and exact near the ends.
 
-use super::Refusal;
+use super::error::Refusal;
 
 /// Matches are at least this long (`MINMATCH`).
 const MIN_MATCH: usize = 4;
@@ -401,30 +401,4 @@ fn copy_match(dest: &mut [u8], op: usize, offset: usize, len: usize) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use alloc::vec::Vec;
-
-    #[test]
-    fn matches_repeat_their_offset() {
-        for offset in 1..48 {
-            for (len, room) in [4, 5, 16, 17, 40, 63, 64, 100]
-                .iter()
-                .flat_map(|&l| [(l, 0), (l, 40)])
-            {
-                let mut dest: Vec<u8> = (1..=offset as u8).collect();
-                dest.resize(offset + len + room, 0);
-                copy_match(&mut dest, offset, offset, len);
-                let expected: Vec<u8> = (0..offset + len).map(|i| (i % offset) as u8 + 1).collect();
-                assert_eq!(
-                    dest[..offset + len],
-                    expected,
-                    "offset {offset}, length {len}"
-                );
-                if offset < 16 {
-                    assert_eq!(PATTERN[offset].2 % offset, 0);
-                }
-            }
-        }
-    }
-}
+mod tests;

@@ -166,3 +166,61 @@ impl<'a> BitStream<'a> {
         !self.overflow && self.ptr == self.start && self.consumed == 64
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// (stream, bit counts to read (a reload after each), the values read, the last
+    /// reload's status, whether the stream then ends exactly).
+    #[test]
+    fn reads_back_from_the_end_mark() {
+        type Case<'a> = (&'a [u8], &'a [u32], &'a [u64], Status, bool);
+        let cases: [Case; 6] = [
+            // 0b101: the mark, then bits 0 and 1.
+            (&[0x05], &[1, 1], &[0, 1], Status::Completed, true),
+            (&[0x05], &[2], &[1], Status::Completed, true),
+            (&[0x05], &[1], &[0], Status::EndOfBuffer, false),
+            // A whole byte under a mark byte; one bit too many overflows.
+            (&[0xab, 0x01], &[4, 4], &[0xa, 0xb], Status::Completed, true),
+            (
+                &[0xab, 0x01],
+                &[4, 5],
+                &[0xa, 0x16],
+                Status::Overflow,
+                false,
+            ),
+            // Eight bytes or more: the top 8 in the container, the next reloaded.
+            (
+                &[1, 2, 3, 4, 5, 6, 7, 8, 0x80],
+                &[7, 8, 8],
+                &[0, 8, 7],
+                Status::EndOfBuffer,
+                false,
+            ),
+        ];
+        for (i, (src, reads, values, status, finished)) in cases.into_iter().enumerate() {
+            let mut bits = BitStream::new(src, 0, src.len()).expect("an end mark");
+            let mut last = Status::Unfinished;
+            for (&n, &v) in reads.iter().zip(values) {
+                assert_eq!(bits.read(n), v, "case {i}, {n} bits");
+                last = bits.reload();
+            }
+            assert_eq!(last, status, "case {i}");
+            assert_eq!(bits.finished(), finished, "case {i}");
+        }
+    }
+
+    #[test]
+    fn no_end_mark_no_stream() {
+        assert!(BitStream::new(&[0x12, 0x00], 0, 2).is_none());
+        assert!(BitStream::new(&[], 0, 0).is_none());
+        assert!(BitStream::new(&[0x12, 0x01], 1, 1).is_none());
+    }
+
+    #[test]
+    fn le64_is_zero_past_the_end() {
+        assert_eq!(le64(&[1, 2, 3, 4, 5, 6, 7, 8], 0), 0x0807_0605_0403_0201);
+        assert_eq!(le64(&[1, 2, 3, 4, 5, 6, 7, 8], 1), 0);
+    }
+}

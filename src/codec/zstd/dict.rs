@@ -147,3 +147,32 @@ pub(super) fn xxh64(data: &[u8]) -> u64 {
     h = h.wrapping_mul(P3);
     h ^ (h >> 32)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::xxh64;
+    use alloc::vec::Vec;
+
+    /// XXH64 (seed 0): the reference's values for "", "a" and "abc", and the low 32
+    /// bits of others as the `zstd` command line (C) writes them as frame checksums.
+    #[test]
+    fn xxh64_as_c() {
+        assert_eq!(xxh64(b""), 0xef46_db37_51d8_e999);
+        assert_eq!(xxh64(b"a"), 0xd24e_c4f1_a98c_6e5b);
+        assert_eq!(xxh64(b"abc"), 0x44bc_2cf5_ad77_0999);
+        let text: &[u8] = b"It was the best of times, it was the worst of times, it was the age \
+            of wisdom, it was the age of foolishness, it was the epoch of belief.";
+        let count = |n: u8| (0..n).collect::<Vec<u8>>();
+        let periodic: Vec<u8> = (0..40).chain(0..40).chain(0..40).collect();
+        let cases: [(&[u8], u32); 5] = [
+            (b"hello", 0x889f_6da3),
+            (&count(32), 0x16ff_32b4),
+            (&count(33), 0xcafb_8ead),
+            (&periodic, 0xf3f3_89f0),
+            (text, 0xc202_e571),
+        ];
+        for (data, low) in cases {
+            assert_eq!(xxh64(data) as u32, low, "{} bytes", data.len());
+        }
+    }
+}

@@ -291,3 +291,42 @@ pub(super) fn weights(src: &[u8], out: &mut [u8; 256]) -> Result<usize, &'static
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Hand-assembled descriptions (4 bits of table log minus 5, then each symbol's
+    /// count plus 1 in as few bits as the remaining total allows): (bytes, max symbol,
+    /// result as (counts of the symbols, table log, bytes taken)).
+    #[test]
+    fn descriptions() {
+        type Read = Result<(&'static [i16], u32, usize), &'static str>;
+        let cases: [(&[u8], usize, Read); 5] = [
+            // One symbol of count 32 (6 bits 63: past the short range of 30).
+            (&[0xf0, 0x03], 35, Ok((&[32], 5, 2))),
+            // Two of 16 (5 bits 17, then 5 bits 31 once the total is 17).
+            (&[0x10, 0x3f], 35, Ok((&[16, 16], 5, 2))),
+            // Only symbol 0 allowed: its 16 leave the total short, as C finds it.
+            (
+                &[0x10, 0x3f],
+                0,
+                Err("FSE normalized counts summing to the table size"),
+            ),
+            (&[0x0b, 0x00], 35, Err("an FSE table log of at most 15")),
+            (
+                &[0xf0],
+                35,
+                Err("an FSE table description within its section"),
+            ),
+        ];
+        for (i, (src, max, expected)) in cases.into_iter().enumerate() {
+            let found = read_ncount(src, max).map(|n| {
+                let counts = &n.norm[..=n.max_symbol];
+                (counts.to_vec(), n.log, n.len)
+            });
+            let expected = expected.map(|(c, log, len)| (c.to_vec(), log, len));
+            assert_eq!(found, expected, "case {i}");
+        }
+    }
+}

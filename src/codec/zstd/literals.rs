@@ -4,8 +4,8 @@
 
 use alloc::vec::Vec;
 
+use super::error::{refuse, Refusal};
 use super::huffman::{self, Table};
-use super::{refuse, Refusal};
 
 /// Huffman-coded literals need at least this many literals for 4 streams.
 const MIN_LITERALS_FOR_4_STREAMS: usize = 6;

@@ -5,8 +5,8 @@
 use alloc::boxed::Box;
 
 use super::bits::BitStream;
+use super::error::{refuse, Refusal};
 use super::fse::{self, NCount, SeqTable};
-use super::{refuse, Refusal};
 
 const LL_BASE: [u32; 36] = [
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 20, 22, 24, 28, 32, 40, 48, 64,

@@ -3,9 +3,9 @@
 use std::string::{String, ToString};
 use std::vec::Vec;
 
-use super::{Trailer, VlMetalayer, FINGERPRINT_LEN, IDX_START, MAX_VLMETALAYERS, TAIL_LEN};
+use super::model::{Trailer, VlMetalayer, FINGERPRINT_LEN, IDX_START, MAX_VLMETALAYERS, TAIL_LEN};
+use crate::frame::error::{FrameError, FrameErrorKind};
 use crate::frame::fields::{invalid, Bound, Fields};
-use crate::frame::{FrameError, FrameErrorKind};
 use crate::wire::marker::{
     ARRAY16, BIN32, FIXARRAY, FIXEXT16, FIXSTR, INT32, MAP16, PFIX_MAX, UINT16, UINT32,
 };

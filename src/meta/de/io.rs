@@ -10,7 +10,7 @@ use std::io::{self, Read};
 
 use serde::de::DeserializeOwned;
 
-use crate::meta::de::Deserializer;
+use super::deserializer::Deserializer;
 use crate::meta::error::{Error, ErrorKind, Result};
 
 /// The most bytes asked of the reader in one call.

@@ -16,7 +16,7 @@
 
 use serde::de::{self, DeserializeSeed, Visitor};
 
-use super::Deserializer;
+use super::deserializer::Deserializer;
 use crate::meta::error::{Error, ErrorKind, Result};
 
 /// The newtype-struct name that asks for raw access.

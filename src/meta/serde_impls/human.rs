@@ -7,9 +7,10 @@ use core::fmt;
 use serde::de::{self, Deserializer, MapAccess, Unexpected, Visitor};
 use serde::Deserialize;
 
-use super::{Fixint, FIELDS};
+use super::fields::{Fixint, FIELDS};
+use crate::meta::dims::Dims;
 use crate::meta::layout::{Layout, Parts};
-use crate::meta::{Dims, SmallString};
+use crate::meta::small_string::SmallString;
 
 pub(super) fn parts_from_map<'de, A: MapAccess<'de>>(
     expect: Option<Layout>,

@@ -12,25 +12,14 @@ use serde::ser::{self, SerializeStruct, SerializeTuple, Serializer};
 use serde::{Deserialize, Serialize};
 
 use crate::meta::de::RAW;
-use crate::meta::layout::{
-    check_dtype_format, check_ndim, check_version, layout_of_count, Layout, Parts, PartsRef,
-    VERSION,
-};
+use crate::meta::dims::Dims;
+use crate::meta::layout::{layout_of_count, Layout, Parts, PartsRef, VERSION};
 use crate::meta::view::{check_fast, Owned};
-use crate::meta::Dims;
 
+mod fields;
 mod human;
 
-const FIELDS: &[&str] = &[
-    "layout",
-    "version",
-    "ndim",
-    "shape",
-    "chunkshape",
-    "blockshape",
-    "dtype_format",
-    "dtype",
-];
+use fields::{Fixint, FIELDS};
 
 /// Serializes as a tuple (binary formats; `as_seq` makes it a length-prefixed
 /// sequence, which [`crate::Meta`] needs to recognise the layout) or as a struct
@@ -285,28 +274,6 @@ impl<'de> Visitor<'de> for PartsVisitor {
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Parts, A::Error> {
         human::parts_from_map(self.expect, map)
-    }
-}
-
-/// A `u8` element, read with the check of its place.
-#[derive(Clone, Copy)]
-enum Fixint {
-    Version,
-    Ndim,
-    DtypeFormat,
-}
-
-impl<'de> DeserializeSeed<'de> for Fixint {
-    type Value = u8;
-
-    #[inline]
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<u8, D::Error> {
-        let v = u8::deserialize(deserializer)?;
-        match self {
-            Fixint::Version => check_version(v),
-            Fixint::Ndim => check_ndim(v),
-            Fixint::DtypeFormat => check_dtype_format(v),
-        }
     }
 }
 

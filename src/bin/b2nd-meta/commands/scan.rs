@@ -17,9 +17,10 @@ use crate::progress::Progress;
 /// (said on stderr).
 pub type Show<'a> = dyn FnMut(&Path) -> Outcome + 'a;
 
-/// Whether `path` is a directory to look into rather than a thing to show.
+/// Whether `path` is a directory to look into rather than a thing to show (a file is
+/// not sniffed: `show` opens it once, to show it).
 pub fn is_plain_dir(path: &Path) -> bool {
-    matches!(sniff(path), Ok(Sniffed::Dir))
+    path.is_dir() && matches!(sniff(path), Ok(Sniffed::Dir))
 }
 
 /// Shows what `dir` holds (and, with `recursive`, its subdirectories); `Ok(false)`

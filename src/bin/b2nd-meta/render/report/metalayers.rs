@@ -7,7 +7,9 @@ use b2nd_meta::Meta;
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
-use super::{ArrayReport, Hex, Options};
+use super::array::ArrayReport;
+use super::hex::Hex;
+use super::options::Options;
 
 /// The largest user metalayer a report decodes (16 MiB): larger ones are shown as
 /// bytes, so that decoding stays within `show`'s memory bound.

@@ -7,7 +7,8 @@ use b2nd_meta::value::Value;
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
-use super::{Hex, Options};
+use super::hex::Hex;
+use super::options::Options;
 
 /// One vlmetalayer: its value, or its stored chunk with why it does not decode.
 #[derive(Serialize)]
