@@ -42,15 +42,14 @@ pub fn run(out: &mut impl Write, req: &Request) -> Outcome {
     let mut all_ok = true;
     for path in req.paths {
         // Standard input, copied to a file first (as `show -` does), shown as `-`.
-        let copy = match path.as_os_str() == "-" {
-            true => match stdin::copy()? {
-                Some(copy) => Some(copy),
-                None => {
-                    all_ok = false;
-                    continue;
-                }
-            },
-            false => None,
+        let copy = if path.as_os_str() == "-" {
+            let Some(copy) = stdin::copy()? else {
+                all_ok = false;
+                continue;
+            };
+            Some(copy)
+        } else {
+            None
         };
         let at = (
             copy.as_ref().map_or(path.as_path(), |c| c.path()),
