@@ -6,8 +6,7 @@
 //!
 //! Cases: the full array, one plane (`[i]`), a column across all chunks (`[:, j, k]`),
 //! a 10x10x10 box, and a strided slice (`[::3, ::3, ::3]`, ours only: C has no step).
-//! Ours decodes whole chunks for now (the chunk decoder's block-mask decode is to
-//! come), so the plane, column and box cost a chunk each where C decodes blocks.
+//! Both decode only the blocks a case needs.
 //!
 //! Run with `cargo bench --bench array --all-features`; `B2ND_BENCH_SHAPE=64,256,256`
 //! (the default, 32 MiB of float64) sets the shape, chunks (shape[0]/2, ...) and blocks
