@@ -153,6 +153,13 @@ def main():
             n += 1
     counts["chunk"] = n
 
+    # containers and vlmeta_frame: a mode byte picking the real (or issue 31's hostile)
+    # store or frame the patches that follow apply to; each base unpatched.
+    for target, modes in (("containers", 7), ("vlmeta_frame", 4)):
+        for mode in range(modes):
+            write(target, bytes([mode]))
+        counts[target] = modes
+
     for target, n in counts.items():
         print(f"{OUT / target}: {n} seeds")
 

@@ -28,7 +28,7 @@ impl Frame {
             FrameKind::Contiguous => None,
             FrameKind::Sparse => Some(header_path.parent().unwrap_or(Path::new("."))),
         };
-        let chunks = StoredChunks::new(file.source.bytes, &file.header, dir)
+        let chunks = StoredChunks::new(file.source.bytes, &file.header, dir, None)
             .map_err(|e| ArrayError::from(e).in_file(&header_path))?;
         Ok(Frame {
             header: file.header,
@@ -51,7 +51,7 @@ impl Frame {
             };
             return Err(FrameError::at(26, kind));
         }
-        let chunks = StoredChunks::new(Arc::new(window) as SharedSource, &header, None)?;
+        let chunks = StoredChunks::new(Arc::new(window) as SharedSource, &header, None, None)?;
         Ok(Frame { header, chunks })
     }
 

@@ -100,6 +100,11 @@ pub enum ChunkErrorKind {
         /// The limit.
         limit: u64,
     },
+    /// The chunk's `nbytes` is more than what is left of the call's decode budget
+    /// ([`DecodeBudget`](super::DecodeBudget)).
+    #[cfg(feature = "std")]
+    #[error("{0}")]
+    OverBudget(OverBudget),
     /// A block start (`bstarts`) that does not point inside the chunk.
     #[error(
         "expected block {block} to start inside the chunk (bytes {min}..{cbytes}), found {found}"
@@ -197,6 +202,8 @@ impl Kind for ChunkErrorKind {
             | CodecNotDecoded { .. }
             | FilterNotDecoded { .. } => Class::Unsupported,
             TooLarge { .. } => Class::TooLarge,
+            #[cfg(feature = "std")]
+            OverBudget(_) => Class::TooLarge,
             InvalidField { .. }
             | BadBlockStart { .. }
             | BadToken { .. }
@@ -249,4 +256,21 @@ impl From<codec::zlib::Refusal> for ChunkErrorKind {
             message: r.message,
         }
     }
+}
+
+/// A decode refused because the budget does not hold it
+/// ([`DecodeBudget`](super::DecodeBudget)).
+#[cfg(feature = "std")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "expected at most {left} more decoded bytes (what is left of a decode budget of \
+     {limit}), found {nbytes}"
+)]
+pub struct OverBudget {
+    /// What the decode would produce.
+    pub nbytes: u64,
+    /// What is left of the budget.
+    pub left: u64,
+    /// The whole budget.
+    pub limit: u64,
 }

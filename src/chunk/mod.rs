@@ -43,6 +43,8 @@
 //! ```
 
 mod blocks;
+#[cfg(feature = "std")]
+mod budget;
 mod cursor;
 mod decode;
 #[cfg(feature = "std")]
@@ -56,6 +58,12 @@ mod pipeline;
 mod scratch;
 mod vlblocks;
 
+#[cfg(feature = "std")]
+pub(crate) use budget::decode_within_limit;
+#[cfg(feature = "std")]
+pub use budget::{decode_within, DecodeBudget};
+#[cfg(feature = "std")]
+pub use error::OverBudget;
 // The special-chunk rules, for the frame reader's shortcut (one place).
 #[cfg(feature = "std")]
 pub(crate) use decode::special_value;

@@ -3,7 +3,8 @@
 //! vlmeta `estore_metadata` = `{"embed_map": {key: {"offset", "length"} |
 //! {"urlbase", "path"}}, "current_offset"}` says where each is (python-blosc2's
 //! `embed_store.py`). A node's frame is read through the store's chunk index,
-//! decoding only the chunks its header and trailer lie in.
+//! decoding only the chunks its header and trailer lie in, each once for all the nodes,
+//! within the container's decode budget.
 
 use std::format;
 use std::path::{Path, PathBuf};
@@ -14,6 +15,7 @@ use std::vec::Vec;
 use super::embedded::{Embedded, StoreData};
 use super::error::{ContainerError, ContainerErrorKind};
 use super::node::{full, How, Location, NodeInfo};
+use crate::chunk::DecodeBudget;
 use crate::frame::{DataReader, FrameHeader};
 use crate::io::{SharedSource, Window};
 use crate::value::Value;
@@ -31,10 +33,12 @@ pub(crate) struct Embed {
     len: u64,
     pub(crate) label: PathBuf,
     pub(crate) header: FrameHeader,
-    /// The map, in stored order; `Err` when `estore_metadata` is not a map holding an
-    /// `embed_map` map.
+    /// The map, in stored order; `Err` (the container's note) when `estore_metadata`
+    /// is not a map holding an `embed_map` map, or is past the decode budget.
     pub(crate) map: Result<Vec<MapEntry>, String>,
     data: OnceLock<Result<StoreData, String>>,
+    /// What its data's decodes are spent from (the container's).
+    budget: DecodeBudget,
 }
 
 fn entry_location(value: &Value) -> Result<Location, String> {
@@ -88,16 +92,29 @@ fn parse_map(metadata: Option<&Value>) -> Result<Vec<MapEntry>, String> {
         .collect()
 }
 
-/// The map from the store's own frame: its vlmeta `estore_metadata`.
-fn map_of(info: &NodeInfo) -> Result<Vec<MapEntry>, String> {
+/// The map from the store's own frame: its vlmeta `estore_metadata`, decoded within
+/// `budget`; or the note saying why there is none.
+fn map_of(info: &NodeInfo, budget: &DecodeBudget) -> Result<Vec<MapEntry>, String> {
+    let not_pythons = |reason| ContainerErrorKind::EmbedMap { reason }.to_string();
     let trailer = match &info.trailer {
         Ok(trailer) => trailer,
-        Err(e) => return Err(format!("the store's vlmeta does not read: {e}")),
+        Err(e) => {
+            return Err(not_pythons(format!(
+                "the store's vlmeta does not read: {e}"
+            )))
+        }
     };
-    match trailer.vlmetalayer("estore_metadata").map(|vl| vl.value()) {
-        Some(Err(e)) => Err(format!("estore_metadata does not decode: {e}")),
-        Some(Ok(value)) => parse_map(Some(&value)),
-        None => parse_map(None),
+    match trailer
+        .vlmetalayer("estore_metadata")
+        .map(|vl| vl.value_within(budget))
+    {
+        // Not the file's fault: this call's budget.
+        Some(Err(e)) if e.kind().is_over_budget() => {
+            Err(format!("embed map (vlmeta estore_metadata) not read: {e}"))
+        }
+        Some(Err(e)) => Err(not_pythons(format!("estore_metadata does not decode: {e}"))),
+        Some(Ok(value)) => parse_map(Some(&value)).map_err(not_pythons),
+        None => parse_map(None).map_err(not_pythons),
     }
 }
 
@@ -108,22 +125,31 @@ impl Embed {
         start: u64,
         len: u64,
         label: &Path,
+        budget: &DecodeBudget,
     ) -> Result<(Embed, NodeInfo), ContainerError> {
         let window: SharedSource = Arc::new(Window::new(Arc::clone(&src), start, len));
         let info = full(window, len, label).map_err(|e| ContainerError::frame(e, start))?;
-        Ok((Embed::of(src, start, len, &info), info))
+        Ok((Embed::of(src, start, len, &info, budget), info))
     }
 
-    /// The store whose frame, at `[start, start + len)` of `src`, was read as `info`.
-    pub(crate) fn of(src: SharedSource, start: u64, len: u64, info: &NodeInfo) -> Embed {
+    /// The store whose frame, at `[start, start + len)` of `src`, was read as `info`;
+    /// its map and data decoded within `budget`.
+    pub(crate) fn of(
+        src: SharedSource,
+        start: u64,
+        len: u64,
+        info: &NodeInfo,
+        budget: &DecodeBudget,
+    ) -> Embed {
         Embed {
             src,
             start,
             len,
             label: info.frame.header_path.clone(),
             header: info.frame.header.clone(),
-            map: map_of(info),
+            map: map_of(info, budget),
             data: OnceLock::new(),
+            budget: budget.clone(),
         }
     }
 
@@ -137,7 +163,7 @@ impl Embed {
     ) -> Result<T, ContainerError> {
         let data = self.data.get_or_init(|| {
             let window = Window::new(Arc::clone(&self.src), self.start, self.len);
-            DataReader::new(window, &self.header)
+            DataReader::within(window, &self.header, self.budget.clone())
                 .map(|data| Arc::new(Mutex::new(data)))
                 .map_err(|e| ContainerError::frame(e, self.start).to_string())
         });

@@ -43,7 +43,7 @@ pub use entry::{Entry, EntryInfo, Role};
 pub use error::{ContainerError, ContainerErrorKind};
 pub use kind::Kind;
 pub use node::{Location, Node, NodeInfo};
-pub use open::{open, open_bytes, open_range, open_source};
+pub use open::{open, open_bytes, open_bytes_with, open_range, open_source, open_with};
 pub use opened::Container;
 pub use sniff::{sniff, Sniffed};
 pub use store::{EMBED_NAME, LEAF_SUFFIXES};

@@ -7,6 +7,7 @@ use std::string::String;
 use serde::Serialize;
 
 use super::kind::Kind;
+use crate::chunk::DecodeBudget;
 use crate::frame::{
     read_staged, read_trailer, ArrayInfo, FrameError, FrameFile, FrameHeader, Trailer, CONTENT_CAP,
 };
@@ -103,6 +104,13 @@ impl NodeInfo {
     /// The value of its vlmetalayer `name`, when the trailer reads and the value decodes.
     pub fn vlmeta(&self, name: &str) -> Option<Value> {
         self.trailer.as_ref().ok()?.vlmetalayer(name)?.value().ok()
+    }
+
+    /// [`NodeInfo::vlmeta`] within `budget` (see
+    /// [`VlMetalayer::value_within`](crate::frame::VlMetalayer::value_within)).
+    pub fn vlmeta_within(&self, name: &str, budget: &DecodeBudget) -> Option<Value> {
+        let vl = self.trailer.as_ref().ok()?.vlmetalayer(name)?;
+        vl.value_within(budget).ok()
     }
 }
 

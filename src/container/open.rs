@@ -5,7 +5,7 @@ use std::borrow::ToOwned;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::string::{String, ToString};
+use std::string::String;
 use std::sync::Arc;
 use std::vec::Vec;
 
@@ -16,15 +16,39 @@ use super::node::{Location, NodeInfo};
 use super::opened::Container;
 use super::store::{self, Found, EMBED_NAME};
 use super::{node, tree, zip};
+use crate::chunk::DecodeBudget;
 use crate::io::{read_full_at, ReadAt, SharedSource, Window};
 use crate::wire::marker::{FIXARRAY, FIXSTR};
 
-/// Opens the file or directory at `path` and says what it is.
+/// Opens the file or directory at `path` and says what it is, decoding within a
+/// [`DecodeBudget::default`] (see [`open_with`]).
 pub fn open(path: impl AsRef<Path>) -> Result<Container, ContainerError> {
+    open_with(path, DecodeBudget::default())
+}
+
+/// [`open`] within `budget`: what opening decodes (a store's embed map, the registry
+/// of a TreeStore's objects) and everything later read from the container (its store's
+/// chunks, each decoded once; the vlmeta values its listing reads) is spent from it
+/// ([`Container::budget`]). Past it, a node or a value is an error saying so
+/// ([`OverBudget`](crate::chunk::OverBudget)), never a decode.
+///
+/// ```
+/// use b2nd_meta::chunk::DecodeBudget;
+///
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/containers/blosc2-4.14.1/dict.b2z");
+/// // No budget at all: the embed map is not decoded, so no embedded node is listed.
+/// let store = b2nd_meta::container::open_with(path, DecodeBudget::new(0))?;
+/// assert!(store.notes.iter().any(|n| n.contains("decode budget")));
+/// # Ok::<(), b2nd_meta::container::ContainerError>(())
+/// ```
+pub fn open_with(
+    path: impl AsRef<Path>,
+    budget: DecodeBudget,
+) -> Result<Container, ContainerError> {
     let path = path.as_ref();
     let md = fs::metadata(path).map_err(|e| ContainerError::io(e).in_file(path))?;
     if md.is_dir() {
-        return open_dir(path);
+        return open_dir(path, budget);
     }
     if !md.is_file() {
         // A FIFO or a device: refused before anything is opened, as frame::open does.
@@ -43,9 +67,10 @@ pub fn open(path: impl AsRef<Path>) -> Result<Container, ContainerError> {
         let trailer = trailer.unwrap_or_else(|| frame.trailer());
         let src = frame.bytes();
         let len = frame.file_len;
-        return Ok(of_frame(path, NodeInfo::of(frame, trailer), src, 0, len));
+        let info = NodeInfo::of(frame, trailer);
+        return Ok(of_frame(path, info, src, 0, len, budget));
     }
-    open_source(Arc::new(file), path, true).map_err(|e| e.in_file(path))
+    open_source_within(Arc::new(file), path, true, budget).map_err(|e| e.in_file(path))
 }
 
 /// Whether `src` starts as a frame does: its msgpack fixarray and the magic's fixstr
@@ -64,7 +89,13 @@ fn starts_as_frame<S: ReadAt + ?Sized>(src: &S) -> std::io::Result<bool> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn open_bytes(bytes: &[u8]) -> Result<Container, ContainerError> {
-    open_source(Arc::new(bytes.to_vec()), Path::new("<bytes>"), true)
+    open_bytes_with(bytes, DecodeBudget::default())
+}
+
+/// [`open_bytes`] within `budget` (see [`open_with`]).
+pub fn open_bytes_with(bytes: &[u8], budget: DecodeBudget) -> Result<Container, ContainerError> {
+    let src: SharedSource = Arc::new(bytes.to_vec());
+    open_source_within(src, Path::new("<bytes>"), true, budget)
 }
 
 /// Opens the frame at bytes `[start, start + len)` of `src` (a frame inside another
@@ -75,19 +106,37 @@ pub fn open_range(
     len: u64,
     label: &Path,
 ) -> Result<Container, ContainerError> {
+    open_range_within(src, start, len, label, DecodeBudget::default())
+}
+
+fn open_range_within(
+    src: SharedSource,
+    start: u64,
+    len: u64,
+    label: &Path,
+    budget: DecodeBudget,
+) -> Result<Container, ContainerError> {
     let window: SharedSource = Arc::new(Window::new(Arc::clone(&src), start, len));
     let info = node::full(window, len, label).map_err(|e| ContainerError::frame(e, start))?;
-    Ok(of_frame(label, info, src, start, len))
+    Ok(of_frame(label, info, src, start, len, budget))
 }
 
 /// The container a frame at `[start, start + len)` of `src` makes, read as `info`: an
 /// EmbedStore (by its marker metalayer), or a single frame.
-fn of_frame(label: &Path, info: NodeInfo, src: SharedSource, start: u64, len: u64) -> Container {
+fn of_frame(
+    label: &Path,
+    info: NodeInfo,
+    src: SharedSource,
+    start: u64,
+    len: u64,
+    budget: DecodeBudget,
+) -> Container {
     if Kind::store_marker(&info.frame.header) == Some(Kind::EmbedStore) {
-        let embed = Embed::of(Arc::clone(&src), start, len, &info);
-        return from_embed(label, Kind::EmbedStore, embed, info, Vec::new(), Some(src));
+        let embed = Embed::of(Arc::clone(&src), start, len, &info, &budget);
+        let kind = Kind::EmbedStore;
+        return from_embed(label, kind, embed, info, Vec::new(), Some(src), budget);
     }
-    single(label, info)
+    single(label, info, budget)
 }
 
 /// Opens what `src` holds: a zip (when `zip_allowed` and it ends with a zip
@@ -97,19 +146,28 @@ pub fn open_source(
     label: &Path,
     zip_allowed: bool,
 ) -> Result<Container, ContainerError> {
+    open_source_within(src, label, zip_allowed, DecodeBudget::default())
+}
+
+fn open_source_within(
+    src: SharedSource,
+    label: &Path,
+    zip_allowed: bool,
+    budget: DecodeBudget,
+) -> Result<Container, ContainerError> {
     let is_frame = starts_as_frame(&*src).map_err(ContainerError::io)?;
     if zip_allowed && !is_frame && zip::is_zip(&src) {
-        return open_zip(src, label);
+        return open_zip(src, label, budget);
     }
     let len = src.size().map_err(ContainerError::io)?;
-    open_range(src, 0, len, label)
+    open_range_within(src, 0, len, label, budget)
 }
 
 fn not_regular(path: &Path) -> ContainerError {
     ContainerError::io(std::io::Error::other("not a regular file")).in_file(path)
 }
 
-fn single(label: &Path, info: NodeInfo) -> Container {
+fn single(label: &Path, info: NodeInfo, budget: DecodeBudget) -> Container {
     Container {
         path: label.to_path_buf(),
         kind: info.kind.clone(),
@@ -119,6 +177,7 @@ fn single(label: &Path, info: NodeInfo) -> Container {
         embed: None,
         nodes: BTreeMap::new(),
         entries: Vec::new(),
+        budget,
     }
 }
 
@@ -136,7 +195,11 @@ fn kind_by_suffix(path: &Path) -> Option<Kind> {
     }
 }
 
-fn open_zip(src: SharedSource, label: &Path) -> Result<Container, ContainerError> {
+fn open_zip(
+    src: SharedSource,
+    label: &Path,
+    budget: DecodeBudget,
+) -> Result<Container, ContainerError> {
     let members = zip::members(&src)?;
     let embed_member = members.iter().find(|(name, _)| name == EMBED_NAME);
     let (embed, info) = match embed_member {
@@ -158,20 +221,20 @@ fn open_zip(src: SharedSource, label: &Path) -> Result<Container, ContainerError
         }
         Some((_, Ok(m))) => {
             let embed_label = PathBuf::from(std::format!("{}#{EMBED_NAME}", label.display()));
-            Embed::open(Arc::clone(&src), m.offset, m.length, &embed_label)?
+            Embed::open(Arc::clone(&src), m.offset, m.length, &embed_label, &budget)?
         }
     };
     let found = store::zip_leaves(&src, &members);
-    store_container(label, embed, info, found, Some(src))
+    store_container(label, embed, info, found, Some(src), budget)
 }
 
-fn open_dir(path: &Path) -> Result<Container, ContainerError> {
+fn open_dir(path: &Path, budget: DecodeBudget) -> Result<Container, ContainerError> {
     let embed_path = path.join(EMBED_NAME);
     if !embed_path.exists() && path.join(crate::frame::SPARSE_HEADER_FILE).exists() {
         // A sparse frame.
         let (frame, trailer) =
             crate::frame::open_with_trailer(path).map_err(|e| ContainerError::frame(e, 0))?;
-        return Ok(single(path, NodeInfo::of(frame, trailer)));
+        return Ok(single(path, NodeInfo::of(frame, trailer), budget));
     }
     // python-blosc2 refuses a store directory without its embed store.
     let io = |e| ContainerError::io(e).in_file(&embed_path);
@@ -180,10 +243,10 @@ fn open_dir(path: &Path) -> Result<Container, ContainerError> {
     }
     let file = fs::File::open(&embed_path).map_err(io)?;
     let len = file.metadata().map_err(io)?.len();
-    let (embed, info) =
-        Embed::open(Arc::new(file), 0, len, &embed_path).map_err(|e| e.in_file(&embed_path))?;
+    let (embed, info) = Embed::open(Arc::new(file), 0, len, &embed_path, &budget)
+        .map_err(|e| e.in_file(&embed_path))?;
     let found = store::walk_dir(path)?;
-    store_container(path, embed, info, found, None)
+    store_container(path, embed, info, found, None, budget)
 }
 
 /// A DictStore or TreeStore from its EmbedStore and its leaves.
@@ -193,6 +256,7 @@ fn store_container(
     info: NodeInfo,
     found: Vec<Found>,
     src: Option<SharedSource>,
+    budget: DecodeBudget,
 ) -> Result<Container, ContainerError> {
     let marker = Kind::store_marker(&embed.header);
     let mut notes = Vec::new();
@@ -203,7 +267,7 @@ fn store_container(
             Found::Skipped(note) => notes.push(note),
         }
     }
-    let mut c = from_embed(label, Kind::DictStore, embed, info, notes, src);
+    let mut c = from_embed(label, Kind::DictStore, embed, info, notes, src, budget);
     // An external leaf wins over an embedded node of the same key.
     for (key, location) in leaves {
         c.nodes.insert(key, location);
@@ -245,6 +309,7 @@ fn from_embed(
     info: NodeInfo,
     mut notes: Vec<String>,
     src: Option<SharedSource>,
+    budget: DecodeBudget,
 ) -> Container {
     let mut nodes = BTreeMap::new();
     match &embed.map {
@@ -259,12 +324,7 @@ fn from_embed(
                 nodes.insert(key.clone(), location);
             }
         }
-        Err(reason) => notes.push(
-            ContainerErrorKind::EmbedMap {
-                reason: reason.clone(),
-            }
-            .to_string(),
-        ),
+        Err(note) => notes.push(note.clone()),
     }
     let mut c = Container {
         path: label.to_path_buf(),
@@ -275,6 +335,7 @@ fn from_embed(
         embed: Some(embed),
         nodes,
         entries: Vec::new(),
+        budget,
     };
     c.entries = tree::raw_entries(&c);
     c

@@ -13,6 +13,7 @@ use super::error::{ContainerError, ContainerErrorKind};
 use super::kind::Kind;
 use super::node::{self, Location, Node, NodeInfo};
 use super::store;
+use crate::chunk::DecodeBudget;
 use crate::io::SharedSource;
 
 /// An opened file: what it is, its own record, and its nodes when it is a store.
@@ -33,6 +34,8 @@ pub struct Container {
     /// Every node, by key (DictStore's view: TreeStore groups are not nodes).
     pub(super) nodes: BTreeMap<String, Location>,
     pub(super) entries: Vec<Entry>,
+    /// What every decode of the container and its nodes is spent from.
+    pub(crate) budget: DecodeBudget,
 }
 
 impl core::fmt::Debug for Container {
@@ -54,6 +57,25 @@ impl Container {
             key: key.clone(),
             location: location.clone(),
         })
+    }
+
+    /// The decode budget the container was opened with, which everything decoded from
+    /// it is spent from (its embed map, its store's chunks, the vlmeta values read
+    /// to list it); share it to keep decoding within the same budget.
+    ///
+    /// ```
+    /// use b2nd_meta::chunk::DecodeBudget;
+    ///
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/containers/blosc2-4.14.1/dict.b2z");
+    /// let store = b2nd_meta::container::open_with(path, DecodeBudget::new(1 << 20))?;
+    /// let spent = store.budget().spent();
+    /// assert!(spent > 0);
+    /// store.entry_info(&store.entries()[0])?;
+    /// assert!(store.budget().spent() > spent);
+    /// # Ok::<(), b2nd_meta::container::ContainerError>(())
+    /// ```
+    pub fn budget(&self) -> &DecodeBudget {
+        &self.budget
     }
 
     /// The entries python-blosc2's `keys()` lists, sorted: the nodes of an EmbedStore

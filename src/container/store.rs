@@ -16,7 +16,8 @@ use std::vec::Vec;
 use super::error::{ContainerError, ContainerErrorKind};
 use super::node::{How, Location};
 use super::zip::Member;
-use crate::io::{SharedSource, Window};
+use crate::frame::{FrameError, FrameErrorKind};
+use crate::io::{special_file, SharedSource, Window};
 
 /// The name of the EmbedStore inside every DictStore and TreeStore.
 pub const EMBED_NAME: &str = "embed.b2e";
@@ -102,6 +103,14 @@ pub(crate) fn walk_dir(root: &Path) -> Result<Vec<Found>, ContainerError> {
                 continue;
             }
             let path = entry.path();
+            // What a symlink names, too: a FIFO is never opened (it would block).
+            if let Some(file_type) = fs::metadata(&path).ok().as_ref().and_then(special_file) {
+                if trusted(&name) {
+                    let reason = format!("{file_type}, not a regular file: not opened");
+                    found.push(Found::Leaf(key_of(&rel_name), Location::Invalid { reason }));
+                }
+                continue;
+            }
             if trusted(&name) || probe_file(&path) {
                 found.push(Found::Leaf(key_of(&rel_name), Location::External { path }));
             }
@@ -181,7 +190,13 @@ pub(crate) fn describe_leaf<T>(
 ) -> Result<T, ContainerError> {
     match (location, src) {
         (Location::External { path }, _) => {
-            let file = fs::File::open(path).map_err(|e| ContainerError::io(e).in_file(path))?;
+            let io = |e| ContainerError::io(e).in_file(path);
+            // Checked before the open: a FIFO put there since the walk would block it.
+            if let Some(file_type) = special_file(&fs::metadata(path).map_err(io)?) {
+                let e = FrameError::new(FrameErrorKind::NotAFile { file_type }).in_file(path);
+                return Err(ContainerError::frame(e, 0).in_file(path));
+            }
+            let file = fs::File::open(path).map_err(io)?;
             let len = file
                 .metadata()
                 .map_err(|e| ContainerError::io(e).in_file(path))?

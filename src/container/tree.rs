@@ -34,7 +34,7 @@ pub(crate) fn raw_entries(c: &Container) -> Vec<Entry> {
 
 /// The value of vlmetalayer `name` of node `key`, when it reads.
 fn node_vlmeta(c: &Container, key: &str, name: &str) -> Option<Value> {
-    c.node_info(key).ok()?.vlmeta(name)
+    c.node_info(key).ok()?.vlmeta_within(name, &c.budget)
 }
 
 /// Whether the store's root is a CTable (`/_meta` says `kind: "ctable"`): python's
@@ -49,7 +49,10 @@ pub(crate) fn root_ctable(c: &Container) -> bool {
 
 /// The object roots and their kinds: the registry, else CTable manifests found.
 fn object_roots(c: &Container) -> Vec<(String, String)> {
-    let registry = c.info.as_ref().and_then(|i| i.vlmeta("_object_registry"));
+    let registry = c
+        .info
+        .as_ref()
+        .and_then(|i| i.vlmeta_within("_object_registry", &c.budget));
     if let Some(Value::Map(pairs)) = registry
         && !pairs.is_empty()
     {
@@ -175,7 +178,10 @@ impl Container {
                 let meta = attrs_of(c, &[root, "/_meta"].concat())?;
                 let detail = Value::Map(
                     meta.iter()
-                        .filter_map(|vl| Some((Value::Str(vl.name.clone()), vl.value().ok()?)))
+                        .filter_map(|vl| {
+                            let value = vl.value_within(&c.budget).ok()?;
+                            Some((Value::Str(vl.name.clone()), value))
+                        })
                         .collect(),
                 );
                 let user = [root, "/_vlmeta"].concat();

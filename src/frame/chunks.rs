@@ -10,6 +10,8 @@
 //! the special kind in byte 7 (1 zeros, 2 NaNs, 4 uninitialised).
 
 use std::format;
+use std::fs::File;
+use std::path::{Path, PathBuf};
 use std::string::String;
 use std::vec::Vec;
 
@@ -17,7 +19,7 @@ use super::error::{FrameError, FrameErrorKind};
 use super::fields::invalid;
 use super::header::{FrameHeader, FrameInfo, FrameKind};
 use crate::blosc::Special;
-use crate::chunk::{self, ChunkHeader, DEFAULT_MAX_NBYTES, EXTENDED_HEADER_LEN};
+use crate::chunk::{self, ChunkHeader, DecodeBudget, DEFAULT_MAX_NBYTES, EXTENDED_HEADER_LEN};
 use crate::io::{read_full_at, read_vec_at, ReadAt};
 
 /// Where one chunk of a frame's data is, as the offsets chunk says.
@@ -63,6 +65,31 @@ pub fn chunk_file_name(number: u64) -> String {
     format!("{number:08X}.chunk")
 }
 
+/// The chunk file `number` of the sparse frame in `dir`, opened: the file, its length
+/// and its path (one that is not a regular file refused before it is opened). Without
+/// a directory, the chunk index entry at byte `entry` is refused with `reason` (why a
+/// chunk file cannot be read there).
+pub(crate) fn open_chunk_file(
+    dir: Option<&Path>,
+    number: u64,
+    entry: u64,
+    reason: &'static str,
+) -> Result<(File, u64, PathBuf), FrameError> {
+    let Some(dir) = dir else {
+        return Err(invalid(entry, "chunk file number", number, reason));
+    };
+    let path = dir.join(chunk_file_name(number));
+    // A FIFO or a device would block or never end: refused before it is opened.
+    let md = std::fs::metadata(&path).map_err(FrameError::io(Some(&path)))?;
+    if let Some(file_type) = crate::io::special_file(&md) {
+        let kind = FrameErrorKind::NotAFile { file_type };
+        return Err(FrameError::new(kind).in_file(&path));
+    }
+    let file = File::open(&path).map_err(FrameError::io(Some(&path)))?;
+    let len = file.metadata().map_err(FrameError::io(Some(&path)))?.len();
+    Ok((file, len, path))
+}
+
 /// Reads `buf.len()` bytes at `at`, or says the input ends first.
 pub(super) fn read_exact_into<S: ReadAt + ?Sized>(
     src: &S,
@@ -72,16 +99,46 @@ pub(super) fn read_exact_into<S: ReadAt + ?Sized>(
 ) -> Result<(), FrameError> {
     let got = read_full_at(src, buf, at).map_err(FrameError::io(None))?;
     if got < buf.len() {
-        return Err(FrameError::at(
-            at,
-            FrameErrorKind::Truncated {
-                what,
-                end: at + buf.len() as u64,
-                available: at + got as u64,
-            },
-        ));
+        return Err(truncated(src, at, buf.len(), got, what));
     }
     Ok(())
+}
+
+/// Reads `len` bytes at `at` into a new vector, or says the input ends first.
+pub(super) fn read_exact_at<S: ReadAt + ?Sized>(
+    src: &S,
+    at: u64,
+    len: usize,
+    what: &'static str,
+) -> Result<Vec<u8>, FrameError> {
+    // Grows only as bytes arrive: a length the input does not hold costs nothing.
+    let out = read_vec_at(src, at, len).map_err(FrameError::io(None))?;
+    if out.len() < len {
+        return Err(truncated(src, at, len, out.len(), what));
+    }
+    Ok(out)
+}
+
+/// `what`, `len` bytes at `at`, of which the input holds `got`: the input ends before
+/// their end, perhaps before `at` (a length field past it), where it ends, as a slice's
+/// length says.
+fn truncated<S: ReadAt + ?Sized>(
+    src: &S,
+    at: u64,
+    len: usize,
+    got: usize,
+    what: &'static str,
+) -> FrameError {
+    let end = at.saturating_add(len as u64);
+    let available = src.size_up_to(end).unwrap_or(at + got as u64);
+    FrameError::at(
+        at,
+        FrameErrorKind::Truncated {
+            what,
+            end,
+            available,
+        },
+    )
 }
 
 /// Reads the stored bytes of the chunk at `at` into `raw`: its header first (32 bytes,
@@ -123,30 +180,29 @@ pub(super) fn read_stored<S: ReadAt + ?Sized>(
         // Grows only as bytes arrive: a length the input does not hold costs nothing.
         *raw = read_vec_at(src, at, cbytes).map_err(FrameError::io(None))?;
         if raw.len() < cbytes {
-            return Err(FrameError::at(
-                at,
-                FrameErrorKind::Truncated {
-                    what: "a chunk",
-                    end: at + cbytes as u64,
-                    available: at + raw.len() as u64,
-                },
-            ));
+            return Err(truncated(src, at, cbytes, raw.len(), "a chunk"));
         }
     }
     Ok(header)
 }
 
 /// Reads the whole chunk at `at` (see [`read_stored`]) and decodes it within
-/// `max_nbytes`.
+/// `max_nbytes` (and `budget`, when given).
 fn read_chunk_at<S: ReadAt + ?Sized>(
     reader: &S,
     at: u64,
     limit: u64,
     max_nbytes: u32,
+    budget: Option<&DecodeBudget>,
 ) -> Result<(ChunkHeader, Vec<u8>), FrameError> {
     let mut raw = Vec::new();
     let header = read_stored(reader, at, limit, None, &mut raw)?;
-    let decoded = chunk::decode_with_limit(&raw, max_nbytes).map_err(|source| {
+    match budget {
+        Some(budget) => chunk::decode_within_limit(&raw, max_nbytes, budget),
+        None => chunk::decode_with_limit(&raw, max_nbytes),
+    }
+    .map(|decoded| (header, decoded))
+    .map_err(|source| {
         let offset = at.saturating_add(source.offset().unwrap_or(0));
         let kind = FrameErrorKind::DataChunk {
             nchunk: None,
@@ -154,8 +210,7 @@ fn read_chunk_at<S: ReadAt + ?Sized>(
             source,
         };
         FrameError::at(offset, kind)
-    })?;
-    Ok((header, decoded))
+    })
 }
 
 /// The number of chunks the header implies, when it does (chunksize > 0).
@@ -185,6 +240,16 @@ impl ChunkIndex {
     pub fn read<S: ReadAt + ?Sized>(
         reader: &S,
         header: &FrameHeader,
+    ) -> Result<ChunkIndex, FrameError> {
+        ChunkIndex::read_within(reader, header, None)
+    }
+
+    /// [`ChunkIndex::read`], the offsets chunk decoded within `budget` (when given),
+    /// and the index it makes spent from it too.
+    pub(crate) fn read_within<S: ReadAt + ?Sized>(
+        reader: &S,
+        header: &FrameHeader,
+        budget: Option<&DecodeBudget>,
     ) -> Result<ChunkIndex, FrameError> {
         let info = &header.info;
         let fixed = fixed_nchunks(info)?;
@@ -217,7 +282,7 @@ impl ChunkIndex {
             None => u64::from(DEFAULT_MAX_NBYTES),
         };
         let limit = (expected as u32).min(DEFAULT_MAX_NBYTES);
-        let (head, offsets) = read_chunk_at(reader, at, info.frame_len, limit)?;
+        let (head, offsets) = read_chunk_at(reader, at, info.frame_len, limit, budget)?;
         let stored = head.cbytes;
         if (fixed.is_some() && offsets.len() as u64 != expected) || offsets.len() % 8 != 0 {
             return Err(invalid(
@@ -227,7 +292,14 @@ impl ChunkIndex {
                 "expected 8 bytes per chunk of the frame",
             ));
         }
-        let mut locations = Vec::with_capacity(offsets.len() / 8);
+        let count = offsets.len() / 8;
+        if let Some(budget) = budget {
+            let held = (count * core::mem::size_of::<ChunkLocation>()) as u64;
+            budget
+                .take(held)
+                .map_err(|e| FrameError::at(at, FrameErrorKind::OverBudget(e)))?;
+        }
+        let mut locations = Vec::with_capacity(count);
         for entry in offsets.chunks_exact(8) {
             let mut le = [0u8; 8];
             le.copy_from_slice(entry);

@@ -1,7 +1,8 @@
 //! [`DataReader`]: byte ranges of a frame's data (the concatenation of its decoded
 //! chunks) through its [`ChunkIndex`], decoding only the chunks a range covers.
 
-use std::path::Path;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::vec::Vec;
 
 use super::chunks::ChunkIndex;
@@ -9,12 +10,12 @@ use super::error::{FrameError, FrameErrorKind};
 use super::fields::invalid;
 use super::header::{FrameHeader, FrameKind};
 use super::stored::{Chunk, StoredChunks};
-use crate::chunk::{self, DEFAULT_MAX_NBYTES};
+use crate::chunk::{self, DecodeBudget, DEFAULT_MAX_NBYTES};
 use crate::io::{ReadAt, SharedSource};
 
 /// Reads bytes of a frame's data (the concatenation of its decoded chunks) through its
 /// [`ChunkIndex`], decoding only the chunks a range covers (the last one is kept for
-/// the next read).
+/// the next read; within a decode budget, every one, each decoded once).
 ///
 /// ```
 /// use b2nd_meta::frame::{open, DataReader};
@@ -32,7 +33,58 @@ pub struct DataReader<R> {
     chunks: StoredChunks<R>,
     /// Where each chunk starts in the data, as far as known (variable-size chunks).
     starts: Vec<u64>,
-    cache: Option<(usize, Decoded)>,
+    /// The chunks decoded: the last one, or (within a budget) each one.
+    kept: BTreeMap<usize, Decoded>,
+    /// What every decode and every byte taken from a special chunk is spent from;
+    /// without one, chunks are decoded within the frame's chunksize.
+    budget: Option<DecodeBudget>,
+    /// Within a budget, the chunks that did not decode, with why: each is decoded once,
+    /// and said again without spending the budget again.
+    failed: BTreeMap<usize, Failed>,
+}
+
+/// A data chunk's decode that failed: the error's parts, to make it again.
+#[derive(Debug)]
+struct Failed {
+    offset: Option<u64>,
+    path: Option<PathBuf>,
+    nchunk: Option<u64>,
+    chunk_offset: u64,
+    source: crate::chunk::ChunkError,
+}
+
+impl Failed {
+    /// The parts of `e` when it is a chunk's decode failing (not a read that did not
+    /// reach it, which spent nothing).
+    fn of(e: &FrameError) -> Option<Failed> {
+        match e.kind() {
+            FrameErrorKind::DataChunk {
+                nchunk,
+                chunk_offset,
+                source,
+            } => Some(Failed {
+                offset: e.offset(),
+                path: e.path().map(Path::to_path_buf),
+                nchunk: *nchunk,
+                chunk_offset: *chunk_offset,
+                source: source.clone(),
+            }),
+            _ => None,
+        }
+    }
+
+    fn error(&self) -> FrameError {
+        let kind = FrameErrorKind::DataChunk {
+            nchunk: self.nchunk,
+            chunk_offset: self.chunk_offset,
+            source: self.source.clone(),
+        };
+        let e = FrameError::new(kind).moved_to(self.offset);
+        match &self.path {
+            Some(path) => e.in_file(path),
+            None => e,
+        }
+    }
 }
 
 /// A chunk's bytes: decoded, or one pattern repeated (a special chunk), not
@@ -62,10 +114,32 @@ impl Decoded {
 impl<R: ReadAt> DataReader<R> {
     /// A reader of the contiguous frame that starts at `reader`'s position 0.
     pub fn new(reader: R, header: &FrameHeader) -> Result<DataReader<R>, FrameError> {
+        DataReader::with(reader, header, None)
+    }
+
+    /// A reader whose decodes are spent from `budget` (the index, each chunk once, the
+    /// bytes taken from special chunks), a chunk never decoded past
+    /// [`DEFAULT_MAX_NBYTES`] whatever the frame's chunksize says; every chunk decoded
+    /// is kept (the budget bounds them), so that reads in any order decode each once.
+    pub(crate) fn within(
+        reader: R,
+        header: &FrameHeader,
+        budget: DecodeBudget,
+    ) -> Result<DataReader<R>, FrameError> {
+        DataReader::with(reader, header, Some(budget))
+    }
+
+    fn with(
+        reader: R,
+        header: &FrameHeader,
+        budget: Option<DecodeBudget>,
+    ) -> Result<DataReader<R>, FrameError> {
         Ok(DataReader {
-            chunks: StoredChunks::new(reader, header, None)?,
+            chunks: StoredChunks::new(reader, header, None, budget.as_ref())?,
             starts: std::vec![0],
-            cache: None,
+            kept: BTreeMap::new(),
+            budget,
+            failed: BTreeMap::new(),
         })
     }
 
@@ -77,9 +151,11 @@ impl<R: ReadAt> DataReader<R> {
         dir: impl AsRef<Path>,
     ) -> Result<DataReader<R>, FrameError> {
         Ok(DataReader {
-            chunks: StoredChunks::new(reader, header, Some(dir.as_ref()))?,
+            chunks: StoredChunks::new(reader, header, Some(dir.as_ref()), None)?,
             starts: std::vec![0],
-            cache: None,
+            kept: BTreeMap::new(),
+            budget: None,
+            failed: BTreeMap::new(),
         })
     }
 
@@ -120,7 +196,12 @@ impl<R: ReadAt> DataReader<R> {
             c if n + 1 == nchunks && !self.nbytes().is_multiple_of(c) => Some(self.nbytes() % c),
             c => Some(c),
         };
-        let limit = expected.map_or(DEFAULT_MAX_NBYTES, |e| e.min(u64::from(u32::MAX)) as u32);
+        // Within a budget, a store's chunksize never raises the decoder's own limit.
+        let ceiling = match self.budget {
+            Some(_) => DEFAULT_MAX_NBYTES,
+            None => u32::MAX,
+        };
+        let limit = expected.map_or(DEFAULT_MAX_NBYTES, |e| e.min(u64::from(ceiling)) as u32);
         let chunk = match self.chunks.chunk(n as u64)? {
             Chunk::Stored(stored) => {
                 let mut raw = Vec::new();
@@ -133,14 +214,17 @@ impl<R: ReadAt> DataReader<R> {
                     .filter(|_| header.nbytes <= limit)
                     .and_then(|special| chunk::special_value(&header, special, &raw).ok())
                     .filter(|pattern| !pattern.is_empty());
-                match pattern {
-                    Some(pattern) => Decoded::Repeat {
+                match (pattern, &self.budget) {
+                    (Some(pattern), _) => Decoded::Repeat {
                         pattern: pattern.to_vec(),
                         len: u64::from(header.nbytes),
                     },
-                    None => Decoded::Bytes(
-                        chunk::decode_with_limit(&raw, limit).map_err(|e| stored.error(e))?,
-                    ),
+                    (None, Some(budget)) => chunk::decode_within_limit(&raw, limit, budget)
+                        .map(Decoded::Bytes)
+                        .map_err(|e| stored.error(e))?,
+                    (None, None) => chunk::decode_with_limit(&raw, limit)
+                        .map(Decoded::Bytes)
+                        .map_err(|e| stored.error(e))?,
                 }
             }
             Chunk::Special(special) => {
@@ -171,6 +255,26 @@ impl<R: ReadAt> DataReader<R> {
         Ok(chunk)
     }
 
+    /// Chunk `n`, kept or loaded now (the caller keeps it again): without a budget, only
+    /// the last chunk is kept, the one loaded now replacing it.
+    fn take_chunk(&mut self, n: usize) -> Result<Decoded, FrameError> {
+        if let Some(chunk) = self.kept.remove(&n) {
+            return Ok(chunk);
+        }
+        if let Some(failed) = self.failed.get(&n) {
+            return Err(failed.error());
+        }
+        if self.budget.is_none() {
+            self.kept.clear();
+            return self.load(n);
+        }
+        let loaded = self.load(n);
+        if let Some(failed) = loaded.as_ref().err().and_then(Failed::of) {
+            self.failed.insert(n, failed);
+        }
+        loaded
+    }
+
     /// Where chunk `n` starts in the data (reads the headers of variable-size chunks
     /// before it, once).
     fn chunk_start(&mut self, n: usize) -> Result<u64, FrameError> {
@@ -181,7 +285,9 @@ impl<R: ReadAt> DataReader<R> {
         }
         while self.starts.len() <= n {
             let i = self.starts.len() - 1;
-            let len = self.load(i)?.len();
+            let chunk = self.take_chunk(i)?;
+            let len = chunk.len();
+            self.kept.insert(i, chunk);
             let last = self.starts.last().copied().unwrap_or(0);
             self.starts.push(last + len);
         }
@@ -234,10 +340,7 @@ impl<R: ReadAt> DataReader<R> {
         let mut at = start;
         while at < end {
             let (n, chunk_start) = self.chunk_of(at)?;
-            let chunk = match self.cache.take() {
-                Some((cached, chunk)) if cached == n => chunk,
-                _ => self.load(n)?,
-            };
+            let chunk = self.take_chunk(n)?;
             let from = at - chunk_start;
             let to = (end - chunk_start).min(chunk.len());
             let taken = to.saturating_sub(from);
@@ -254,6 +357,11 @@ impl<R: ReadAt> DataReader<R> {
                     out.extend_from_slice(bytes.get(from as usize..to as usize).unwrap_or_default())
                 }
                 Decoded::Repeat { pattern, .. } => {
+                    if let Some(budget) = &self.budget {
+                        budget
+                            .take(taken)
+                            .map_err(|e| FrameError::at(at, FrameErrorKind::OverBudget(e)))?;
+                    }
                     *unstored = unstored.checked_sub(taken).ok_or_else(|| {
                         invalid(
                             self.chunks.index.offset,
@@ -266,7 +374,7 @@ impl<R: ReadAt> DataReader<R> {
                 }
             }
             at += taken;
-            self.cache = Some((n, chunk));
+            self.kept.insert(n, chunk);
         }
         Ok(out)
     }

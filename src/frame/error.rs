@@ -32,6 +32,18 @@ pub type FrameError = Located<FrameErrorKind>;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum FrameErrorKind {
+    /// Reading the data (an index, bytes expanded from special chunks) would take more
+    /// than what is left of the call's decode budget
+    /// ([`DecodeBudget`](crate::chunk::DecodeBudget)).
+    #[error("{0}")]
+    OverBudget(crate::chunk::OverBudget),
+    /// Another process held the lock (the file named) longer than the call's
+    /// [`Locking::timeout`](super::Locking::timeout).
+    #[error("gave up after {:.1} s waiting for the lock another process holds", .waited.as_secs_f64())]
+    LockTimeout {
+        /// How long it waited.
+        waited: core::time::Duration,
+    },
     /// An I/O error.
     #[error("I/O error: {0}")]
     Io(#[source] io::Error),
@@ -359,7 +371,38 @@ impl Kind for FrameErrorKind {
             | ShapeChange { .. }
             | ContentLengthMismatch { .. } => Class::Refused,
             TruncatedFrame { .. } => Class::Truncated,
-            ContentChanged { .. } => Class::Conflict,
+            OverBudget(_) => Class::TooLarge,
+            ContentChanged { .. } | LockTimeout { .. } => Class::Conflict,
+        }
+    }
+}
+
+impl FrameErrorKind {
+    /// Whether this is a decode refused by the call's decode budget
+    /// ([`DecodeBudget`](crate::chunk::DecodeBudget)), not by anything in the file: a
+    /// chunk or bytes past what is left of it, a value holding more values than it does.
+    ///
+    /// ```
+    /// use b2nd_meta::chunk::DecodeBudget;
+    ///
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/values/blosc2-4.14.1/vlmeta_small.b2nd");
+    /// let trailer = b2nd_meta::frame::open(path)?.trailer()?;
+    /// let err = trailer.vlmetalayers[0].value_within(&DecodeBudget::new(0)).unwrap_err();
+    /// assert!(err.kind().is_over_budget());
+    /// # Ok::<(), b2nd_meta::frame::FrameError>(())
+    /// ```
+    pub fn is_over_budget(&self) -> bool {
+        use crate::chunk::ChunkErrorKind;
+        match self {
+            FrameErrorKind::OverBudget(_) => true,
+            FrameErrorKind::VlmetaChunk { source, .. }
+            | FrameErrorKind::DataChunk { source, .. } => {
+                matches!(source.kind(), ChunkErrorKind::OverBudget(_))
+            }
+            FrameErrorKind::VlmetaValue { source, .. } => {
+                matches!(source.kind(), crate::ErrorKind::TooManyValues { .. })
+            }
+            _ => false,
         }
     }
 }

@@ -245,7 +245,7 @@ impl FrameFile {
             _ => path,
         };
         let _shared = match self.source.locked {
-            true => lock_frame(user_path, kind, false, Locking::Auto)?,
+            true => lock_frame(user_path, kind, false, Locking::default())?,
             false => None,
         };
         let src = &*self.source.bytes;

@@ -9,26 +9,34 @@
 //! so that locked handles elsewhere notice the change at their next locked access
 //! (python's `refresh()`) even when the frame's length did not change.
 //!
-//! When we take part ([`Locking::Auto`], what every call of this crate uses unless told
+//! When we take part ([`LockWhen::Auto`], what every call of this crate uses unless told
 //! otherwise): writers when `BLOSC_LOCKING` asks for locking as C reads it (set, not
 //! empty, not `"0"`: C-Blosc2 processes in the same environment lock too, and create
 //! the sidecar as we then do), and readers and writers whenever the sidecar already
 //! exists (someone uses the protocol on this frame; taking part costs one `open` and
 //! one `flock`). Without either, no sidecar is created: a file appearing beside a
 //! frame the user only asked us to tag would be a surprise, and no locked C handle
-//! exists to protect. Readers never create the sidecar. [`Locking::Always`] is
-//! python's `locking=True`; [`Locking::Never`] ignores the protocol.
+//! exists to protect. Readers never create the sidecar. [`LockWhen::Always`] is
+//! python's `locking=True`; [`LockWhen::Never`] ignores the protocol.
+//!
+//! A lock another process holds is waited for as long as it takes, or until the
+//! [`Locking::timeout`] ([`FrameErrorKind::LockTimeout`]); after about a second of
+//! waiting, [`Locking::on_wait`] is told which lock (the command line says so on
+//! stderr). Calls that take no [`Locking`] use the process's default
+//! ([`set_default_locking`]).
 //!
 //! Our writes also keep their own exclusive lock on the frame file itself, as before
 //! ([`open_locked`]): a vlmeta write to a frame without data replaces that file by a
 //! rename, so a writer that waited on the old file's lock checks, once it holds it,
 //! that the path still names that file, and starts over on the new one otherwise.
 
-use std::fs::{File, OpenOptions};
+use std::fs::{File, OpenOptions, TryLockError};
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::RwLock;
+use std::time::{Duration, Instant};
 
-use super::error::FrameError;
+use super::error::{FrameError, FrameErrorKind};
 use super::header::FrameKind;
 use crate::io::{read_full_at, write_all_at};
 
@@ -38,7 +46,7 @@ pub const LOCK_SEQ_OFFSET: u64 = 8;
 /// When a call takes part in the lock protocol (see [`lock_frame`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
-pub enum Locking {
+pub enum LockWhen {
     /// When `BLOSC_LOCKING` asks for it (writers create the sidecar then), or when the
     /// sidecar exists.
     #[default]
@@ -47,6 +55,165 @@ pub enum Locking {
     Always,
     /// Never: the sidecar is ignored.
     Never,
+}
+
+/// How a call locks a frame: when it takes part in C-Blosc2's lock protocol, how long
+/// it waits for a lock another process holds, and whom it tells that it waits.
+///
+/// ```
+/// use b2nd_meta::frame::{LockWhen, Locking};
+/// use std::time::Duration;
+///
+/// let locking = Locking::ALWAYS.timeout(Duration::from_secs(2));
+/// assert_eq!((locking.when, locking.timeout), (LockWhen::Always, Some(Duration::from_secs(2))));
+/// ```
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub struct Locking {
+    /// When to take part.
+    pub when: LockWhen,
+    /// How long to wait for a lock held elsewhere before giving up
+    /// ([`FrameErrorKind::LockTimeout`]); `None`: as long as it takes.
+    pub timeout: Option<Duration>,
+    /// Told once, after about a second of waiting, which lock file (or frame file, for
+    /// this crate's own writers' lock) is waited for.
+    pub on_wait: Option<fn(&Path)>,
+}
+
+impl Locking {
+    /// [`LockWhen::Auto`], waiting as long as it takes.
+    pub const AUTO: Locking = Locking::when(LockWhen::Auto);
+    /// [`LockWhen::Always`] (python's `locking=True`), waiting as long as it takes.
+    pub const ALWAYS: Locking = Locking::when(LockWhen::Always);
+    /// [`LockWhen::Never`].
+    pub const NEVER: Locking = Locking::when(LockWhen::Never);
+
+    const fn when(when: LockWhen) -> Locking {
+        Locking {
+            when,
+            timeout: None,
+            on_wait: None,
+        }
+    }
+
+    /// The same, giving up after `timeout` of waiting.
+    pub fn timeout(mut self, timeout: Duration) -> Locking {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// The same, telling `on_wait` after about a second of waiting.
+    pub fn on_wait(mut self, on_wait: fn(&Path)) -> Locking {
+        self.on_wait = Some(on_wait);
+        self
+    }
+}
+
+/// The same when, timeout, and whom it tells (the same function, by address).
+impl PartialEq for Locking {
+    fn eq(&self, other: &Locking) -> bool {
+        let told = |l: &Locking| l.on_wait.map(|f| f as usize);
+        (self.when, self.timeout, told(self)) == (other.when, other.timeout, told(other))
+    }
+}
+
+impl Eq for Locking {}
+
+/// What [`Locking::default`] gives: [`Locking::AUTO`] unless set.
+static DEFAULT_LOCKING: RwLock<Locking> = RwLock::new(Locking::AUTO);
+
+/// Sets the process's default [`Locking`]: what every call that takes none uses
+/// (opening and reading frames and stores, rewriting metalayers), and
+/// [`Locking::default`]. The command line sets its `--lock-timeout` here.
+///
+/// ```
+/// use b2nd_meta::frame::{set_default_locking, Locking};
+///
+/// set_default_locking(Locking::AUTO.timeout(std::time::Duration::from_secs(5)));
+/// assert_eq!(Locking::default().timeout, Some(std::time::Duration::from_secs(5)));
+/// # set_default_locking(Locking::AUTO);
+/// ```
+pub fn set_default_locking(locking: Locking) {
+    if let Ok(mut default) = DEFAULT_LOCKING.write() {
+        *default = locking;
+    }
+}
+
+impl Default for Locking {
+    /// The process's default ([`set_default_locking`]; [`Locking::AUTO`] unless set).
+    fn default() -> Self {
+        DEFAULT_LOCKING.read().map_or(Locking::AUTO, |l| *l)
+    }
+}
+
+/// How often a lock held elsewhere is tried again: from 1 ms, doubling, to 100 ms.
+const RETRY_FIRST: Duration = Duration::from_millis(1);
+const RETRY_MAX: Duration = Duration::from_millis(100);
+/// How long a wait lasts before [`Locking::on_wait`] is told.
+const NOTICE_AFTER: Duration = Duration::from_secs(1);
+
+/// Why a lock was not taken.
+pub(crate) enum LockWait {
+    Io(io::Error),
+    TimedOut(Duration),
+}
+
+impl LockWait {
+    /// As a frame error about the lock at `path`.
+    pub(crate) fn into_error(self, path: &Path) -> FrameError {
+        match self {
+            LockWait::Io(e) => FrameError::io(Some(path))(e),
+            LockWait::TimedOut(waited) => {
+                FrameError::new(FrameErrorKind::LockTimeout { waited }).in_file(path)
+            }
+        }
+    }
+}
+
+/// Takes `file`'s lock (exclusive or shared) as `locking` says to wait: tried again
+/// with backoff while another process holds it, `on_wait` told after about a second
+/// (then, without a timeout, blocking until it is free), given up at the timeout.
+#[clippy::msrv = "1.89"]
+pub(crate) fn wait_for_lock(
+    file: &File,
+    exclusive: bool,
+    path: &Path,
+    locking: &Locking,
+) -> Result<(), LockWait> {
+    let start = Instant::now();
+    let mut retry = RETRY_FIRST;
+    let mut told = false;
+    loop {
+        let tried = match exclusive {
+            true => file.try_lock(),
+            false => file.try_lock_shared(),
+        };
+        match tried {
+            Ok(()) => return Ok(()),
+            Err(TryLockError::Error(e)) => return Err(LockWait::Io(e)),
+            Err(TryLockError::WouldBlock) => {}
+        }
+        let waited = start.elapsed();
+        if locking.timeout.is_some_and(|t| waited >= t) {
+            return Err(LockWait::TimedOut(waited));
+        }
+        if !told && waited >= NOTICE_AFTER {
+            told = true;
+            if let Some(on_wait) = locking.on_wait {
+                on_wait(path);
+            }
+            if locking.timeout.is_none() {
+                let blocked = match exclusive {
+                    true => file.lock(),
+                    false => file.lock_shared(),
+                };
+                return blocked.map_err(LockWait::Io);
+            }
+        }
+        let left = locking.timeout.map_or(retry, |t| t.saturating_sub(waited));
+        std::thread::sleep(retry.min(left).max(RETRY_FIRST));
+        retry = (retry * 2).min(RETRY_MAX);
+    }
 }
 
 /// A lock held on a frame's sidecar; dropping it releases the lock.
@@ -105,7 +272,7 @@ pub fn locking_requested() -> bool {
 /// file reads as 0), so locked handles elsewhere re-read the frame at their next locked
 /// access even when its length did not change.
 ///
-/// With [`Locking::Auto`] (every call of this crate): writers take part when
+/// With [`LockWhen::Auto`] (every call of this crate): writers take part when
 /// `BLOSC_LOCKING` asks ([`locking_requested`]; the sidecar is then created, as C
 /// creates it), readers and writers whenever the sidecar exists. No sidecar is created
 /// otherwise: a file appearing beside a frame the user only tagged would be a surprise,
@@ -115,17 +282,22 @@ pub fn locking_requested() -> bool {
 /// the exclusive lock, this crate's calls on the same frame (which take it too) wait.
 ///
 /// ```
-/// use b2nd_meta::frame::{lock_frame, FrameKind, Locking};
+/// use b2nd_meta::frame::{lock_frame, FrameErrorKind, FrameKind, Locking};
+/// use std::time::Duration;
 ///
 /// let dir = std::env::temp_dir().join(format!("b2nd-meta-lock-doc-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir)?;
 /// let path = dir.join("a.b2nd");
-/// assert!(lock_frame(&path, FrameKind::Contiguous, true, Locking::Never)?.is_none());
-/// let first = lock_frame(&path, FrameKind::Contiguous, true, Locking::Always)?.unwrap();
+/// assert!(lock_frame(&path, FrameKind::Contiguous, true, Locking::NEVER)?.is_none());
+/// let first = lock_frame(&path, FrameKind::Contiguous, true, Locking::ALWAYS)?.unwrap();
 /// assert_eq!(first.generation(), 1);
+/// // Held: another lock waits for it, here at most 50 ms.
+/// let wait = Locking::AUTO.timeout(Duration::from_millis(50));
+/// let err = lock_frame(&path, FrameKind::Contiguous, false, wait).unwrap_err();
+/// assert!(matches!(err.kind(), FrameErrorKind::LockTimeout { .. }));
 /// drop(first);
 /// // The sidecar exists now: Auto takes part, readers included.
-/// let reader = lock_frame(&path, FrameKind::Contiguous, false, Locking::Auto)?.unwrap();
+/// let reader = lock_frame(&path, FrameKind::Contiguous, false, Locking::AUTO)?.unwrap();
 /// assert_eq!(reader.generation(), 1);
 /// # drop(reader);
 /// # std::fs::remove_dir_all(&dir)?;
@@ -139,10 +311,10 @@ pub fn lock_frame(
     exclusive: bool,
     locking: Locking,
 ) -> Result<Option<FrameLock>, FrameError> {
-    let create = match locking {
-        Locking::Never => return Ok(None),
-        Locking::Always => exclusive,
-        Locking::Auto => exclusive && locking_requested(),
+    let create = match locking.when {
+        LockWhen::Never => return Ok(None),
+        LockWhen::Always => exclusive,
+        LockWhen::Auto => exclusive && locking_requested(),
     };
     let sidecar = lock_path(path, kind);
     let io = |e| FrameError::io(Some(&sidecar))(e);
@@ -155,11 +327,7 @@ pub fn lock_frame(
         Err(e) if e.kind() == io::ErrorKind::NotFound && !create => return Ok(None),
         Err(e) => return Err(io(e)),
     };
-    if exclusive {
-        file.lock().map_err(io)?;
-    } else {
-        file.lock_shared().map_err(io)?;
-    }
+    wait_for_lock(&file, exclusive, &sidecar, &locking).map_err(|e| e.into_error(&sidecar))?;
     let mut generation = read_seq(&file).map_err(io)?;
     if exclusive {
         generation = generation.wrapping_add(1);
@@ -173,28 +341,32 @@ pub fn lock_frame(
 const REOPENS: usize = 1000;
 
 /// Opens the file at `path` (read-write for a `writer`) and takes our own lock on it
-/// (exclusive for a writer, shared otherwise). Once the lock is held, `path` must
-/// still name the file locked: a vlmeta write to a frame without data replaces the
-/// file by a rename (`trailer/replace.rs`), and a writer that waited on the old file
-/// would otherwise write into a file no path names any more, its change lost. Then it
-/// starts over on the file the path names now.
-#[clippy::msrv = "1.89"]
-pub(crate) fn open_locked(path: &Path, writer: bool) -> io::Result<File> {
+/// (exclusive for a writer, shared otherwise), waiting as `locking` says. Once the
+/// lock is held, `path` must still name the file locked: a vlmeta write to a frame
+/// without data replaces the file by a rename (`trailer/replace.rs`), and a writer that
+/// waited on the old file would otherwise write into a file no path names any more, its
+/// change lost. Then it starts over on the file the path names now.
+pub(crate) fn open_locked(
+    path: &Path,
+    writer: bool,
+    locking: &Locking,
+) -> Result<File, FrameError> {
+    let io = |e| FrameError::io(Some(path))(e);
     for _ in 0..REOPENS {
-        let file = OpenOptions::new().read(true).write(writer).open(path)?;
-        if writer {
-            file.lock()?;
-        } else {
-            file.lock_shared()?;
-        }
-        if same_file(&file, path)? {
+        let file = OpenOptions::new()
+            .read(true)
+            .write(writer)
+            .open(path)
+            .map_err(io)?;
+        wait_for_lock(&file, writer, path, locking).map_err(|e| e.into_error(path))?;
+        if same_file(&file, path).map_err(io)? {
             return Ok(file);
         }
         // Closing releases the lock.
     }
-    Err(io::Error::other(
+    Err(io(io::Error::other(
         "the file was replaced 1000 times while waiting for its lock",
-    ))
+    )))
 }
 
 /// Whether `path` names the open `file` (the same device and inode).

@@ -212,7 +212,10 @@ pub use header::{
     FrameHeader, FrameInfo, FrameKind, HeaderNote, Metalayer, CONTENT_CAP, FIXED_HEADER_LEN,
     MAX_FRAME_FORMAT_VERSION, MAX_METALAYERS, METALAYER_NAME_MAXLEN, SPARSE_HEADER_FILE,
 };
-pub use lock::{lock_frame, lock_path, locking_requested, FrameLock, Locking, LOCK_SEQ_OFFSET};
+pub use lock::{
+    lock_frame, lock_path, locking_requested, set_default_locking, FrameLock, LockWhen, Locking,
+    LOCK_SEQ_OFFSET,
+};
 pub(crate) use open::open_file;
 pub use open::{open, open_with_trailer, read_header};
 pub use shape::ShapeChangeRefusal;

@@ -12,7 +12,7 @@ use super::header::{FrameHeader, FrameKind, CONTENT_CAP, SPARSE_HEADER_FILE};
 use super::parse::OFF_FRAME_TYPE;
 use super::staged::read_staged;
 use super::trailer::Trailer;
-use crate::io::{SharedSource, Stream};
+use crate::io::{special_file, SharedSource, Stream};
 
 /// Read a frame header from `reader`, positioned at the start of the frame.
 ///
@@ -42,36 +42,11 @@ pub fn read_header<R: Read>(reader: R) -> Result<FrameHeader, FrameError> {
     read_staged(&Stream::new(reader), usize::MAX)
 }
 
-/// What a path is, when it is neither a regular file nor a directory.
-fn special(md: &fs::Metadata) -> Option<&'static str> {
-    let ft = md.file_type();
-    if ft.is_file() || ft.is_dir() {
-        return None;
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if ft.is_fifo() {
-            return Some("a FIFO");
-        }
-        if ft.is_socket() {
-            return Some("a socket");
-        }
-        if ft.is_char_device() {
-            return Some("a character device");
-        }
-        if ft.is_block_device() {
-            return Some("a block device");
-        }
-    }
-    Some("not a regular file")
-}
-
 /// Refuses, before anything is opened, a path that is not a regular file: a FIFO or a
 /// device would block or never end.
 fn regular(path: &Path) -> Result<(), FrameError> {
     let md = fs::metadata(path).map_err(FrameError::io(Some(path)))?;
-    match special(&md) {
+    match special_file(&md) {
         Some(file_type) => {
             Err(FrameError::new(FrameErrorKind::NotAFile { file_type }).in_file(path))
         }
@@ -88,7 +63,7 @@ pub(crate) fn locate(path: &Path) -> Result<(PathBuf, FrameKind), FrameError> {
         let header = path.join(SPARSE_HEADER_FILE);
         regular(&header)?;
         Ok((header, FrameKind::Sparse))
-    } else if let Some(file_type) = special(&md) {
+    } else if let Some(file_type) = special_file(&md) {
         Err(FrameError::new(FrameErrorKind::NotAFile { file_type }).in_file(path))
     } else {
         Ok((path.to_path_buf(), FrameKind::Contiguous))
@@ -167,7 +142,8 @@ pub(crate) fn open_file(
 ) -> Result<(FrameFile, Option<Result<Trailer, FrameError>>), FrameError> {
     let (header_path, kind) = locate(path)?;
     // Under the shared sidecar lock when C-Blosc2's lock protocol is in use.
-    let _shared = super::lock::lock_frame(path, kind, false, super::lock::Locking::Auto)?;
+    let locking = super::lock::Locking::default();
+    let _shared = super::lock::lock_frame(path, kind, false, locking)?;
     let io = |e| FrameError::io(Some(&header_path))(e);
     let file = match file {
         // Opened before the lock (to see what the path holds): a vlmeta write to a frame

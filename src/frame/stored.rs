@@ -10,12 +10,12 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::vec::Vec;
 
-use super::chunks::{chunk_file_name, read_exact_into, read_stored, ChunkIndex, ChunkLocation};
+use super::chunks::{open_chunk_file, read_exact_into, read_stored, ChunkIndex, ChunkLocation};
 use super::error::{FrameError, FrameErrorKind};
 use super::fields::invalid;
 use super::header::{FrameHeader, FrameInfo};
 use crate::blosc::Special;
-use crate::chunk::{ChunkError, ChunkHeader, Parts, EXTENDED_HEADER_LEN};
+use crate::chunk::{ChunkError, ChunkHeader, DecodeBudget, Parts, EXTENDED_HEADER_LEN};
 use crate::io::ReadAt;
 
 /// A frame's data chunks: its index, and where their bytes are.
@@ -62,8 +62,9 @@ impl<R: ReadAt> StoredChunks<R> {
         reader: R,
         header: &FrameHeader,
         dir: Option<&Path>,
+        budget: Option<&DecodeBudget>,
     ) -> Result<StoredChunks<R>, FrameError> {
-        let index = ChunkIndex::read(&reader, header)?;
+        let index = ChunkIndex::read_within(&reader, header, budget)?;
         let info = &header.info;
         let declared = u64::from(info.header_len) + info.cbytes.max(0) as u64;
         let size = reader.size_up_to(declared).map_err(FrameError::io(None))?;
@@ -110,16 +111,12 @@ impl<R: ReadAt> StoredChunks<R> {
                 }))
             }
             ChunkLocation::File(number) => {
-                let Some(dir) = &self.dir else {
-                    return Err(self.misplaced(
-                        "chunk file number",
-                        number,
-                        "a chunk file in a contiguous frame (or read without its directory)",
-                    ));
-                };
-                let path = dir.join(chunk_file_name(number));
-                let file = File::open(&path).map_err(FrameError::io(Some(&path)))?;
-                let len = file.metadata().map_err(FrameError::io(Some(&path)))?.len();
+                let (file, len, path) = open_chunk_file(
+                    self.dir.as_deref(),
+                    number,
+                    self.index.offset,
+                    "a chunk file in a contiguous frame (or read without its directory)",
+                )?;
                 Ok(Chunk::Stored(StoredChunk {
                     n,
                     src: Source::File(file, path),

@@ -245,8 +245,9 @@ pub(super) fn update_with_hook<T>(
     let io = |e| FrameError::io(Some(p))(e);
     // C-Blosc2's lock protocol first (when it applies), then our own lock on the file
     // the path names once locked (a vlmeta write may replace it meanwhile).
-    let _sidecar = lock_frame(path, kind, true, Locking::Auto)?;
-    let file = open_locked(p, true).map_err(io)?;
+    let locking = Locking::default();
+    let _sidecar = lock_frame(path, kind, true, locking)?;
+    let file = open_locked(p, true, &locking)?;
     let result = locked(&file, p, kind, decide, between);
     // Closing the file releases the lock too; unlock first so that an error here is
     // reported rather than silently deferred.

@@ -43,3 +43,29 @@ pub(crate) fn write_all_at(file: &File, buf: &[u8], offset: u64) -> io::Result<(
         file.write_all(buf)
     }
 }
+
+/// What a path is, when it is neither a regular file nor a directory (a FIFO, a socket,
+/// a device: opening one for reading may block, and reading it may never end).
+pub(crate) fn special_file(md: &std::fs::Metadata) -> Option<&'static str> {
+    let ft = md.file_type();
+    if ft.is_file() || ft.is_dir() {
+        return None;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_fifo() {
+            return Some("a FIFO");
+        }
+        if ft.is_socket() {
+            return Some("a socket");
+        }
+        if ft.is_char_device() {
+            return Some("a character device");
+        }
+        if ft.is_block_device() {
+            return Some("a block device");
+        }
+    }
+    Some("not a regular file")
+}

@@ -95,10 +95,19 @@ pub enum ErrorKind {
         /// The length asked for.
         len: usize,
     },
-    /// Arrays (or maps) nested deeper than `max` levels: a metalayer nests two deep, a
+    /// Arrays or maps nested deeper than `max` levels: a metalayer nests two deep, a
     /// msgpack value at most [`crate::value::MAX_DEPTH`].
-    #[error("expected arrays nested at most {max} deep, found deeper")]
+    #[error("expected arrays and maps nested at most {max} deep, found {found} deeper")]
     TooDeep {
+        /// The bound.
+        max: usize,
+        /// What was found past it: `"an array"`, `"a map"`, `"a set"`, `"a NumPy array"`.
+        found: &'static str,
+    },
+    /// A msgpack value of more values (its elements, keys and their own, each held as
+    /// a [`Value`](crate::value::Value)) than the caller's budget holds.
+    #[error("expected at most {max} values in all (what the decode budget holds), found more")]
+    TooManyValues {
         /// The bound.
         max: usize,
     },
@@ -154,7 +163,10 @@ impl Kind for ErrorKind {
             InvalidMarker { .. } | LengthOutOfRange { .. } | InvalidUtf8 { .. } => Class::Syntax,
             TrailingBytes { .. } => Class::Syntax,
             InvalidValue { .. } | InvalidLength { .. } | Message(_) => Class::Invalid,
-            TooManyElements { .. } | TooDeep { .. } | BufferTooSmall { .. } => Class::TooLarge,
+            TooManyElements { .. }
+            | TooDeep { .. }
+            | TooManyValues { .. }
+            | BufferTooSmall { .. } => Class::TooLarge,
             UnsupportedType(_) => Class::Unsupported,
             Unencodable { .. } => Class::Refused,
             #[cfg(feature = "std")]

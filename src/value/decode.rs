@@ -57,8 +57,22 @@ impl Value {
     /// ```
     pub fn take_from_msgpack(bytes: &[u8]) -> Result<(Value, &[u8])> {
         let mut r = Reader::new(bytes);
-        let value = Decoder { input: bytes }.value(&mut r)?;
+        let (value, _) = Decoder { input: bytes }.value(&mut r, usize::MAX)?;
         Ok((value, r.remaining()))
+    }
+
+    /// [`Value::from_msgpack`] of a value made of at most `max_values` values (itself,
+    /// its elements, keys and theirs: each held as a `Value` of
+    /// [`VALUE_SIZE`](super::model::VALUE_SIZE) bytes), and how many it holds. A value of one
+    /// byte per element would otherwise hold 32 bytes for each byte read.
+    #[cfg(feature = "std")]
+    pub(crate) fn from_msgpack_within(bytes: &[u8], max_values: usize) -> Result<(Value, usize)> {
+        let mut r = Reader::new(bytes);
+        let (value, count) = Decoder { input: bytes }.value(&mut r, max_values)?;
+        match r.remaining().len() {
+            0 => Ok((value, count)),
+            rest => Err(trailing(bytes.len() - rest, rest)),
+        }
     }
 }
 
@@ -82,6 +96,19 @@ enum Head {
         at: usize,
         end: usize,
     },
+}
+
+impl Head {
+    /// What a head that opens a nesting level is, as a depth error names it.
+    fn nesting(&self) -> Option<&'static str> {
+        match self {
+            Head::Value(_) => None,
+            Head::Array(_) => Some("an array"),
+            Head::Map(_) => Some("a map"),
+            Head::Payload { code: EXT_SET, .. } => Some("a set"),
+            Head::Payload { .. } => Some("a NumPy array"),
+        }
+    }
 }
 
 /// A value being read, whose elements are being read; the decoder keeps these on a
@@ -108,13 +135,23 @@ impl<'a> Decoder<'a> {
     /// One value, read without recursion: containers and ext payloads are kept on
     /// `stack` (at most [`MAX_DEPTH`] of them), so the call stack stays flat however
     /// deep the value nests.
-    fn value(&self, r: &mut Reader<'a>) -> Result<Value> {
+    fn value(&self, r: &mut Reader<'a>, max_values: usize) -> Result<(Value, usize)> {
         let mut stack: Vec<Open<'a>> = Vec::new();
+        let mut count = 0usize;
         loop {
             let start = r.position();
             let head = self.head(r)?;
-            if !matches!(head, Head::Value(_)) && stack.len() >= MAX_DEPTH {
-                return Err(Error::at(start, ErrorKind::TooDeep { max: MAX_DEPTH }));
+            count += 1;
+            if count > max_values {
+                let kind = ErrorKind::TooManyValues { max: max_values };
+                return Err(Error::at(start, kind));
+            }
+            if let Some(found) = head.nesting().filter(|_| stack.len() >= MAX_DEPTH) {
+                let kind = ErrorKind::TooDeep {
+                    max: MAX_DEPTH,
+                    found,
+                };
+                return Err(Error::at(start, kind));
             }
             // Every element takes at least one byte; reserve no more than a few up
             // front, so claimed lengths allocate nothing (real elements grow it).
@@ -147,7 +184,7 @@ impl<'a> Decoder<'a> {
             // The value completes the values open around it, innermost first.
             loop {
                 match stack.last_mut() {
-                    None => return Ok(value),
+                    None => return Ok((value, count)),
                     Some(Open::Array { items, left }) => {
                         items.push(value);
                         *left -= 1;

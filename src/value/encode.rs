@@ -32,11 +32,7 @@ impl Value {
 
     /// The ext type and payload this value is written as, for the ext variants.
     pub(super) fn ext_payload(&self, depth: usize) -> Result<Option<(i8, Vec<u8>)>> {
-        if depth > super::model::MAX_DEPTH {
-            return Err(Error::new(ErrorKind::TooDeep {
-                max: super::model::MAX_DEPTH,
-            }));
-        }
+        check_depth(self, depth)?;
         Ok(match self {
             Value::Complex { re, im } => {
                 let mut p = Vec::with_capacity(16);
@@ -155,12 +151,29 @@ fn ndarray(a: &NdArray, out: &mut Vec<u8>, depth: usize) -> Result<()> {
     }
 }
 
-fn encode(v: &Value, out: &mut Vec<u8>, depth: usize) -> Result<()> {
-    if depth > super::model::MAX_DEPTH {
-        return Err(Error::new(ErrorKind::TooDeep {
-            max: super::model::MAX_DEPTH,
-        }));
+/// `v`, inside `depth` containers, may be written: at most [`MAX_DEPTH`](super::model::MAX_DEPTH)
+/// containers open at once, empty ones included (as decoding counts them); the error
+/// names the container past the bound.
+fn check_depth(v: &Value, depth: usize) -> Result<()> {
+    let found = match v {
+        Value::Array(_) => "an array",
+        Value::Tuple(_) => "a tuple",
+        Value::Map(_) => "a map",
+        Value::Set(_) => "a set",
+        Value::NdArray(_) => "a NumPy array",
+        _ => return Ok(()),
+    };
+    if depth < super::model::MAX_DEPTH {
+        return Ok(());
     }
+    Err(Error::new(ErrorKind::TooDeep {
+        max: super::model::MAX_DEPTH,
+        found,
+    }))
+}
+
+fn encode(v: &Value, out: &mut Vec<u8>, depth: usize) -> Result<()> {
+    check_depth(v, depth)?;
     match v {
         Value::Nil => put(rmp::encode::write_nil(out))?,
         Value::Bool(b) => put(rmp::encode::write_bool(out, *b))?,

@@ -58,6 +58,8 @@ mod model;
 mod nd;
 mod serialize;
 
+#[cfg(feature = "std")]
+pub(crate) use model::VALUE_SIZE;
 pub use model::{
     NdArray, NdData, NdDtype, Value, EXT_BLOSC2_FRAME, EXT_COMPLEX, EXT_NDARRAY, EXT_SET,
     EXT_STRUCTURED, MAX_DEPTH,

@@ -18,6 +18,11 @@ use alloc::vec::Vec;
 /// add to those around it, so nesting through ext payloads is bounded too.
 pub const MAX_DEPTH: usize = 1024;
 
+/// The bytes one [`Value`] takes where it is held (an element, a key): what a decode
+/// budget is charged for each value read.
+#[cfg(feature = "std")]
+pub(crate) const VALUE_SIZE: usize = core::mem::size_of::<Value>();
+
 /// The ext type python-blosc2 gives a nested Blosc2 frame (`to_cframe()` bytes).
 pub const EXT_BLOSC2_FRAME: i8 = 42;
 /// The ext type python-blosc2 gives a structured reference (a msgpack envelope).

@@ -127,7 +127,7 @@ pub fn update_stopping_after(
     let p = header_path.as_path();
     let io = |e| FrameError::io(Some(p))(e);
     let _sidecar = lock_frame(path, kind, !options.dry_run, options.locking)?;
-    let file = open_locked(p, !options.dry_run).map_err(io)?;
+    let file = open_locked(p, !options.dry_run, &options.locking)?;
     let result = locked(&file, p, kind, changes, options.dry_run, budget);
     let unlocked = file.unlock().map_err(io);
     let plan = result?;

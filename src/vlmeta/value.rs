@@ -5,9 +5,9 @@ use serde::de::DeserializeOwned;
 use std::string::{String, ToString};
 use std::vec::Vec;
 
-use crate::chunk;
+use crate::chunk::{self, DecodeBudget};
 use crate::frame::{FrameError, FrameErrorKind, FrameFile, Trailer, VlMetalayer};
-use crate::value::Value;
+use crate::value::{Value, VALUE_SIZE};
 
 impl VlMetalayer {
     /// Offset from the start of the frame of the chunk's first byte.
@@ -27,15 +27,23 @@ impl VlMetalayer {
     /// # Ok::<(), b2nd_meta::frame::FrameError>(())
     /// ```
     pub fn decode(&self) -> Result<Vec<u8>, FrameError> {
-        chunk::decode(&self.content).map_err(|source| {
-            let (content_offset, at) = (self.content_offset(), source.offset());
-            let kind = FrameErrorKind::VlmetaChunk {
-                name: self.name.clone(),
-                content_offset,
-                source,
-            };
-            FrameError::inside(content_offset, at, kind)
-        })
+        chunk::decode(&self.content).map_err(|source| self.chunk_error(source))
+    }
+
+    /// [`VlMetalayer::decode`] within `budget`, which the chunk's `nbytes` is spent
+    /// from (see [`DecodeBudget`]).
+    pub fn decode_within(&self, budget: &DecodeBudget) -> Result<Vec<u8>, FrameError> {
+        chunk::decode_within(&self.content, budget).map_err(|source| self.chunk_error(source))
+    }
+
+    fn chunk_error(&self, source: chunk::ChunkError) -> FrameError {
+        let (content_offset, at) = (self.content_offset(), source.offset());
+        let kind = FrameErrorKind::VlmetaChunk {
+            name: self.name.clone(),
+            content_offset,
+            source,
+        };
+        FrameError::inside(content_offset, at, kind)
     }
 }
 
@@ -55,6 +63,35 @@ impl VlMetalayer {
     pub fn value(&self) -> Result<Value, FrameError> {
         let bytes = self.decode()?;
         Value::from_msgpack(&bytes).map_err(|source| self.value_error(source))
+    }
+
+    /// [`VlMetalayer::value`] within `budget`: the chunk's `nbytes` is spent from it,
+    /// then the memory of the values read (each element, key and the value itself);
+    /// a value the budget does not hold is refused before it is decoded or read past
+    /// what the budget holds, so that many values held together stay within it.
+    ///
+    /// ```
+    /// use b2nd_meta::chunk::DecodeBudget;
+    ///
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/values/blosc2-4.14.1/vlmeta_small.b2nd");
+    /// let trailer = b2nd_meta::frame::open(path)?.trailer()?;
+    /// let budget = DecodeBudget::new(256);
+    /// let list = trailer.vlmetalayer("list").unwrap();
+    /// // python: [1, 2.5, None, "x"]: 14 bytes decoded, 5 values held (32 bytes each).
+    /// assert_eq!(list.value_within(&budget)?, list.value()?);
+    /// assert_eq!(budget.spent(), 14 + 5 * 32);
+    /// // What is left holds the bytes, not the values.
+    /// assert!(list.value_within(&budget).is_err());
+    /// # Ok::<(), b2nd_meta::frame::FrameError>(())
+    /// ```
+    pub fn value_within(&self, budget: &DecodeBudget) -> Result<Value, FrameError> {
+        let bytes = self.decode_within(budget)?;
+        let max = usize::try_from(budget.left() / VALUE_SIZE as u64).unwrap_or(usize::MAX);
+        let (value, count) =
+            Value::from_msgpack_within(&bytes, max).map_err(|source| self.value_error(source))?;
+        // Within what was left; another user of the budget may have spent it since.
+        let _ = budget.take((count * VALUE_SIZE) as u64);
+        Ok(value)
     }
 
     /// The value decoded as a `T` through rmp-serde; all of the uncompressed content

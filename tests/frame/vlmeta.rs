@@ -197,6 +197,41 @@ fn unknown_names_and_errors_name_the_place() {
     }
 }
 
+#[test]
+fn a_name_twice_in_the_vlmeta_index_is_refused_where_it_repeats() {
+    let mut bytes = frame_bytes("values/blosc2-4.14.1/vlmeta_small.b2nd");
+    let header = frame::parse_header(&bytes).unwrap();
+    let trailer = frame::parse_trailer(&bytes, &header).unwrap();
+    // The index, from trailer byte 9: each name a fixstr, then 0xd2 and an int32 offset.
+    let mut names = Vec::new();
+    let mut at = trailer.offset as usize + 9;
+    for _ in &trailer.vlmetalayers {
+        let len = usize::from(bytes[at] & 0x1f);
+        names.push((at, len));
+        at += 1 + len + 5;
+    }
+    // A later name of the same length as an earlier one becomes it.
+    let (first, later) = names
+        .iter()
+        .enumerate()
+        .find_map(|(i, &(a, len))| {
+            let b = names[i + 1..].iter().find(|&&(_, l)| l == len)?;
+            Some((a, b.0))
+        })
+        .unwrap();
+    let len = usize::from(bytes[first] & 0x1f);
+    bytes.copy_within(first + 1..first + 1 + len, later + 1);
+    let name = std::str::from_utf8(&bytes[first + 1..first + 1 + len])
+        .unwrap()
+        .to_string();
+    let err = frame::parse_trailer(&bytes, &header).unwrap_err();
+    assert!(
+        matches!(err.kind(), FrameErrorKind::DuplicateName { name: n } if *n == name),
+        "{err}"
+    );
+    assert_eq!(err.offset(), Some(later as u64));
+}
+
 /// Trailer bytes whose every value is tried: all of a small trailer; of a large one,
 /// the index, the tail and the first 64 bytes of each chunk (header, bstarts, csize).
 fn structural_offsets(trailer: &frame::Trailer) -> Vec<u64> {

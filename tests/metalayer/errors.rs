@@ -362,7 +362,7 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
     // 100,000 nested one-element arrays: a self-describing read must stop early.
     let err = b2nd_meta::from_slice::<IgnoredAny>(&[0x91; 100_000]).unwrap_err();
     assert!(
-        matches!(err.kind(), ErrorKind::TooDeep { max: 32 }),
+        matches!(err.kind(), ErrorKind::TooDeep { max: 32, .. }),
         "{err}"
     );
     assert_eq!(err.offset(), Some(32));

@@ -11,3 +11,4 @@ mod common;
 mod issue_05;
 mod issue_20;
 mod issue_24;
+mod issue_31;

@@ -264,6 +264,40 @@ fn rmp_serde_reads_values_with_ext_types() {
     }
 }
 
+/// A finite double as the JSON `show` prints and the double JSON input reads back from
+/// that text: bit for bit (issue 31: 0.9331238252043201 came back one ULP off).
+fn json_round_trip(f: f64) -> f64 {
+    let text = serde_json::to_string(&Value::F64(f)).unwrap();
+    match serde_json::from_str::<Value>(&text).unwrap() {
+        Value::F64(back) => back,
+        Value::Int(i) => i as f64,
+        other => panic!("{f:e} as {text} read back as {other:?}"),
+    }
+}
+
+#[test]
+fn doubles_read_back_from_json_exactly_at_the_edges() {
+    for f in [
+        0.9331238252043201,
+        0.0,
+        -0.0,
+        f64::MAX,
+        f64::MIN,
+        f64::MIN_POSITIVE,
+        -f64::MIN_POSITIVE,
+        f64::from_bits(1),                     // the smallest subnormal, 5e-324
+        f64::from_bits(0x000f_ffff_ffff_ffff), // the largest subnormal
+        f64::EPSILON,
+        1.0 + f64::EPSILON,
+        9007199254740993.0, // 2^53 + 1 rounds to 2^53
+        1e23,
+        8.98846567431158e307,
+        2.225073858507201e-308,
+    ] {
+        assert_eq!(json_round_trip(f).to_bits(), f.to_bits(), "{f:e}");
+    }
+}
+
 proptest::proptest! {
     /// Any bytes: an error or a value, never a panic; a value writes back to bytes
     /// that decode to the same value (bytes compared, as NaN != NaN).
@@ -274,6 +308,15 @@ proptest::proptest! {
             let back = Value::from_msgpack(&again).unwrap();
             proptest::prop_assert_eq!(back.to_msgpack().unwrap(), again);
             let _ = serde_json::to_string(&v).unwrap();
+        }
+    }
+
+    /// Every finite double, by its bits: the JSON text read back is the same double.
+    #[test]
+    fn every_finite_double_reads_back_from_json_exactly(bits in proptest::num::u64::ANY) {
+        let f = f64::from_bits(bits);
+        if f.is_finite() {
+            proptest::prop_assert_eq!(json_round_trip(f).to_bits(), bits, "{:e}", f);
         }
     }
 
@@ -365,7 +408,7 @@ fn deep_values_read_as_python_reads_them_on_a_2_mib_stack() {
                         panic!("{name}: {err}");
                     };
                     assert!(
-                        matches!(source.kind(), ErrorKind::TooDeep { max: 1024 }),
+                        matches!(source.kind(), ErrorKind::TooDeep { max: 1024, .. }),
                         "{err}"
                     );
                     // The 1,025th container's first byte; msgpack's `tell()` stops at it
@@ -398,7 +441,10 @@ fn a_million_nested_arrays_are_refused_at_the_bound_on_a_2_mib_stack() {
         .unwrap()
         .join()
         .unwrap();
-    assert!(matches!(err.kind(), ErrorKind::TooDeep { max: MAX_DEPTH }));
+    assert!(matches!(
+        err.kind(),
+        ErrorKind::TooDeep { max: MAX_DEPTH, .. }
+    ));
     assert_eq!(err.offset(), Some(MAX_DEPTH as u64));
     assert_eq!(MAX_DEPTH, 1024);
 }

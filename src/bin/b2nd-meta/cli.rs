@@ -1,6 +1,7 @@
 //! The command line's arguments (clap), and the parsing of those that are not text.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 
@@ -20,6 +21,19 @@ use crate::help::*;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// Give up (exit 1) after SECONDS waiting for another process's lock
+    ///
+    /// The lock of a frame (its .b2lock, C-Blosc2's lock protocol). Without it, wait as
+    /// long as it takes, saying so on stderr after a second.
+    // In --help only, so that -h keeps to a 24-line screen.
+    #[arg(
+        long,
+        global = true,
+        value_name = "SECONDS",
+        value_parser = parse_seconds,
+        hide_short_help = true
+    )]
+    pub lock_timeout: Option<Duration>,
 }
 
 /// The frame a writing command works on.
@@ -72,6 +86,11 @@ pub enum Command {
             conflicts_with_all = ["recursive", "full_hex"]
         )]
         slice: Option<String>,
+        /// Decode at most BYTES in all (vlmeta values, store chunks), e.g. 512M
+        ///
+        /// Past it, a value is shown raw with why, a node as an error [default: 128M].
+        #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
+        budget: Option<u64>,
         /// Frames, stores, bundles, directories holding them; - for stdin
         ///
         /// A contiguous frame file (.b2nd, .b2frame), a sparse frame's directory, a
@@ -180,6 +199,34 @@ pub enum Command {
         #[arg(value_name = "SHELL", value_enum)]
         shell: clap_complete::Shell,
     },
+}
+
+/// `BYTES`: a whole number of bytes, or of KiB, MiB or GiB with a `K`, `M` or `G`
+/// after it (`64M` is 64 MiB).
+pub fn parse_bytes(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let (digits, shift) = match t.char_indices().last() {
+        Some((i, 'K' | 'k')) => (&t[..i], 10),
+        Some((i, 'M' | 'm')) => (&t[..i], 20),
+        Some((i, 'G' | 'g')) => (&t[..i], 30),
+        _ => (t, 0),
+    };
+    digits
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(1 << shift))
+        .ok_or_else(|| {
+            format!("expected a number of bytes, with K, M or G after it or not (e.g. 512M), found {text:?}")
+        })
+}
+
+/// `SECONDS`: a number of seconds, fractions allowed (`0.5`).
+pub fn parse_seconds(text: &str) -> Result<Duration, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .and_then(|s| Duration::try_from_secs_f64(s).ok())
+        .ok_or_else(|| format!("expected a number of seconds (e.g. 2.5), found {text:?}"))
 }
 
 /// A new shape, as given on the command line.

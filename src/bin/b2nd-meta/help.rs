@@ -81,7 +81,9 @@ caterva metalayer beside a b2nd one is user data, shown raw.
 arr.vlmeta[name], kept in the frame's trailer), in trailer order: its value as JSON
 (the same mapping as \"value\"), or {\"raw_hex\": <the stored chunk>, (\"raw_len\"),
 \"error\": ...} when its chunk does not decode (a codec or filter not decoded, a
-declared size over the decoder's 64 MiB limit, not msgpack); {} when there are none.
+declared size over the decoder's 64 MiB limit or past the decode budget, not msgpack);
+{} when there are none. One budget (--budget, 128M by default) bounds all a command
+decodes: vlmeta values, and a store's chunks, each decoded once.
 Neither fails show. A trailer that cannot be read gives \"vlmeta\": {} and
 \"vlmeta_error\": \"<message> at byte N\" after it, exit status 0: C-Blosc2 needs the
 header first, and the header is still reported.

@@ -13,6 +13,8 @@
 use std::io::{self, IsTerminal};
 use std::process::ExitCode;
 
+use b2nd_meta::chunk::DecodeBudget;
+use b2nd_meta::frame::{self, Locking};
 use clap::Parser;
 
 mod cli;
@@ -37,6 +39,11 @@ fn main() -> ExitCode {
             return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
         }
     };
+    let mut locking = Locking::AUTO.on_wait(output::lock_notice);
+    if let Some(timeout) = cli.lock_timeout {
+        locking = locking.timeout(timeout);
+    }
+    frame::set_default_locking(locking);
     let out = &mut io::stdout().lock();
     let outcome = match cli.command {
         Command::Show {
@@ -46,6 +53,7 @@ fn main() -> ExitCode {
             full_hex,
             key,
             slice,
+            budget,
             paths,
         } => {
             // A person's summary on a terminal, JSON for a program (as ripgrep does);
@@ -62,12 +70,14 @@ fn main() -> ExitCode {
                 };
                 return finish(show_values::run(out, &req));
             }
+            let budget = budget.map_or_else(DecodeBudget::default, DecodeBudget::new);
             let req = show::Request {
                 paths: &paths,
                 keys: &key,
                 human,
                 full_hex,
                 recursive,
+                budget: &budget,
             };
             show::run(out, &req)
         }

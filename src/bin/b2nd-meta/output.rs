@@ -22,15 +22,27 @@ pub fn fatal(context: impl Into<String>, message: impl ToString) -> Fatal {
 }
 
 /// Writes one line to stderr, as `b2nd-meta: <context>: <message>`, on one line
-/// whatever the message holds. Errors writing to stderr are ignored: there is no
-/// one left to tell.
+/// whatever the message holds: line breaks become spaces, other control characters
+/// (an escape sequence in a file's name or key) are escaped. Errors writing to stderr
+/// are ignored: there is no one left to tell.
 pub fn say(context: &str, message: &str) {
-    let line = format!("b2nd-meta: {context}: {message}");
-    let line: String = line
-        .chars()
-        .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
-        .collect();
+    let mut line = String::new();
+    for c in format!("b2nd-meta: {context}: {message}").chars() {
+        match c {
+            '\n' | '\r' => line.push(' '),
+            c if c.is_control() => line.extend(c.escape_default()),
+            c => line.push(c),
+        }
+    }
     let _ = writeln!(io::stderr().lock(), "{line}");
+}
+
+/// After a second of waiting for a lock another process holds: which one, once.
+pub fn lock_notice(lock: &std::path::Path) {
+    say(
+        &lock.to_string_lossy(),
+        "waiting for the lock another process holds on it (--lock-timeout SECONDS gives up)",
+    );
 }
 
 /// A write to stdout that failed: quietly when its reader closed it.

@@ -1,5 +1,6 @@
 //! The trailer's bytes, marker by marker, over the one reader.
 
+use std::collections::BTreeSet;
 use std::string::{String, ToString};
 use std::vec::Vec;
 
@@ -45,6 +46,8 @@ pub(crate) fn parse_trailer_bytes(bytes: &[u8], base: u64) -> Result<Trailer, Fr
     // Each index entry takes at least 6 bytes: nothing is reserved beyond what is there.
     let mut index: Vec<(String, usize, i32)> =
         Vec::with_capacity(usize::from(count).min(bytes.len() / 6));
+    // The names so far, to find one twice without comparing every pair (8192 names).
+    let mut seen = BTreeSet::new();
     for _ in 0..count {
         let name_at = c.pos();
         let m = c.byte("a vlmetalayer name (fixstr)")?;
@@ -74,7 +77,7 @@ pub(crate) fn parse_trailer_bytes(bytes: &[u8], base: u64) -> Result<Trailer, Fr
                 },
             ));
         }
-        if index.iter().any(|(n, _, _)| n == name) {
+        if !seen.insert(name) {
             return Err(FrameError::at(
                 c.at(name_at),
                 FrameErrorKind::DuplicateName {

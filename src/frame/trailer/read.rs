@@ -1,14 +1,13 @@
 //! Finding the trailer from the frame's end and reading it, from bytes in memory or any
 //! source.
 
-use std::vec::Vec;
-
 use super::model::{Trailer, MIN_TRAILER_OFFSET, TAIL_IN_LAST, TRAILER_MIN_LEN};
 use super::parse::parse_trailer_bytes;
+use crate::frame::chunks::read_exact_at;
 use crate::frame::error::{FrameError, FrameErrorKind};
 use crate::frame::fields::{invalid, Bound, Fields};
 use crate::frame::header::{FrameHeader, FrameInfo, FIXED_HEADER_LEN};
-use crate::io::{read_vec_at, ReadAt};
+use crate::io::ReadAt;
 use crate::wire::marker::UINT32;
 use crate::wire::read::Reader;
 
@@ -85,14 +84,14 @@ pub fn parse_trailer(frame: &[u8], header: &FrameHeader) -> Result<Trailer, Fram
 pub fn read_trailer<S: ReadAt>(src: S, header: &FrameHeader) -> Result<Trailer, FrameError> {
     let frame_len = header.info.frame_len;
     let last_at = frame_len.saturating_sub(u64::from(TRAILER_MIN_LEN));
-    let last = read_at(
+    let last = read_exact_at(
         &src,
         last_at,
-        TRAILER_MIN_LEN,
+        TRAILER_MIN_LEN as usize,
         "the trailer length (the frame's 25 last bytes)",
     )?;
     let (offset, len) = locate(&header.info, &last)?;
-    let bytes = read_at(&src, offset, len, "the trailer")?;
+    let bytes = read_exact_at(&src, offset, len as usize, "the trailer")?;
     parse_trailer_bytes(&bytes, offset)
 }
 
@@ -115,25 +114,4 @@ fn slice<'a>(
                 available: frame.len() as u64,
             },
         ))
-}
-
-fn read_at<S: ReadAt>(
-    src: &S,
-    at: u64,
-    len: u32,
-    what: &'static str,
-) -> Result<Vec<u8>, FrameError> {
-    // Grows only as bytes arrive: a trailer length the file does not hold costs nothing.
-    let out = read_vec_at(src, at, len as usize).map_err(FrameError::io(None))?;
-    if out.len() < len as usize {
-        return Err(FrameError::at(
-            at,
-            FrameErrorKind::Truncated {
-                what,
-                end: at + u64::from(len),
-                available: at + out.len() as u64,
-            },
-        ));
-    }
-    Ok(out)
 }

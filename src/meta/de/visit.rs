@@ -13,7 +13,13 @@ impl<'de> Deserializer<'de> {
     #[inline]
     fn seq<V: Visitor<'de>>(&mut self, start: usize, len: usize, visitor: V) -> Result<V::Value> {
         if self.depth >= MAX_DEPTH {
-            return Err(Error::at(start, ErrorKind::TooDeep { max: MAX_DEPTH }));
+            return Err(Error::at(
+                start,
+                ErrorKind::TooDeep {
+                    max: MAX_DEPTH,
+                    found: "an array",
+                },
+            ));
         }
         self.depth += 1;
         let mut access = SeqAccess {

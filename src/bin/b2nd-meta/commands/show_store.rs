@@ -5,6 +5,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use b2nd_meta::chunk::DecodeBudget;
 use b2nd_meta::container::{self, Container, Entry, Kind};
 
 use crate::output::{emit, emit_json, fatal, json_line, say, stdout_error, Fatal};
@@ -24,6 +25,7 @@ pub fn show_keys(
     paths: &[PathBuf],
     keys: &[String],
     human: bool,
+    budget: &DecodeBudget,
 ) -> Result<bool, Fatal> {
     let [path] = paths else {
         return Err(fatal(
@@ -35,7 +37,7 @@ pub fn show_keys(
         ));
     };
     let context = path.to_string_lossy().into_owned();
-    let c = match container::open(path) {
+    let c = match container::open_with(path, budget.clone()) {
         Ok(c) if is_store(&c.kind) => c,
         Ok(c) => {
             say(
@@ -110,15 +112,15 @@ pub fn show(
             return Ok(true);
         };
         return match human {
-            true => emit(out, &listing::frame_text(&context, info)),
-            false => emit_json(out, &NodeJson::of(info)),
+            true => emit(out, &listing::frame_text(&context, info, c.budget())),
+            false => emit_json(out, &NodeJson::of(info, c.budget())),
         }
         .map(|()| true);
     }
     let detail = (c.kind == Kind::CTable)
         .then(|| c.node_info("/_meta").ok())
         .flatten()
-        .map(|m| listing::vlmeta_value(&m));
+        .map(|m| listing::vlmeta_value(&m, c.budget()));
     if human {
         let root = c.find("/__vlmeta__").and_then(|r| c.node_info(&r.key).ok());
         emit(
@@ -151,10 +153,10 @@ fn show_entries(
             ok = false;
         }
         if human {
-            let line = listing::tree_line(entry, &info, tree);
+            let line = listing::tree_line(entry, &info, tree, c.budget());
             writeln!(buffered, "{line}").map_err(stdout_error)?;
         } else {
-            json_line(&mut buffered, &Line::of(entry, &info))?;
+            json_line(&mut buffered, &Line::of(entry, &info, c.budget()))?;
         }
     }
     buffered.flush().map_err(stdout_error)?;

@@ -35,8 +35,9 @@ pub fn plural(n: u64, what: &str) -> String {
 }
 
 /// `s` as is, or quoted and escaped when it holds control characters (a newline in a
-/// metalayer name must not break the line).
-fn printable(s: &str) -> String {
+/// metalayer name must not break the line, an escape sequence in a store's key must
+/// not reach the terminal).
+pub fn printable(s: &str) -> String {
     if s.chars().any(char::is_control) {
         format!("{s:?}")
     } else {
@@ -217,12 +218,19 @@ fn dtype(dtype: &DtypeReport) -> String {
     }
 }
 
-/// A value as compact JSON, its control characters escaped, at most 200 characters.
+/// A value as compact JSON, its control characters escaped, at most 200 characters;
+/// the JSON of a larger value is not written past them (a 64 MiB bin is not turned
+/// into 128 MiB of hex to show 200 characters of it).
 fn short_json(value: &b2nd_meta::value::Value) -> String {
     const MAX: usize = 200;
-    let text = serde_json::to_string(value).unwrap_or_default();
+    // Enough bytes for MAX characters and one more (to know there are more).
+    let mut head = std::io::Cursor::new([0u8; 4 * (MAX + 1)]);
+    // A full buffer ends the writing with an error: what was written is the head.
+    let _ = serde_json::to_writer(&mut head, value);
+    let written = head.position() as usize;
+    let text = String::from_utf8_lossy(&head.get_ref()[..written]);
     match text.char_indices().nth(MAX) {
         Some((at, _)) => format!("{}...", &text[..at]),
-        None => text,
+        None => text.into_owned(),
     }
 }

@@ -4,11 +4,13 @@
 
 use std::fmt::Write as _;
 
+use b2nd_meta::chunk::DecodeBudget;
 use b2nd_meta::container::{Container, Entry, EntryInfo, Kind, Location, NodeInfo};
 use b2nd_meta::frame::ArrayInfo;
 use b2nd_meta::value::Value;
 use serde::Serialize;
 
+use super::human::printable;
 use super::report::{Options, Report, Vlmeta};
 use super::{count, human};
 
@@ -24,19 +26,25 @@ pub struct NodeJson<'a> {
 }
 
 impl<'a> NodeJson<'a> {
-    pub fn of(info: &'a NodeInfo) -> NodeJson<'a> {
+    pub fn of(info: &'a NodeInfo, budget: &DecodeBudget) -> NodeJson<'a> {
         NodeJson {
             kind: &info.kind,
             detail: info.detail.as_ref(),
-            report: report(info),
+            report: report(info, budget),
         }
     }
 }
 
 /// The report on a store's node (labelled with where it lives).
-fn report(info: &NodeInfo) -> Report<'_> {
+fn report<'a>(info: &'a NodeInfo, budget: &DecodeBudget) -> Report<'a> {
     let label = info.frame.header_path.as_path();
-    Report::of(label, &info.frame, info.trailer.as_ref(), Options::SHOW)
+    Report::of(
+        label,
+        &info.frame,
+        info.trailer.as_ref(),
+        Options::SHOW,
+        budget,
+    )
 }
 
 /// The container's own record: what it is, how many entries, what was left out, and
@@ -63,7 +71,7 @@ impl<'a> Record<'a> {
             entries: Some(c.entries().len()),
             notes: &c.notes,
             detail,
-            frame: c.info.as_ref().map(NodeJson::of),
+            frame: c.info.as_ref().map(|info| NodeJson::of(info, c.budget())),
         }
     }
 }
@@ -80,11 +88,15 @@ pub struct Line<'a> {
 }
 
 impl<'a> Line<'a> {
-    pub fn of(entry: &'a Entry, info: &'a Result<EntryInfo, impl ToString>) -> Line<'a> {
+    pub fn of(
+        entry: &'a Entry,
+        info: &'a Result<EntryInfo, impl ToString>,
+        budget: &DecodeBudget,
+    ) -> Line<'a> {
         Line {
             key: &entry.key,
             location: &entry.location,
-            info: info.as_ref().ok().map(EntryJson::of),
+            info: info.as_ref().ok().map(|info| EntryJson::of(info, budget)),
             error: info.as_ref().err().map(ToString::to_string),
         }
     }
@@ -106,13 +118,16 @@ struct EntryJson<'a> {
 }
 
 impl<'a> EntryJson<'a> {
-    fn of(info: &'a EntryInfo) -> EntryJson<'a> {
+    fn of(info: &'a EntryInfo, budget: &DecodeBudget) -> EntryJson<'a> {
         EntryJson {
             kind: &info.kind,
             detail: info.detail.as_ref(),
-            attrs: info.attrs.as_deref().map(|a| Vlmeta::of(a, Options::SHOW)),
+            attrs: info
+                .attrs
+                .as_deref()
+                .map(|a| Vlmeta::of(a, Options::SHOW, budget)),
             array: info.array().map(Shapes::of),
-            report: info.node.as_ref().map(report),
+            report: info.node.as_ref().map(|node| report(node, budget)),
         }
     }
 }
@@ -138,10 +153,11 @@ impl<'a> Shapes<'a> {
 }
 
 /// A single frame of a kind python names, for a terminal: its kind, then its summary.
-pub fn frame_text(context: &str, info: &NodeInfo) -> String {
+pub fn frame_text(context: &str, info: &NodeInfo, budget: &DecodeBudget) -> String {
+    let context = printable(context);
     let mut s = format!("{context}: {}", kind_line(&info.kind, info.detail.as_ref()));
     s.push('\n');
-    s.push_str(&human::render(&report(info)));
+    s.push_str(&human::render(&report(info, budget)));
     s
 }
 
@@ -155,7 +171,8 @@ pub fn store_text(
 ) -> String {
     let entries = c.entries().len() as u64;
     let mut s = format!(
-        "{context}: {}, {}",
+        "{}: {}, {}",
+        printable(context),
         c.kind.name(),
         count(entries, "entry", "entries")
     );
@@ -170,13 +187,14 @@ pub fn store_text(
         );
     }
     if let Some(Ok(trailer)) = root.map(|r| r.trailer.as_ref()) {
-        push_attrs(&mut s, &Vlmeta::of(&trailer.vlmetalayers, Options::SHOW), 1);
+        let attrs = Vlmeta::of(&trailer.vlmetalayers, Options::SHOW, c.budget());
+        push_attrs(&mut s, &attrs, 1);
     }
     if let Some(detail) = detail {
         let _ = write!(s, "\n  manifest: {}", json(detail));
     }
     for note in &c.notes {
-        let _ = write!(s, "\n  note: {note}");
+        let _ = write!(s, "\n  note: {}", printable(note));
     }
     s
 }
@@ -193,14 +211,17 @@ fn json(v: &impl Serialize) -> String {
     serde_json::to_string(v).unwrap_or_default()
 }
 
-/// The vlmeta of `info` that decoded, as one value (a map).
-pub fn vlmeta_value(info: &NodeInfo) -> Value {
+/// The vlmeta of `info` that decoded within `budget`, as one value (a map).
+pub fn vlmeta_value(info: &NodeInfo, budget: &DecodeBudget) -> Value {
     let layers = info.trailer.as_ref().map(|t| t.vlmetalayers.as_slice());
     Value::Map(
         layers
             .unwrap_or_default()
             .iter()
-            .filter_map(|vl| Some((Value::Str(vl.name.clone()), vl.value().ok()?)))
+            .filter_map(|vl| {
+                let value = vl.value_within(budget).ok()?;
+                Some((Value::Str(vl.name.clone()), value))
+            })
             .collect(),
     )
 }
@@ -209,8 +230,9 @@ fn push_attrs(s: &mut String, vlmeta: &Vlmeta, depth: usize) {
     for (name, value) in &vlmeta.0 {
         let _ = write!(
             s,
-            "\n{}attrs {name}: {}",
+            "\n{}attrs {}: {}",
             "  ".repeat(depth + 1),
+            printable(name),
             json(value)
         );
     }
@@ -230,6 +252,7 @@ pub fn tree_line(
     entry: &Entry,
     info: &Result<EntryInfo, impl std::fmt::Display>,
     tree: Option<usize>,
+    budget: &DecodeBudget,
 ) -> String {
     let (depth, name) = match tree {
         Some(base) => (
@@ -239,11 +262,11 @@ pub fn tree_line(
         None => (1, entry.key.as_str()),
     };
     let indent = "  ".repeat(depth);
-    let mut s = format!("{indent}{name}");
+    let mut s = format!("{indent}{}", printable(name));
     let info = match info {
         Ok(info) => info,
         Err(e) => {
-            let _ = write!(s, "  error: {e}");
+            let _ = write!(s, "  error: {}", printable(&e.to_string()));
             return s;
         }
     };
@@ -272,11 +295,8 @@ pub fn tree_line(
             && !trailer.vlmetalayers.is_empty()
             && info.kind != Kind::Group
         {
-            push_attrs(
-                &mut s,
-                &Vlmeta::of(&trailer.vlmetalayers, Options::SHOW),
-                depth,
-            );
+            let attrs = Vlmeta::of(&trailer.vlmetalayers, Options::SHOW, budget);
+            push_attrs(&mut s, &attrs, depth);
         }
     }
     if info.kind == Kind::CTable
@@ -285,7 +305,7 @@ pub fn tree_line(
         let _ = write!(s, "\n{indent}    schema: {}", json(schema));
     }
     if let Some(attrs) = &info.attrs {
-        push_attrs(&mut s, &Vlmeta::of(attrs, Options::SHOW), depth);
+        push_attrs(&mut s, &Vlmeta::of(attrs, Options::SHOW, budget), depth);
     }
     s
 }

@@ -38,6 +38,12 @@ pub fn frame_error(path: &Path, e: &FrameError, access: Access) -> String {
             },
             _,
         ) => truncated(path, file, *frame_len, *file_len, access),
+        (_, FrameErrorKind::LockTimeout { waited }, _) => format!(
+            "gave up after {:.1} s waiting for the lock another process holds on {} \
+             (--lock-timeout)",
+            waited.as_secs_f64(),
+            file.display()
+        ),
         // The frame itself does not read (its header, or a version this crate does not
         // read); what is not a frame says so itself.
         (Class::Syntax | Class::Unsupported, _, _) => {

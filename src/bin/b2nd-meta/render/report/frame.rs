@@ -2,6 +2,7 @@
 
 use std::path::Path;
 
+use b2nd_meta::chunk::DecodeBudget;
 use b2nd_meta::frame::{FrameError, FrameFile, Trailer};
 use serde::Serialize;
 
@@ -78,16 +79,18 @@ pub struct FrameReport {
 
 impl<'f> Report<'f> {
     /// The report on `frame` (read from `path`, as given) and its `trailer` (or why it
-    /// does not read), raw contents as `options` says.
+    /// does not read), raw contents as `options` says, vlmeta values decoded within
+    /// `budget`.
     pub fn of(
         path: &Path,
         frame: &'f FrameFile,
         trailer: Result<&Trailer, &FrameError>,
         options: Options,
+        budget: &DecodeBudget,
     ) -> Report<'f> {
         let info = &frame.header.info;
         let (metalayers, array) = Metalayers::of(frame, options);
-        let (vlmeta, vlmeta_error) = Vlmeta::of_trailer(trailer, options);
+        let (vlmeta, vlmeta_error) = Vlmeta::of_trailer(trailer, options, budget);
         Report {
             path: path.to_string_lossy().into_owned(),
             path_bytes_hex: path_bytes_hex(path),

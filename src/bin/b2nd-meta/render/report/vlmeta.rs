@@ -2,6 +2,7 @@
 //! metalayers (its trailer), each decoded to its msgpack value, or kept as raw bytes
 //! with why it does not decode.
 
+use b2nd_meta::chunk::DecodeBudget;
 use b2nd_meta::frame::{FrameError, Trailer, VlMetalayer};
 use b2nd_meta::value::Value;
 use serde::ser::{SerializeMap, Serializer};
@@ -17,7 +18,7 @@ pub enum VlmetaReport {
     /// The value, in the JSON mapping of `b2nd_meta::value`.
     Value(Value),
     /// A chunk that does not decode (a codec or filter not supported, a declared size
-    /// over the decoder's limit, not msgpack).
+    /// over the decoder's limit or past the command's decode budget, not msgpack).
     Raw(RawVlmeta),
 }
 
@@ -43,27 +44,29 @@ impl Vlmeta {
     pub fn of_trailer(
         trailer: Result<&Trailer, &FrameError>,
         options: Options,
+        budget: &DecodeBudget,
     ) -> (Vlmeta, Option<String>) {
         match trailer {
-            Ok(trailer) => (Vlmeta::of(&trailer.vlmetalayers, options), None),
+            Ok(trailer) => (Vlmeta::of(&trailer.vlmetalayers, options, budget), None),
             Err(e) => (Vlmeta::default(), Some(e.to_string())),
         }
     }
 
-    /// These vlmetalayers.
-    pub fn of(vlmetalayers: &[VlMetalayer], options: Options) -> Vlmeta {
+    /// These vlmetalayers, their values decoded within `budget`.
+    pub fn of(vlmetalayers: &[VlMetalayer], options: Options, budget: &DecodeBudget) -> Vlmeta {
         let layers = vlmetalayers
             .iter()
-            .map(|vl| (vl.name.clone(), VlmetaReport::of(vl, options)));
+            .map(|vl| (vl.name.clone(), VlmetaReport::of(vl, options, budget)));
         Vlmeta(layers.collect())
     }
 }
 
 impl VlmetaReport {
     /// The report on one vlmetalayer; its chunk is decoded within the decoder's limit
-    /// (`b2nd_meta::chunk::DEFAULT_MAX_NBYTES`), so memory stays bounded.
-    fn of(vl: &VlMetalayer, options: Options) -> VlmetaReport {
-        match vl.value() {
+    /// (`b2nd_meta::chunk::DEFAULT_MAX_NBYTES`) and the command's budget, so memory
+    /// stays bounded whatever the trailer holds.
+    fn of(vl: &VlMetalayer, options: Options, budget: &DecodeBudget) -> VlmetaReport {
+        match vl.value_within(budget) {
             Ok(value) => VlmetaReport::Value(value),
             Err(e) => {
                 let len = vl.content.len();
@@ -74,10 +77,14 @@ impl VlmetaReport {
                     ),
                     _ => (Hex::Bytes(vl.content.clone()), None),
                 };
+                let hint = match e.kind().is_over_budget() {
+                    true => " (show --budget BYTES decodes more)",
+                    false => "",
+                };
                 VlmetaReport::Raw(RawVlmeta {
                     raw_hex,
                     raw_len,
-                    error: e.to_string(),
+                    error: format!("{e}{hint}"),
                 })
             }
         }
