@@ -187,3 +187,14 @@ fn a_stores_arrays_by_key_and_a_frame_on_stdin() {
         "- [0, :3]: shape (3,), dtype <u2\n[    2 65535     0]\n"
     );
 }
+
+#[test]
+fn control_characters_are_escaped() {
+    let path = arrays().join("dtype_S5.b2nd");
+    // python: arr[0, 2] == b'z\x1bR\x885' (an ESC and a C1 byte, each read as latin-1).
+    let (code, out, err) = show(&["--slice", "0, 2", path.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(out, "\"z\\u001bR\\u00885\"\n");
+    let (_, human, _) = show(&["-H", "--slice", "0, 2", path.to_str().unwrap()]);
+    assert!(human.ends_with("\n\"z\\u001bR\\u00885\"\n"), "{human}");
+}

@@ -126,9 +126,21 @@ fn push(out: &mut String, value: impl std::fmt::Display) {
     let _ = write!(out, "{value}");
 }
 
-/// A JSON string (also what a person sees of a string).
+/// A JSON string (also what a person sees of a string), every control character
+/// escaped (C1 too: none reaches a terminal).
 fn quote(text: &str, out: &mut String) {
-    out.push_str(&serde_json::Value::from(text).to_string());
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
 }
 
 /// An IEEE 754 half-precision float's value.
