@@ -36,6 +36,11 @@ pub trait Element:
     /// The value of one element's bytes (its size), big-endian when `big`.
     #[doc(hidden)]
     fn from_bytes(bytes: &[u8], big: bool) -> Self;
+
+    /// Writes the value as one element's bytes (`out` has its size), big-endian when
+    /// `big`.
+    #[doc(hidden)]
+    fn to_bytes(self, out: &mut [u8], big: bool);
 }
 
 macro_rules! number {
@@ -54,6 +59,11 @@ macro_rules! number {
                     return Self::default();
                 };
                 if big { <$t>::from_be_bytes(b) } else { <$t>::from_le_bytes(b) }
+            }
+
+            fn to_bytes(self, out: &mut [u8], big: bool) {
+                let b = if big { self.to_be_bytes() } else { self.to_le_bytes() };
+                out.copy_from_slice(&b);
             }
         }
     };
@@ -82,6 +92,11 @@ impl Element for bool {
     fn from_bytes(bytes: &[u8], _big: bool) -> Self {
         bytes.first().is_some_and(|&b| b != 0)
     }
+
+    fn to_bytes(self, out: &mut [u8], _big: bool) {
+        out.fill(0);
+        out[0] = u8::from(self);
+    }
 }
 
 macro_rules! complex {
@@ -98,6 +113,12 @@ macro_rules! complex {
             fn from_bytes(bytes: &[u8], big: bool) -> Self {
                 let (re, im) = bytes.split_at(bytes.len() / 2);
                 [<$t>::from_bytes(re, big), <$t>::from_bytes(im, big)]
+            }
+
+            fn to_bytes(self, out: &mut [u8], big: bool) {
+                let (re, im) = out.split_at_mut(out.len() / 2);
+                self[0].to_bytes(re, big);
+                self[1].to_bytes(im, big);
             }
         }
     };

@@ -4,6 +4,8 @@
 use std::io;
 use std::string::String;
 
+use super::write::DefaultsError;
+use crate::chunk::CompressError;
 use crate::container::ContainerError;
 use crate::dtype::DtypeError;
 use crate::frame::FrameError;
@@ -93,8 +95,45 @@ pub enum ArrayErrorKind {
         /// Its size in bytes.
         nbytes: u128,
     },
-    /// Writing the output failed.
-    #[error("writing the output: {0}")]
+    /// A parameter of a new array that python-blosc2 or C-Blosc2 refuses, or that this
+    /// crate does not write.
+    #[error("{what}: expected {expected}, found {found}")]
+    Unwritable {
+        /// What it is.
+        what: &'static str,
+        /// What is expected.
+        expected: &'static str,
+        /// What was given.
+        found: String,
+    },
+    /// Chunk or block shapes python-blosc2 refuses (its `ValueError`).
+    #[error("{0}")]
+    Partition(#[source] DefaultsError),
+    /// Compression parameters C-Blosc2 refuses, or a codec or filter this crate does not
+    /// write.
+    #[error("{0}")]
+    Compress(#[source] CompressError),
+    /// A `.npy` file's header that numpy would not read, or an array numpy pickles.
+    #[error("expected {expected}, found {found}")]
+    Npy {
+        /// What numpy expects there.
+        expected: String,
+        /// What was found.
+        found: String,
+    },
+    /// A new array's path exists and overwriting it was not asked for.
+    #[error("exists, and overwriting it was not asked for")]
+    Exists,
+    /// The data given for a new array is not its length (in bytes).
+    #[error("expected {expected} bytes of the array's elements in C order, found {found}")]
+    DataLength {
+        /// The array's bytes.
+        expected: u128,
+        /// The bytes given (so far, when too many).
+        found: u128,
+    },
+    /// Reading or writing a file failed.
+    #[error("{0}")]
     Io(#[source] io::Error),
 }
 
@@ -110,6 +149,10 @@ impl Kind for ArrayErrorKind {
             Syntax { .. } => Class::Syntax,
             Selection { .. } | TypeMismatch { .. } | BufferLength { .. } => Class::Refused,
             TooLarge { .. } => Class::TooLarge,
+            Unwritable { .. } | Partition(_) | Compress(_) | DataLength { .. } | Exists => {
+                Class::Refused
+            }
+            Npy { .. } => Class::Syntax,
             Io(_) => Class::Io,
         }
     }

@@ -173,4 +173,86 @@ impl Grid {
         }
         spans
     }
+
+    /// Calls `run(at, in_chunk, len)` for each stretch of `len` elements of the chunk at
+    /// `coords` (chunk grid coordinates) that is contiguous both in the array in C order
+    /// (from element `at`) and in the chunk (from element `in_chunk`), block by block:
+    /// every element the shape covers, once; the padding is not visited. A block that
+    /// spans whole rows of the array (python's default blocks) is one stretch.
+    pub(crate) fn chunk_runs(&self, coords: &[u64], mut run: impl FnMut(usize, usize, usize)) {
+        let ndim = self.ndim();
+        if ndim == 0 {
+            return run(0, 0, 1);
+        }
+        // Array strides in elements (C order).
+        let mut array_stride = std::vec![1usize; ndim];
+        for d in (0..ndim - 1).rev() {
+            array_stride[d] = array_stride[d + 1] * self.shape[d + 1] as usize;
+        }
+        let nblocks = self.nblocks();
+        let mut block = std::vec![0u64; ndim];
+        let mut start = std::vec![0u64; ndim];
+        let mut extent = std::vec![0u64; ndim];
+        let mut pos = std::vec![0u64; ndim];
+        for b in 0..nblocks {
+            // The block's coordinates in the chunk (C order over the chunk's blocks).
+            let mut rest = b as u64;
+            for d in (0..ndim).rev() {
+                let per = self.blocks_per_chunk[d].max(1);
+                block[d] = rest % per;
+                rest /= per;
+            }
+            let mut empty = false;
+            for d in 0..ndim {
+                let chunk_start = coords[d] * self.chunkshape[d];
+                start[d] = chunk_start + block[d] * self.blockshape[d];
+                let end = (start[d] + self.blockshape[d])
+                    .min(chunk_start + self.chunkshape[d])
+                    .min(self.shape[d]);
+                extent[d] = end.saturating_sub(start[d]);
+                empty |= extent[d] == 0;
+            }
+            if empty {
+                continue;
+            }
+            // Axes from `inner` on are whole rows of the array in this block: one
+            // stretch covers them.
+            let mut inner = ndim - 1;
+            while inner > 0
+                && extent[inner] == self.shape[inner]
+                && self.blockshape[inner] == self.shape[inner]
+            {
+                inner -= 1;
+            }
+            let len = extent[inner] as usize * array_stride[inner];
+            let block_at = b * self.block_items;
+            pos[..inner].fill(0);
+            loop {
+                let mut at = 0;
+                let mut in_chunk = block_at;
+                for d in 0..inner {
+                    at += (start[d] + pos[d]) as usize * array_stride[d];
+                    in_chunk += pos[d] as usize * self.item_stride[d];
+                }
+                at += start[inner] as usize * array_stride[inner];
+                run(at, in_chunk, len);
+                // The next position of the axes before `inner`, if any.
+                let mut d = inner;
+                let done = loop {
+                    if d == 0 {
+                        break true;
+                    }
+                    d -= 1;
+                    pos[d] += 1;
+                    if pos[d] < extent[d] {
+                        break false;
+                    }
+                    pos[d] = 0;
+                };
+                if done {
+                    break;
+                }
+            }
+        }
+    }
 }

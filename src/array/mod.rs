@@ -56,10 +56,11 @@ mod read;
 mod resolve;
 mod selection;
 mod source;
+pub mod write;
 
 pub use access::Touched;
 pub use element::Element;
 pub use error::{ArrayError, ArrayErrorKind};
 pub use handle::Array;
-pub use npy::npy_header;
+pub use npy::{npy_header, NpyHeader};
 pub use selection::{Index, Selection};

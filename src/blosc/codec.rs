@@ -67,6 +67,17 @@ impl Codec {
         }
     }
 
+    /// The codec python-blosc2 names `name`, in any case (`"zstd"`, `"LZ4HC"`,
+    /// `"zfp_rate"`).
+    ///
+    /// ```
+    /// use b2nd_meta::blosc::Codec;
+    /// assert_eq!([Codec::from_name("ZSTD"), Codec::from_name("ndlz"), Codec::from_name("gzip")], [Some(Codec::Zstd), Some(Codec::Plugin(32)), None]);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Codec> {
+        names::codec_id(&name.to_ascii_lowercase()).map(Codec::from_id)
+    }
+
     /// The codec of a chunk's format code; `plugin_id` is the extended header's codec
     /// byte, which format 6 names.
     ///
@@ -83,6 +94,23 @@ impl Codec {
             PLUGIN_FORMAT => Codec::Plugin(plugin_id),
             format => Codec::Reserved(format),
         }
+    }
+
+    /// The format code a chunk compressed with it carries (LZ4HC writes LZ4's); `None`
+    /// for a codec whose chunks C-Blosc2 writes with format 6 (a plugin) or none.
+    ///
+    /// ```
+    /// use b2nd_meta::blosc::Codec;
+    /// assert_eq!([Codec::Lz4Hc, Codec::Zstd, Codec::Plugin(32)].map(Codec::format), [Some(1), Some(4), None]);
+    /// ```
+    pub const fn format(self) -> Option<u8> {
+        Some(match self {
+            Codec::BloscLz => 0,
+            Codec::Lz4 | Codec::Lz4Hc => 1,
+            Codec::Zlib => 3,
+            Codec::Zstd => 4,
+            Codec::Plugin(_) | Codec::Unknown(_) | Codec::Reserved(_) => return None,
+        })
     }
 
     /// Its id; `None` for a reserved chunk format, which names no codec.

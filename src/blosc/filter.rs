@@ -54,6 +54,17 @@ impl Filter {
         }
     }
 
+    /// The filter python-blosc2 names `name`, in any case (`"shuffle"`,
+    /// `"BYTEDELTA"`, `"nofilter"`).
+    ///
+    /// ```
+    /// use b2nd_meta::blosc::Filter;
+    /// assert_eq!([Filter::from_name("BitShuffle"), Filter::from_name("crc")], [Some(Filter::BitShuffle), None]);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Filter> {
+        names::filter_id(&name.to_ascii_lowercase()).map(Filter::from_id)
+    }
+
     /// Its id.
     pub const fn id(self) -> u8 {
         match self {

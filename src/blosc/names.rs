@@ -40,6 +40,16 @@ pub(super) fn filter_name(id: u8) -> Option<&'static str> {
     })
 }
 
+/// The id of the codec named `name` (the table's spelling), when there is one.
+pub(super) fn codec_id(name: &str) -> Option<u8> {
+    (0..=u8::MAX).find(|&id| codec_name(id) == Some(name))
+}
+
+/// The id of the filter named `name` (the table's spelling), when there is one.
+pub(super) fn filter_id(name: &str) -> Option<u8> {
+    (0..=u8::MAX).find(|&id| filter_name(id) == Some(name))
+}
+
 #[cfg(test)]
 mod tests {
     use super::{codec_name, filter_name};

@@ -45,6 +45,8 @@
 mod blocks;
 #[cfg(feature = "std")]
 mod budget;
+#[cfg(feature = "std")]
+mod compress;
 mod cursor;
 mod decode;
 #[cfg(feature = "std")]
@@ -62,6 +64,8 @@ mod vlblocks;
 pub(crate) use budget::decode_within_limit;
 #[cfg(feature = "std")]
 pub use budget::{decode_within, DecodeBudget};
+#[cfg(feature = "std")]
+pub use compress::{compress, CParams, CompressError};
 #[cfg(feature = "std")]
 pub use error::OverBudget;
 // The special-chunk rules, for the frame reader's shortcut (one place).

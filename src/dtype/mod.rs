@@ -120,6 +120,8 @@ mod layout;
 mod limits;
 mod literal;
 mod model;
+#[cfg(feature = "std")]
+mod npy;
 mod parse;
 mod typestr;
 
@@ -130,3 +132,5 @@ pub use model::{Dtype, Field};
 // NumPy's repr of names and shapes, for the `.npy` header (src/array/npy.rs).
 #[cfg(feature = "std")]
 pub(crate) use display::{write_py_str, write_shape};
+#[cfg(feature = "std")]
+pub(crate) use npy::parse_npy_dict;

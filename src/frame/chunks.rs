@@ -319,10 +319,36 @@ impl ChunkIndex {
     }
 }
 
+/// Bit 63 of an offsets entry: a chunk that is not stored.
+const SPECIAL_BIT: u64 = 1 << 63;
+/// The special kind's shift in an offsets entry (byte 7).
+const SPECIAL_KIND_SHIFT: u32 = 56;
+
+impl ChunkLocation {
+    /// The offsets chunk's entry for this location, as `frame_append_chunk` writes it,
+    /// in a frame whose header is `header_len` bytes (the inverse of `locate`).
+    pub(crate) fn entry(self, header_len: u64) -> i64 {
+        let kind = |s: Special| -> u64 {
+            match s {
+                Special::Zero => 1,
+                Special::Nan => 2,
+                Special::Uninit => 4,
+                // Never in an index: C stores a value chunk's bytes.
+                Special::Value => 3,
+            }
+        };
+        match self {
+            ChunkLocation::Offset(pos) => pos.saturating_sub(header_len) as i64,
+            ChunkLocation::File(n) => n as i64,
+            ChunkLocation::Special(s) => (SPECIAL_BIT | kind(s) << SPECIAL_KIND_SHIFT) as i64,
+        }
+    }
+}
+
 /// One offsets entry as C reads it (`get_coffset`, `frame_special_chunk`).
 fn locate(value: i64, info: &FrameInfo, index_at: u64) -> Result<ChunkLocation, FrameError> {
     if value < 0 {
-        let kind = (value as u64 >> 56) as u8;
+        let kind = (value as u64 >> SPECIAL_KIND_SHIFT) as u8;
         return match kind {
             k if k & 1 != 0 => Ok(ChunkLocation::Special(Special::Zero)),
             k if k & 4 != 0 => Ok(ChunkLocation::Special(Special::Uninit)),

@@ -142,6 +142,14 @@ pub enum FrameErrorKind {
         /// Where its content actually is.
         actual: u64,
     },
+    /// A metalayer content too long for its int32 length (a new frame's).
+    #[error("metalayer {name:?} of {len} bytes, expected fewer than 2 GiB")]
+    MetalayerTooLarge {
+        /// The metalayer.
+        name: String,
+        /// Its length.
+        len: u64,
+    },
     /// A metalayer name is longer than 31 bytes (stored as str8/16/32).
     #[error("metalayer name of {len} bytes, at most {METALAYER_NAME_MAXLEN} allowed")]
     NameTooLong {
@@ -366,6 +374,7 @@ impl Kind for FrameErrorKind {
                 Class::NotFound
             }
             UnusualLayout
+            | MetalayerTooLarge { .. }
             | NotUserMetalayer { .. }
             | VlmetaChange { .. }
             | ShapeChange { .. }

@@ -20,9 +20,9 @@ use crate::wire::read::Reader;
 use crate::wire::Found;
 
 /// Offset of the index size (uint16), from C-Blosc2's `blosc/frame.h`.
-const OFF_IDX_SIZE: usize = 89;
+pub(super) const OFF_IDX_SIZE: usize = 89;
 /// The metalayer section is a fixarray of 3: index size, index, contents.
-const SECTION_ARRAY: u8 = FIXARRAY + 3;
+pub(super) const SECTION_ARRAY: u8 = FIXARRAY + 3;
 
 const NAME_MARKER: &str = "a msgpack fixstr marker (0xa0..=0xbf) for a metalayer name";
 

@@ -177,6 +177,7 @@
 
 mod array;
 mod array_info;
+pub(crate) mod build;
 mod check;
 mod chunks;
 mod data;

@@ -14,7 +14,7 @@ use crate::wire::marker::{FALSE, FIXARRAY, FIXEXT16, FIXSTR, INT16, INT32, INT64
 use crate::wire::read::Reader;
 use crate::wire::Found;
 
-const MAGIC: [u8; 8] = *b"b2frame\0";
+pub(super) const MAGIC: [u8; 8] = *b"b2frame\0";
 
 /// Whether `buf` holds the magic where a frame has it (the test C-Blosc2 makes first).
 pub(crate) fn starts_with_magic(buf: &[u8]) -> bool {
@@ -28,25 +28,25 @@ pub(crate) const OFF_FRAME_LEN: usize = 16;
 pub(crate) const OFF_FLAGS: usize = 25;
 pub(crate) const OFF_FRAME_TYPE: usize = 26;
 pub(crate) const OFF_FILTER_PIPELINE: usize = 70;
-const OFF_NBYTES: usize = 30;
-const OFF_CBYTES: usize = 39;
-const OFF_TYPESIZE: usize = 48;
-const OFF_BLOCKSIZE: usize = 53;
-const OFF_CHUNKSIZE: usize = 58;
+pub(super) const OFF_NBYTES: usize = 30;
+pub(super) const OFF_CBYTES: usize = 39;
+pub(super) const OFF_TYPESIZE: usize = 48;
+pub(super) const OFF_BLOCKSIZE: usize = 53;
+pub(super) const OFF_CHUNKSIZE: usize = 58;
 
 const GENERAL_FLAG_VERSION_MASK: u8 = 0x0f;
-const GENERAL_FLAG_OFFSETS_64BIT: u8 = 0x10;
-const GENERAL_FLAG_VARIABLE_CHUNKS: u8 = 0x40;
-const GENERAL_FLAG_VL_BLOCKS: u8 = 0x80;
-const CODEC_NIBBLE_UDCODEC: u8 = 6;
-const OTHER_FLAGS2_USE_DICT: u8 = 0x01;
+pub(super) const GENERAL_FLAG_OFFSETS_64BIT: u8 = 0x10;
+pub(super) const GENERAL_FLAG_VARIABLE_CHUNKS: u8 = 0x40;
+pub(super) const GENERAL_FLAG_VL_BLOCKS: u8 = 0x80;
+pub(super) const CODEC_NIBBLE_UDCODEC: u8 = 6;
+pub(super) const OTHER_FLAGS2_USE_DICT: u8 = 0x01;
 
 /// The header starts with a fixarray of 14 elements.
-const HEADER_ARRAY: u8 = FIXARRAY + 14;
+pub(super) const HEADER_ARRAY: u8 = FIXARRAY + 14;
 /// The magic is a fixstr of 8 bytes.
-const MAGIC_STR: u8 = FIXSTR + 8;
+pub(super) const MAGIC_STR: u8 = FIXSTR + 8;
 /// The four flag bytes are a fixstr of 4 bytes.
-const FLAGS_STR: u8 = FIXSTR + 4;
+pub(super) const FLAGS_STR: u8 = FIXSTR + 4;
 
 /// What the parser saw that C-Blosc2 does not check, kept for [`FrameInfo::notes`].
 struct Notes(Vec<HeaderNote>);

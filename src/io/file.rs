@@ -1,7 +1,9 @@
-//! Files as a [`ReadAt`] (`pread`), and the one positioned write of the crate's writers.
+//! Files as a [`ReadAt`] (`pread`), the one positioned write of the crate's writers, and
+//! the staging name and directory sync of its replacing writes.
 
 use std::fs::File;
 use std::io;
+use std::path::{Path, PathBuf};
 
 use super::read_at::ReadAt;
 
@@ -42,6 +44,24 @@ pub(crate) fn write_all_at(file: &File, buf: &[u8], offset: u64) -> io::Result<(
         file.seek(SeekFrom::Start(offset))?;
         file.write_all(buf)
     }
+}
+
+/// `<name>.<pid>.tmp` beside `target`: python-blosc2's staging name (its
+/// `DictStore.__setitem__` builds a leaf there and renames it over the target).
+pub(crate) fn staging_path(target: &Path) -> PathBuf {
+    let mut name = target.file_name().unwrap_or_default().to_os_string();
+    name.push(std::format!(".{}.tmp", std::process::id()));
+    target.with_file_name(name)
+}
+
+/// Makes the entries of `dir` (a rename, a new file) durable: on Unix, `fsync` of the
+/// directory.
+pub(crate) fn sync_dir(dir: &Path) -> io::Result<()> {
+    #[cfg(unix)]
+    File::open(dir)?.sync_all()?;
+    #[cfg(not(unix))]
+    let _ = dir;
+    Ok(())
 }
 
 /// What a path is, when it is neither a regular file nor a directory (a FIFO, a socket,

@@ -75,10 +75,6 @@ impl Budget {
     /// Makes a rename in `dir` durable (on Unix: `fsync` of the directory).
     pub(super) fn sync_dir(&mut self, dir: &Path) -> std::io::Result<()> {
         self.spend(1)?;
-        #[cfg(unix)]
-        File::open(dir)?.sync_all()?;
-        #[cfg(not(unix))]
-        let _ = dir;
-        Ok(())
+        crate::io::sync_dir(dir)
     }
 }

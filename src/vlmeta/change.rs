@@ -150,3 +150,12 @@ pub(super) fn borrowed(entries: &[(String, Vec<u8>)]) -> Vec<(&str, &[u8])> {
         .map(|(n, c)| (n.as_str(), c.as_slice()))
         .collect()
 }
+
+/// The trailer of a new frame whose vlmetalayers are those `changes` set, in order, and
+/// whether it holds any.
+pub(crate) fn new_trailer(changes: &[VlmetaChange]) -> Result<(Vec<u8>, bool), FrameError> {
+    let mut entries = Vec::new();
+    apply(&mut entries, changes).map_err(super::write::refused)?;
+    let bytes = super::write::trailer_bytes(&borrowed(&entries)).map_err(super::write::refused)?;
+    Ok((bytes, !entries.is_empty()))
+}

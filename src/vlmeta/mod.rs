@@ -40,6 +40,7 @@ mod value;
 mod write;
 
 pub use crate::frame::VlmetaRefusal;
+pub(crate) use change::new_trailer;
 pub use change::{VlmetaChange, VlmetaPlan};
 pub use update::{
     del_vlmeta, set_vlmeta, update_stopping_after, update_vlmeta, update_vlmeta_with, VlmetaOptions,

@@ -23,7 +23,7 @@
 //! refused (they would keep the old vlmeta), as is one whose owner cannot be kept.
 
 use std::fs::{File, OpenOptions};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::vec::Vec;
 
 use super::budget::Budget;
@@ -60,20 +60,13 @@ pub(super) fn replace(
         *flag = if has_vlmeta { TRUE } else { FALSE };
     }
     bytes.extend_from_slice(trailer);
-    let tmp = staging_path(&target);
+    let tmp = crate::io::staging_path(&target);
     let result = stage_and_rename(&md, &tmp, &target, &bytes, w);
     if result.is_err() && !w.stopped {
         // A real failure, not a simulated crash: leave nothing behind.
         let _ = std::fs::remove_file(&tmp);
     }
     result.map_err(|e| e.in_file(p))
-}
-
-/// `<name>.<pid>.tmp` beside `target`.
-fn staging_path(target: &Path) -> PathBuf {
-    let mut name = target.file_name().unwrap_or_default().to_os_string();
-    name.push(std::format!(".{}.tmp", std::process::id()));
-    target.with_file_name(name)
 }
 
 fn stage_and_rename(

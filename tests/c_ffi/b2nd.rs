@@ -1,7 +1,7 @@
 //! C-Blosc2 2.15.3's b2nd arrays (blosc2-src's library, where `b2nd.h` is compiled in
 //! but not in its bindings): an array written from a buffer to a `.b2nd` file
 //! (`b2nd_from_cbuffer`), and a box read back (`b2nd_get_slice_cbuffer`), for
-//! tests/array and benches/array.rs.
+//! tests/array, benches/array.rs and benches/write.rs.
 #![allow(dead_code)]
 
 use std::ffi::{c_char, c_int, c_void, CString};
@@ -56,6 +56,18 @@ pub struct Geometry {
 /// Writes `bytes` (C order) as a b2nd array at `path` with C-Blosc2: `dtype` (its size
 /// the typesize), `codec` at clevel 5, `filter` in the last slot, one thread.
 pub fn write(path: &Path, g: &Geometry, dtype: &str, codec: u8, filter: u8, bytes: &[u8]) {
+    write_with(path, g, dtype, (codec, 5, filter), 1, bytes);
+}
+
+/// [`write`] with a level and a thread count.
+pub fn write_with(
+    path: &Path,
+    g: &Geometry,
+    dtype: &str,
+    (codec, clevel, filter): (u8, u8, u8),
+    nthreads: i16,
+    bytes: &[u8],
+) {
     unsafe { c::blosc2_init() };
     let typesize = match dtype.trim_start_matches(['<', '>', '|']).get(1..) {
         Some(n) => n.parse().unwrap(),
@@ -64,10 +76,10 @@ pub fn write(path: &Path, g: &Geometry, dtype: &str, codec: u8, filter: u8, byte
     let mut cparams = c::blosc2_cparams {
         compcode: codec,
         compcode_meta: 0,
-        clevel: 5,
+        clevel,
         use_dict: 0,
         typesize,
-        nthreads: 1,
+        nthreads,
         blocksize: 0,
         splitmode: 4,
         schunk: std::ptr::null_mut(),

@@ -13,6 +13,7 @@ mod completions;
 mod decode_encode;
 mod export;
 mod human;
+mod import;
 mod package;
 mod paths;
 mod pipeline;

@@ -8,7 +8,7 @@ use crate::common::{data_path, manifest};
 use crate::user_files::UserFiles;
 use crate::{assert_no_panic, run, BIN};
 
-const COMMANDS: [&str; 9] = [
+const COMMANDS: [&str; 10] = [
     "show",
     "decode",
     "encode",
@@ -17,6 +17,7 @@ const COMMANDS: [&str; 9] = [
     "set-vlmeta",
     "del-vlmeta",
     "export",
+    "import",
     "completions",
 ];
 
@@ -136,11 +137,20 @@ fn the_examples_in_the_help_work() {
     assert!(examples.len() >= 12, "{examples:?}");
     for line in examples {
         let args = example_args(&line);
+        if args[0] == "import" {
+            // A second example importing to the same name would be refused.
+            let _ = std::fs::remove_file(user.0.join(&args[2]));
+        }
         let out = user.run(&args);
         out.assert_ok();
         match args.iter().position(|a| a == "-o") {
             // export -o FILE writes the file, and nothing on stdout.
             Some(at) => assert!(user.0.join(&args[at + 1]).is_file(), "{line}"),
+            // import IN OUT writes OUT, and nothing on stdout.
+            None if args[0] == "import" => {
+                assert!(user.0.join(&args[2]).is_file(), "{line}");
+                assert_eq!(out.stdout, "", "{line}");
+            }
             None => assert!(!out.stdout.is_empty(), "{line}"),
         }
     }

@@ -1,5 +1,5 @@
 //! A directory laid out as a user's: the file names the help's examples use
-//! (`array.b2nd`, `sparse.b2nd`, `store.b2z`, `data/`), copies of python-blosc2 files,
+//! (`array.b2nd`, `sparse.b2nd`, `store.b2z`, `array.npy`, `data/`), copies of python-blosc2 files,
 //! and the commands run in it.
 
 use std::ffi::OsStr;
@@ -33,6 +33,7 @@ impl UserFiles {
         put("corpus/rewrite_2d_before.b2nd", "array.b2nd");
         put("corpus/sparse_2d.b2nd", "sparse.b2nd");
         put("arrays/blosc2-4.14.1/store_dict.b2z", "store.b2z");
+        put("npy/v1_f8.npy", "array.npy");
         // data/: found by content, not by name.
         put("corpus/ndim2_i4.b2nd", "data/one.b2nd");
         put("corpus/ndim1_f8.b2nd", "data/renamed.dat");

@@ -5,15 +5,15 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::commands::export;
+use crate::commands::{export, import};
 use crate::help::*;
 
-/// Read Blosc2 files: show what they hold, export values, rewrite metadata in place.
+/// Blosc2 files: show what they hold, export and import values, rewrite metadata in place.
 #[derive(Parser)]
 #[command(
     name = "b2nd-meta",
     version,
-    about = "Read Blosc2 files: show what they hold, export values, rewrite metadata in place",
+    about = "Blosc2 files: show what they hold, export and import values, rewrite metadata in place",
     disable_help_subcommand = true,
     after_help = EXAMPLES_SHORT,
     after_long_help = EXAMPLES
@@ -182,6 +182,51 @@ pub enum Command {
         #[arg(long, short = 'o', value_name = "OUT", allow_hyphen_values = true)]
         output: PathBuf,
         /// Threads decoding chunks (default: the machine's parallelism)
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        threads: Option<u16>,
+    },
+    /// Write a NumPy .npy file's array as a new Blosc2 array python-blosc2 opens
+    #[command(
+        long_about = import::IMPORT_LONG,
+        after_help = import::IMPORT_EXAMPLES_SHORT,
+        after_long_help = import::IMPORT_EXAMPLES
+    )]
+    Import {
+        /// The .npy file, or - for stdin
+        #[arg(value_name = "IN", allow_hyphen_values = true)]
+        input: PathBuf,
+        /// The new array: a .b2nd file, or with --sparse a directory
+        #[arg(value_name = "OUT")]
+        output: PathBuf,
+        /// Chunk shape, e.g. 100,1000 (default: python-blosc2's choice)
+        #[arg(long, value_name = "C", value_parser = parse_shape)]
+        chunks: Option<Shape>,
+        /// Block shape, e.g. 10,1000 (default: python-blosc2's choice)
+        #[arg(long, value_name = "B", value_parser = parse_shape)]
+        blocks: Option<Shape>,
+        /// blosclz, lz4, lz4hc, zlib or zstd (default zstd)
+        #[arg(long, value_name = "NAME")]
+        codec: Option<String>,
+        /// Compression level, 0 to 9 (default 5)
+        #[arg(long, value_name = "N")]
+        clevel: Option<u8>,
+        /// A filter for the next slot: nofilter, shuffle, bitshuffle, delta, trunc_prec or
+        /// bytedelta, with :META for its meta byte (default: shuffle in the last slot)
+        #[arg(long = "filter", value_name = "NAME[:META]")]
+        filters: Vec<String>,
+        /// A user metalayer, NAME=JSON
+        #[arg(long, value_name = "NAME=JSON")]
+        meta: Vec<String>,
+        /// A vlmeta entry, NAME=JSON
+        #[arg(long, value_name = "NAME=JSON")]
+        vlmeta: Vec<String>,
+        /// Write a sparse frame (a directory) instead of a contiguous file
+        #[arg(long)]
+        sparse: bool,
+        /// Replace OUT if it exists
+        #[arg(long)]
+        force: bool,
+        /// Threads compressing chunks (default: the machine's parallelism)
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
         threads: Option<u16>,
     },

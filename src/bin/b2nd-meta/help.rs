@@ -2,7 +2,6 @@
 
 pub const EXAMPLES_SHORT: &str = "\
 Examples:
-  b2nd-meta show array.b2nd                 what a file holds (JSON when piped)
   b2nd-meta show -r data/                   every array, store and bundle under data/
   b2nd-meta export array.b2nd -o array.npy  its values, for numpy
 More in b2nd-meta --help (examples, exit status, errors) and each command's --help.";
@@ -24,6 +23,9 @@ Examples:
 
   # JSON (as decode prints it) back to the metalayer's bytes, as hex
   b2nd-meta encode '{\"layout\":\"b2nd-v1\",\"version\":0,\"ndim\":0,\"shape\":[],\"chunkshape\":[],\"blockshape\":[],\"dtype_format\":0,\"dtype\":\"<i4\"}'
+
+  # A .npy file as a new array, as blosc2.asarray(np.load('array.npy')) writes it
+  b2nd-meta import array.npy new.b2nd
 
   # Shell completions (bash, zsh, fish, elvish, powershell)
   b2nd-meta completions bash > ~/.local/share/bash-completion/completions/b2nd-meta

@@ -26,7 +26,7 @@ mod render;
 
 use cli::{Cli, Command};
 use commands::{
-    completions, decode, encode, export, set_meta, set_shape, set_vlmeta, show, show_values,
+    completions, decode, encode, export, import, set_meta, set_shape, set_vlmeta, show, show_values,
 };
 use output::Fatal;
 
@@ -97,6 +97,33 @@ fn main() -> ExitCode {
             &output,
             threads.map(usize::from),
         ),
+        Command::Import {
+            input,
+            output,
+            chunks,
+            blocks,
+            codec,
+            clevel,
+            filters,
+            meta,
+            vlmeta,
+            sparse,
+            force,
+            threads,
+        } => import::run(&import::Import {
+            input,
+            output,
+            chunks: chunks.map(|s| s.0),
+            blocks: blocks.map(|s| s.0),
+            codec,
+            clevel,
+            filters,
+            meta,
+            vlmeta,
+            sparse,
+            force,
+            threads: threads.map(usize::from),
+        }),
         Command::SetShape {
             dry_run,
             frame,

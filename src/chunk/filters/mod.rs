@@ -12,6 +12,9 @@ mod transpose;
 
 use transpose::rows_to_elements;
 
+#[cfg(feature = "std")]
+pub(crate) mod forward;
+
 /// Byte-unshuffle `src` into `dst` (same length): byte `j` of element `i` was stored at
 /// `j * n + i`, `n` the number of whole elements; the bytes past the last whole element
 /// are copied as they are.

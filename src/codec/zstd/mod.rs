@@ -9,6 +9,8 @@
 
 mod bits;
 mod dict;
+#[cfg(feature = "std")]
+pub(crate) mod encode;
 mod error;
 mod fast4;
 mod frame;

@@ -60,12 +60,12 @@ const OF_DEFAULT: [i16; 29] = [
 /// One of the three codes: its name, largest symbol, largest log, value tables.
 pub(super) struct Code {
     name: &'static str,
-    max: usize,
-    max_log: u32,
-    base: &'static [u32],
-    bits: &'static [u8],
-    default: &'static [i16],
-    default_log: u32,
+    pub(super) max: usize,
+    pub(super) max_log: u32,
+    pub(super) base: &'static [u32],
+    pub(super) bits: &'static [u8],
+    pub(super) default: &'static [i16],
+    pub(super) default_log: u32,
 }
 
 pub(super) const LL: Code = Code {

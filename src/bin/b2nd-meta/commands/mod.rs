@@ -5,6 +5,7 @@ pub mod completions;
 pub mod decode;
 pub mod encode;
 pub mod export;
+pub mod import;
 pub mod scan;
 pub mod set_meta;
 pub mod set_shape;

@@ -1,12 +1,14 @@
 //! NumPy's `.npy` format (`numpy/lib/format.py`): the header `np.save` writes for a
 //! dtype and a shape in C order, and [`Array::write_npy`], which streams a selection
-//! into one in pieces of about 16 MiB.
+//! into one in pieces of about 16 MiB; `read` reads such a header back ([`NpyHeader`]).
 //!
 //! The file: the magic `\x93NUMPY`, the version (1.0; 2.0 when the header does not fit
 //! 65535 bytes; 3.0 when it is not Latin-1), the header's length (little-endian u16 for
 //! 1.0, u32 otherwise), then the header: the repr of the dict `{'descr': ...,
 //! 'fortran_order': False, 'shape': (...), }`, spaces (room for the first axis to grow
 //! to 21 digits, then to align the data to 64 bytes) and a newline. The data follows.
+
+mod read;
 
 use std::io::Write;
 use std::string::{String, ToString};
@@ -22,6 +24,8 @@ const ARRAY_ALIGN: usize = 64;
 /// Room left for the first axis's length to grow (numpy's `GROWTH_AXIS_MAX_DIGITS`).
 const GROWTH_AXIS_MAX_DIGITS: usize = 21;
 const MAGIC: &[u8; 6] = b"\x93NUMPY";
+
+pub use read::NpyHeader;
 
 /// numpy's `dtype.descr` as python prints it (`dtype_to_descr`): `dtype.str` for a
 /// plain dtype; for a structured one the list of `(name, format[, shape])`, gaps and

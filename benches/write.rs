@@ -1,0 +1,108 @@
+//! Writing a new array to a file: `NewArray::write` against C-Blosc2 2.15.3's
+//! `b2nd_from_cbuffer` (blosc2-src) in the same run, both on 2 threads, the same chunk
+//! and block shapes (python-blosc2's for the size, on this machine), the cases:
+//! zstd 5 + shuffle (python's default), zstd 1 + shuffle, lz4 5 + shuffle, zstd 1 +
+//! bitshuffle and blosclz 5 + shuffle, of a float64 ramp with noise and an int32
+//! counter. (python-blosc2 4.14.1 runs C-Blosc2 3.3.5, whose whole `blosc2.asarray`
+//! benches/import_vs_python.py times against the `import` command.)
+//!
+//! Run with `cargo bench --bench write --all-features`; `B2ND_BENCH_MB=64` (the default)
+//! sets the input's size.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use b2nd_meta::array::write::{chunks_and_blocks, Caches, NewArray};
+use b2nd_meta::blosc::{Codec, Filter};
+use blosc2_src as c;
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+
+#[path = "../tests/c_ffi/b2nd.rs"]
+mod c_b2nd;
+
+use c_b2nd::{write_with as c_write_with, Geometry};
+
+/// A float64 ramp with noise, or an int32 counter, of `bytes` bytes.
+fn data(bytes: usize, float: bool) -> Vec<u8> {
+    let mut x = 12345u32;
+    let mut out = Vec::with_capacity(bytes);
+    let mut i = 0usize;
+    while out.len() < bytes {
+        x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+        if float {
+            let v = i as f64 * 0.25 + f64::from(x >> 16) / 65536.0 * 1e-3;
+            out.extend_from_slice(&v.to_le_bytes());
+        } else {
+            out.extend_from_slice(&(i as i32).to_le_bytes());
+        }
+        i += 1;
+    }
+    out
+}
+
+fn bench(c: &mut Criterion) {
+    unsafe { c::blosc2_init() };
+    let mb: usize = std::env::var("B2ND_BENCH_MB")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(64);
+    let dir = std::env::temp_dir().join(format!("b2nd-meta-write-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = [
+        ("zstd5_shuffle", Codec::Zstd, 5, Filter::Shuffle),
+        ("zstd1_shuffle", Codec::Zstd, 1, Filter::Shuffle),
+        ("lz4_5_shuffle", Codec::Lz4, 5, Filter::Shuffle),
+        ("zstd1_bitshuffle", Codec::Zstd, 1, Filter::BitShuffle),
+        ("blosclz5_shuffle", Codec::BloscLz, 5, Filter::Shuffle),
+    ];
+    let caches = Caches::of_this_machine();
+    for (kind, dtype, itemsize) in [("f64_ramp", "<f8", 8u64), ("i32_counter", "<i4", 4)] {
+        let bytes = data(mb << 20, kind == "f64_ramp");
+        let shape = [bytes.len() as u64 / itemsize];
+        let (chunks, blocks) = chunks_and_blocks(&shape, itemsize, None, None, &caches).unwrap();
+        let geometry = Geometry {
+            shape: vec![shape[0] as i64],
+            chunks: chunks.iter().map(|&d| d as i32).collect(),
+            blocks: blocks.iter().map(|&d| d as i32).collect(),
+        };
+        let mut group = c.benchmark_group(format!("write/{kind}"));
+        group.throughput(Throughput::Bytes(bytes.len() as u64));
+        group
+            .sample_size(10)
+            .measurement_time(Duration::from_secs(10));
+        for (name, codec, clevel, filter) in cases {
+            let mut filters = [(Filter::None, 0); 6];
+            filters[5] = (filter, 0);
+            let ours = NewArray::new(&shape, dtype)
+                .unwrap()
+                .chunks(&chunks)
+                .blocks(&blocks)
+                .codec(codec, clevel)
+                .filters(filters)
+                .threads(2)
+                .overwrite(true);
+            let path = dir.join("ours.b2nd");
+            group.bench_function(BenchmarkId::new("ours", name), |b| {
+                b.iter(|| ours.write(&path, black_box(&bytes)).unwrap())
+            });
+            let cpath = dir.join("c.b2nd");
+            let id = (codec.id().unwrap(), clevel, filter.id());
+            group.bench_function(BenchmarkId::new("c", name), |b| {
+                b.iter(|| c_write_with(&cpath, &geometry, dtype, id, 2, black_box(&bytes)))
+            });
+            let (o, cc) = (
+                std::fs::metadata(&path).unwrap().len(),
+                std::fs::metadata(&cpath).unwrap().len(),
+            );
+            eprintln!(
+                "write/{kind}/{name}: ours {o} bytes, C {cc} bytes ({:.4})",
+                o as f64 / cc as f64
+            );
+        }
+        group.finish();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,267 @@
+//! `import`: a NumPy `.npy` file (or stdin) as a new Blosc2 array, streamed a batch of
+//! chunk rows at a time, compressed in parallel, staged beside the target and renamed
+//! over it.
+
+use std::io::{self, BufReader, Read};
+use std::path::{Path, PathBuf};
+
+use b2nd_meta::array::write::NewArray;
+use b2nd_meta::array::{ArrayError, ArrayErrorKind, NpyHeader};
+use b2nd_meta::blosc::{Codec, Filter, MAX_FILTERS};
+use b2nd_meta::value::Value;
+
+use crate::output::{say, Fatal};
+
+pub const IMPORT_LONG: &str = "\
+Write the array of a NumPy .npy file (as np.save writes it: any dtype numpy saves
+without pickling, versions 1.0 to 3.0, C or Fortran order; - reads stdin) as a new
+Blosc2 array that python-blosc2 opens: a contiguous .b2nd file, or with --sparse a
+sparse frame's directory.
+
+The defaults are python-blosc2's blosc2.asarray(np.load(IN), urlpath=OUT): chunks and
+blocks as python chooses them on this machine, zstd at level 5, byte-shuffle. --filter
+fills the pipeline's slots in order (as python's filters=[...]); NAME:META gives a
+filter its meta byte (shuffle's and bytedelta's element size, trunc_prec's bits);
+--filter nofilter leaves the pipeline empty. --meta and --vlmeta take a JSON value,
+stored as python-blosc2 stores the same value given to meta= or arr.vlmeta[NAME].
+
+The data streams through a batch of chunk rows at a time (a Fortran-ordered file is
+read whole, then reordered), compressed on --threads threads (the machine's parallelism
+by default), written to OUT.<pid>.tmp beside OUT and renamed over it when complete. An
+existing OUT is refused unless --force.";
+
+pub const IMPORT_EXAMPLES_SHORT: &str = "\
+Example (more in --help):
+  b2nd-meta import x.npy x.b2nd    as blosc2.asarray(np.load('x.npy'), urlpath='x.b2nd')";
+
+pub const IMPORT_EXAMPLES: &str = "\
+Examples:
+  # As blosc2.asarray(np.load('x.npy'), urlpath='x.b2nd') writes it
+  b2nd-meta import x.npy x.b2nd
+
+  # LZ4 at level 9 with bit-shuffle, chunks of 100 rows, a metalayer and a vlmeta entry
+  b2nd-meta import x.npy x.b2nd --codec lz4 --clevel 9 --filter bitshuffle \\
+      --chunks 100,1000 --meta 'units={\"x\": \"m\"}' --vlmeta 'note=\"raw\"'
+
+  # From a pipe, as a sparse frame, replacing what is there
+  python -c 'import numpy, sys; numpy.save(sys.stdout.buffer, numpy.eye(3))' | b2nd-meta import - eye.b2nd --sparse --force";
+
+/// What `import` is given.
+pub struct Import {
+    pub input: PathBuf,
+    pub output: PathBuf,
+    pub chunks: Option<Vec<i64>>,
+    pub blocks: Option<Vec<i64>>,
+    pub codec: Option<String>,
+    pub clevel: Option<u8>,
+    pub filters: Vec<String>,
+    pub meta: Vec<String>,
+    pub vlmeta: Vec<String>,
+    pub sparse: bool,
+    pub force: bool,
+    pub threads: Option<usize>,
+}
+
+/// `dims` as lengths, or the flag's problem.
+fn lengths(flag: &str, dims: &[i64]) -> Result<Vec<u64>, String> {
+    dims.iter()
+        .map(|&d| u64::try_from(d))
+        .collect::<Result<_, _>>()
+        .map_err(|_| format!("{flag} {dims:?}: expected lengths of at least 0"))
+}
+
+/// The pipeline of `--filter NAME[:META]...`, python's `filters=[...]` from slot 0.
+fn pipeline(names: &[String]) -> Result<Option<[(Filter, u8); MAX_FILTERS]>, String> {
+    if names.is_empty() {
+        return Ok(None);
+    }
+    if names.len() > MAX_FILTERS {
+        return Err(format!(
+            "--filter given {} times: expected at most {MAX_FILTERS}",
+            names.len()
+        ));
+    }
+    let mut slots = [(Filter::None, 0); MAX_FILTERS];
+    for (slot, given) in slots.iter_mut().zip(names) {
+        let (name, meta) = match given.split_once(':') {
+            Some((name, meta)) => {
+                let meta: i16 = meta.parse().map_err(|_| {
+                    format!("--filter {given:?}: expected NAME:META with META from -128 to 255")
+                })?;
+                let meta = u8::try_from(meta)
+                    .or_else(|_| i8::try_from(meta).map(|m| m as u8))
+                    .map_err(|_| format!("--filter {given:?}: expected META from -128 to 255"))?;
+                (name, meta)
+            }
+            None => (given.as_str(), 0),
+        };
+        let filter = match Filter::from_name(name) {
+            Some(f)
+                if matches!(
+                    f,
+                    Filter::None
+                        | Filter::Shuffle
+                        | Filter::BitShuffle
+                        | Filter::Delta
+                        | Filter::TruncPrec
+                        | Filter::ByteDelta
+                ) =>
+            {
+                f
+            }
+            _ => {
+                return Err(format!(
+                    "--filter {name:?}: expected nofilter, shuffle, bitshuffle, delta, trunc_prec or bytedelta"
+                ));
+            }
+        };
+        *slot = (filter, meta);
+    }
+    Ok(Some(slots))
+}
+
+/// `NAME=JSON` as a name and a value.
+fn named_value(flag: &str, given: &str) -> Result<(String, Value), String> {
+    let Some((name, json)) = given.split_once('=') else {
+        return Err(format!("{flag} {given:?}: expected NAME=JSON"));
+    };
+    let value: Value = serde_json::from_str(json)
+        .map_err(|e| format!("{flag} {given:?}: the value is not JSON: {e}"))?;
+    Ok((name.to_string(), value))
+}
+
+/// The new array's parameters from the header and the flags.
+fn params(args: &Import, header: &NpyHeader) -> Result<NewArray, String> {
+    let err = |e: ArrayError| e.to_string();
+    let mut a = NewArray::new(&header.shape, &header.dtype.to_string())
+        .map_err(err)?
+        .sparse(args.sparse)
+        .overwrite(args.force);
+    if let Some(dims) = &args.chunks {
+        a = a.chunks(&lengths("--chunks", dims)?);
+    }
+    if let Some(dims) = &args.blocks {
+        a = a.blocks(&lengths("--blocks", dims)?);
+    }
+    let codec = match &args.codec {
+        Some(name) => match Codec::from_name(name) {
+            Some(c @ (Codec::BloscLz | Codec::Lz4 | Codec::Lz4Hc | Codec::Zlib | Codec::Zstd)) => c,
+            _ => {
+                return Err(format!(
+                    "--codec {name:?}: expected blosclz, lz4, lz4hc, zlib or zstd"
+                ));
+            }
+        },
+        None => Codec::Zstd,
+    };
+    a = a.codec(codec, args.clevel.unwrap_or(5));
+    if let Some(filters) = pipeline(&args.filters)? {
+        a = a.filters(filters);
+    }
+    for given in &args.meta {
+        let (name, value) = named_value("--meta", given)?;
+        a = a.meta_value(&name, &value).map_err(err)?;
+    }
+    for given in &args.vlmeta {
+        let (name, value) = named_value("--vlmeta", given)?;
+        a = a.vlmeta_value(&name, &value).map_err(err)?;
+    }
+    if let Some(t) = args.threads {
+        a = a.threads(t);
+    }
+    Ok(a)
+}
+
+/// The message of `e`, without the path the context names already.
+fn message(e: ArrayError, path: &Path) -> String {
+    let text = e.to_string();
+    match e.path() {
+        Some(p) if p == path => text
+            .strip_prefix(&format!("{}: ", p.display()))
+            .unwrap_or(&text)
+            .to_string(),
+        _ => text,
+    }
+}
+
+/// Imports `args.input` into `args.output`; `Ok(false)` after one line on stderr when
+/// it cannot.
+pub fn run(args: &Import) -> Result<bool, Fatal> {
+    let input_name = args.input.display().to_string();
+    let output_name = args.output.display().to_string();
+    let stdin = io::stdin();
+    let source: Box<dyn Read> = if args.input.as_os_str() == "-" {
+        Box::new(stdin.lock())
+    } else {
+        match std::fs::File::open(&args.input) {
+            Ok(file) => Box::new(file),
+            Err(e) => {
+                say(&input_name, &format!("cannot open: {e}"));
+                return Ok(false);
+            }
+        }
+    };
+    let mut input = BufReader::with_capacity(1 << 20, source);
+    let header = match NpyHeader::read(&mut input) {
+        Ok(header) => header,
+        Err(e) => {
+            say(&input_name, &message(e, &args.input));
+            return Ok(false);
+        }
+    };
+    let params = match params(args, &header) {
+        Ok(params) => params,
+        Err(line) => {
+            say(&output_name, &line);
+            return Ok(false);
+        }
+    };
+    let mut writer = match params.create(&args.output) {
+        Ok(writer) => writer,
+        Err(e) => {
+            say(&output_name, &message(e, &args.output));
+            return Ok(false);
+        }
+    };
+    let nbytes = header.nbytes();
+    let truncated = |found: u128| {
+        format!(
+            "truncated: expected {nbytes} bytes of data after the {}-byte header, found {found}",
+            header.data_offset
+        )
+    };
+    let fed = if header.fortran_order {
+        let mut data = Vec::new();
+        match input.by_ref().take(nbytes as u64).read_to_end(&mut data) {
+            Ok(n) if n as u128 == nbytes => writer.write(&header.c_order(data)).map(|()| nbytes),
+            Ok(n) => {
+                say(&input_name, &truncated(n as u128));
+                return Ok(false);
+            }
+            Err(e) => Err(e.into()),
+        }
+    } else {
+        writer.write_from(&mut input).map(u128::from)
+    };
+    match fed {
+        Ok(n) if n < nbytes => {
+            say(&input_name, &truncated(n));
+            Ok(false)
+        }
+        Ok(_) => match writer.finish() {
+            Ok(()) => Ok(true),
+            Err(e) => {
+                say(&output_name, &message(e, &args.output));
+                Ok(false)
+            }
+        },
+        Err(e) if matches!(e.kind(), ArrayErrorKind::Io(_)) && e.path().is_none() => {
+            say(&input_name, &message(e, &args.input));
+            Ok(false)
+        }
+        Err(e) => {
+            say(&output_name, &message(e, &args.output));
+            Ok(false)
+        }
+    }
+}

@@ -1,0 +1,205 @@
+//! The blocks of a compressed chunk (`serial_blosc` and `blosc_c` in C-Blosc2's
+//! `blosc/blosc2.c`): block starts, then per block the filter pipeline and its streams,
+//! each held to what is left of the chunk's budget of `nbytes + 32` bytes.
+
+use alloc::vec::Vec;
+
+use super::{CParams, CompressError};
+use crate::blosc::{Codec, Filter};
+use crate::chunk::filters::forward;
+
+/// Length of a block start or a stream's `csize` (`int32_t`).
+const INT32_LEN: usize = 4;
+/// The token after a negative `csize`: a run of one byte.
+const TOKEN_RUN: u8 = 0x01;
+
+/// How the chunk's blocks are laid out.
+pub(super) struct Geometry {
+    pub typesize: usize,
+    pub blocksize: usize,
+    pub nblocks: usize,
+    /// Whole blocks are split into `typesize` streams.
+    pub split: bool,
+    /// The most bytes the chunk may take (`destsize`: `nbytes` plus the header).
+    pub destsize: usize,
+}
+
+/// What became of the blocks.
+pub(super) enum Outcome {
+    /// The streams are written after the block starts.
+    Compressed,
+    /// Every stream is a run of zeros: the chunk is the zeros special chunk.
+    Zeros,
+    /// The streams do not fit the budget: the chunk is stored as it is.
+    DoesNotFit,
+}
+
+/// Compresses the blocks of `src` after the header in `out` (block starts, then
+/// streams).
+pub(super) fn compress_blocks(
+    src: &[u8],
+    params: &CParams,
+    g: &Geometry,
+    out: &mut Vec<u8>,
+) -> Result<Outcome, CompressError> {
+    let bstarts_at = out.len();
+    out.resize(bstarts_at + INT32_LEN * g.nblocks, 0);
+    let mut scratch = Scratch::default();
+    let mut nstreams_total = 0;
+    for j in 0..g.nblocks {
+        let start = j * g.blocksize;
+        let bsize = g.blocksize.min(src.len() - start);
+        let leftover = bsize < g.blocksize;
+        let bstart = out.len() as u32;
+        out[bstarts_at + INT32_LEN * j..][..INT32_LEN].copy_from_slice(&bstart.to_le_bytes());
+        let filtered = pipeline(params, g.typesize, src, start, bsize, &mut scratch)?;
+        let nstreams = if g.split && !leftover { g.typesize } else { 1 };
+        nstreams_total += nstreams;
+        let neblock = bsize / nstreams;
+        for stream in filtered.chunks_exact(neblock) {
+            if !put_stream(params, stream, g.destsize, out) {
+                return Ok(Outcome::DoesNotFit);
+            }
+        }
+    }
+    if out.len() == bstarts_at + INT32_LEN * (g.nblocks + nstreams_total) {
+        // Every csize is 0 and nothing follows: all runs of zeros.
+        return Ok(Outcome::Zeros);
+    }
+    Ok(Outcome::Compressed)
+}
+
+/// Appends one stream (`csize`, then its bytes); false when it does not fit `destsize`.
+fn put_stream(params: &CParams, stream: &[u8], destsize: usize, out: &mut Vec<u8>) -> bool {
+    let csize_at = out.len();
+    out.extend_from_slice(&[0; INT32_LEN]);
+    let neblock = stream.len();
+    let first = stream[0];
+    if is_run(stream) {
+        // A run: the byte negated in csize, and a token unless it is zero.
+        if out.len() > destsize {
+            return false;
+        }
+        out[csize_at..csize_at + INT32_LEN].copy_from_slice(&(-i32::from(first)).to_le_bytes());
+        if first > 0 {
+            out.push(TOKEN_RUN);
+            if out.len() > destsize {
+                return false;
+            }
+        }
+        return true;
+    }
+    let mut maxout = neblock;
+    if out.len() + maxout > destsize {
+        maxout = destsize.saturating_sub(out.len());
+        if maxout == 0 {
+            return false;
+        }
+    }
+    let compressed = encode(params.codec, params.clevel, stream, maxout, out);
+    let mut cbytes = out.len() - csize_at - INT32_LEN;
+    if !compressed || cbytes == neblock {
+        // Not compressed at all: the bytes as they are, if they fit.
+        out.truncate(csize_at + INT32_LEN);
+        if out.len() + neblock > destsize {
+            return false;
+        }
+        out.extend_from_slice(stream);
+        cbytes = neblock;
+    }
+    out[csize_at..csize_at + INT32_LEN].copy_from_slice(&(cbytes as u32).to_le_bytes());
+    true
+}
+
+/// Whether every byte of `stream` is its first (C's `get_run`), 8 bytes at a time.
+fn is_run(stream: &[u8]) -> bool {
+    let pattern = u64::from_ne_bytes([stream[0]; 8]);
+    let (words, rest) = stream.as_chunks::<8>();
+    words.iter().all(|w| u64::from_ne_bytes(*w) == pattern) && rest.iter().all(|&b| b == stream[0])
+}
+
+/// Appends `src` compressed with `codec` to `out` and returns true, or returns false
+/// (with `out` as it was) when the codec's output would exceed `maxout` bytes.
+fn encode(codec: Codec, clevel: u8, src: &[u8], maxout: usize, out: &mut Vec<u8>) -> bool {
+    let before = out.len();
+    let fits = match codec {
+        Codec::BloscLz => crate::codec::blosclz::encode::compress(clevel, src, maxout, out),
+        Codec::Lz4 => crate::codec::lz4::encode::compress(clevel, src, maxout, out),
+        Codec::Lz4Hc => crate::codec::lz4::encode_hc::compress(clevel, src, maxout, out),
+        Codec::Zlib => crate::codec::zlib::encode::compress(clevel, src, maxout, out),
+        Codec::Zstd => crate::codec::zstd::encode::compress(clevel, src, maxout, out),
+        // CParams::check refuses the others before anything is compressed.
+        _ => false,
+    };
+    if !fits || out.len() - before > maxout {
+        out.truncate(before);
+        return false;
+    }
+    true
+}
+
+/// The buffers the filters write, kept across the blocks of a chunk.
+#[derive(Default)]
+struct Scratch {
+    a: Vec<u8>,
+    b: Vec<u8>,
+    bits: Vec<u8>,
+}
+
+/// Applies the filter pipeline, first slot first, to the block of `bsize` bytes at
+/// `start`, and returns the filtered block (the input itself without filters). Delta
+/// XORs later blocks with the chunk's first block as given (C-Blosc2's `src`), the first
+/// block with its own elements as they reach the filter.
+fn pipeline<'a>(
+    params: &CParams,
+    typesize: usize,
+    src: &'a [u8],
+    start: usize,
+    bsize: usize,
+    scratch: &'a mut Scratch,
+) -> Result<&'a [u8], CompressError> {
+    let block = &src[start..start + bsize];
+    let mut filtered = false;
+    for (slot, &(filter, meta)) in params.filters.iter().enumerate() {
+        if filter == Filter::None {
+            continue;
+        }
+        scratch.b.resize(bsize, 0);
+        let input: &[u8] = if filtered { &scratch.a } else { block };
+        let output = &mut scratch.b[..];
+        let size = if meta == 0 {
+            typesize
+        } else {
+            usize::from(meta)
+        };
+        match filter {
+            Filter::Shuffle => forward::shuffle(size, input, output),
+            Filter::BitShuffle => forward::bitshuffle(typesize, input, &mut scratch.bits, output),
+            Filter::Delta => {
+                let reference = if start == 0 {
+                    None
+                } else {
+                    Some(&src[..bsize])
+                };
+                forward::delta(typesize, reference, input, output);
+            }
+            Filter::TruncPrec => {
+                forward::trunc_prec(meta, typesize, input, output).map_err(|_| {
+                    CompressError::TruncPrec {
+                        slot,
+                        meta,
+                        typesize,
+                    }
+                })?
+            }
+            Filter::ByteDelta => forward::bytedelta(size, input, output),
+            // int_trunc (a plugin C-Blosc2 3.3.5 registers) is undone by the decoder only.
+            Filter::None | Filter::IntTrunc | Filter::Other(_) => {
+                return Err(CompressError::Filter { slot, filter });
+            }
+        }
+        core::mem::swap(&mut scratch.a, &mut scratch.b);
+        filtered = true;
+    }
+    Ok(if filtered { &scratch.a } else { block })
+}

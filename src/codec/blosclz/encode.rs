@@ -1,0 +1,264 @@
+//! The BloscLZ compressor, following `blosclz_compress` in C-Blosc2's `blosc/blosclz.c`
+//! step for step, so that its streams (and so its ratios) are C's: a FastLZ-style LZ77
+//! with one hash table of 4-byte sequences, literal runs of up to 32 bytes, matches
+//! `len - 2` long at distances up to 8191 (near) or 73725 (far).
+//!
+//! Before compressing, an "entropy probe" estimates the ratio on part of the block
+//! (the last 1/8 to all of it, by level, at most the hash table's size) and gives up
+//! when it is below the level's threshold: such blocks are then stored as they are.
+//!
+//! Positions are indices; the hash table holds positions (0 for an empty slot, as in C,
+//! where it compares with the block's first bytes).
+
+use alloc::vec::Vec;
+
+/// Longest literal run of one control byte.
+const MAX_COPY: u32 = 32;
+/// Farthest near match (13 bits).
+const MAX_DISTANCE: usize = 8191;
+/// Farthest match plus one (`65535 + MAX_DISTANCE - 1`).
+const MAX_FARDISTANCE: usize = 65535 + MAX_DISTANCE - 1;
+/// Largest hash table, bits.
+const HASH_LOG: u32 = 14;
+/// Bytes a match is shortened by before its length is encoded (`ipshift`).
+const IPSHIFT: usize = 4;
+/// Shortest match encoded (`minlen`).
+const MINLEN: usize = 4;
+/// The hash table's bits by level.
+const HASHLOG_BY_LEVEL: [u32; 10] = [0, HASH_LOG - 2, HASH_LOG - 1, 14, 14, 14, 14, 14, 14, 14];
+/// The least estimated ratio worth compressing, by level.
+const MIN_RATIO_BY_LEVEL: [f64; 10] = [0.0, 2.0, 1.5, 1.2, 1.2, 1.2, 1.2, 1.15, 1.1, 1.0];
+
+fn read_u32(src: &[u8], at: usize) -> u32 {
+    let mut b = [0u8; 4];
+    b.copy_from_slice(&src[at..at + 4]);
+    u32::from_le_bytes(b)
+}
+
+fn hash(seq: u32, hashlog: u32) -> usize {
+    (seq.wrapping_mul(2_654_435_761) >> (32 - hashlog)) as usize
+}
+
+/// Where the match or run at `ip` (compared with `r`) ends, as C's `get_run_or_match`
+/// returns it: one past the first differing byte, or `bound` if none differs before it.
+fn match_end(src: &[u8], mut ip: usize, mut r: usize, bound: usize) -> usize {
+    while ip + 8 < bound {
+        let a = u64::from_le_bytes(src[ip..ip + 8].try_into().unwrap_or([0; 8]));
+        let b = u64::from_le_bytes(src[r..r + 8].try_into().unwrap_or([0; 8]));
+        let diff = a ^ b;
+        if diff != 0 {
+            return ip + (diff.trailing_zeros() / 8) as usize + 1;
+        }
+        ip += 8;
+        r += 8;
+    }
+    while ip < bound {
+        let same = src[ip] == src[r];
+        ip += 1;
+        if !same {
+            break;
+        }
+        r += 1;
+    }
+    ip
+}
+
+/// The probe's estimate of the ratio of `src` (C's `get_cratio`).
+fn probe_ratio(src: &[u8], hashlog: u32, htab: &mut [u32]) -> f64 {
+    let limit = src.len().min(1 << hashlog);
+    let htab = &mut htab[..1 << hashlog];
+    htab.fill(0);
+    let bound = limit.saturating_sub(1);
+    let ip_limit = limit.saturating_sub(12);
+    let mut ip = 0usize;
+    let mut oc: i64 = 5;
+    let mut copy: u32 = 4;
+    let literal = |ip: &mut usize, anchor: usize, copy: &mut u32, oc: &mut i64| {
+        *oc += 1;
+        *ip = anchor + 1;
+        *copy += 1;
+        if *copy == MAX_COPY {
+            *copy = 0;
+            *oc += 1;
+        }
+    };
+    while ip < ip_limit {
+        let anchor = ip;
+        let seq = read_u32(src, ip);
+        let h = hash(seq, hashlog);
+        let r = htab[h] as usize;
+        let distance = anchor - r;
+        htab[h] = anchor as u32;
+        if distance == 0 || distance >= MAX_FARDISTANCE || read_u32(src, r) != seq {
+            literal(&mut ip, anchor, &mut copy, &mut oc);
+            continue;
+        }
+        ip = match_end(src, anchor + 4, r + 4, bound) - IPSHIFT;
+        let len = ip - anchor;
+        if ip < anchor || len < MINLEN {
+            literal(&mut ip, anchor, &mut copy, &mut oc);
+            continue;
+        }
+        if copy == 0 {
+            oc -= 1;
+        }
+        copy = 0;
+        if len >= 7 {
+            oc += ((len - 7) / 255) as i64 + 1;
+        }
+        oc += if distance - 1 < MAX_DISTANCE { 2 } else { 4 };
+        let seq = read_u32(src, ip);
+        htab[hash(seq, hashlog)] = ip as u32;
+        ip += 2;
+        oc += 1;
+    }
+    ip as f64 / oc as f64
+}
+
+/// Appends the BloscLZ stream of `src` at level `clevel` (1 to 9) to `out` and returns
+/// true, or returns false when C would give up: the probe's ratio is too low, `src` is
+/// shorter than 16 bytes, or the stream does not fit `maxout` bytes (C's checks, which
+/// keep a byte or two of margin). What was appended is then left for the caller to drop.
+pub(crate) fn compress(clevel: u8, src: &[u8], maxout: usize, out: &mut Vec<u8>) -> bool {
+    let clevel = usize::from(clevel.clamp(1, 9));
+    let hashlog = HASHLOG_BY_LEVEL[clevel];
+    let length = src.len();
+    let mut htab = alloc::vec![0u32; 1 << HASH_LOG];
+    let maxlen = match clevel {
+        0 | 1 => length / 8,
+        2 | 3 => length / 4,
+        4..=6 => length / 2,
+        _ => length,
+    };
+    if probe_ratio(&src[length - maxlen..], hashlog, &mut htab) < MIN_RATIO_BY_LEVEL[clevel] {
+        return false;
+    }
+    if length < 16 || maxout < 66 {
+        return false;
+    }
+    let base = out.len();
+    let op_limit = base + maxout;
+    let bound = length - 1;
+    let ip_limit = length - 12;
+    let htab = &mut htab[..1 << hashlog];
+    htab.fill(0);
+    out.push((MAX_COPY - 1) as u8);
+    out.extend_from_slice(&src[..4]);
+    let mut ip = 4usize;
+    let mut copy: u32 = 4;
+    while ip < ip_limit {
+        let anchor = ip;
+        let seq = read_u32(src, ip);
+        let h = hash(seq, hashlog);
+        let r = htab[h] as usize;
+        let distance = anchor - r;
+        htab[h] = anchor as u32;
+        let mut len = 0;
+        let candidate = distance != 0 && distance < MAX_FARDISTANCE && read_u32(src, r) == seq;
+        if candidate {
+            ip = match_end(src, anchor + 4, r + 4, bound) - IPSHIFT;
+            len = ip.wrapping_sub(anchor);
+        }
+        // Short matches (and short far ones) cost more to decode than they save.
+        if !candidate || ip < anchor || len < MINLEN || (len <= 5 && distance > MAX_DISTANCE) {
+            if out.len() + 2 > op_limit {
+                return false;
+            }
+            out.push(src[anchor]);
+            ip = anchor + 1;
+            copy += 1;
+            if copy == MAX_COPY {
+                copy = 0;
+                out.push((MAX_COPY - 1) as u8);
+            }
+            continue;
+        }
+        // Close the literal run: its count goes before its bytes, or drop the empty one.
+        if copy > 0 {
+            let at = out.len() - copy as usize - 1;
+            out[at] = (copy - 1) as u8;
+        } else {
+            out.pop();
+        }
+        copy = 0;
+        let distance = distance - 1;
+        if !put_match(out, op_limit, len, distance) {
+            return false;
+        }
+        let seq = read_u32(src, ip);
+        htab[hash(seq, hashlog)] = ip as u32;
+        ip += 1;
+        if clevel == 9 {
+            // C's second hash: the three bytes after, shifted down (not a true sequence).
+            htab[hash(seq >> 8, hashlog)] = ip as u32;
+        }
+        ip += 1;
+        if out.len() + 1 > op_limit {
+            return false;
+        }
+        out.push((MAX_COPY - 1) as u8);
+    }
+    while ip <= bound {
+        if out.len() + 2 > op_limit {
+            return false;
+        }
+        out.push(src[ip]);
+        ip += 1;
+        copy += 1;
+        if copy == MAX_COPY {
+            copy = 0;
+            out.push((MAX_COPY - 1) as u8);
+        }
+    }
+    if copy > 0 {
+        let at = out.len() - copy as usize - 1;
+        out[at] = (copy - 1) as u8;
+    } else {
+        out.pop();
+    }
+    // The first byte's bit 5 marks the stream as BloscLZ.
+    out[base] |= 1 << 5;
+    true
+}
+
+/// Appends one match (`len` as C biases it, `distance` less one), near or far; false
+/// when it does not fit before `op_limit`.
+fn put_match(out: &mut Vec<u8>, op_limit: usize, len: usize, distance: usize) -> bool {
+    let (far, distance) = if distance < MAX_DISTANCE {
+        (false, distance)
+    } else {
+        (true, distance - MAX_DISTANCE)
+    };
+    let tail: &[u8] = if far {
+        &[255, (distance >> 8) as u8, distance as u8]
+    } else {
+        &[distance as u8]
+    };
+    let high = if far { 31 } else { (distance >> 8) as u8 };
+    if len < 7 {
+        if out.len() + if far { 4 } else { 2 } > op_limit {
+            return false;
+        }
+        out.push(((len as u8) << 5) + high);
+        out.extend_from_slice(tail);
+        return true;
+    }
+    if out.len() + 1 > op_limit {
+        return false;
+    }
+    out.push((7 << 5) + high);
+    let mut rest = len - 7;
+    while rest >= 255 {
+        if out.len() + 1 > op_limit {
+            return false;
+        }
+        out.push(255);
+        rest -= 255;
+    }
+    if out.len() + if far { 4 } else { 2 } > op_limit {
+        return false;
+    }
+    out.push(rest as u8);
+    out.extend_from_slice(tail);
+    true
+}

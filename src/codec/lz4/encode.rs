@@ -1,0 +1,197 @@
+//! LZ4 blocks, our own compressor following `LZ4_compress_fast` of LZ4 1.10.0 (the one
+//! C-Blosc2 3.3 bundles) step for step, so that its blocks are C's: one hash table of
+//! positions (13-bit hashes of 4 bytes, 16-bit entries, below 64 KiB; 12-bit hashes of
+//! 5 bytes above), a search that skips faster the longer it finds nothing (the more so
+//! the higher the acceleration: C-Blosc2 passes `10 - clevel`), matches extended
+//! backwards over the literals, and C's conservative checks of the output budget.
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+/// Shortest match.
+const MINMATCH: usize = 4;
+/// No match starts in the last 12 bytes (`MFLIMIT`)...
+const MFLIMIT: usize = 12;
+/// ...and none ends in the last 5 (`LASTLITERALS`).
+const LASTLITERALS: usize = 5;
+/// Length fields of the token.
+const RUN_MASK: usize = 15;
+const ML_MASK: usize = 15;
+/// Farthest match.
+const DISTANCE_MAX: usize = 65535;
+/// Inputs below this use the 16-bit table (`LZ4_64Klimit`).
+const LIMIT_64K: usize = (64 << 10) + MFLIMIT - 1;
+/// `LZ4_HASHLOG` at the default `LZ4_MEMORY_USAGE` of 14.
+const HASHLOG: u32 = 12;
+/// Probes before the step grows by one (`LZ4_skipTrigger`).
+const SKIP_TRIGGER: u32 = 6;
+
+#[inline(always)]
+fn read32(src: &[u8], at: usize) -> u32 {
+    let (b, _) = src[at..].split_first_chunk::<4>().unwrap_or((&[0; 4], &[]));
+    u32::from_le_bytes(*b)
+}
+
+/// The table's hash of the bytes at `at`: 4 bytes into 13 bits for small inputs, else
+/// 5 bytes into 12 (`LZ4_hashPosition` on a 64-bit machine).
+#[inline(always)]
+fn hash(src: &[u8], at: usize, small: bool) -> usize {
+    if small {
+        (read32(src, at).wrapping_mul(2_654_435_761) >> (32 - (HASHLOG + 1))) as usize
+    } else {
+        let mut b = [0u8; 8];
+        let n = (src.len() - at).min(8);
+        b[..n].copy_from_slice(&src[at..at + n]);
+        let v = u64::from_le_bytes(b);
+        ((v << 24).wrapping_mul(889_523_592_379) >> (64 - HASHLOG)) as usize
+    }
+}
+
+/// Equal bytes at `a` and `b` (`a` later), up to `limit` for `a` (`LZ4_count`).
+fn count(src: &[u8], mut a: usize, mut b: usize, limit: usize) -> usize {
+    let start = a;
+    while a + 8 <= limit {
+        let x = u64::from_le_bytes(src[a..a + 8].try_into().unwrap_or([0; 8]));
+        let y = u64::from_le_bytes(src[b..b + 8].try_into().unwrap_or([0; 8]));
+        if x != y {
+            return a - start + ((x ^ y).trailing_zeros() / 8) as usize;
+        }
+        a += 8;
+        b += 8;
+    }
+    while a < limit && src[a] == src[b] {
+        a += 1;
+        b += 1;
+    }
+    a - start
+}
+
+/// Appends the LZ4 block of `src` at blosc level `clevel` (acceleration `10 - clevel`)
+/// to `out` and returns true, or returns false when C would not fit it in `maxout`
+/// bytes (`limitedOutput`).
+pub(crate) fn compress(clevel: u8, src: &[u8], maxout: usize, out: &mut Vec<u8>) -> bool {
+    let acceleration = 10u32.saturating_sub(u32::from(clevel)).max(1);
+    compress_fast(src, acceleration, maxout, out)
+}
+
+/// `LZ4_compress_fast` with `maxOutputSize` below the bound (blosc's budgets always are).
+pub(crate) fn compress_fast(
+    src: &[u8],
+    acceleration: u32,
+    maxout: usize,
+    out: &mut Vec<u8>,
+) -> bool {
+    let base = out.len();
+    let olimit = base + maxout;
+    let len = src.len();
+    let small = len < LIMIT_64K;
+    let mut table = vec![
+        0u32;
+        if small {
+            1 << (HASHLOG + 1)
+        } else {
+            1 << HASHLOG
+        }
+    ];
+    let mut anchor = 0usize;
+    if len > MFLIMIT {
+        let mflimit_plus_one = len - MFLIMIT + 1;
+        let matchlimit = len - LASTLITERALS;
+        table[hash(src, 0, small)] = 0;
+        let mut ip = 1usize;
+        let mut forward_h = hash(src, ip, small);
+        'search: loop {
+            // Find a match, probing further apart the longer none is found.
+            let mut forward_ip = ip;
+            let mut step = 1usize;
+            let mut probes = acceleration << SKIP_TRIGGER;
+            let mut m;
+            loop {
+                let h = forward_h;
+                let current = forward_ip;
+                m = table[h] as usize;
+                ip = forward_ip;
+                forward_ip += step;
+                step = (probes >> SKIP_TRIGGER) as usize;
+                probes += 1;
+                if forward_ip > mflimit_plus_one {
+                    break 'search;
+                }
+                forward_h = hash(src, forward_ip, small);
+                table[h] = current as u32;
+                if !small && m + DISTANCE_MAX < current {
+                    continue;
+                }
+                if read32(src, m) == read32(src, ip) {
+                    break;
+                }
+            }
+            // Back over the literals while they match too.
+            while ip > anchor && m > 0 && src[ip - 1] == src[m - 1] {
+                ip -= 1;
+                m -= 1;
+            }
+            let lit_len = ip - anchor;
+            let mut token_at = out.len();
+            out.push(0);
+            if out.len() + lit_len + (2 + 1 + LASTLITERALS) + lit_len / 255 > olimit {
+                return false;
+            }
+            out[token_at] = (lit_len.min(RUN_MASK) as u8) << 4;
+            if lit_len >= RUN_MASK {
+                push_length(out, lit_len - RUN_MASK);
+            }
+            out.extend_from_slice(&src[anchor..ip]);
+            // Then matches, each followed at once by any match at its end.
+            loop {
+                out.extend_from_slice(&((ip - m) as u16).to_le_bytes());
+                let match_code = count(src, ip + MINMATCH, m + MINMATCH, matchlimit);
+                ip += match_code + MINMATCH;
+                if out.len() + (1 + LASTLITERALS) + (match_code + 240) / 255 > olimit {
+                    return false;
+                }
+                if match_code >= ML_MASK {
+                    out[token_at] += ML_MASK as u8;
+                    push_length(out, match_code - ML_MASK);
+                } else {
+                    out[token_at] += match_code as u8;
+                }
+                anchor = ip;
+                if ip >= mflimit_plus_one {
+                    break 'search;
+                }
+                table[hash(src, ip - 2, small)] = (ip - 2) as u32;
+                let h = hash(src, ip, small);
+                m = table[h] as usize;
+                table[h] = ip as u32;
+                let near = small || m + DISTANCE_MAX >= ip;
+                if !(near && read32(src, m) == read32(src, ip)) {
+                    break;
+                }
+                token_at = out.len();
+                out.push(0);
+            }
+            ip += 1;
+            forward_h = hash(src, ip, small);
+        }
+    }
+    let last_run = len - anchor;
+    if out.len() + last_run + 1 + (last_run + 255 - RUN_MASK) / 255 > olimit {
+        return false;
+    }
+    out.push((last_run.min(RUN_MASK) as u8) << 4);
+    if last_run >= RUN_MASK {
+        push_length(out, last_run - RUN_MASK);
+    }
+    out.extend_from_slice(&src[anchor..]);
+    true
+}
+
+/// The bytes of a length beyond its token's 15: 255s, then the rest.
+fn push_length(out: &mut Vec<u8>, mut len: usize) {
+    while len >= 255 {
+        out.push(255);
+        len -= 255;
+    }
+    out.push(len as u8);
+}

@@ -1,0 +1,6 @@
+//! zlib streams (miniz_oxide): the decoder, what it refuses, and the encoder.
+
+mod decode;
+pub(crate) mod encode;
+
+pub(crate) use decode::{zlib, Refusal};

@@ -1,0 +1,244 @@
+//! Finite State Entropy coding, the encoder's side (`lib/compress/fse_compress.c`): a
+//! distribution normalized to `1 << log` cells, its description (`FSE_writeNCount`), the
+//! table the decoder builds from it spread the same way (`FSE_buildCTable`), and the
+//! states that encode symbols into a [`BitWriter`].
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use super::bits::BitWriter;
+
+/// The smallest table (`FSE_MIN_TABLELOG`).
+const MIN_LOG: u32 = 5;
+
+fn highbit(v: u32) -> u32 {
+    31 - v.leading_zeros()
+}
+
+/// The table log for `total` symbols up to `max_symbol` (`FSE_optimalTableLog`).
+pub(super) fn optimal_log(max_log: u32, total: usize, max_symbol: usize) -> u32 {
+    let total = total as u32;
+    let max_bits_src = highbit(total.saturating_sub(1).max(1)).saturating_sub(2);
+    let min_bits = (highbit(total.max(1)) + 1).min(highbit(max_symbol as u32 | 1) + 2);
+    let mut log = max_log;
+    if max_bits_src < log {
+        log = max_bits_src;
+    }
+    if min_bits > log {
+        log = min_bits;
+    }
+    log.clamp(MIN_LOG, max_log.max(MIN_LOG))
+}
+
+/// `counts` (of `total` symbols, more than one distinct) scaled to `1 << log` cells:
+/// each present symbol gets at least one, a symbol too rare for one gets -1 ("less than
+/// one", a cell of its own at the table's top), the rounding goes to the commonest.
+pub(super) fn normalize(counts: &[u32], total: usize, log: u32) -> Vec<i16> {
+    let size = 1i64 << log;
+    let total = total as i64;
+    let mut norm: Vec<i16> = counts
+        .iter()
+        .map(|&c| {
+            if c == 0 {
+                return 0;
+            }
+            let scaled = (i64::from(c) * size + total / 2) / total;
+            if scaled == 0 {
+                -1
+            } else {
+                scaled as i16
+            }
+        })
+        .collect();
+    let used: i64 = norm.iter().map(|&n| i64::from(n.unsigned_abs())).sum();
+    let mut diff = size - used;
+    if diff > 0 {
+        let largest = (0..counts.len()).max_by_key(|&s| counts[s]).unwrap_or(0);
+        norm[largest] += diff as i16;
+    }
+    while diff < 0 {
+        // Take from the symbols with the most cells, one at a time.
+        let Some(most) = (0..norm.len())
+            .filter(|&s| norm[s] > 1)
+            .max_by_key(|&s| norm[s])
+        else {
+            break;
+        };
+        norm[most] -= 1;
+        diff += 1;
+    }
+    norm
+}
+
+/// Appends the description of `norm` (`FSE_writeNCount`): the log less 5 in 4 bits,
+/// then each count plus one in as few bits as what is left allows, runs of zero counts
+/// as 2-bit repeat flags.
+pub(super) fn write_ncount(norm: &[i16], log: u32, out: &mut Vec<u8>) {
+    let mut bits: u64 = u64::from(log - MIN_LOG);
+    let mut count_bits: u32 = 4;
+    let size = 1i32 << log;
+    let mut remaining = size + 1;
+    let mut threshold = size;
+    let mut nb_bits = log + 1;
+    let mut symbol = 0usize;
+    let mut previous_is_0 = false;
+    let flush = |bits: &mut u64, count_bits: &mut u32, out: &mut Vec<u8>| {
+        while *count_bits >= 16 {
+            out.extend_from_slice(&(*bits as u16).to_le_bytes());
+            *bits >>= 16;
+            *count_bits -= 16;
+        }
+    };
+    while symbol < norm.len() && remaining > 1 {
+        if previous_is_0 {
+            let mut start = symbol;
+            while symbol < norm.len() && norm[symbol] == 0 {
+                symbol += 1;
+            }
+            while symbol >= start + 24 {
+                start += 24;
+                bits |= 0xffff << count_bits;
+                count_bits += 16;
+                flush(&mut bits, &mut count_bits, out);
+            }
+            while symbol >= start + 3 {
+                start += 3;
+                bits |= 3 << count_bits;
+                count_bits += 2;
+            }
+            bits |= ((symbol - start) as u64) << count_bits;
+            count_bits += 2;
+            flush(&mut bits, &mut count_bits, out);
+        }
+        let mut count = i32::from(norm[symbol]);
+        symbol += 1;
+        let max = (2 * threshold - 1) - remaining;
+        remaining -= count.abs();
+        count += 1;
+        if count >= threshold {
+            count += max;
+        }
+        bits |= (count as u64) << count_bits;
+        count_bits += nb_bits;
+        if count < max {
+            count_bits -= 1;
+        }
+        previous_is_0 = count == 1;
+        while remaining < threshold {
+            nb_bits -= 1;
+            threshold >>= 1;
+        }
+        flush(&mut bits, &mut count_bits, out);
+    }
+    let bytes = count_bits.div_ceil(8) as usize;
+    out.extend_from_slice(&bits.to_le_bytes()[..bytes]);
+}
+
+/// The encoding table of one distribution (`FSE_CTable`).
+pub(super) struct CTable {
+    log: u32,
+    states: Vec<u16>,
+    /// Per symbol: `deltaFindState` and `deltaNbBits`.
+    symbols: Vec<(i32, u32)>,
+}
+
+impl CTable {
+    pub(super) fn new(norm: &[i16], log: u32) -> Self {
+        let size = 1usize << log;
+        let mut cells = vec![0u8; size];
+        let mut cumul = vec![0usize; norm.len() + 1];
+        let mut high = size - 1;
+        for (s, &n) in norm.iter().enumerate() {
+            if n == -1 {
+                cumul[s + 1] = cumul[s] + 1;
+                cells[high] = s as u8;
+                high = high.wrapping_sub(1);
+            } else {
+                cumul[s + 1] = cumul[s] + n.max(0) as usize;
+            }
+        }
+        let step = (size >> 1) + (size >> 3) + 3;
+        let mask = size - 1;
+        let mut pos = 0;
+        for (s, &n) in norm.iter().enumerate() {
+            for _ in 0..n.max(0) {
+                cells[pos] = s as u8;
+                pos = (pos + step) & mask;
+                while pos > high {
+                    pos = (pos + step) & mask;
+                }
+            }
+        }
+        let mut states = vec![0u16; size];
+        for (u, &s) in cells.iter().enumerate() {
+            let s = usize::from(s);
+            states[cumul[s]] = (size + u) as u16;
+            cumul[s] += 1;
+        }
+        let mut symbols = vec![(0i32, 0u32); norm.len()];
+        let mut total: i32 = 0;
+        for (s, &n) in norm.iter().enumerate() {
+            symbols[s] = match n {
+                0 => (0, ((log + 1) << 16) - (1 << log)),
+                -1 | 1 => {
+                    let entry = (total - 1, (log << 16) - (1 << log));
+                    total += 1;
+                    entry
+                }
+                n => {
+                    let n = n as u32;
+                    let max_bits_out = log - highbit(n - 1);
+                    let min_state_plus = n << max_bits_out;
+                    let entry = (total - n as i32, (max_bits_out << 16) - min_state_plus);
+                    total += n as i32;
+                    entry
+                }
+            };
+        }
+        CTable {
+            log,
+            states,
+            symbols,
+        }
+    }
+
+    /// The state that starts with `symbol`, writing no bits (`FSE_initCState2`).
+    pub(super) fn start(&self, symbol: u8) -> u32 {
+        let (find, delta_bits) = self.symbols[usize::from(symbol)];
+        let nb = (delta_bits + (1 << 15)) >> 16;
+        let value = (nb << 16).wrapping_sub(delta_bits);
+        u32::from(self.states[((value >> nb) as i32 + find) as usize])
+    }
+
+    /// Encodes `symbol` from `state` (`FSE_encodeSymbol`).
+    #[inline(always)]
+    pub(super) fn encode(&self, bw: &mut BitWriter<'_>, state: &mut u32, symbol: u8) {
+        let (find, delta_bits) = self.symbols[usize::from(symbol)];
+        let nb = (*state + delta_bits) >> 16;
+        bw.add(u64::from(*state), nb);
+        *state = u32::from(self.states[((*state >> nb) as i32 + find) as usize]);
+    }
+
+    /// Writes the final state (`FSE_flushCState`).
+    pub(super) fn flush(&self, bw: &mut BitWriter<'_>, state: u32) {
+        bw.add(u64::from(state), self.log);
+    }
+}
+
+/// Appends `symbols` (at least two) FSE-coded with two interleaved states, as Huffman
+/// weights are (`FSE_compress_usingCTable`): symbol `i` by state `i % 2`, the last two
+/// starting the states, the first state flushed last so that the decoder reads it
+/// first.
+pub(super) fn encode_two_states(table: &CTable, symbols: &[u8], out: &mut Vec<u8>) {
+    let n = symbols.len();
+    let mut states = [0u32; 2];
+    states[(n - 1) % 2] = table.start(symbols[n - 1]);
+    states[(n - 2) % 2] = table.start(symbols[n - 2]);
+    let mut bw = BitWriter::new(out);
+    for i in (0..n - 2).rev() {
+        table.encode(&mut bw, &mut states[i % 2], symbols[i]);
+    }
+    table.flush(&mut bw, states[1]);
+    table.flush(&mut bw, states[0]);
+    bw.close();
+}

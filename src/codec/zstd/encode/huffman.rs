@@ -1,0 +1,323 @@
+//! The literals section (`ZSTD_compressLiterals`, `lib/compress/huf_compress.c`): raw,
+//! one byte repeated, or Huffman-coded with code lengths of at most 11 bits, described
+//! by their weights (4 bits each, or FSE-coded), in one stream or four.
+
+use alloc::vec::Vec;
+
+use super::bits::BitWriter;
+use super::fse;
+
+/// The longest code (`HUF_TABLELOG_DEFAULT` is 11).
+const MAX_BITS: u32 = 11;
+/// The largest FSE table for the weights.
+const WEIGHTS_MAX_LOG: u32 = 6;
+/// Fewer literals than this are stored as they are (`ZSTD_minLiteralsToCompress` for
+/// a new table).
+const MIN_TO_COMPRESS: usize = 64;
+
+/// Literals block types (`Literals_Block_Type`).
+const RAW: u8 = 0;
+const RLE: u8 = 1;
+const COMPRESSED: u8 = 2;
+
+/// A Huffman code: each symbol's length and code.
+struct Code {
+    lengths: [u8; 256],
+    codes: [u16; 256],
+    max_bits: u32,
+    max_symbol: usize,
+}
+
+/// Code lengths for `counts` (at least two symbols present), at most [`MAX_BITS`]: a
+/// Huffman tree, then the lengths beyond the limit folded back in as deflate's encoders
+/// do, so that the code stays complete.
+fn lengths(counts: &[u32; 256]) -> [u8; 256] {
+    let mut leaves: Vec<(u32, u8)> = (0..256)
+        .filter(|&s| counts[s] > 0)
+        .map(|s| (counts[s], s as u8))
+        .collect();
+    leaves.sort_unstable();
+    let n = leaves.len();
+    // Two-queue Huffman: leaves ascending, internal nodes in creation order.
+    let mut weight: Vec<u64> = leaves.iter().map(|&(c, _)| u64::from(c)).collect();
+    let mut parent = alloc::vec![0usize; 2 * n - 1];
+    let (mut leaf, mut node) = (0usize, n);
+    for next in n..2 * n - 1 {
+        let mut pick = || {
+            if leaf < n && (node >= next || weight[leaf] <= weight[node]) {
+                leaf += 1;
+                leaf - 1
+            } else {
+                node += 1;
+                node - 1
+            }
+        };
+        let (a, b) = (pick(), pick());
+        weight.push(weight[a] + weight[b]);
+        parent[a] = next;
+        parent[b] = next;
+    }
+    let mut depth = alloc::vec![0u32; 2 * n - 1];
+    for i in (0..2 * n - 2).rev() {
+        depth[i] = depth[parent[i]] + 1;
+    }
+    // How many codes of each length, the overlong ones folded into MAX_BITS.
+    let mut per_length = [0u32; 64];
+    for &d in &depth[..n] {
+        per_length[d.min(MAX_BITS) as usize] += 1;
+    }
+    let kraft = |per_length: &[u32; 64]| -> u64 {
+        (1..=MAX_BITS)
+            .map(|l| u64::from(per_length[l as usize]) << (MAX_BITS - l))
+            .sum()
+    };
+    let mut total = kraft(&per_length);
+    while total > 1 << MAX_BITS {
+        per_length[MAX_BITS as usize] -= 1;
+        for l in (1..MAX_BITS as usize).rev() {
+            if per_length[l] > 0 {
+                per_length[l] -= 1;
+                per_length[l + 1] += 2;
+                break;
+            }
+        }
+        total -= 1;
+    }
+    // The most frequent symbols get the shortest codes.
+    let mut out = [0u8; 256];
+    let mut l = 1;
+    for &(_, s) in leaves.iter().rev() {
+        while per_length[l] == 0 {
+            l += 1;
+        }
+        per_length[l] -= 1;
+        out[usize::from(s)] = l as u8;
+    }
+    out
+}
+
+impl Code {
+    fn new(counts: &[u32; 256]) -> Self {
+        let lengths = lengths(counts);
+        let max_bits = u32::from(*lengths.iter().max().unwrap_or(&0));
+        let max_symbol = (0..256).rev().find(|&s| lengths[s] > 0).unwrap_or(0);
+        // Canonical as the decoder fills its table: by weight (longest codes first), then
+        // by symbol; a code is its first cell's index over the cells it spans.
+        let mut codes = [0u16; 256];
+        let mut next = 0u32;
+        for w in 1..=max_bits {
+            for s in 0..=max_symbol {
+                if lengths[s] > 0 && max_bits + 1 - u32::from(lengths[s]) == w {
+                    codes[s] = (next >> (w - 1)) as u16;
+                    next += 1 << (w - 1);
+                }
+            }
+        }
+        Code {
+            lengths,
+            codes,
+            max_bits,
+            max_symbol,
+        }
+    }
+
+    fn weight(&self, s: usize) -> u8 {
+        match self.lengths[s] {
+            0 => 0,
+            l => (self.max_bits + 1 - u32::from(l)) as u8,
+        }
+    }
+
+    /// Appends the weights of symbols `0..max_symbol` (the last one's is implied):
+    /// FSE-coded when that is shorter, else 4 bits each (at most 128 of them); false when
+    /// neither fits.
+    fn write_description(&self, out: &mut Vec<u8>) -> bool {
+        let weights: Vec<u8> = (0..self.max_symbol).map(|s| self.weight(s)).collect();
+        let n = weights.len();
+        let mut fse_coded = Vec::new();
+        let mut counts = [0u32; 13];
+        for &w in &weights {
+            counts[usize::from(w)] += 1;
+        }
+        let distinct = counts.iter().filter(|&&c| c > 0).count();
+        if n >= 2 && distinct >= 2 {
+            let max_weight = (0..13).rev().find(|&w| counts[w] > 0).unwrap_or(0);
+            let log = fse::optimal_log(WEIGHTS_MAX_LOG, n, max_weight);
+            let norm = fse::normalize(&counts[..=max_weight], n, log);
+            fse::write_ncount(&norm, log, &mut fse_coded);
+            fse::encode_two_states(&fse::CTable::new(&norm, log), &weights, &mut fse_coded);
+        }
+        let direct_len = n.div_ceil(2);
+        let use_fse = !fse_coded.is_empty()
+            && fse_coded.len() < 128
+            && (n > 128 || fse_coded.len() < direct_len);
+        if use_fse {
+            out.push(fse_coded.len() as u8);
+            out.extend_from_slice(&fse_coded);
+            true
+        } else if n <= 128 {
+            out.push(127 + n as u8);
+            for pair in weights.chunks(2) {
+                out.push(pair[0] << 4 | pair.get(1).copied().unwrap_or(0));
+            }
+            true
+        } else {
+            false
+        }
+    }
+
+    /// One stream: the codes of `literals`, last first, in a 64-bit accumulator that
+    /// takes four codes (at most 44 bits) between flushes of its whole bytes, written 8
+    /// at a time into room made beforehand (`HUF_compress1X_usingCTable`'s way).
+    fn encode_stream(&self, literals: &[u8], out: &mut Vec<u8>) {
+        let table: [u32; 256] =
+            core::array::from_fn(|s| u32::from(self.codes[s]) | u32::from(self.lengths[s]) << 16);
+        let start = out.len();
+        out.resize(start + literals.len() * MAX_BITS as usize / 8 + 16, 0);
+        let mut pos = start;
+        let (mut acc, mut bits) = (0u64, 0u32);
+        let (head, quads) = literals.as_rchunks::<4>();
+        let put = |b: u8, acc: &mut u64, bits: &mut u32| {
+            let e = table[usize::from(b)];
+            *acc |= u64::from(e & 0xffff) << *bits;
+            *bits += e >> 16;
+        };
+        for quad in quads.iter().rev() {
+            for &b in quad.iter().rev() {
+                put(b, &mut acc, &mut bits);
+            }
+            let whole = (bits / 8) as usize;
+            out[pos..pos + 8].copy_from_slice(&acc.to_le_bytes());
+            pos += whole;
+            acc = if whole == 8 { 0 } else { acc >> (8 * whole) };
+            bits -= 8 * whole as u32;
+        }
+        for &b in head.iter().rev() {
+            put(b, &mut acc, &mut bits);
+        }
+        out.truncate(pos);
+        let mut bw = BitWriter::new(out);
+        bw.add(acc, bits.min(32));
+        if bits > 32 {
+            bw.add(acc >> 32, bits - 32);
+        }
+        bw.close();
+    }
+}
+
+/// How often each byte occurs, counted in four tables so that runs of one byte do not
+/// wait on each other's increments.
+fn histogram(bytes: &[u8]) -> [u32; 256] {
+    let mut tables = [[0u32; 256]; 4];
+    let (quads, rest) = bytes.as_chunks::<4>();
+    for q in quads {
+        for k in 0..4 {
+            tables[k][usize::from(q[k])] += 1;
+        }
+    }
+    for &b in rest {
+        tables[0][usize::from(b)] += 1;
+    }
+    core::array::from_fn(|s| tables[0][s] + tables[1][s] + tables[2][s] + tables[3][s])
+}
+
+/// Appends the literals section of `literals`.
+pub(super) fn write_literals(literals: &[u8], out: &mut Vec<u8>) {
+    let n = literals.len();
+    if n > 0 && literals.iter().all(|&b| b == literals[0]) && n > 2 {
+        write_header(RLE, n, out);
+        out.push(literals[0]);
+        return;
+    }
+    if n >= MIN_TO_COMPRESS {
+        let start = out.len();
+        if write_compressed(literals, out) {
+            let min_gain = (n >> 6) + 2;
+            if out.len() - start < n - min_gain {
+                return;
+            }
+        }
+        out.truncate(start);
+    }
+    write_header(RAW, n, out);
+    out.extend_from_slice(literals);
+}
+
+/// The header of a raw or RLE literals section: 1, 2 or 3 bytes by size.
+fn write_header(kind: u8, n: usize, out: &mut Vec<u8>) {
+    let n = n as u32;
+    if n < 32 {
+        out.push(kind | (n << 3) as u8);
+    } else if n < 4096 {
+        out.extend_from_slice(&((u32::from(kind) | 1 << 2 | n << 4) as u16).to_le_bytes());
+    } else {
+        let v = u32::from(kind) | 3 << 2 | n << 4;
+        out.extend_from_slice(&v.to_le_bytes()[..3]);
+    }
+}
+
+/// A Huffman-coded section; false when the code cannot be described, or when it
+/// would not pay: no byte is common (`HUF_compress_internal`'s test that the largest
+/// count exceeds `n / 128 + 4`), or the streams' estimated size (each count times its
+/// code length) leaves less than libzstd's minimal gain.
+fn write_compressed(literals: &[u8], out: &mut Vec<u8>) -> bool {
+    let counts = histogram(literals);
+    let n = literals.len();
+    if counts
+        .iter()
+        .max()
+        .is_none_or(|&m| m as usize <= (n >> 7) + 4)
+    {
+        return false;
+    }
+    let code = Code::new(&counts);
+    let estimate: usize = (0..256)
+        .map(|s| counts[s] as usize * usize::from(code.lengths[s]))
+        .sum::<usize>()
+        / 8;
+    if estimate + 6 >= n - ((n >> 6) + 2) {
+        return false;
+    }
+    let four = n >= 256;
+    let (format, header_len) = match (four, n) {
+        (false, _) => (0u32, 3),
+        (true, n) if n < 1024 => (1, 3),
+        (true, n) if n < 16384 => (2, 4),
+        _ => (3, 5),
+    };
+    let header_at = out.len();
+    out.resize(header_at + header_len, 0);
+    if !code.write_description(out) {
+        return false;
+    }
+    if four {
+        let segment = n.div_ceil(4);
+        let jump_at = out.len();
+        out.resize(jump_at + 6, 0);
+        for (k, part) in literals.chunks(segment).enumerate() {
+            let before = out.len();
+            code.encode_stream(part, out);
+            let size = out.len() - before;
+            if k < 3 {
+                if size > u16::MAX as usize {
+                    return false;
+                }
+                out[jump_at + 2 * k..jump_at + 2 * k + 2]
+                    .copy_from_slice(&(size as u16).to_le_bytes());
+            }
+        }
+    } else {
+        code.encode_stream(literals, out);
+    }
+    let compressed = (out.len() - header_at - header_len) as u64;
+    let size_bits = [10, 10, 14, 18][format as usize];
+    if compressed >= 1 << size_bits {
+        return false;
+    }
+    let header = u64::from(COMPRESSED)
+        | u64::from(format) << 2
+        | (n as u64) << 4
+        | compressed << (4 + size_bits);
+    out[header_at..header_at + header_len].copy_from_slice(&header.to_le_bytes()[..header_len]);
+    true
+}

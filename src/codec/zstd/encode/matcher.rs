@@ -1,0 +1,342 @@
+//! Finding the matches of a block: libzstd's fast strategy (one hash table, greedy,
+//! skipping faster through data that does not match) and its greedy / lazy / lazy2
+//! strategies over a hash chain (`lib/compress/zstd_fast.c`, `zstd_lazy.c`), each first
+//! trying the last offset one byte ahead and, after a match, the one before it.
+//!
+//! Offsets are kept as the decoder keeps them (three repeat offsets, starting 1, 4, 8),
+//! and each sequence is coded with a repeat code when its offset is one.
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use super::sequences::Sequence;
+
+/// What the level sets (`ZSTD_compressionParameters`, less the window).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Params {
+    pub hash_log: u32,
+    /// 0: the fast strategy, no chain.
+    pub chain_log: u32,
+    /// Chain links followed per search (`1 << searchLog`).
+    pub attempts: u32,
+    pub min_match: usize,
+    /// 0 greedy, 1 lazy, 2 lazy2 (chain strategies only).
+    pub lazy: u8,
+}
+
+/// Bytes at the end of the input no match starts in (`HASH_READ_SIZE`).
+const TAIL: usize = 8;
+/// Skip acceleration: one more byte per `1 << SEARCH_STRENGTH` literals in a row.
+const SEARCH_STRENGTH: u32 = 8;
+/// Beyond this step, the positions skipped are not put in the tables
+/// (`kLazySkippingStep`: data that does not match is not worth indexing).
+const LAZY_SKIPPING_STEP: usize = 8;
+
+#[inline(always)]
+fn read32(src: &[u8], at: usize) -> u32 {
+    let (b, _) = src[at..].split_first_chunk::<4>().unwrap_or((&[0; 4], &[]));
+    u32::from_le_bytes(*b)
+}
+
+#[inline(always)]
+fn read64(src: &[u8], at: usize) -> u64 {
+    let (b, _) = src[at..].split_first_chunk::<8>().unwrap_or((&[0; 8], &[]));
+    u64::from_le_bytes(*b)
+}
+
+/// How many bytes from `a` and `b` (`a` later) are equal, up to `end` for `a`.
+fn count(src: &[u8], mut a: usize, mut b: usize, end: usize) -> usize {
+    let start = a;
+    while a + 8 <= end {
+        let diff = read64(src, a) ^ read64(src, b);
+        if diff != 0 {
+            return a - start + (diff.trailing_zeros() / 8) as usize;
+        }
+        a += 8;
+        b += 8;
+    }
+    while a < end && src[a] == src[b] {
+        a += 1;
+        b += 1;
+    }
+    a - start
+}
+
+fn highbit(v: u32) -> i64 {
+    i64::from(31 - v.leading_zeros())
+}
+
+/// The hash and chain tables, kept between the frames one thread compresses (as
+/// libzstd keeps its context's): an entry is a position plus the `base` of its frame, so
+/// that entries of earlier frames (below the current base) read as empty and the
+/// tables need no clearing per frame.
+struct Tables {
+    hash: Vec<u32>,
+    chain: Vec<u32>,
+    /// What the next frame's positions start at (0 is never a valid entry).
+    next_base: u32,
+}
+
+std::thread_local! {
+    static KEPT: core::cell::RefCell<Option<Tables>> = const { core::cell::RefCell::new(None) };
+}
+
+/// The match finder's tables and the repeat offsets, kept across the blocks of a frame.
+pub(super) struct Matcher {
+    p: Params,
+    hash: Vec<u32>,
+    chain: Vec<u32>,
+    /// Added to positions in the tables.
+    base: usize,
+    next_base: u32,
+    /// Positions below this are in the tables (chain strategies).
+    next_to_update: usize,
+    /// Skipping fast through literals: the positions stepped over are not indexed.
+    skipping: bool,
+    pub reps: [u32; 3],
+}
+
+impl Matcher {
+    /// A matcher for a frame of `len` bytes, with the thread's tables when they fit.
+    pub(super) fn new(p: Params, len: usize) -> Self {
+        let chain_len = if p.chain_log > 0 { 1 << p.chain_log } else { 0 };
+        let kept = KEPT.with(|k| k.borrow_mut().take()).filter(|t| {
+            t.hash.len() == 1 << p.hash_log
+                && t.chain.len() == chain_len
+                && u64::from(t.next_base) + len as u64 + 1 < u64::from(u32::MAX)
+        });
+        let tables = kept.unwrap_or_else(|| Tables {
+            hash: vec![0; 1 << p.hash_log],
+            chain: vec![0; chain_len],
+            next_base: 1,
+        });
+        Matcher {
+            p,
+            hash: tables.hash,
+            chain: tables.chain,
+            base: tables.next_base as usize,
+            next_base: tables.next_base + len as u32 + 1,
+            next_to_update: 0,
+            skipping: false,
+            reps: [1, 4, 8],
+        }
+    }
+
+    #[inline(always)]
+    fn hash_at(&self, src: &[u8], at: usize) -> usize {
+        let bytes = self.p.min_match.clamp(4, 8) as u32;
+        let v = read64(src, at) << (64 - 8 * bytes);
+        (v.wrapping_mul(0xcf1b_bcdc_b7a5_6463) >> (64 - self.p.hash_log)) as usize
+    }
+
+    /// Appends the sequences of `src[start..end]` (earlier bytes are the window) and
+    /// their literals; returns the literals after the last sequence's match start.
+    pub(super) fn block(
+        &mut self,
+        src: &[u8],
+        start: usize,
+        end: usize,
+        seqs: &mut Vec<Sequence>,
+        lits: &mut Vec<u8>,
+    ) -> usize {
+        let limit = end.saturating_sub(TAIL);
+        let mut anchor = start;
+        let mut ip = start + usize::from(start == 0);
+        while ip < limit {
+            let (mut mstart, mut len, mut offset) = (ip + 1, 0usize, 0usize);
+            let rep0 = self.reps[0] as usize;
+            if rep0 <= ip + 1 && read32(src, ip + 1 - rep0) == read32(src, ip + 1) {
+                len = 4 + count(src, ip + 5, ip + 5 - rep0, end);
+                offset = rep0;
+            }
+            if len == 0 || self.p.lazy > 0 {
+                let (l2, o2) = self.search(src, ip, end);
+                if l2 > len {
+                    (mstart, len, offset) = (ip, l2, o2);
+                }
+            }
+            if len < 4 {
+                let step = ((ip - anchor) >> SEARCH_STRENGTH) + 1;
+                ip += step;
+                self.skipping = step > LAZY_SKIPPING_STEP;
+                continue;
+            }
+            if self.p.lazy > 0 {
+                (mstart, len, offset) = self.lazier(src, ip, end, mstart, len, offset);
+            }
+            // Back over literals that match too.
+            while mstart > anchor && mstart > offset && src[mstart - 1] == src[mstart - 1 - offset]
+            {
+                mstart -= 1;
+                len += 1;
+            }
+            lits.extend_from_slice(&src[anchor..mstart]);
+            self.store((mstart - anchor) as u32, offset, len, seqs);
+            self.skipping = false;
+            ip = mstart + len;
+            anchor = ip;
+            if self.p.chain_log == 0 {
+                // The fast strategy fills in two positions of the match.
+                for at in [mstart + 2, ip - 2] {
+                    if at + 8 <= src.len() && at > mstart {
+                        let h = self.hash_at(src, at);
+                        self.hash[h] = (self.base + at) as u32;
+                    }
+                }
+            }
+            // The offset before the last one, right away.
+            while ip < limit {
+                let rep1 = self.reps[1] as usize;
+                if rep1 > ip || read32(src, ip) != read32(src, ip - rep1) {
+                    break;
+                }
+                let l = 4 + count(src, ip + 4, ip + 4 - rep1, end);
+                self.store(0, rep1, l, seqs);
+                ip += l;
+                anchor = ip;
+            }
+        }
+        lits.extend_from_slice(&src[anchor..end]);
+        end - anchor
+    }
+
+    /// Looks one (lazy) or two (lazy2) bytes further for a better match, as libzstd
+    /// weighs them: length against the offset's cost.
+    fn lazier(
+        &mut self,
+        src: &[u8],
+        mut ip: usize,
+        end: usize,
+        mut mstart: usize,
+        mut len: usize,
+        mut offset: usize,
+    ) -> (usize, usize, usize) {
+        let limit = end.saturating_sub(TAIL);
+        let off_cost = |o: usize, reps: &[u32; 3]| {
+            if o == reps[0] as usize {
+                0
+            } else {
+                highbit(o as u32 + 3)
+            }
+        };
+        let mut depth = 0;
+        while ip < limit {
+            ip += 1;
+            depth += 1;
+            let bonus = if depth == 1 { 4 } else { 7 };
+            let rep0 = self.reps[0] as usize;
+            if rep0 <= ip && read32(src, ip) == read32(src, ip - rep0) {
+                let l = 4 + count(src, ip + 4, ip + 4 - rep0, end);
+                let gain2 = l as i64 * if depth == 1 { 3 } else { 4 };
+                let gain1 =
+                    len as i64 * if depth == 1 { 3 } else { 4 } - off_cost(offset, &self.reps) + 1;
+                if gain2 > gain1 {
+                    (mstart, len, offset) = (ip, l, rep0);
+                }
+            }
+            let (l2, o2) = self.search(src, ip, end);
+            let gain2 = l2 as i64 * 4 - highbit(o2 as u32 + 3);
+            let gain1 = len as i64 * 4 - off_cost(offset, &self.reps) + bonus;
+            if l2 >= 4 && gain2 > gain1 {
+                (mstart, len, offset) = (ip, l2, o2);
+                depth = 0;
+                continue;
+            }
+            if depth >= usize::from(self.p.lazy) {
+                break;
+            }
+        }
+        (mstart, len, offset)
+    }
+
+    /// The longest match at `ip` (length, offset), 0 if none of at least 4 bytes.
+    #[inline(always)]
+    fn search(&mut self, src: &[u8], ip: usize, end: usize) -> (usize, usize) {
+        if self.p.chain_log == 0 {
+            let h = self.hash_at(src, ip);
+            let entry = self.hash[h] as usize;
+            self.hash[h] = (self.base + ip) as u32;
+            let cand = entry.wrapping_sub(self.base);
+            if entry >= self.base && cand < ip && read32(src, cand) == read32(src, ip) {
+                let l = 4 + count(src, ip + 4, cand + 4, end);
+                if l >= self.p.min_match {
+                    return (l, ip - cand);
+                }
+            }
+            return (0, 0);
+        }
+        let chain_mask = (1usize << self.p.chain_log) - 1;
+        if self.skipping {
+            self.next_to_update = self.next_to_update.max(ip);
+        }
+        while self.next_to_update < ip {
+            let at = self.next_to_update;
+            let h = self.hash_at(src, at);
+            self.chain[at & chain_mask] = self.hash[h];
+            self.hash[h] = (self.base + at) as u32;
+            self.next_to_update += 1;
+        }
+        let h = self.hash_at(src, ip);
+        let mut entry = self.hash[h] as usize;
+        self.chain[ip & chain_mask] = entry as u32;
+        self.hash[h] = (self.base + ip) as u32;
+        self.next_to_update = ip + 1;
+        let lowest = ip.saturating_sub(chain_mask);
+        let (mut best, mut best_off) = (0, 0);
+        for _ in 0..self.p.attempts {
+            if entry < self.base + lowest || entry >= self.base + ip {
+                break;
+            }
+            let cand = entry - self.base;
+            // Only a candidate that beats the best so far at its last byte is counted.
+            if ip + best < end && src[cand + best] == src[ip + best] {
+                let l = count(src, ip, cand, end);
+                if l > best {
+                    best = l;
+                    best_off = ip - cand;
+                    if ip + l == end {
+                        break;
+                    }
+                }
+            }
+            entry = self.chain[cand & chain_mask] as usize;
+        }
+        if best >= self.p.min_match.max(4) {
+            (best, best_off)
+        } else {
+            (0, 0)
+        }
+    }
+
+    /// Gives the tables back to the thread for its next frame.
+    pub(super) fn keep(self) {
+        let tables = Tables {
+            hash: self.hash,
+            chain: self.chain,
+            next_base: self.next_base,
+        };
+        KEPT.with(|k| *k.borrow_mut() = Some(tables));
+    }
+
+    /// Records a sequence, coding its offset as the decoder will read it, and updates
+    /// the repeat offsets as the decoder will.
+    fn store(&mut self, lit_len: u32, offset: usize, match_len: usize, seqs: &mut Vec<Sequence>) {
+        let offset = offset as u32;
+        let r = self.reps;
+        let (off_base, reps) = match (lit_len > 0, offset) {
+            (true, o) if o == r[0] => (1, r),
+            (true, o) if o == r[1] => (2, [r[1], r[0], r[2]]),
+            (true, o) if o == r[2] => (3, [r[2], r[0], r[1]]),
+            (false, o) if o == r[1] => (1, [r[1], r[0], r[2]]),
+            (false, o) if o == r[2] => (2, [r[2], r[0], r[1]]),
+            (false, o) if r[0] > 1 && o == r[0] - 1 => (3, [o, r[0], r[1]]),
+            (_, o) => (o + 3, [o, r[0], r[1]]),
+        };
+        self.reps = reps;
+        seqs.push(Sequence {
+            lit_len,
+            match_len: match_len as u32,
+            off_base,
+        });
+    }
+}

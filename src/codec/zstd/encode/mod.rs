@@ -1,0 +1,197 @@
+//! Zstandard frames, our own compressor (pure safe Rust), for the levels C-Blosc2 asks
+//! libzstd for: blosc level `l` below 9 is zstd level `2l - 1` (8 is 20), 9 is 22
+//! (`zstd_wrap_compress` in `blosc/blosc2.c`).
+//!
+//! A frame is one segment with its content size and no checksum, as
+//! `ZSTD_compressCCtx` writes it, of blocks of at most 128 KiB: each compressed (a
+//! literals section and a sequences section), or stored raw when that is not smaller,
+//! or one byte repeated. The match finder follows the strategy libzstd's level table
+//! gives for the input's size (`clevels.h`): fast for levels 1 and 2, greedy, lazy and
+//! lazy2 over a hash chain above; levels beyond 12 (btopt and up) search like lazy2
+//! with more attempts.
+
+mod bits;
+mod fse;
+mod huffman;
+mod matcher;
+mod sequences;
+
+use alloc::vec::Vec;
+
+use matcher::{Matcher, Params};
+
+const MAGIC: u32 = 0xfd2f_b528;
+/// The largest block (`ZSTD_BLOCKSIZE_MAX`).
+const BLOCK_MAX: usize = 128 << 10;
+/// Block types.
+const RAW: u32 = 0;
+const RLE: u32 = 1;
+const COMPRESSED: u32 = 2;
+
+/// The zstd level C-Blosc2 uses for a blosc level.
+fn zstd_level(clevel: u8) -> u32 {
+    match clevel {
+        0..=7 => (u32::from(clevel) * 2).saturating_sub(1).max(1),
+        8 => 20,
+        _ => 22,
+    }
+}
+
+/// The match finder's parameters of libzstd's level table for inputs of `len` bytes
+/// (the table for 128 KiB or less, 256 KiB or less, or larger).
+fn params(level: u32, len: usize) -> Params {
+    let p = |hash_log, chain_log, search_log: u32, min_match, lazy| Params {
+        hash_log,
+        chain_log,
+        attempts: 1 << search_log,
+        min_match,
+        lazy,
+    };
+    let small = len <= 128 << 10;
+    let medium = len <= 256 << 10;
+    match level {
+        1 if small => p(13, 0, 0, 6, 0),
+        1 if medium => p(14, 0, 0, 6, 0),
+        1 => p(14, 0, 0, 7, 0),
+        2 => p(15, 0, 0, 5, 0),
+        3 | 4 => p(16, 16, 1, 5, 0),
+        5 => p(17, 16, 3, 4, 0),
+        6 | 7 => p(17, 16, 3, 4, 1),
+        8..=10 => p(17, 16, 5, 4, 2),
+        11 | 12 => p(17, 17, 6, 4, 2),
+        _ => p(18, 18, 8, 4, 2),
+    }
+}
+
+/// Appends the zstd frame of `src` at blosc level `clevel` to `out` and returns true,
+/// or returns false as soon as it is longer than `maxout` bytes.
+pub(crate) fn compress(clevel: u8, src: &[u8], maxout: usize, out: &mut Vec<u8>) -> bool {
+    let base = out.len();
+    out.extend_from_slice(&MAGIC.to_le_bytes());
+    let n = src.len() as u64;
+    // Single segment (bit 5), the content size's field size in bits 6..7.
+    match n {
+        0..=255 => out.extend_from_slice(&[0x20, n as u8]),
+        256..=65791 => {
+            out.push(0x60);
+            out.extend_from_slice(&((n - 256) as u16).to_le_bytes());
+        }
+        _ if n <= u64::from(u32::MAX) => {
+            out.push(0xa0);
+            out.extend_from_slice(&(n as u32).to_le_bytes());
+        }
+        _ => {
+            out.push(0xe0);
+            out.extend_from_slice(&n.to_le_bytes());
+        }
+    }
+    let mut matcher = Matcher::new(params(zstd_level(clevel), src.len()), src.len());
+    let mut seqs = Vec::new();
+    let mut lits = Vec::new();
+    let mut start = 0;
+    loop {
+        let end = (start + BLOCK_MAX).min(src.len());
+        let last = end == src.len();
+        block(
+            src,
+            start,
+            end,
+            last,
+            &mut matcher,
+            &mut seqs,
+            &mut lits,
+            out,
+        );
+        if out.len() - base > maxout || last {
+            matcher.keep();
+            return out.len() - base <= maxout;
+        }
+        start = end;
+    }
+}
+
+/// Appends one block of `src[start..end]`: compressed, raw or RLE, whichever is shortest.
+#[allow(clippy::too_many_arguments)]
+fn block(
+    src: &[u8],
+    start: usize,
+    end: usize,
+    last: bool,
+    matcher: &mut Matcher,
+    seqs: &mut Vec<Sequence>,
+    lits: &mut Vec<u8>,
+    out: &mut Vec<u8>,
+) {
+    let bytes = &src[start..end];
+    let header = |kind: u32, size: usize| {
+        let v = u32::from(last) | kind << 1 | (size as u32) << 3;
+        [v as u8, (v >> 8) as u8, (v >> 16) as u8]
+    };
+    if bytes.len() > 1 && bytes.iter().all(|&b| b == bytes[0]) {
+        // The matcher still sees these bytes as the window of the next block.
+        out.extend_from_slice(&header(RLE, bytes.len()));
+        out.push(bytes[0]);
+        return;
+    }
+    let reps = matcher.reps;
+    seqs.clear();
+    lits.clear();
+    matcher.block(src, start, end, seqs, lits);
+    let at = out.len();
+    out.extend_from_slice(&[0; 3]);
+    huffman::write_literals(lits, out);
+    sequences::write_sequences(seqs, out);
+    let size = out.len() - at - 3;
+    if size < bytes.len() {
+        out[at..at + 3].copy_from_slice(&header(COMPRESSED, size));
+    } else {
+        // Raw: the decoder keeps its repeat offsets through it.
+        matcher.reps = reps;
+        out.truncate(at);
+        out.extend_from_slice(&header(RAW, bytes.len()));
+        out.extend_from_slice(bytes);
+    }
+}
+
+use sequences::Sequence;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decode(frame: &[u8], len: usize) -> Vec<u8> {
+        let mut out = alloc::vec![0u8; len];
+        let mut z = super::super::Zstd::new(None).unwrap();
+        z.decompress(frame, &mut out).unwrap();
+        out
+    }
+
+    fn sample(len: usize, seed: u64) -> Vec<u8> {
+        let mut x = seed | 1;
+        (0..len)
+            .map(|i| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                match (i / 1000) % 4 {
+                    0 => (i / 7) as u8,
+                    1 => (x % 5) as u8,
+                    2 => x as u8,
+                    _ => b"abcabcabdabcab"[i % 14],
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn frames_round_trip_through_our_decoder() {
+        for clevel in 1..=9 {
+            for len in [0, 1, 5, 17, 100, 1000, 4096, 70_000, 200_000, 300_001] {
+                let src = sample(len, len as u64 + u64::from(clevel));
+                let mut out = Vec::new();
+                assert!(compress(clevel, &src, usize::MAX, &mut out));
+                assert_eq!(decode(&out, len), src, "clevel {clevel} len {len}");
+            }
+        }
+    }
+}

@@ -1,0 +1,195 @@
+//! Every case of `cases.rs` written, then read back by our reader and by C-Blosc2 3.3.5
+//! (`b2nd_open` + `b2nd_to_cbuffer` in a forked child): the same shapes, the values
+//! written (truncation of precision aside, where both readers agree), the metalayers
+//! and vlmeta given.
+
+use b2nd_meta::array::{Array, Selection};
+use b2nd_meta::blosc::Special;
+use b2nd_meta::frame::{self, ChunkIndex, ChunkLocation};
+
+use crate::c_b2nd::{c_reads, Ask};
+use crate::cases::{self, Case};
+use crate::TempDir;
+
+/// What one written case holds.
+struct Written {
+    case: Case,
+    path: std::path::PathBuf,
+    data: Vec<u8>,
+}
+
+fn write_all(cases: Vec<Case>, dir: &TempDir) -> Vec<Written> {
+    cases
+        .into_iter()
+        .map(|case| {
+            let params = case.params(2);
+            let itemsize = b2nd_meta::dtype::Dtype::parse(case.dtype)
+                .unwrap()
+                .itemsize() as usize;
+            let data = cases::data(&case, itemsize);
+            let path = dir.0.join(format!("{}.b2nd", case.name));
+            params
+                .write(&path, &data)
+                .unwrap_or_else(|e| panic!("{}: {e}", case.name));
+            Written { case, path, data }
+        })
+        .collect()
+}
+
+fn check_ours(w: &Written) -> Vec<u8> {
+    let name = &w.case.name;
+    let array = Array::open(&w.path).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert_eq!(array.shape(), w.case.shape, "{name}");
+    if let Some(c) = &w.case.chunks {
+        assert_eq!(array.chunkshape(), c, "{name}");
+    }
+    if let Some(b) = &w.case.blocks {
+        assert_eq!(array.blockshape(), b, "{name}");
+    }
+    let values = array.read_bytes(&Selection::all()).unwrap();
+    if !w.case.lossy() {
+        assert!(values == w.data, "{name}: our reader reads other values");
+    }
+    let file = frame::open(&w.path).unwrap();
+    for (meta, json) in &w.case.meta {
+        let got: serde_json::Value = file.header.user_meta(meta).unwrap();
+        assert_eq!(&got, json, "{name}: metalayer {meta}");
+    }
+    for (meta, json) in &w.case.vlmeta {
+        let got: serde_json::Value = file.vlmeta(meta).unwrap();
+        assert_eq!(&got, json, "{name}: vlmeta {meta}");
+    }
+    values
+}
+
+#[test]
+fn every_case_reads_back_in_our_reader_and_in_c_blosc2() {
+    let dir = TempDir::new("roundtrip");
+    let written = write_all(cases::all(), &dir);
+    let ours: Vec<Vec<u8>> = written.iter().map(check_ours).collect();
+    let asks: Vec<Ask> = written
+        .iter()
+        .map(|w| Ask {
+            path: w.path.clone(),
+            ndim: w.case.shape.len(),
+            nbytes: w.data.len(),
+            vlmeta: w.case.vlmeta.iter().map(|(n, _)| n.to_string()).collect(),
+        })
+        .collect();
+    let Some(c) = c_reads(&asks) else {
+        eprintln!("C-Blosc2 3.3.5 (python-blosc2's libblosc2.so) not found: C not asked");
+        return;
+    };
+    for ((w, read), ours) in written.iter().zip(&c).zip(&ours) {
+        let name = &w.case.name;
+        assert_eq!(read.open, 0, "{name}: b2nd_open");
+        let array = Array::open(&w.path).unwrap();
+        let shapes = [array.shape(), array.chunkshape(), array.blockshape()]
+            .map(|s| s.iter().map(|&d| d as i64).collect::<Vec<_>>());
+        assert_eq!(read.shapes, shapes, "{name}: C's shapes");
+        let values = read
+            .values
+            .as_ref()
+            .unwrap_or_else(|rc| panic!("{name}: b2nd_to_cbuffer {rc}"));
+        assert!(values == ours, "{name}: C reads other values than ours");
+        let file = frame::open(&w.path).unwrap();
+        for ((meta, _), got) in w.case.vlmeta.iter().zip(&read.vlmeta) {
+            let content = file
+                .trailer()
+                .unwrap()
+                .vlmetalayer(meta)
+                .unwrap()
+                .content
+                .clone();
+            let ours = b2nd_meta::chunk::decode(&content).unwrap();
+            assert_eq!(got.as_ref().ok(), Some(&ours), "{name}: C's vlmeta {meta}");
+        }
+    }
+}
+
+#[test]
+fn all_zero_chunks_are_indexed_as_zeros_and_not_stored() {
+    let dir = TempDir::new("zeros");
+    let cases = vec![
+        cases::case("z", "<f8", &[100, 10], Some(&[10, 10]), Some(&[5, 10])),
+        cases::case("zs", "<f8", &[100, 10], Some(&[10, 10]), Some(&[5, 10])).sparse(),
+    ];
+    for w in write_all(cases, &dir) {
+        // The first fifth of the elements are zeros: chunks 0 and 1.
+        let file = frame::open(&w.path).unwrap();
+        let index_file = match w.case.sparse {
+            true => w.path.join("chunks.b2frame"),
+            false => w.path.clone(),
+        };
+        let index =
+            ChunkIndex::read(&std::fs::File::open(&index_file).unwrap(), &file.header).unwrap();
+        let zeros = ChunkLocation::Special(Special::Zero);
+        assert_eq!(
+            index.locations[..3]
+                .iter()
+                .map(|l| *l == zeros)
+                .collect::<Vec<_>>(),
+            [true, true, false]
+        );
+        assert_eq!(index.locations.len(), 10);
+        if w.case.sparse {
+            // Eight chunk files, numbered from 0 in order, and chunks.b2frame.
+            assert_eq!(std::fs::read_dir(&w.path).unwrap().count(), 9);
+            assert_eq!(index.locations[2], ChunkLocation::File(0));
+        }
+    }
+}
+
+#[test]
+fn streamed_in_pieces_or_typed_the_file_is_the_same() {
+    let dir = TempDir::new("stream");
+    let case = cases::case("s", "<i4", &[301, 57], Some(&[40, 20]), Some(&[8, 7]));
+    let data = cases::data(&case, 4);
+    let whole = dir.0.join("whole.b2nd");
+    case.params(3).write(&whole, &data).unwrap();
+    let expected = std::fs::read(&whole).unwrap();
+    for piece in [1, 7, 4096, 57 * 40 * 4, 1 << 20] {
+        let path = dir.0.join(format!("p{piece}.b2nd"));
+        let mut w = case.params(3).create(&path).unwrap();
+        for p in data.chunks(piece) {
+            w.write(p).unwrap();
+        }
+        w.finish().unwrap();
+        assert!(
+            std::fs::read(&path).unwrap() == expected,
+            "pieces of {piece}"
+        );
+    }
+    let typed: Vec<i32> = data
+        .chunks_exact(4)
+        .map(|b| i32::from_le_bytes(b.try_into().unwrap()))
+        .collect();
+    let path = dir.0.join("typed.b2nd");
+    case.params(3).write_typed(&path, &typed).unwrap();
+    assert!(std::fs::read(&path).unwrap() == expected, "typed");
+    let path = dir.0.join("reader.b2nd");
+    let mut w = case.params(3).create(&path).unwrap();
+    assert_eq!(w.write_from(&data[..]).unwrap(), data.len() as u64);
+    w.finish().unwrap();
+    assert!(std::fs::read(&path).unwrap() == expected, "from a reader");
+}
+
+#[test]
+fn the_thread_count_changes_only_the_threads_the_header_records() {
+    let dir = TempDir::new("threads");
+    let case = cases::case("t", "<f8", &[500, 300], Some(&[64, 100]), None);
+    let data = cases::data(&case, 8);
+    let files: Vec<Vec<u8>> = [1, 2, 5, 16]
+        .iter()
+        .map(|&threads| {
+            let path = dir.0.join(format!("t{threads}.b2nd"));
+            case.params(threads).write(&path, &data).unwrap();
+            let mut bytes = std::fs::read(&path).unwrap();
+            // Compression and decompression threads: bytes 63..65 and 66..68.
+            bytes[63..65].fill(0);
+            bytes[66..68].fill(0);
+            bytes
+        })
+        .collect();
+    assert!(files.iter().all(|f| *f == files[0]));
+}
