@@ -6,25 +6,21 @@
 //!
 //! Cases: the full array, one plane (`[i]`), a column across all chunks (`[:, j, k]`),
 //! a 10x10x10 box, and a strided slice (`[::3, ::3, ::3]`, ours only: C has no step).
-//! Ours decodes whole chunks for now (the chunk decoder's block-mask decode is to
-//! come), so the plane, column and box cost a chunk each where C decodes blocks.
+//! Both decode only the blocks a case needs.
 //!
 //! Run with `cargo bench --bench array --all-features`; `B2ND_BENCH_SHAPE=64,256,256`
 //! (the default, 32 MiB of float64) sets the shape, chunks (shape[0]/2, ...) and blocks
 //! (1, shape[1]/4, shape[2]) as python-blosc2 picks them for such arrays.
 
-use std::ffi::{c_void, CString};
 use std::hint::black_box;
 use std::time::Duration;
 
 use b2nd_meta::array::{Array, Selection};
-#[path = "common/c_b2nd.rs"]
-mod c_b2nd;
-
-use blosc2_src as c;
-
-use c_b2nd::{b2nd_array_t, b2nd_free, b2nd_get_slice_cbuffer, b2nd_open, c_write, Geometry};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+
+#[path = "../tests/c_ffi/b2nd.rs"]
+mod c_b2nd;
+use c_b2nd::{CArray, Geometry};
 
 /// A float64 ramp with noise, or an int32 counter.
 fn data(n: usize, float: bool) -> Vec<u8> {
@@ -46,24 +42,7 @@ fn data(n: usize, float: bool) -> Vec<u8> {
 /// The box `[start, stop)` C reads for a case.
 type CBox = (Vec<i64>, Vec<i64>);
 
-/// C's read of the box `[start, stop)` into `out`.
-fn c_read(array: *const b2nd_array_t, start: &[i64], stop: &[i64], out: &mut [u8]) {
-    let shape: Vec<i64> = start.iter().zip(stop).map(|(a, b)| b - a).collect();
-    let rc = unsafe {
-        b2nd_get_slice_cbuffer(
-            array,
-            start.as_ptr(),
-            stop.as_ptr(),
-            out.as_mut_ptr() as *mut c_void,
-            shape.as_ptr(),
-            out.len() as i64,
-        )
-    };
-    assert_eq!(rc, 0);
-}
-
 fn bench(cr: &mut Criterion) {
-    unsafe { c::blosc2_init() };
     let shape: Vec<i64> = std::env::var("B2ND_BENCH_SHAPE")
         .ok()
         .map(|s| s.split(',').filter_map(|n| n.parse().ok()).collect())
@@ -89,10 +68,8 @@ fn bench(cr: &mut Criterion) {
     ] {
         let bytes = data(n, dtype == "<f8");
         let path = dir.join(format!("{name}.b2nd"));
-        c_write(&path, &geometry, dtype, codec, filter, &bytes);
-        let url = CString::new(path.to_str().unwrap()).unwrap();
-        let mut carray = std::ptr::null_mut();
-        assert_eq!(unsafe { b2nd_open(url.as_ptr(), &mut carray) }, 0);
+        c_b2nd::write(&path, &geometry, dtype, codec, filter, &bytes);
+        let carray = CArray::open(&path);
         let itemsize = bytes.len() / n;
         // (case, our selection, C's box or none)
         let cases: Vec<(&str, String, Option<CBox>)> = vec![
@@ -123,11 +100,11 @@ fn bench(cr: &mut Criterion) {
             let id = format!("{name}/{case}");
             if let Some((start, stop)) = &cbox {
                 let mut theirs = vec![0u8; out.len()];
-                c_read(carray, start, stop, &mut theirs);
+                carray.read(start, stop, &mut theirs);
                 ours.read_into(&sel, &mut out).unwrap();
                 assert!(out == theirs, "{id}: ours and C's differ");
                 group.bench_function(BenchmarkId::new("c_t1", &id), |bch| {
-                    bch.iter(|| c_read(carray, start, stop, black_box(&mut theirs)))
+                    bch.iter(|| carray.read(start, stop, black_box(&mut theirs)))
                 });
             }
             let mut counts = vec![1, 2, threads_max];
@@ -139,7 +116,6 @@ fn bench(cr: &mut Criterion) {
                 });
             }
         }
-        unsafe { b2nd_free(carray) };
     }
     group.finish();
     let _ = std::fs::remove_dir_all(&dir);

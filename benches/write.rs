@@ -17,10 +17,10 @@ use b2nd_meta::blosc::{Codec, Filter};
 use blosc2_src as c;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
-#[path = "common/c_b2nd.rs"]
+#[path = "../tests/c_ffi/b2nd.rs"]
 mod c_b2nd;
 
-use c_b2nd::{c_write_with, Geometry};
+use c_b2nd::{write_with as c_write_with, Geometry};
 
 /// A float64 ramp with noise, or an int32 counter, of `bytes` bytes.
 fn data(bytes: usize, float: bool) -> Vec<u8> {

@@ -13,8 +13,8 @@ use super::read::Reader;
 use super::resolve::{resolve, AxisRange, Resolved};
 use super::selection::Selection;
 
-/// The most bytes [`Array::read_rows`] reads at once when it joins rows of chunks.
-const ROWS_CAP: usize = 32 << 20;
+/// About the most bytes [`Array::read_rows`] reads at once.
+const ROWS_CAP: usize = 16 << 20;
 
 /// A chunk a selection touches, and which of its blocks (C order) hold its elements:
 /// what a partial decode decodes.
@@ -105,27 +105,50 @@ impl Array {
         Ok(out)
     }
 
-    /// Reads `sel` a row of chunks at a time: the result cut along its first axis at the
-    /// chunk boundaries of the array axis it comes from, each piece (C order, bytes as
-    /// stored) given to `row` in order. Rows of fewer chunks than [`Array::threads`]
-    /// are read together, up to 32 MiB, so that every thread has a chunk to decode.
-    /// Memory holds one piece.
+    /// Reads `sel` in pieces along the result's first axis, each given to `row` in
+    /// order (C order, bytes as stored): about 16 MiB of the result each, cut where the
+    /// array axis it comes from crosses a block (no block is decoded twice; a piece is
+    /// larger when one block's share is), each read on [`Array::threads`] threads.
+    /// Memory holds one piece and each thread's scratch.
     ///
     /// ```
     /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/arrays/blosc2-4.14.1/ndim2_u2.b2nd");
-    /// // 13x11 in chunks of 5x4: rows of 3 chunks.
-    /// let array = b2nd_meta::array::Array::open(path)?.with_threads(1);
+    /// let array = b2nd_meta::array::Array::open(path)?;
     /// let mut pieces = Vec::new();
     /// array.read_rows(&b2nd_meta::array::Selection::all(), |bytes| {
     ///     pieces.push(bytes.len());
     ///     Ok::<(), b2nd_meta::array::ArrayError>(())
     /// })?;
-    /// assert_eq!(pieces, [5 * 11 * 2, 5 * 11 * 2, 3 * 11 * 2]);
+    /// assert_eq!(pieces, [13 * 11 * 2]);
     /// # Ok::<(), b2nd_meta::array::ArrayError>(())
     /// ```
     pub fn read_rows<E: From<ArrayError>>(
         &self,
         sel: &Selection,
+        row: impl FnMut(&[u8]) -> Result<(), E>,
+    ) -> Result<(), E> {
+        self.read_rows_sized(sel, ROWS_CAP, row)
+    }
+
+    /// [`Array::read_rows`] in pieces of about `cap` bytes (at least one block's share,
+    /// or one position along the result's first axis).
+    ///
+    /// ```
+    /// // 13x11 in chunks of 5x4 and blocks of 2x3: a piece per block along axis 0.
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/arrays/blosc2-4.14.1/ndim2_u2.b2nd");
+    /// let array = b2nd_meta::array::Array::open(path)?;
+    /// let mut rows = Vec::new();
+    /// array.read_rows_sized(&b2nd_meta::array::Selection::all(), 1, |bytes| {
+    ///     rows.push(bytes.len() / (11 * 2));
+    ///     Ok::<(), b2nd_meta::array::ArrayError>(())
+    /// })?;
+    /// assert_eq!(rows, [2, 2, 1, 2, 2, 1, 2, 1]);
+    /// # Ok::<(), b2nd_meta::array::ArrayError>(())
+    /// ```
+    pub fn read_rows_sized<E: From<ArrayError>>(
+        &self,
+        sel: &Selection,
+        cap: usize,
         mut row: impl FnMut(&[u8]) -> Result<(), E>,
     ) -> Result<(), E> {
         let resolved = self.prepare(sel)?;
@@ -137,34 +160,40 @@ impl Array {
             self.read_resolved(&resolved, &sink, &mut out)?;
             return row(&out);
         };
-        // Bytes per position along the row axis, and chunks per row.
-        let unit = self.nbytes(&resolved)? / (resolved.axes[p].count as usize).max(1);
-        let row_chunks: usize = (0..self.ndim())
-            .filter(|&d| d != p)
-            .map(|d| self.grid.spans(d, &resolved.axes[d]).len())
-            .product();
-        let spans = self.grid.spans(p, &resolved.axes[p]);
+        // Bytes per position along the row axis.
+        let count = resolved.axes[p].count;
+        let unit = self.nbytes(&resolved)? / (count as usize).max(1);
+        let rows = (cap / unit.max(1)).max(1) as u64;
+        let axis = resolved.axes[p];
+        // Which block of the array (chunk, block in it) position k lies in.
+        let (chunk, block) = (self.grid.chunkshape[p], self.grid.blockshape[p]);
+        let key = |k: u64| {
+            let at = axis.position(k);
+            (at / chunk, at % chunk / block)
+        };
         let mut buf: Vec<u8> = Vec::new();
-        let mut i = 0;
-        while i < spans.len() {
-            let (first, mut last) = (spans[i].first, spans[i].last);
-            let mut chunks = row_chunks;
-            i += 1;
-            while let Some(next) = spans.get(i) {
-                let bytes = (next.last - first + 1) as usize * unit;
-                if chunks >= self.threads() || bytes > ROWS_CAP {
-                    break;
+        let mut first = 0;
+        while first < count {
+            let mut end = (first + rows).min(count);
+            if end < count && key(end - 1) == key(end) {
+                // Back to where the block starts; past its end when it started first.
+                let mut back = end;
+                while back > first && key(back - 1) == key(end) {
+                    back -= 1;
                 }
-                last = next.last;
-                chunks += row_chunks;
-                i += 1;
+                if back > first {
+                    end = back;
+                } else {
+                    while end < count && key(end) == key(first) {
+                        end += 1;
+                    }
+                }
             }
             let mut part = resolved.clone();
-            let axis = &mut part.axes[p];
-            *axis = AxisRange {
+            part.axes[p] = AxisRange {
                 start: axis.position(first),
-                count: last - first + 1,
-                ..*axis
+                count: end - first,
+                ..axis
             };
             let len = self.nbytes(&part)?;
             if buf.len() < len {
@@ -175,6 +204,7 @@ impl Array {
             }
             self.read_resolved(&part, &sink, &mut buf[..len])?;
             row(&buf[..len])?;
+            first = end;
         }
         Ok(())
     }

@@ -50,6 +50,7 @@ mod handle;
 mod nd;
 mod npy;
 mod parse;
+mod pieces;
 mod plan;
 mod read;
 mod resolve;

@@ -1,7 +1,9 @@
-//! What one chunk gives a selection: per axis, where each position taken sits in the
-//! chunk and in the output; the blocks of the chunk those positions lie in (the block
-//! mask a partial decode needs); and the copy of those elements into the output.
+//! What one piece of a chunk gives a selection: per axis, where each position taken
+//! sits in the chunk and in the output; the blocks of the chunk those positions lie in
+//! (the block mask a partial decode needs); and the copy of those elements into the
+//! output.
 
+use core::ops::Range;
 use std::vec::Vec;
 
 use super::grid::{Grid, Span};
@@ -10,8 +12,8 @@ use super::resolve::Resolved;
 /// Where the elements a chunk gives come from.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Source<'a> {
-    /// The decoded chunk (`extchunknitems` elements).
-    Bytes(&'a [u8]),
+    /// Decoded bytes of the chunk: its elements from element `base` on.
+    Bytes { bytes: &'a [u8], base: usize },
     /// One element, repeated over the whole chunk (a chunk the index says is zeros,
     /// NaNs or uninitialised).
     Repeat(&'a [u8]),
@@ -176,11 +178,14 @@ impl ChunkPlan {
         }
     }
 
-    /// When the chunk's elements taken are the whole chunk in one run, in the order they
-    /// are stored: where the run starts in the output (the chunk can be decoded there).
-    pub(crate) fn whole_chunk(&self, grid: &Grid) -> Option<usize> {
+    /// When the elements taken are the whole of `blocks` (of the chunk, C order) in one
+    /// run, in the order they are stored: where the run starts in the output (those
+    /// blocks can be decoded there).
+    pub(crate) fn direct(&self, grid: &Grid, blocks: &Range<usize>) -> Option<usize> {
+        let start = blocks.start * grid.block_items;
+        let len = blocks.len() * grid.block_items;
         match self.runs.as_slice() {
-            [r] if self.inner == 0 && r.src == 0 && r.len == grid.chunk_items => Some(r.out),
+            [r] if self.inner == 0 && r.src == start && r.len == len => Some(r.out),
             _ => None,
         }
     }
@@ -226,10 +231,13 @@ impl ChunkPlan {
                 return;
             };
             match src {
-                Source::Bytes(bytes) => match bytes.get(from * itemsize..(from + len) * itemsize) {
-                    Some(s) => sink.copy(d, s),
-                    None => debug_assert!(false, "an element past the chunk"),
-                },
+                Source::Bytes { bytes, base } => {
+                    let at = from.checked_sub(base).map(|f| f * itemsize);
+                    match at.and_then(|at| bytes.get(at..at + len * itemsize)) {
+                        Some(s) => sink.copy(d, s),
+                        None => debug_assert!(false, "an element outside the bytes decoded"),
+                    }
+                }
                 Source::Repeat(element) => sink.fill(d, element),
             }
         };

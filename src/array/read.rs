@@ -1,11 +1,12 @@
-//! Reading a resolved selection into a caller's buffer: the chunks it touches, decoded
-//! in parallel (one scratch chunk per thread, nothing else allocated per chunk), each
-//! copying its share into the output.
+//! Reading a resolved selection into a caller's buffer: the pieces of the chunks it
+//! touches ([`Pieces`]: runs of blocks), each read in parts (the chunk's header, block
+//! starts and dictionary, then the stored bytes of the blocks it needs), decoded, and
+//! copied into the output, on [`Reader::threads`] threads, each with its own scratch
+//! kept from piece to piece (nothing else is allocated per piece).
 //!
-//! Threads share the output through slabs: the output positions of one chunk along the
-//! first axis the result keeps form one contiguous stretch of it, which no chunk of
-//! another position along that axis writes. Each slab has its lock; the chunks are
-//! handed out with that axis varying fastest, so threads mostly hold different slabs.
+//! Threads share the output through its regions ([`Pieces::regions`]), each behind its
+//! lock: a piece whose elements are stored in the output's order decodes straight into
+//! its region (which no other piece writes), any other into its thread's buffer first.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -13,11 +14,12 @@ use std::vec::Vec;
 
 use super::error::ArrayError;
 use super::grid::{Grid, Span};
+use super::pieces::{Piece, Pieces};
 use super::plan::{out_strides, ChunkPlan, Sink, Source};
 use super::resolve::Resolved;
-use super::source::{Fetched, Frame};
-use crate::chunk;
-use crate::frame::{special_pattern, FrameError, FrameErrorKind};
+use super::source::Frame;
+use crate::chunk::{self, Parts};
+use crate::frame::{Chunk, FrameError, StoredChunk};
 
 /// What a read needs of an array.
 pub(crate) struct Reader<'a> {
@@ -27,60 +29,33 @@ pub(crate) struct Reader<'a> {
     pub(crate) threads: usize,
 }
 
-/// One thread's buffers, kept from chunk to chunk.
+/// One thread's buffers, kept from piece to piece.
 #[derive(Default)]
 struct Scratch {
-    /// The chunk's stored bytes.
-    raw: Vec<u8>,
-    /// The chunk decoded.
-    chunk: Vec<u8>,
+    /// A chunk's header, block starts and dictionary.
+    prefix: Vec<u8>,
+    /// The stored bytes of the blocks a piece needs, and where each block's are.
+    stored: Vec<u8>,
+    places: Vec<(usize, core::ops::Range<usize>)>,
+    /// A piece's decoded blocks (when not decoded into the output).
+    decoded: Vec<u8>,
+    /// A chunk decoded whole (one that cannot be read by blocks), and its number.
+    whole: Option<(u64, Vec<u8>)>,
     /// The element a chunk that is not stored repeats.
     element: Vec<u8>,
     plan: ChunkPlan,
-    spans: Vec<Span>,
-    coords: Vec<u64>,
+    mask: Vec<bool>,
 }
 
-/// The chunks a selection touches, in the order they are handed out.
-struct Work<'s> {
-    /// Per axis, the chunks touched and the positions each holds.
-    spans: Vec<Vec<Span>>,
-    /// The axis whose spans index the slabs (the first kept one), if any.
-    slab_axis: Option<usize>,
+/// What the workers share.
+struct Shared<'s, 'o, S: Sink> {
+    sel: &'s Resolved,
+    sink: &'s S,
     strides: &'s [usize],
-    count: usize,
-}
-
-impl Work<'_> {
-    /// The spans (one per axis) of work item `item`, and its slab.
-    fn item(&self, mut item: usize, spans: &mut Vec<Span>) -> usize {
-        spans.clear();
-        spans.extend(self.spans.iter().map(|s| s[0]));
-        let mut slab = 0;
-        if let Some(p) = self.slab_axis {
-            let n = self.spans[p].len();
-            slab = item % n;
-            spans[p] = self.spans[p][slab];
-            item /= n;
-        }
-        for d in (0..self.spans.len()).rev() {
-            if Some(d) == self.slab_axis {
-                continue;
-            }
-            let n = self.spans[d].len();
-            spans[d] = self.spans[d][item % n];
-            item /= n;
-        }
-        slab
-    }
-
-    /// The output element where slab `j` starts.
-    fn slab_start(&self, j: usize) -> usize {
-        match self.slab_axis {
-            Some(p) => self.spans[p][j].first as usize * self.strides[p],
-            None => 0,
-        }
-    }
+    pieces: &'s Pieces,
+    regions: Vec<Mutex<&'o mut [S::Item]>>,
+    next: AtomicUsize,
+    failed: AtomicBool,
 }
 
 impl Reader<'_> {
@@ -98,23 +73,25 @@ impl Reader<'_> {
         let spans: Vec<Vec<Span>> = (0..self.grid.ndim())
             .map(|d| self.grid.spans(d, &sel.axes[d]))
             .collect();
-        let count = spans.iter().map(Vec::len).product();
-        let work = Work {
-            slab_axis: sel.axes.iter().position(|a| a.kept),
-            spans,
+        let pieces = Pieces::plan(
+            self.grid,
+            sel,
+            &spans,
+            &strides,
+            self.threads,
+            self.itemsize,
+        );
+        let shared = Shared {
+            sel,
+            sink,
             strides: &strides,
-            count,
+            pieces: &pieces,
+            regions: split_regions(&pieces.regions, sink.width(), out),
+            next: AtomicUsize::new(0),
+            failed: AtomicBool::new(false),
         };
-        let slabs = split_slabs(&work, sink.width(), out);
-        let next = AtomicUsize::new(0);
-        let failed = AtomicBool::new(false);
-        let threads = self.threads.clamp(1, count.max(1));
-        let run = || {
-            let chunk = |item, scratch: &mut Scratch| {
-                self.one_chunk(sel, sink, &work, &slabs, item, scratch)
-            };
-            worker(work.count, &next, &failed, chunk)
-        };
+        let threads = self.threads.clamp(1, pieces.list.len().max(1));
+        let run = || self.worker(&shared);
         let mut errors: Vec<(usize, ArrayError)> = Vec::new();
         if threads == 1 {
             errors.extend(run().err());
@@ -130,128 +107,190 @@ impl Reader<'_> {
                 }
             });
         }
-        // The first chunk's error, whichever thread met it.
+        // The first piece's error, whichever thread met it.
         match errors.into_iter().min_by_key(|(item, _)| *item) {
             Some((_, e)) => Err(e),
             None => Ok(()),
         }
     }
 
-    fn one_chunk<S: Sink>(
+    fn worker<S: Sink>(&self, shared: &Shared<'_, '_, S>) -> Result<(), (usize, ArrayError)> {
+        let mut scratch = Scratch::default();
+        loop {
+            let i = shared.next.fetch_add(1, Ordering::Relaxed);
+            if i >= shared.pieces.list.len() || shared.failed.load(Ordering::Relaxed) {
+                return Ok(());
+            }
+            if let Err(e) = self.one_piece(shared, i, &mut scratch) {
+                shared.failed.store(true, Ordering::Relaxed);
+                return Err((i, e));
+            }
+        }
+    }
+
+    fn one_piece<S: Sink>(
         &self,
-        sel: &Resolved,
-        sink: &S,
-        work: &Work<'_>,
-        slabs: &[Mutex<&mut [S::Item]>],
-        item: usize,
+        shared: &Shared<'_, '_, S>,
+        i: usize,
         scratch: &mut Scratch,
     ) -> Result<(), ArrayError> {
-        let slab = work.item(item, &mut scratch.spans);
-        scratch.coords.clear();
-        scratch.coords.extend(scratch.spans.iter().map(|s| s.chunk));
-        let n = self.grid.chunk_number(&scratch.coords);
-        scratch
-            .plan
-            .fill(self.grid, sel, work.strides, &scratch.spans);
-        let source = match self.frame.fetch(n, &mut scratch.raw)? {
-            Fetched::Special(special) => {
-                let typesize = self.frame.header.info.typesize;
-                let pattern = special_pattern(special, typesize).ok_or_else(|| {
-                    let kind = FrameErrorKind::InvalidField {
-                        field: "typesize",
-                        value: i128::from(typesize),
-                        reason: "NaN chunks need a typesize of 4 or 8",
-                    };
-                    FrameError::at(47, kind)
-                })?;
+        let piece = &shared.pieces.list[i];
+        let base = shared.pieces.regions[piece.region].start;
+        let plan = &mut scratch.plan;
+        plan.fill(
+            self.grid,
+            shared.sel,
+            shared.strides,
+            shared.pieces.spans(i),
+        );
+        let stored = match self.frame.chunks.chunk(piece.chunk)? {
+            Chunk::Stored(stored) => stored,
+            Chunk::Special(special) => {
+                let pattern = self.frame.chunks.special_pattern(special)?;
                 scratch.element.clear();
                 scratch
                     .element
                     .extend(pattern.iter().copied().cycle().take(self.itemsize));
-                Source::Repeat(&scratch.element)
-            }
-            Fetched::Stored => {
-                let base = work.slab_start(slab);
-                if let Some(at) = scratch.plan.whole_chunk(self.grid).filter(|_| S::DIRECT) {
-                    // The chunk is a stretch of the output as it is stored: decoded there.
-                    let mut dst = slabs[slab].lock().unwrap_or_else(|p| p.into_inner());
-                    let start = (at - base) * self.itemsize;
-                    let nbytes = self.grid.chunk_items * self.itemsize;
-                    let dst =
-                        S::as_bytes(&mut dst[..]).and_then(|d| d.get_mut(start..start + nbytes));
-                    if let Some(dst) = dst {
-                        return self.decode(n, &scratch.raw, dst);
-                    }
-                }
-                let nbytes = self.grid.chunk_items * self.itemsize;
-                if scratch.chunk.len() != nbytes {
-                    scratch.chunk = std::vec![0; nbytes];
-                }
-                self.decode(n, &scratch.raw, &mut scratch.chunk)?;
-                Source::Bytes(&scratch.chunk)
+                let mut dst = lock(&shared.regions[piece.region]);
+                plan.copy(
+                    shared.sink,
+                    Source::Repeat(&scratch.element),
+                    self.itemsize,
+                    &mut dst,
+                    base,
+                );
+                return Ok(());
             }
         };
-        let base = work.slab_start(slab);
-        let mut dst = slabs[slab].lock().unwrap_or_else(|p| p.into_inner());
-        scratch
-            .plan
-            .copy(sink, source, self.itemsize, &mut dst, base);
-        Ok(())
-    }
-
-    /// Decodes chunk `n` (its stored bytes `raw`) into `chunk`, which must come out
-    /// whole (`extchunknitems` elements).
-    ///
-    /// The whole chunk is decoded. Once the chunk decoder decodes chosen blocks, this
-    /// call is the one to switch: the blocks needed are `ChunkPlan::block_mask` of the
-    /// chunk's plan (what [`Array::touched`](super::Array::touched) reports).
-    fn decode(&self, n: u64, raw: &[u8], chunk: &mut [u8]) -> Result<(), ArrayError> {
-        let written = chunk::decode_into(raw, chunk).map_err(|e| self.frame.chunk_error(n, e))?;
-        if written != chunk.len() {
-            return Err(self.frame.nbytes_error(n, written, chunk.len()).into());
+        // The chunk's header, block starts and dictionary: one read when it has the
+        // blocks the grid says.
+        let guess = chunk::EXTENDED_HEADER_LEN + (self.grid.nblocks() + 1) * 4;
+        stored.read_prefix(&mut scratch.prefix, guess)?;
+        let parts = Parts::new(&scratch.prefix).map_err(|e| stored.error(e))?;
+        let chunk_nbytes = self.grid.chunk_items * self.itemsize;
+        let header = parts.header();
+        if header.nbytes as usize != chunk_nbytes {
+            let reason = if (header.nbytes as usize) < chunk_nbytes {
+                "fewer bytes than the array's chunks hold (extchunknitems x typesize)"
+            } else {
+                "more bytes than the array's chunks hold (extchunknitems x typesize)"
+            };
+            return Err(stored.nbytes_error(header.nbytes as usize, reason).into());
         }
-        Ok(())
-    }
-}
-
-/// One thread's share: the next chunk item not yet taken (of `count`), by `chunk`, until
-/// none is left or a thread has failed; the item that failed here and why.
-fn worker(
-    count: usize,
-    next: &AtomicUsize,
-    failed: &AtomicBool,
-    chunk: impl Fn(usize, &mut Scratch) -> Result<(), ArrayError>,
-) -> Result<(), (usize, ArrayError)> {
-    let mut scratch = Scratch::default();
-    loop {
-        let item = next.fetch_add(1, Ordering::Relaxed);
-        if item >= count || failed.load(Ordering::Relaxed) {
+        let by_blocks = !header.vl_blocks()
+            && header.blocksize as usize == self.grid.block_items * self.itemsize;
+        if !by_blocks {
+            // Blocks that are not the array's: the chunk is decoded whole.
+            let chunk = self.whole(&stored, piece, &mut scratch.whole, &scratch.prefix)?;
+            let mut dst = lock(&shared.regions[piece.region]);
+            let src = Source::Bytes {
+                bytes: chunk,
+                base: 0,
+            };
+            scratch
+                .plan
+                .copy(shared.sink, src, self.itemsize, &mut dst, base);
             return Ok(());
         }
-        if let Err(e) = chunk(item, &mut scratch) {
-            failed.store(true, Ordering::Relaxed);
-            return Err((item, e));
+        plan.block_mask(self.grid, &mut scratch.mask);
+        let mask = &scratch.mask;
+        let wanted = |b: usize| mask.get(b).copied().unwrap_or(false);
+        let blocks = piece.blocks.clone();
+        if !parts.is_whole() {
+            let needed = parts.needed(blocks.clone(), wanted);
+            stored.read_blocks(&parts, needed, &mut scratch.stored, &mut scratch.places)?;
         }
+        let (bytes, places) = (&scratch.stored, &scratch.places);
+        let stored_bytes = |b: usize| {
+            let at = places.binary_search_by_key(&b, |(block, _)| *block).ok()?;
+            bytes.get(places[at].1.clone())
+        };
+        let block_bytes = self.grid.block_items * self.itemsize;
+        if let Some(at) = plan.direct(self.grid, &blocks).filter(|_| S::DIRECT) {
+            let mut dst = lock(&shared.regions[piece.region]);
+            let start = (at - base) * self.itemsize;
+            let len = blocks.len() * block_bytes;
+            if let Some(dst) = S::as_bytes(&mut dst[..]).and_then(|d| d.get_mut(start..start + len))
+            {
+                parts
+                    .decode_into(blocks, wanted, stored_bytes, dst)
+                    .map_err(|e| stored.error(e))?;
+                return Ok(());
+            }
+        }
+        let len = blocks.len() * block_bytes;
+        if scratch.decoded.len() < len {
+            // Every byte a piece's copy reads is decoded first: no zeroing per piece.
+            scratch.decoded.resize(len, 0);
+        }
+        parts
+            .decode_into(
+                blocks.clone(),
+                wanted,
+                stored_bytes,
+                &mut scratch.decoded[..len],
+            )
+            .map_err(|e| stored.error(e))?;
+        let src = Source::Bytes {
+            bytes: &scratch.decoded[..len],
+            base: blocks.start * self.grid.block_items,
+        };
+        let mut dst = lock(&shared.regions[piece.region]);
+        plan.copy(shared.sink, src, self.itemsize, &mut dst, base);
+        Ok(())
+    }
+
+    /// Chunk `piece.chunk` decoded whole into `kept` (kept for the thread's next piece
+    /// of it); `prefix` is its prefix, the whole chunk when it says so.
+    fn whole<'k>(
+        &self,
+        stored: &StoredChunk<'_>,
+        piece: &Piece,
+        kept: &'k mut Option<(u64, Vec<u8>)>,
+        prefix: &[u8],
+    ) -> Result<&'k [u8], FrameError> {
+        if !matches!(kept, Some((n, _)) if *n == piece.chunk) {
+            let nbytes = self.grid.chunk_items * self.itemsize;
+            let mut chunk = kept.take().map(|(_, v)| v).unwrap_or_default();
+            chunk.resize(nbytes, 0);
+            let mut raw = Vec::new();
+            let all = if prefix.len() >= parts_cbytes(prefix) {
+                prefix
+            } else {
+                stored.read_all(&mut raw)?;
+                &raw[..]
+            };
+            chunk::decode_into(all, &mut chunk).map_err(|e| stored.error(e))?;
+            *kept = Some((piece.chunk, chunk));
+        }
+        Ok(kept.as_ref().map(|(_, v)| &v[..]).unwrap_or_default())
     }
 }
 
-/// The output cut into one slab per span of the slab axis (the whole of it when the
-/// result keeps no axis).
-fn split_slabs<'o, T>(work: &Work<'_>, width: usize, out: &'o mut [T]) -> Vec<Mutex<&'o mut [T]>> {
-    let Some(p) = work.slab_axis else {
-        return std::vec![Mutex::new(out)];
-    };
-    let mut slabs = Vec::with_capacity(work.spans[p].len());
+/// The `cbytes` of the chunk whose prefix is `prefix`.
+fn parts_cbytes(prefix: &[u8]) -> usize {
+    chunk::ChunkHeader::parse(prefix).map_or(usize::MAX, |h| h.cbytes as usize)
+}
+
+fn lock<'m, T>(m: &'m Mutex<T>) -> std::sync::MutexGuard<'m, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The output cut into its regions (`width` items per element).
+fn split_regions<'o, T>(
+    regions: &[core::ops::Range<usize>],
+    width: usize,
+    out: &'o mut [T],
+) -> Vec<Mutex<&'o mut [T]>> {
+    let mut cut = Vec::with_capacity(regions.len());
     let mut rest = out;
     let mut at = 0;
-    for span in &work.spans[p] {
-        let start = span.first as usize * work.strides[p] * width;
-        let end = (span.last as usize + 1) * work.strides[p] * width;
-        let (_, tail) = core::mem::take(&mut rest).split_at_mut(start - at);
-        let (slab, tail) = tail.split_at_mut(end - start);
-        slabs.push(Mutex::new(slab));
+    for r in regions {
+        let (_, tail) = core::mem::take(&mut rest).split_at_mut(r.start * width - at);
+        let (region, tail) = tail.split_at_mut((r.end - r.start) * width);
+        cut.push(Mutex::new(region));
         rest = tail;
-        at = end;
+        at = r.end * width;
     }
-    slabs
+    cut
 }

@@ -32,6 +32,9 @@ pub enum Filter {
     TruncPrec,
     /// 35: bytedelta (a C-Blosc2 plugin); the meta byte, when not 0, is the element size.
     ByteDelta,
+    /// 36: integer truncation (a C-Blosc2 plugin): the meta byte (signed) is the bits
+    /// kept (positive) or zeroed (negative). Lossy; undoing it is a copy.
+    IntTrunc,
     /// Any other id (registered or user-defined).
     Other(u8),
 }
@@ -46,6 +49,7 @@ impl Filter {
             3 => Filter::Delta,
             4 => Filter::TruncPrec,
             35 => Filter::ByteDelta,
+            36 => Filter::IntTrunc,
             other => Filter::Other(other),
         }
     }
@@ -70,6 +74,7 @@ impl Filter {
             Filter::Delta => 3,
             Filter::TruncPrec => 4,
             Filter::ByteDelta => 35,
+            Filter::IntTrunc => 36,
             Filter::Other(id) => id,
         }
     }

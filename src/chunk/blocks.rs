@@ -8,8 +8,9 @@ use super::cursor::Cursor;
 use super::dest::Dest;
 use super::error::{ChunkError, ChunkErrorKind};
 use super::header::{ChunkHeader, FLAG_DONT_SPLIT};
+use super::output::{Output, Stored, Want};
 use super::pipeline::{streams_into_dest, unfilter};
-use super::scratch::{self, grow_zeroed, Buffers};
+use super::scratch::{self, Buffers};
 use crate::blosc::{Codec, Filter};
 use crate::codec;
 
@@ -58,88 +59,18 @@ pub(super) fn is_filtered(header: &ChunkHeader) -> bool {
             .any(|(f, _)| !matches!(f, Filter::None | Filter::TruncPrec))
 }
 
-/// Where a chunk's bytes go: a vector grown block by block, or the caller's slice of
-/// exactly `nbytes`. The vector starts with what the input justifies (the caller's
-/// reservation); a block that does not fit grows it to the chunk's `nbytes` at once (at
-/// most the caller's limit), so that no block is copied by a reallocation.
-pub(super) enum Output<'a> {
-    Grown { vec: &'a mut Vec<u8>, nbytes: usize },
-    Given(&'a mut [u8]),
-}
-
-impl Output<'_> {
-    /// The bytes before `start` (decoded already), and the `len` bytes from `start`.
-    pub(super) fn block(&mut self, start: usize, len: usize) -> (&[u8], &mut [u8]) {
-        let all = match self {
-            Output::Grown { vec, nbytes } => {
-                if start + len > vec.capacity() && !vec.is_empty() {
-                    let more = (*nbytes).max(start + len) - vec.len();
-                    vec.reserve_exact(more);
-                }
-                grow_zeroed(vec, start + len);
-                &mut vec[..]
-            }
-            Output::Given(s) => &mut s[..],
-        };
-        let (done, rest) = all.split_at_mut(start);
-        (done, &mut rest[..len])
-    }
-
-    /// Where block `start .. start + len` goes, for a step that writes it whole: a
-    /// grown vector is appended to (it holds the blocks before, decoded in order).
-    pub(super) fn dest(&mut self, start: usize, len: usize) -> Dest<'_> {
-        match self {
-            Output::Grown { vec, nbytes } => Dest::Append {
-                vec,
-                start,
-                room: *nbytes,
-            },
-            Output::Given(s) => Dest::Slice(&mut s[start..start + len]),
-        }
-    }
-
-    /// `bytes` as the whole output.
-    pub(super) fn put(&mut self, bytes: &[u8]) {
-        match self {
-            Output::Grown { vec, .. } => vec.extend_from_slice(bytes),
-            Output::Given(s) => s[..bytes.len()].copy_from_slice(bytes),
-        }
-    }
-
-    /// `value` repeated over the first `len` bytes (a multiple of its length).
-    pub(super) fn repeat(&mut self, value: &[u8], len: usize) {
-        // A grown vector of zeros is a fresh zeroed allocation already.
-        let zeros = value.iter().all(|&b| b == 0) && matches!(self, Output::Grown { .. });
-        let (_, all) = self.block(0, len);
-        if !zeros {
-            fill_repeated(all, value);
-        }
-    }
-}
-
-/// `value` repeated over `dest` (a multiple of its length; nothing when it is empty).
-pub(super) fn fill_repeated(dest: &mut [u8], value: &[u8]) {
-    match value {
-        [] => {}
-        [byte] => dest.fill(*byte),
-        _ => {
-            for element in dest.chunks_exact_mut(value.len()) {
-                element.copy_from_slice(value);
-            }
-        }
-    }
-}
-
-/// The blocks of a compressed chunk: bstarts (checked whole by the caller), then each
-/// block's streams, into `out`. `dict` is the chunk's dictionary section, when it has
-/// one. With `wanted`, only the blocks it picks are decoded (and checked), and the
-/// first block too, aside, when delta needs it as the reference of a later one.
+/// The blocks of a compressed chunk that `want` asks for: bstarts (in `data`, checked
+/// whole by the caller), then each block's streams (in `data` too, or each block's own
+/// bytes: `stored`), into `out`. `dict` is the chunk's dictionary section, when it has
+/// one. The first block is decoded aside when delta needs it as the reference of a
+/// later one and `out` does not get it.
 pub(super) fn decode_blocks(
     header: &ChunkHeader,
     data: &[u8],
+    stored: Stored<'_, '_>,
     dict: Option<&[u8]>,
     out: &mut Output<'_>,
-    wanted: Option<&dyn Fn(usize) -> bool>,
+    want: &Want<'_>,
 ) -> Result<(), ChunkError> {
     let nbytes = header.nbytes as usize;
     let blocksize = header.blocksize as usize;
@@ -149,11 +80,11 @@ pub(super) fn decode_blocks(
     let mut chunk = Chunk {
         header,
         data,
+        stored,
         streams: Streams::new(header, dict, bstarts_end),
         filtered: is_filtered(header),
         bstarts_end,
     };
-    let is_wanted = |block| wanted.is_none_or(|w| w(block));
     let block_len = |block| {
         if block + 1 == nblocks && leftover > 0 {
             leftover
@@ -163,15 +94,16 @@ pub(super) fn decode_blocks(
     };
     let mut bufs = scratch::take();
     // Delta XORs every later block with the first one's decoded bytes: decoded aside
-    // when it is not wanted itself.
-    let delta = chunk.filtered && header.filters.iter().any(|(f, _)| *f == Filter::Delta);
+    // when the output does not get it.
+    let first_in_out = want.range.start == 0 && want.wants(0);
+    let delta = needs_first(header, want, nblocks);
     let mut first = Vec::new();
-    if delta && !is_wanted(0) && (1..nblocks).any(is_wanted) {
+    if delta && !first_in_out {
         first = alloc::vec![0; block_len(0)];
         let dest = &mut Dest::Slice(&mut first);
         chunk.decode_block(0, block_len(0), None, dest, &mut bufs)?;
     }
-    for block in (0..nblocks).filter(|&block| is_wanted(block)) {
+    for block in want.blocks(nblocks).filter(|&block| want.wants(block)) {
         let bsize = block_len(block);
         if !delta {
             let dest = &mut out.dest(block * blocksize, bsize);
@@ -181,7 +113,8 @@ pub(super) fn decode_blocks(
         let (done, block_out) = out.block(block * blocksize, bsize);
         let reference = match block {
             0 => None,
-            _ if first.is_empty() => Some(&done[..blocksize]),
+            // The output holds the chunk from its start.
+            _ if first_in_out => Some(&done[..blocksize]),
             _ => Some(&first[..]),
         };
         let dest = &mut Dest::Slice(block_out);
@@ -191,17 +124,26 @@ pub(super) fn decode_blocks(
     Ok(())
 }
 
+/// Whether the blocks `want` asks for (of `nblocks`) need the first block decoded
+/// (delta's reference): a later block is asked for and delta is undone.
+pub(super) fn needs_first(header: &ChunkHeader, want: &Want<'_>, nblocks: usize) -> bool {
+    is_filtered(header)
+        && header.filters.iter().any(|(f, _)| *f == Filter::Delta)
+        && want.blocks(nblocks).any(|b| b > 0 && want.wants(b))
+}
+
 /// What every block of one chunk is decoded with.
-struct Chunk<'a> {
+struct Chunk<'a, 'f, 's> {
     header: &'a ChunkHeader,
     data: &'a [u8],
+    stored: Stored<'f, 's>,
     streams: Streams<'a>,
     /// Whether a filter is undone (else the streams go straight to the output).
     filtered: bool,
     bstarts_end: usize,
 }
 
-impl Chunk<'_> {
+impl Chunk<'_, '_, '_> {
     /// Block `block`, of `bsize` bytes, into `dest`; `reference` is the first
     /// block's decoded bytes (delta's reference), `None` for the first block itself;
     /// `bufs` are the scratch buffers.
@@ -217,14 +159,16 @@ impl Chunk<'_> {
         let at = header.len() + block * INT32_LEN;
         let mut bstarts = Cursor::at(self.data, at, "bstarts")?;
         let start = bstarts.le_i32("a block start (bstarts)")?;
-        if start <= 0 || start as usize >= self.data.len() {
+        // `data` is the chunk up to its cbytes, or (read in parts) up to its streams.
+        let cbytes = header.cbytes as usize;
+        if start <= 0 || start as usize >= cbytes {
             return Err(ChunkError::at(
                 at,
                 ChunkErrorKind::BadBlockStart {
                     block: block as u64,
                     found: i64::from(start),
                     min: self.bstarts_end as u64,
-                    cbytes: self.data.len() as u64,
+                    cbytes: cbytes as u64,
                 },
             ));
         }
@@ -246,13 +190,16 @@ impl Chunk<'_> {
                 },
             ));
         }
+        let mut r = match self.stored {
+            Stored::Chunk => Cursor::at(self.data, start as usize, "a block")?,
+            Stored::Parts(stored) => block_bytes(header, block, start as usize, stored)?,
+        };
         let streams_out = if self.filtered && !streams_into_dest(header) {
             // Every byte is overwritten by the streams: no zero-filling after the first.
             scratch::line(&mut bufs[0], bsize)
         } else {
             dest.whole(0, bsize)
         };
-        let mut r = Cursor::at(self.data, start as usize, "a block")?;
         for stream in streams_out.chunks_exact_mut(neblock) {
             read_stream(&mut r, &mut self.streams, stream)?;
         }
@@ -261,6 +208,31 @@ impl Chunk<'_> {
         }
         Ok(())
     }
+}
+
+/// A cursor over block `block`'s own stored bytes (from `start`, its bstarts entry), as
+/// C-Blosc2 reads a block of a chunk on disk: their length (to the next block's start)
+/// at least 1 and at most `blocksize + 4 * typesize` (`blosc_d`'s bound for a lazy
+/// block).
+fn block_bytes<'a>(
+    header: &ChunkHeader,
+    block: usize,
+    start: usize,
+    stored: &dyn Fn(usize) -> Option<&'a [u8]>,
+) -> Result<Cursor<'a>, ChunkError> {
+    let bytes = stored(block).unwrap_or_default();
+    let max = header.blocksize as usize + 4 * usize::from(header.typesize);
+    if bytes.is_empty() || bytes.len() > max {
+        return Err(ChunkError::at(
+            header.len() + block * INT32_LEN,
+            ChunkErrorKind::InvalidField {
+                field: "a block's stored length (to the next block's start)",
+                expected: "from 1 to blocksize + 4 x typesize (a block read on its own)",
+                found: bytes.len() as i64,
+            },
+        ));
+    }
+    Ok(Cursor::block(bytes, start))
 }
 
 /// One stream, filling `dest`.

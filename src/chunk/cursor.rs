@@ -4,17 +4,24 @@
 
 use super::error::{ChunkError, ChunkErrorKind};
 
-/// A bounds-checked cursor over a chunk.
+/// A bounds-checked cursor over a chunk, or over one block's stored bytes read on
+/// their own (positions and errors still count from the chunk's first byte).
 #[derive(Clone, Debug)]
 pub(super) struct Cursor<'a> {
     chunk: &'a [u8],
     pos: usize,
+    /// Where `chunk` starts in the chunk: 0, or a block's start.
+    base: usize,
 }
 
 impl<'a> Cursor<'a> {
     /// A cursor at byte 0 of `chunk`.
     pub(super) fn new(chunk: &'a [u8]) -> Self {
-        Cursor { chunk, pos: 0 }
+        Cursor {
+            chunk,
+            pos: 0,
+            base: 0,
+        }
     }
 
     /// A cursor at byte `pos` of `chunk`, which must be within it (else the chunk ends
@@ -23,12 +30,26 @@ impl<'a> Cursor<'a> {
         if pos > chunk.len() {
             return Err(end(chunk, pos, what, pos - chunk.len()));
         }
-        Ok(Cursor { chunk, pos })
+        Ok(Cursor {
+            chunk,
+            pos,
+            base: 0,
+        })
     }
 
-    /// Offset of the next byte to read.
+    /// A cursor over `block`, the stored bytes of one block that start at byte `start`
+    /// of the chunk: nothing past them is read.
+    pub(super) fn block(block: &'a [u8], start: usize) -> Self {
+        Cursor {
+            chunk: block,
+            pos: 0,
+            base: start,
+        }
+    }
+
+    /// Offset of the next byte to read, from the chunk's first byte.
     pub(super) fn position(&self) -> usize {
-        self.pos
+        self.base + self.pos
     }
 
     /// The next `n` bytes, borrowed from the chunk: `what`, for the error when it ends
@@ -40,6 +61,15 @@ impl<'a> Cursor<'a> {
                 self.pos += n;
                 Ok(bytes)
             }
+            // A block never starts at byte 0: a base is a block read on its own.
+            None if self.base > 0 => Err(ChunkError::at(
+                self.position(),
+                ChunkErrorKind::BlockEnd {
+                    what,
+                    end: (self.base + self.chunk.len()) as u64,
+                    needed: (n - rest.len()) as u64,
+                },
+            )),
             None => Err(end(self.chunk, self.pos, what, n - rest.len())),
         }
     }

@@ -3,11 +3,13 @@
 //! themselves are decoded in `blocks.rs`.
 
 use alloc::vec::Vec;
+use core::ops::Range;
 
-use super::blocks::{decode_blocks, Output};
+use super::blocks::decode_blocks;
 use super::cursor::{short_of, Cursor};
 use super::error::{invalid, ChunkError, ChunkErrorKind};
 use super::header::{at, ChunkHeader, BLOSC2_LAZY, BLOSC2_USEDICT, BLOSC2_VL_BLOCKS};
+use super::output::{fill_repeated, Output, Stored, Want};
 use super::vlblocks::decode_vl_blocks;
 use crate::blosc::{Filter, Special};
 
@@ -16,8 +18,13 @@ pub const DEFAULT_MAX_NBYTES: u32 = 64 << 20;
 
 /// Length of a block start or a stream's `csize` (`int32_t`).
 const INT32_LEN: usize = 4;
+/// Every block of a chunk, each written.
+const EVERY: Want<'static> = Want {
+    range: 0..usize::MAX,
+    mask: None,
+};
 /// The largest dictionary C-Blosc2 reads (`BLOSC2_MAXDICTSIZE`).
-const MAX_DICT_SIZE: i32 = 128 << 10;
+pub(super) const MAX_DICT_SIZE: i32 = 128 << 10;
 
 /// Decodes a whole chunk into its uncompressed bytes, refusing chunks that declare more
 /// than [`DEFAULT_MAX_NBYTES`].
@@ -49,15 +56,21 @@ pub fn decode(chunk: &[u8]) -> Result<Vec<u8>, ChunkError> {
 /// ```
 pub fn decode_with_limit(chunk: &[u8], max_nbytes: u32) -> Result<Vec<u8>, ChunkError> {
     let mut out = Vec::new();
-    let len = decode_to(chunk, max_nbytes, None, |data_len, nbytes| {
-        // Never more than the input holds up front; the rest grows as blocks decode.
-        out.reserve_exact(nbytes.min(data_len.saturating_mul(32)));
-        Output::Grown {
-            vec: &mut out,
-            nbytes,
-        }
-    })?;
-    out.truncate(len);
+    let span = decode_to(
+        chunk,
+        Stored::Chunk,
+        max_nbytes,
+        &EVERY,
+        |data_len, nbytes| {
+            // Never more than the input holds up front; the rest grows as blocks decode.
+            out.reserve_exact(nbytes.min(data_len.saturating_mul(32)));
+            Output::Grown {
+                vec: &mut out,
+                nbytes,
+            }
+        },
+    )?;
+    out.truncate(span.end);
     Ok(out)
 }
 
@@ -79,9 +92,11 @@ pub fn decode_with_limit(chunk: &[u8], max_nbytes: u32) -> Result<Vec<u8>, Chunk
 /// ```
 pub fn decode_into(chunk: &[u8], dest: &mut [u8]) -> Result<usize, ChunkError> {
     let limit = u32::try_from(dest.len()).unwrap_or(u32::MAX);
-    decode_to(chunk, limit, None, |_, nbytes| {
-        Output::Given(&mut dest[..nbytes])
-    })
+    let span = decode_to(chunk, Stored::Chunk, limit, &EVERY, |_, _| Output::Given {
+        dest,
+        base: 0,
+    })?;
+    Ok(span.end)
 }
 
 /// Decodes only the blocks `wanted` picks (by index, from 0 to
@@ -116,24 +131,89 @@ pub fn decode_blocks_into(
     dest: &mut [u8],
 ) -> Result<usize, ChunkError> {
     let limit = u32::try_from(dest.len()).unwrap_or(u32::MAX);
-    decode_to(chunk, limit, Some(&wanted), |_, nbytes| {
-        Output::Given(&mut dest[..nbytes])
-    })
+    let want = Want {
+        range: 0..usize::MAX,
+        mask: Some(&wanted),
+    };
+    let span = decode_to(chunk, Stored::Chunk, limit, &want, |_, _| Output::Given {
+        dest,
+        base: 0,
+    })?;
+    Ok(span.end)
 }
 
-/// The checks and the decoding both entry points share: `output` is asked for where the
-/// chunk's bytes go once its header, bstarts and dictionary are checked (it is given the
-/// chunk's length and `nbytes`, at most `max_nbytes`). Returns how many bytes were
-/// written: `nbytes`. With `wanted`, only the blocks it picks are written.
+/// Decodes the blocks of `blocks` (by index; those past the last are none) that
+/// `wanted` picks into `dest`, which holds those blocks only: the bytes the whole
+/// decode puts from the first block of the range on go from `dest`'s start
+/// ([`ChunkHeader::block_span`] less the first block's start; for variable-length
+/// blocks, their lengths one after the other). Returns how many bytes the range's
+/// blocks hold; a `dest` shorter is refused before anything is written. The bytes of
+/// the blocks not wanted are left as they were; what is written equals the whole
+/// decode's bytes there (delta's first block is decoded aside when it is not in
+/// `dest`). Nothing is allocated but the scratch of a block (with delta, the first
+/// block's bytes; with variable-length blocks and delta, the chunk's).
+///
+/// ```
+/// use b2nd_meta::chunk;
+/// // Three blocks of 2 bytes, stored as they are: 01 02 | 03 04 | 05 06.
+/// let mut chunk = vec![5, 1, 7, 1, 6, 0, 0, 0, 2, 0, 0, 0, 38, 0, 0, 0];
+/// chunk.extend([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+/// chunk.extend([1, 2, 3, 4, 5, 6]);
+/// let mut dest = [0xee; 4];
+/// assert_eq!(chunk::decode_range_into(&chunk, 1..3, |block| block != 1, &mut dest)?, 4);
+/// assert_eq!(dest, [0xee, 0xee, 5, 6]);
+/// assert!(chunk::decode_range_into(&chunk, 0..3, |_| true, &mut dest).is_err());
+/// # Ok::<(), b2nd_meta::chunk::ChunkError>(())
+/// ```
+pub fn decode_range_into(
+    chunk: &[u8],
+    blocks: Range<usize>,
+    wanted: impl Fn(usize) -> bool,
+    dest: &mut [u8],
+) -> Result<usize, ChunkError> {
+    let want = Want {
+        range: blocks,
+        mask: Some(&wanted),
+    };
+    decode_want(chunk, Stored::Chunk, &want, dest)
+}
+
+/// [`decode_range_into`] for a request and a source of blocks' bytes: `dest` holds the
+/// range's blocks.
+pub(super) fn decode_want(
+    chunk: &[u8],
+    stored: Stored<'_, '_>,
+    want: &Want<'_>,
+    dest: &mut [u8],
+) -> Result<usize, ChunkError> {
+    // Nothing is allocated of the chunk's size: no limit but the destination's.
+    let span = decode_to(chunk, stored, u32::MAX, want, |_, _| Output::Given {
+        dest,
+        base: 0,
+    })?;
+    Ok(span.len())
+}
+
+/// The checks and the decoding every entry point shares: `output` is asked for where
+/// the chunk's bytes go once its header, bstarts and dictionary are checked (it is given
+/// the chunk's length and `nbytes`, at most `max_nbytes`). `chunk` is the chunk, or with
+/// [`Stored::Parts`] its prefix (see [`super::Parts`]). Returns the bytes of the decoded
+/// chunk that the blocks `want` asks for cover (`0..nbytes` for all of them); only the
+/// blocks it picks are written.
 fn decode_to<'a>(
     chunk: &[u8],
+    stored: Stored<'_, '_>,
     max_nbytes: u32,
-    wanted: Option<&dyn Fn(usize) -> bool>,
+    want: &Want<'_>,
     output: impl FnOnce(usize, usize) -> Output<'a>,
-) -> Result<usize, ChunkError> {
+) -> Result<Range<usize>, ChunkError> {
     let header = ChunkHeader::parse(chunk)?;
     let cbytes = header.cbytes as usize;
-    let Some(data) = chunk.get(..cbytes) else {
+    let data = match stored {
+        Stored::Chunk => chunk.get(..cbytes),
+        Stored::Parts(_) => chunk.get(..chunk.len().min(cbytes)),
+    };
+    let Some(data) = data else {
         return Err(short_of(chunk, cbytes, "the cbytes the header declares"));
     };
     let special = header.special();
@@ -149,7 +229,7 @@ fn decode_to<'a>(
     }
     let nbytes = header.nbytes as usize;
     if nbytes == 0 && cbytes == header.len() && special.is_none() {
-        return Ok(0);
+        return Ok(0..0);
     }
     // A lazy chunk's blocks and dictionary are in its frame, which C-Blosc2 reads only
     // through a super-chunk (`blosc_d`, `load_lazy_chunk_dict`); a special chunk is
@@ -174,31 +254,30 @@ fn decode_to<'a>(
         None
     };
     let mut out = output(data.len(), nbytes);
+    // The decoded bytes of the blocks asked for (variable-length blocks: from their
+    // layout, below).
+    let span = if vl_blocks {
+        0..0
+    } else {
+        let blocks = want.blocks(nblocks);
+        let blocksize = header.blocksize as usize;
+        blocks.start * blocksize..(blocks.end.max(blocks.start) * blocksize).min(nbytes)
+    };
+    out.rebase(span.start);
+    if !out.holds(&span) {
+        return Err(out.too_small(&span));
+    }
     if let Some(special) = special {
-        return decode_special(&header, special, data, &mut out, wanted);
+        decode_special(&header, special, data, &mut out, want)?;
+        return Ok(span);
     }
     // Variable-length blocks are checked even then: their lengths must add up to 0.
     if nbytes == 0 && !vl_blocks {
-        return Ok(0);
+        return Ok(span);
     }
     if header.memcpyed() {
-        // cbytes == nbytes + header length was checked with the header.
-        let bytes = data.get(header.len()..).unwrap_or(&[]);
-        match wanted {
-            None => out.put(bytes),
-            Some(wanted) => {
-                for span in header
-                    .block_spans()
-                    .filter(|(i, _)| wanted(*i))
-                    .map(|(_, s)| s)
-                {
-                    out.block(span.start, span.len())
-                        .1
-                        .copy_from_slice(&bytes[span]);
-                }
-            }
-        }
-        return Ok(bytes.len());
+        decode_memcpyed(&header, data, stored, &mut out, want)?;
+        return Ok(span);
     }
     for (slot, (filter, _)) in header.filters.iter().enumerate() {
         if let Filter::Other(_) = filter {
@@ -209,11 +288,45 @@ fn decode_to<'a>(
         }
     }
     if vl_blocks {
-        decode_vl_blocks(&header, data, dict, &mut out, wanted)?;
-    } else {
-        decode_blocks(&header, data, dict, &mut out, wanted)?;
+        return decode_vl_blocks(&header, data, dict, &mut out, want);
     }
-    Ok(nbytes)
+    decode_blocks(&header, data, stored, dict, &mut out, want)?;
+    Ok(span)
+}
+
+/// A memcpyed chunk's blocks (stored as they are after the header; cbytes == nbytes +
+/// the header's length was checked with it).
+fn decode_memcpyed(
+    header: &ChunkHeader,
+    data: &[u8],
+    stored: Stored<'_, '_>,
+    out: &mut Output<'_>,
+    want: &Want<'_>,
+) -> Result<(), ChunkError> {
+    let at = header.len();
+    let bytes = data.get(at..).unwrap_or(&[]);
+    if let (Stored::Chunk, true) = (stored, want.is_all(header.nblocks())) {
+        out.put(bytes);
+        return Ok(());
+    }
+    for (block, span) in header.block_spans().filter(|(i, _)| want.wants(*i)) {
+        let src = match stored {
+            Stored::Chunk => bytes.get(span.clone()),
+            Stored::Parts(stored) => stored(block).and_then(|b| b.get(..span.len())),
+        };
+        let Some(src) = src else {
+            return Err(ChunkError::at(
+                at + span.start,
+                ChunkErrorKind::BlockEnd {
+                    what: "a memcpyed block",
+                    end: (at + span.start) as u64,
+                    needed: span.len() as u64,
+                },
+            ));
+        };
+        out.block(span.start, span.len()).1.copy_from_slice(src);
+    }
+    Ok(())
 }
 
 /// The dictionary section after the bstarts: its length (int32, from 1 to 128 KiB,
@@ -288,31 +401,25 @@ pub(crate) fn special_value<'a>(
     Ok(value)
 }
 
-/// A special chunk's value over its bytes (or the blocks `wanted` picks); returns the
-/// bytes written: `nbytes`.
+/// A special chunk's value over its bytes (or the blocks `want` asks for).
 fn decode_special(
     header: &ChunkHeader,
     special: Special,
     data: &[u8],
     out: &mut Output<'_>,
-    wanted: Option<&dyn Fn(usize) -> bool>,
-) -> Result<usize, ChunkError> {
+    want: &Want<'_>,
+) -> Result<(), ChunkError> {
     let nbytes = header.nbytes as usize;
     let value = special_value(header, special, data)?;
-    match wanted {
-        None => out.repeat(value, nbytes),
-        // Each block starts at a whole value (blocksize is a multiple of its width).
-        Some(wanted) => {
-            for span in header
-                .block_spans()
-                .filter(|(i, _)| wanted(*i))
-                .map(|(_, s)| s)
-            {
-                super::blocks::fill_repeated(out.block(span.start, span.len()).1, value);
-            }
-        }
+    if want.is_all(header.nblocks()) {
+        out.repeat(value, nbytes);
+        return Ok(());
     }
-    Ok(nbytes)
+    // Each block starts at a whole value (blocksize is a multiple of its width).
+    for (_, span) in header.block_spans().filter(|(i, _)| want.wants(*i)) {
+        fill_repeated(out.block(span.start, span.len()).1, value);
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -36,6 +36,18 @@ pub enum ChunkErrorKind {
         /// How many bytes are missing.
         needed: u64,
     },
+    /// A block read on its own (a chunk read in parts, as C-Blosc2 reads a chunk of a
+    /// frame on disk) ends inside a field or a stream: its stored bytes end where the
+    /// next block's start.
+    #[error("the block's stored bytes end at byte {end} (the next block's start), {needed} byte(s) short of {what}")]
+    BlockEnd {
+        /// The field being read.
+        what: &'static str,
+        /// Where the block's stored bytes end, in the chunk.
+        end: u64,
+        /// How many bytes are missing.
+        needed: u64,
+    },
     /// A header field holds a value C-Blosc2 refuses.
     #[error("expected {field} {expected}, found {found}")]
     InvalidField {
@@ -184,6 +196,7 @@ impl Kind for ChunkErrorKind {
         use ChunkErrorKind::*;
         match self {
             UnexpectedEnd { .. } => Class::Truncated,
+            BlockEnd { .. } => Class::Syntax,
             UnsupportedVersion { .. }
             | Unsupported { .. }
             | CodecNotDecoded { .. }

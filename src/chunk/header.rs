@@ -354,6 +354,20 @@ impl ChunkHeader {
         (0..self.nblocks()).map_while(|block| Some((block, self.block_span(block)?)))
     }
 
+    /// Whether the chunk is made of variable-length blocks (C-Blosc2 3.x's VL-blocks,
+    /// `blosc2_flags2` bit 0), whose lengths are in the chunk's data.
+    ///
+    /// ```
+    /// let mut chunk = vec![5, 1, 5, 1, 10, 0, 0, 0, 4, 0, 0, 0, 32, 0, 0, 0];
+    /// chunk.extend([0; 15]);
+    /// chunk.push(0x10);
+    /// assert!(!b2nd_meta::chunk::ChunkHeader::parse(&chunk)?.vl_blocks());
+    /// # Ok::<(), b2nd_meta::chunk::ChunkError>(())
+    /// ```
+    pub fn vl_blocks(&self) -> bool {
+        self.blosc2_flags2 & BLOSC2_VL_BLOCKS != 0
+    }
+
     /// Whether the blocks are stored as they are.
     pub fn memcpyed(&self) -> bool {
         self.flags & FLAG_MEMCPYED != 0

@@ -12,16 +12,20 @@
 //! feature, zlib (miniz_oxide), all pure Rust, with the chunk's dictionary for zstd and
 //! LZ4. The filters of the six slots are undone last slot first, through the buffers
 //! C-Blosc2 3.3.5 uses (`pipeline.rs`): shuffle, bitshuffle, delta (every typesize),
-//! bytedelta (filter 35); truncation of precision needs no undoing. Chunks of
-//! variable-length blocks (C-Blosc2 3.x, python-blosc2's BatchArray) decode to their
-//! blocks one after the other, as `blosc2_decompress` gives them. Plugin codecs and
-//! filters (NDLZ, ZFP, ndcell, user ids 32-255) are reported by name and id
+//! bytedelta (filter 35), int_trunc (filter 36, a copy as C's); truncation of precision
+//! needs no undoing. Chunks of variable-length blocks (C-Blosc2 3.x, python-blosc2's
+//! BatchArray) decode to their blocks one after the other, as `blosc2_decompress` gives
+//! them. Other plugin codecs and filters (NDLZ, ZFP, ndcell, user ids) are reported by
+//! name and id
 //! ([`ChunkErrorKind::CodecNotDecoded`], [`ChunkErrorKind::FilterNotDecoded`]); lazy
 //! chunks, whose blocks are in their frame, as [`ChunkErrorKind::Unsupported`].
 //!
 //! The reference is C-Blosc2 3.3.5, what python-blosc2 4.14.1 runs: where it decodes,
 //! this decoder gives its bytes; where it refuses, this decoder refuses, with a reason.
-//! [`decode_blocks_into`] decodes only chosen blocks.
+//! [`decode_blocks_into`] decodes only chosen blocks, [`decode_range_into`] chosen blocks
+//! of a range into a buffer holding that range only, and [`Parts`] a chunk read in parts
+//! (its header, block starts and dictionary, then the blocks needed), as C-Blosc2 reads
+//! a chunk of a frame on disk.
 //!
 //! Nothing is allocated beyond what the input holds until the header's `nbytes` has been
 //! checked against a limit ([`DEFAULT_MAX_NBYTES`], or the one given to
@@ -51,6 +55,8 @@ mod encode;
 mod error;
 mod filters;
 mod header;
+mod output;
+mod parts;
 mod pipeline;
 mod scratch;
 mod vlblocks;
@@ -66,10 +72,14 @@ pub use error::OverBudget;
 // The special-chunk rules, for the frame reader's shortcut (one place).
 #[cfg(feature = "std")]
 pub(crate) use decode::special_value;
-pub use decode::{decode, decode_blocks_into, decode_into, decode_with_limit, DEFAULT_MAX_NBYTES};
+pub use decode::{
+    decode, decode_blocks_into, decode_into, decode_range_into, decode_with_limit,
+    DEFAULT_MAX_NBYTES,
+};
 #[cfg(feature = "std")]
 pub use encode::{encode, TooLargeForChunk, ENCODE_BLOCKSIZE, MAX_ENCODE_NBYTES};
 pub use error::{ChunkError, ChunkErrorKind};
 pub use header::{ChunkHeader, EXTENDED_HEADER_LEN, MAX_BLOCKSIZE, MIN_HEADER_LEN};
+pub use parts::Parts;
 // The Blosc vocabulary the chunk header holds, where it was before `blosc` held it.
 pub use crate::blosc::{Filter, Special, MAX_FILTERS};

@@ -104,7 +104,10 @@ pub(super) fn unfilter(
         };
         match filter {
             Filter::Delta => filters::undelta(typesize, reference, dest.whole(0, n)),
-            Filter::Shuffle | Filter::ByteDelta | Filter::BitShuffle => {
+            // C's `int_trunc_backward` copies (truncation cannot be undone); a copy of a
+            // buffer onto itself, which C's rotation after two deltas can ask, leaves it.
+            Filter::IntTrunc if src == dst => {}
+            Filter::Shuffle | Filter::ByteDelta | Filter::BitShuffle | Filter::IntTrunc => {
                 let (from, mut to) = pair(dest, tmp, src, dst, n).ok_or_else(|| {
                     ChunkError::at(
                         header.filter_offset(slot),
@@ -117,6 +120,7 @@ pub(super) fn unfilter(
                 match filter {
                     Filter::Shuffle => filters::unshuffle_to(unit, size, from, &mut to),
                     Filter::ByteDelta => filters::unbytedelta(size, from, to.whole(0, n)),
+                    Filter::IntTrunc => to.put(0, from),
                     _ => filters::bitshuffle::unshuffle_to(
                         unit, typesize, version, from, bits, &mut to,
                     ),

@@ -10,12 +10,14 @@
 //! does; each block as `blosc_d` does.
 
 use alloc::vec::Vec;
+use core::ops::Range;
 
-use super::blocks::{is_filtered, stream_into, Output, Streams};
+use super::blocks::{is_filtered, stream_into, Streams};
 use super::cursor::Cursor;
 use super::dest::Dest;
 use super::error::{invalid, ChunkError};
 use super::header::{at, ChunkHeader};
+use super::output::{Output, Want};
 use super::pipeline::{streams_into_dest, unfilter};
 use super::scratch::{self, Buffers};
 use crate::blosc::Filter;
@@ -35,50 +37,59 @@ struct Block {
     len: usize,
 }
 
-/// Decodes the blocks `wanted` picks (all without it) into `out`; the bstarts section
-/// (of `header.nblocks()` entries) is in `data`, checked by the caller.
+/// Decodes the blocks `want` asks for into `out` (which holds them from the first
+/// block of its range on); the bstarts section (of `header.nblocks()` entries) is in
+/// `data`, checked by the caller. Returns the decoded chunk's bytes the range covers.
 pub(super) fn decode_vl_blocks(
     header: &ChunkHeader,
     data: &[u8],
     dict: Option<&[u8]>,
     out: &mut Output<'_>,
-    wanted: Option<&dyn Fn(usize) -> bool>,
-) -> Result<(), ChunkError> {
+    want: &Want<'_>,
+) -> Result<Range<usize>, ChunkError> {
     let blocks = layout(header, data)?;
     let bstarts_end = header.len() + blocks.len() * INT32_LEN;
+    let range = want.blocks(blocks.len());
+    let span = match (blocks.get(range.start), range.end.checked_sub(1)) {
+        (Some(first), Some(last)) if !range.is_empty() => {
+            first.offset..blocks[last].offset + blocks[last].len
+        }
+        _ => 0..0,
+    };
+    out.rebase(span.start);
+    if !out.holds(&span) {
+        return Err(out.too_small(&span));
+    }
     let mut streams = Streams::new(header, dict, bstarts_end);
     let filtered = is_filtered(header);
     let delta = filtered && header.filters.iter().any(|(f, _)| *f == Filter::Delta);
     let mut bufs = scratch::take();
-    match wanted {
+    if delta && !want.is_all(blocks.len()) {
         // Delta XORs each block with the bytes at the chunk's start, which may span
         // several blocks: all are decoded aside, the wanted ones copied.
-        Some(wanted) if delta && !(0..blocks.len()).all(wanted) => {
-            let mut whole = Vec::new();
-            let mut aside = Output::Grown {
-                vec: &mut whole,
-                nbytes: header.nbytes as usize,
-            };
-            for (i, block) in blocks.iter().enumerate() {
-                decode_block(header, data, &mut streams, i, block, &mut aside, &mut bufs)?;
-            }
-            for (_, block) in blocks.iter().enumerate().filter(|(i, _)| wanted(*i)) {
-                let span = block.offset..block.offset + block.len;
-                out.block(block.offset, block.len)
-                    .1
-                    .copy_from_slice(&whole[span]);
-            }
+        let mut whole = Vec::new();
+        let mut aside = Output::Grown {
+            vec: &mut whole,
+            nbytes: header.nbytes as usize,
+        };
+        for (i, block) in blocks.iter().enumerate() {
+            decode_block(header, data, &mut streams, i, block, &mut aside, &mut bufs)?;
         }
-        _ => {
-            for (i, block) in blocks.iter().enumerate() {
-                if wanted.is_none_or(|w| w(i)) {
-                    decode_block(header, data, &mut streams, i, block, out, &mut bufs)?;
-                }
+        for (_, block) in blocks.iter().enumerate().filter(|(i, _)| want.wants(*i)) {
+            let span = block.offset..block.offset + block.len;
+            out.block(block.offset, block.len)
+                .1
+                .copy_from_slice(&whole[span]);
+        }
+    } else {
+        for (i, block) in blocks.iter().enumerate() {
+            if want.wants(i) {
+                decode_block(header, data, &mut streams, i, block, out, &mut bufs)?;
             }
         }
     }
     scratch::keep(bufs);
-    Ok(())
+    Ok(span)
 }
 
 /// The blocks' places, checked as C-Blosc2 3.3.5's `initialize_context_decompression`

@@ -20,7 +20,7 @@ use super::fields::invalid;
 use super::header::{FrameHeader, FrameInfo, FrameKind};
 use crate::blosc::Special;
 use crate::chunk::{self, ChunkHeader, DecodeBudget, DEFAULT_MAX_NBYTES, EXTENDED_HEADER_LEN};
-use crate::io::{read_vec_at, ReadAt};
+use crate::io::{read_full_at, read_vec_at, ReadAt};
 
 /// Where one chunk of a frame's data is, as the offsets chunk says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -66,8 +66,9 @@ pub fn chunk_file_name(number: u64) -> String {
 }
 
 /// The chunk file `number` of the sparse frame in `dir`, opened: the file, its length
-/// and its path (one that is not a regular file refused before it is opened). Without a directory, the chunk index entry at byte `entry` is refused
-/// with `reason` (why a chunk file cannot be read there).
+/// and its path (one that is not a regular file refused before it is opened). Without
+/// a directory, the chunk index entry at byte `entry` is refused with `reason` (why a
+/// chunk file cannot be read there).
 pub(crate) fn open_chunk_file(
     dir: Option<&Path>,
     number: u64,
@@ -89,7 +90,21 @@ pub(crate) fn open_chunk_file(
     Ok((file, len, path))
 }
 
-/// Reads `len` bytes at `at`, or says the input ends first.
+/// Reads `buf.len()` bytes at `at`, or says the input ends first.
+pub(super) fn read_exact_into<S: ReadAt + ?Sized>(
+    src: &S,
+    buf: &mut [u8],
+    at: u64,
+    what: &'static str,
+) -> Result<(), FrameError> {
+    let got = read_full_at(src, buf, at).map_err(FrameError::io(None))?;
+    if got < buf.len() {
+        return Err(truncated(src, at, buf.len(), got, what));
+    }
+    Ok(())
+}
+
+/// Reads `len` bytes at `at` into a new vector, or says the input ends first.
 pub(super) fn read_exact_at<S: ReadAt + ?Sized>(
     src: &S,
     at: u64,
@@ -99,33 +114,47 @@ pub(super) fn read_exact_at<S: ReadAt + ?Sized>(
     // Grows only as bytes arrive: a length the input does not hold costs nothing.
     let out = read_vec_at(src, at, len).map_err(FrameError::io(None))?;
     if out.len() < len {
-        let end = at.saturating_add(len as u64);
-        // The input ends before `end`, perhaps before `at` (a length field past it):
-        // where it ends, as a slice's length says.
-        let available = src.size_up_to(end).unwrap_or(at + out.len() as u64);
-        return Err(FrameError::at(
-            at,
-            FrameErrorKind::Truncated {
-                what,
-                end,
-                available,
-            },
-        ));
+        return Err(truncated(src, at, len, out.len(), what));
     }
     Ok(out)
 }
 
-/// Reads the whole chunk whose header is at `at` (its cbytes from that header), which
-/// must end by `limit`; decodes it within `max_nbytes` (and `budget`, when given).
-pub(super) fn read_chunk_at<S: ReadAt + ?Sized>(
-    reader: &S,
+/// `what`, `len` bytes at `at`, of which the input holds `got`: the input ends before
+/// their end, perhaps before `at` (a length field past it), where it ends, as a slice's
+/// length says.
+fn truncated<S: ReadAt + ?Sized>(
+    src: &S,
     at: u64,
-    limit: u64,
-    max_nbytes: u32,
+    len: usize,
+    got: usize,
+    what: &'static str,
+) -> FrameError {
+    let end = at.saturating_add(len as u64);
+    let available = src.size_up_to(end).unwrap_or(at + got as u64);
+    FrameError::at(
+        at,
+        FrameErrorKind::Truncated {
+            what,
+            end,
+            available,
+        },
+    )
+}
+
+/// Reads the stored bytes of the chunk at `at` into `raw`: its header first (32 bytes,
+/// fewer when `end` comes first), then its `cbytes`, which must end by `end`. `nchunk`
+/// names it in errors (`None`: the offsets chunk).
+pub(super) fn read_stored<S: ReadAt + ?Sized>(
+    src: &S,
+    at: u64,
+    end: u64,
     nchunk: Option<u64>,
-    budget: Option<&DecodeBudget>,
-) -> Result<Vec<u8>, FrameError> {
-    let chunk_error = |source: chunk::ChunkError| {
+    raw: &mut Vec<u8>,
+) -> Result<ChunkHeader, FrameError> {
+    let head_len = (EXTENDED_HEADER_LEN as u64).min(end.saturating_sub(at)) as usize;
+    let mut head = [0u8; EXTENDED_HEADER_LEN];
+    read_exact_into(src, &mut head[..head_len], at, "a chunk header")?;
+    let header = ChunkHeader::parse(&head[..head_len]).map_err(|source| {
         let offset = at.saturating_add(source.offset().unwrap_or(0));
         let kind = FrameErrorKind::DataChunk {
             nchunk,
@@ -133,11 +162,8 @@ pub(super) fn read_chunk_at<S: ReadAt + ?Sized>(
             source,
         };
         FrameError::at(offset, kind)
-    };
-    let head = read_exact_at(reader, at, EXTENDED_HEADER_LEN, "a chunk header")?;
-    let header = ChunkHeader::parse(&head).map_err(chunk_error)?;
-    let end = at + u64::from(header.cbytes);
-    if end > limit {
+    })?;
+    if at.saturating_add(u64::from(header.cbytes)) > end {
         return Err(invalid(
             at + 12,
             "chunk cbytes",
@@ -145,78 +171,46 @@ pub(super) fn read_chunk_at<S: ReadAt + ?Sized>(
             "the chunk would extend past the frame's data",
         ));
     }
-    let bytes = read_exact_at(reader, at, header.cbytes as usize, "a chunk")?;
-    match budget {
-        Some(budget) => chunk::decode_within_limit(&bytes, max_nbytes, budget),
-        None => chunk::decode_with_limit(&bytes, max_nbytes),
-    }
-    .map_err(chunk_error)
-}
-
-/// A chunk's bytes: decoded, or one pattern repeated (a special chunk), not
-/// materialised.
-#[derive(Debug)]
-pub(super) enum Decoded {
-    /// Decoded bytes.
-    Bytes(Vec<u8>),
-    /// `pattern` repeated to `len` bytes (`len` a multiple of its length).
-    Repeat {
-        /// The repeated bytes (zeros, a NaN, the chunk's value).
-        pattern: Vec<u8>,
-        /// The chunk's length.
-        len: u64,
-    },
-}
-
-impl Decoded {
-    pub(super) fn len(&self) -> u64 {
-        match self {
-            Decoded::Bytes(b) => b.len() as u64,
-            Decoded::Repeat { len, .. } => *len,
+    let cbytes = header.cbytes as usize;
+    raw.clear();
+    if raw.capacity() >= cbytes {
+        raw.resize(cbytes, 0);
+        read_exact_into(src, raw, at, "a chunk")?;
+    } else {
+        // Grows only as bytes arrive: a length the input does not hold costs nothing.
+        *raw = read_vec_at(src, at, cbytes).map_err(FrameError::io(None))?;
+        if raw.len() < cbytes {
+            return Err(truncated(src, at, cbytes, raw.len(), "a chunk"));
         }
     }
+    Ok(header)
 }
 
-/// [`read_chunk_at`], but a chunk whose header says it is one value repeated (zeros,
-/// NaNs, uninitialised, a value) is neither read past its value nor expanded: the
-/// caller takes the bytes it needs. The checks are the decoder's; any chunk they would
-/// refuse goes through [`read_chunk_at`] and its error.
-pub(super) fn read_chunk_lazy<S: ReadAt + ?Sized>(
+/// Reads the whole chunk at `at` (see [`read_stored`]) and decodes it within
+/// `max_nbytes` (and `budget`, when given).
+fn read_chunk_at<S: ReadAt + ?Sized>(
     reader: &S,
     at: u64,
     limit: u64,
     max_nbytes: u32,
-    nchunk: Option<u64>,
     budget: Option<&DecodeBudget>,
-) -> Result<Decoded, FrameError> {
-    let head = read_exact_at(reader, at, EXTENDED_HEADER_LEN, "a chunk header")?;
-    let header = ChunkHeader::parse(&head).ok();
-    let special = header.as_ref().and_then(|h| {
-        let fits = at.saturating_add(u64::from(h.cbytes)) <= limit;
-        (h.nbytes <= max_nbytes && fits).then_some((h, h.special()?))
-    });
-    // The decoder's checks and value (`chunk::special_value`); a repeated value is read
-    // from the chunk's bytes after its header.
-    let pattern = match special {
-        Some((h, Special::Value)) => {
-            let bytes = read_exact_at(reader, at, h.cbytes as usize, "a chunk")?;
-            chunk::special_value(h, Special::Value, &bytes)
-                .ok()
-                .map(|v| (h, v.to_vec()))
-        }
-        Some((h, special)) => chunk::special_value(h, special, &head)
-            .ok()
-            .map(|v| (h, v.to_vec())),
-        None => None,
-    };
-    match pattern {
-        // Not a chunk of no bytes (NaN's pattern is empty then).
-        Some((h, pattern)) if !pattern.is_empty() => Ok(Decoded::Repeat {
-            pattern,
-            len: u64::from(h.nbytes),
-        }),
-        _ => read_chunk_at(reader, at, limit, max_nbytes, nchunk, budget).map(Decoded::Bytes),
+) -> Result<(ChunkHeader, Vec<u8>), FrameError> {
+    let mut raw = Vec::new();
+    let header = read_stored(reader, at, limit, None, &mut raw)?;
+    match budget {
+        Some(budget) => chunk::decode_within_limit(&raw, max_nbytes, budget),
+        None => chunk::decode_with_limit(&raw, max_nbytes),
     }
+    .map(|decoded| (header, decoded))
+    .map_err(|source| {
+        let offset = at.saturating_add(source.offset().unwrap_or(0));
+        let kind = FrameErrorKind::DataChunk {
+            nchunk: None,
+            chunk_offset: at,
+            source,
+        };
+        FrameError::at(offset, kind)
+    })
 }
 
 /// The number of chunks the header implies, when it does (chunksize > 0).
@@ -288,9 +282,8 @@ impl ChunkIndex {
             None => u64::from(DEFAULT_MAX_NBYTES),
         };
         let limit = (expected as u32).min(DEFAULT_MAX_NBYTES);
-        let offsets = read_chunk_at(reader, at, info.frame_len, limit, None, budget)?;
-        let head = read_exact_at(reader, at, EXTENDED_HEADER_LEN, "the offsets chunk header")?;
-        let stored = ChunkHeader::parse(&head).map(|h| h.cbytes).unwrap_or(0);
+        let (head, offsets) = read_chunk_at(reader, at, info.frame_len, limit, budget)?;
+        let stored = head.cbytes;
         if (fixed.is_some() && offsets.len() as u64 != expected) || offsets.len() % 8 != 0 {
             return Err(invalid(
                 at + 4,

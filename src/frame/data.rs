@@ -5,13 +5,12 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::vec::Vec;
 
-use super::chunks::{open_chunk_file, read_chunk_lazy, ChunkIndex, ChunkLocation, Decoded};
+use super::chunks::ChunkIndex;
 use super::error::{FrameError, FrameErrorKind};
 use super::fields::invalid;
-use super::file::FrameFile;
-use super::header::{FrameHeader, FrameInfo, FrameKind};
-use crate::blosc::Special;
-use crate::chunk::{DecodeBudget, DEFAULT_MAX_NBYTES};
+use super::header::{FrameHeader, FrameKind};
+use super::stored::{Chunk, StoredChunks};
+use crate::chunk::{self, DecodeBudget, DEFAULT_MAX_NBYTES};
 use crate::io::{ReadAt, SharedSource};
 
 /// Reads bytes of a frame's data (the concatenation of its decoded chunks) through its
@@ -31,10 +30,7 @@ use crate::io::{ReadAt, SharedSource};
 /// ```
 #[derive(Debug)]
 pub struct DataReader<R> {
-    reader: R,
-    dir: Option<PathBuf>,
-    info: FrameInfo,
-    index: ChunkIndex,
+    chunks: StoredChunks<R>,
     /// Where each chunk starts in the data, as far as known (variable-size chunks).
     starts: Vec<u64>,
     /// The chunks decoded: the last one, or (within a budget) each one.
@@ -91,6 +87,30 @@ impl Failed {
     }
 }
 
+/// A chunk's bytes: decoded, or one pattern repeated (a special chunk), not
+/// materialised.
+#[derive(Debug)]
+enum Decoded {
+    /// Decoded bytes.
+    Bytes(Vec<u8>),
+    /// `pattern` repeated to `len` bytes (`len` a multiple of its length).
+    Repeat {
+        /// The repeated bytes (zeros, a NaN, the chunk's value).
+        pattern: Vec<u8>,
+        /// The chunk's length.
+        len: u64,
+    },
+}
+
+impl Decoded {
+    fn len(&self) -> u64 {
+        match self {
+            Decoded::Bytes(b) => b.len() as u64,
+            Decoded::Repeat { len, .. } => *len,
+        }
+    }
+}
+
 impl<R: ReadAt> DataReader<R> {
     /// A reader of the contiguous frame that starts at `reader`'s position 0.
     pub fn new(reader: R, header: &FrameHeader) -> Result<DataReader<R>, FrameError> {
@@ -114,12 +134,8 @@ impl<R: ReadAt> DataReader<R> {
         header: &FrameHeader,
         budget: Option<DecodeBudget>,
     ) -> Result<DataReader<R>, FrameError> {
-        let index = ChunkIndex::read_within(&reader, header, budget.as_ref())?;
         Ok(DataReader {
-            reader,
-            dir: None,
-            info: header.info.clone(),
-            index,
+            chunks: StoredChunks::new(reader, header, None, budget.as_ref())?,
             starts: std::vec![0],
             kept: BTreeMap::new(),
             budget,
@@ -134,19 +150,23 @@ impl<R: ReadAt> DataReader<R> {
         header: &FrameHeader,
         dir: impl AsRef<Path>,
     ) -> Result<DataReader<R>, FrameError> {
-        let mut data = DataReader::new(reader, header)?;
-        data.dir = Some(dir.as_ref().to_path_buf());
-        Ok(data)
+        Ok(DataReader {
+            chunks: StoredChunks::new(reader, header, Some(dir.as_ref()), None)?,
+            starts: std::vec![0],
+            kept: BTreeMap::new(),
+            budget: None,
+            failed: BTreeMap::new(),
+        })
     }
 
     /// The chunk index.
     pub fn index(&self) -> &ChunkIndex {
-        &self.index
+        &self.chunks.index
     }
 
     /// Bytes of data the header declares.
     pub fn nbytes(&self) -> u64 {
-        self.info.nbytes.max(0) as u64
+        self.chunks.info.nbytes.max(0) as u64
     }
 
     /// The decoded bytes of chunk `n` (a special chunk expanded: its length is the
@@ -161,16 +181,16 @@ impl<R: ReadAt> DataReader<R> {
     /// Chunk `n`: decoded, or the pattern of a special chunk (one the index says is
     /// not stored, or whose header says it is one value repeated), never expanded.
     fn load(&mut self, n: usize) -> Result<Decoded, FrameError> {
-        let nchunks = self.index.locations.len();
-        let location = *self.index.locations.get(n).ok_or_else(|| {
-            invalid(
+        let nchunks = self.chunks.index.locations.len();
+        if n >= nchunks {
+            return Err(invalid(
                 0,
                 "chunk number",
                 n as i128,
                 "past the last chunk of the frame",
-            )
-        })?;
-        let chunksize = u64::try_from(self.info.chunksize).unwrap_or(0);
+            ));
+        }
+        let chunksize = u64::try_from(self.chunks.info.chunksize).unwrap_or(0);
         let expected = match chunksize {
             0 => None,
             c if n + 1 == nchunks && !self.nbytes().is_multiple_of(c) => Some(self.nbytes() % c),
@@ -182,46 +202,47 @@ impl<R: ReadAt> DataReader<R> {
             None => u32::MAX,
         };
         let limit = expected.map_or(DEFAULT_MAX_NBYTES, |e| e.min(u64::from(ceiling)) as u32);
-        let nchunk = Some(n as u64);
-        let budget = self.budget.as_ref();
-        let chunk = match location {
-            ChunkLocation::Offset(at) => {
-                let data_end = u64::from(self.info.header_len) + self.info.cbytes.max(0) as u64;
-                read_chunk_lazy(&self.reader, at, data_end, limit, nchunk, budget)?
+        let chunk = match self.chunks.chunk(n as u64)? {
+            Chunk::Stored(stored) => {
+                let mut raw = Vec::new();
+                let header = stored.read_all(&mut raw)?;
+                // A chunk whose header says it is one value repeated is not expanded
+                // (`chunk::special_value`: the decoder's checks and value); any other,
+                // or one those checks refuse, is decoded (and its error given).
+                let pattern = header
+                    .special()
+                    .filter(|_| header.nbytes <= limit)
+                    .and_then(|special| chunk::special_value(&header, special, &raw).ok())
+                    .filter(|pattern| !pattern.is_empty());
+                match (pattern, &self.budget) {
+                    (Some(pattern), _) => Decoded::Repeat {
+                        pattern: pattern.to_vec(),
+                        len: u64::from(header.nbytes),
+                    },
+                    (None, Some(budget)) => chunk::decode_within_limit(&raw, limit, budget)
+                        .map(Decoded::Bytes)
+                        .map_err(|e| stored.error(e))?,
+                    (None, None) => chunk::decode_with_limit(&raw, limit)
+                        .map(Decoded::Bytes)
+                        .map_err(|e| stored.error(e))?,
+                }
             }
-            ChunkLocation::File(number) => {
-                let (file, len, path) = open_chunk_file(
-                    self.dir.as_deref(),
-                    number,
-                    self.index.offset,
-                    "a sparse frame's chunk, read without its directory",
-                )?;
-                read_chunk_lazy(&file, 0, len, limit, nchunk, budget)
-                    .map_err(|e| e.in_file(&path))?
-            }
-            ChunkLocation::Special(special) => {
+            Chunk::Special(special) => {
                 let Some(len) = expected else {
                     return Err(invalid(
-                        self.index.offset,
+                        self.chunks.index.offset,
                         "chunk offset",
                         -1,
                         "a special chunk in a frame of variable-size chunks",
                     ));
                 };
-                let pattern = special_pattern(special, self.info.typesize).ok_or_else(|| {
-                    invalid(
-                        47,
-                        "typesize",
-                        i128::from(self.info.typesize),
-                        "NaN chunks need a typesize of 4 or 8",
-                    )
-                })?;
+                let pattern = self.chunks.special_pattern(special)?.to_vec();
                 Decoded::Repeat { pattern, len }
             }
         };
         if let Some(e) = expected.filter(|&e| e != chunk.len()) {
             return Err(invalid(
-                self.index.offset,
+                self.chunks.index.offset,
                 "chunk nbytes",
                 chunk.len() as i128,
                 if e > chunk.len() {
@@ -257,7 +278,7 @@ impl<R: ReadAt> DataReader<R> {
     /// Where chunk `n` starts in the data (reads the headers of variable-size chunks
     /// before it, once).
     fn chunk_start(&mut self, n: usize) -> Result<u64, FrameError> {
-        if let Ok(c) = u64::try_from(self.info.chunksize)
+        if let Ok(c) = u64::try_from(self.chunks.info.chunksize)
             && c > 0
         {
             return Ok(n as u64 * c);
@@ -275,14 +296,14 @@ impl<R: ReadAt> DataReader<R> {
 
     /// The chunk holding data byte `at`, and where it starts.
     fn chunk_of(&mut self, at: u64) -> Result<(usize, u64), FrameError> {
-        if let Some(n) = u64::try_from(self.info.chunksize)
+        if let Some(n) = u64::try_from(self.chunks.info.chunksize)
             .ok()
             .and_then(|c| at.checked_div(c).map(|n| (n, c)))
         {
             return Ok((n.0 as usize, n.0 * n.1));
         }
         let mut n = 0;
-        while n + 1 < self.index.locations.len() && self.chunk_start(n + 1)? <= at {
+        while n + 1 < self.chunks.index.locations.len() && self.chunk_start(n + 1)? <= at {
             n += 1;
         }
         Ok((n, self.chunk_start(n)?))
@@ -343,7 +364,7 @@ impl<R: ReadAt> DataReader<R> {
                     }
                     *unstored = unstored.checked_sub(taken).ok_or_else(|| {
                         invalid(
-                            self.index.offset,
+                            self.chunks.index.offset,
                             "data range",
                             i128::from(at),
                             "would take more bytes from special chunks (stored nowhere) than allowed",
@@ -371,20 +392,7 @@ fn repeat(pattern: &[u8], from: u64, len: usize) -> Vec<u8> {
         .collect()
 }
 
-/// The repeated bytes of a special chunk.
-pub(crate) fn special_pattern(special: Special, typesize: u32) -> Option<Vec<u8>> {
-    match special {
-        Special::Zero | Special::Uninit => Some(std::vec![0]),
-        Special::Nan => match typesize {
-            4 => Some(std::vec![0, 0, 0xc0, 0x7f]),
-            8 => Some(std::vec![0, 0, 0, 0, 0, 0, 0xf8, 0x7f]),
-            _ => None,
-        },
-        Special::Value => None,
-    }
-}
-
-impl FrameFile {
+impl super::FrameFile {
     /// A [`DataReader`] of this frame's data (its file; for a sparse frame, its
     /// directory too).
     ///

@@ -192,6 +192,7 @@ pub(crate) mod open;
 pub(crate) mod parse;
 mod shape;
 pub(crate) mod staged;
+mod stored;
 pub(crate) mod trailer;
 pub(crate) mod typed;
 pub(crate) mod user;
@@ -205,8 +206,6 @@ pub use chunks::{chunk_file_name, ChunkIndex, ChunkLocation};
 // The Blosc vocabulary the frame header holds, where it was before `blosc` held it
 // (`Codec` is now one enum for frames and chunks).
 pub use crate::blosc::{Codec, MAX_FILTERS};
-pub(crate) use chunks::open_chunk_file;
-pub(crate) use data::special_pattern;
 pub use data::DataReader;
 pub use error::{FrameError, FrameErrorKind};
 pub use file::FrameFile;
@@ -223,6 +222,7 @@ pub use open::{open, open_with_trailer, read_header};
 pub use shape::ShapeChangeRefusal;
 pub use staged::parse_header;
 pub(crate) use staged::read_staged;
+pub(crate) use stored::{Chunk, StoredChunk, StoredChunks};
 pub use trailer::{
     parse_trailer, read_trailer, Trailer, VlMetalayer, MAX_VLMETALAYERS, TRAILER_MIN_LEN,
 };

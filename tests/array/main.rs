@@ -1,8 +1,12 @@
 //! Array values (`b2nd_meta::array`): every slice of every array python-blosc2 wrote
 //! (tests/data/arrays/, from tests/data/arrays/generate.py) against python's values;
 //! random slices against the same slice of the full read, taken by a plain walk over
-//! the elements; the selection syntax; the `.npy` header against numpy's; bad input.
+//! the elements; boxes of arrays C-Blosc2 wrote against C's read of them; the selection
+//! syntax; the `.npy` header against numpy's; bad input.
 
+#[path = "../c_ffi/b2nd.rs"]
+mod c_b2nd;
+mod c_boxes;
 #[path = "../common/mod.rs"]
 mod common;
 mod errors;
@@ -64,24 +68,4 @@ pub fn u64s(v: &Value) -> Vec<u64> {
         .iter()
         .map(|x| x.as_u64().unwrap())
         .collect()
-}
-
-/// What a fixture needs of the chunk decoder that it does not do yet (C-Blosc2 3.3.5
-/// does): chunks of variable-length blocks, the INT_TRUNC filter (id 36, nothing to
-/// undo). Its reads are refused naming that until the decoder does it, and are
-/// checked from then on.
-pub fn pending(fixture: &Value) -> Option<&'static str> {
-    let id = fixture["id"].as_str().unwrap();
-    if id.starts_with("vlblocks_") {
-        Some("variable-length blocks")
-    } else if id.starts_with("filter_int_trunc") {
-        Some("filter 36")
-    } else {
-        None
-    }
-}
-
-/// Whether `err` is the refusal `fixture` gets while the decoder lacks what it needs.
-pub fn refused_pending(fixture: &Value, err: &b2nd_meta::array::ArrayError) -> bool {
-    pending(fixture).is_some_and(|what| err.to_string().contains(what))
 }

@@ -12,11 +12,26 @@
 use std::collections::BTreeMap;
 
 use super::c335::{self, CVerdict};
-use super::c_ref::{ALWAYS_SPLIT, BLOSCLZ, LZ4, LZ4HC, NEVER_SPLIT, SHUFFLE, ZSTD};
+use super::c_ref::{ALWAYS_SPLIT, BLOSCLZ, DELTA, LZ4, LZ4HC, NEVER_SPLIT, SHUFFLE, ZSTD};
 use super::differential::{class_of, counter, describe, float_ramp, mutations, pipelines};
 
 /// `BLOSC_ZLIB` (3.3.5 has zlib compiled in; blosc2-src does not).
 const ZLIB: u8 = 4;
+/// `BLOSC_FILTER_INT_TRUNC`, a plugin 3.3.5 registers (`filters-registry.c`).
+const INT_TRUNC: u8 = 36;
+
+/// The pipelines of every typesize, and int_trunc's (3.x): alone, after shuffle and
+/// beside delta, its meta (signed) the bits kept (3) or zeroed (-2, python's
+/// `filters_meta=[-2]`).
+fn pipelines_335(typesize: i32) -> Vec<([u8; 6], [u8; 6])> {
+    let mut p = pipelines(typesize);
+    for meta in [3u8, (-2i8) as u8] {
+        p.push(([0, 0, 0, 0, 0, INT_TRUNC], [0, 0, 0, 0, 0, meta]));
+        p.push(([INT_TRUNC, 0, 0, 0, 0, SHUFFLE], [meta, 0, 0, 0, 0, 0]));
+        p.push(([INT_TRUNC, DELTA, 0, 0, 0, SHUFFLE], [meta, 0, 0, 0, 0, 0]));
+    }
+    p
+}
 
 /// Chunks C-Blosc2 3.3.5 decodes and we refuse, by the start of our message, each with
 /// why.
@@ -190,7 +205,7 @@ fn c_chunks(data: &[u8], grid: &Grid<'_>) -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();
     for &codec in grid.codecs {
         for &typesize in grid.typesizes {
-            for (filters, metas) in pipelines(typesize) {
+            for (filters, metas) in pipelines_335(typesize) {
                 for &blocksize in grid.blocksizes {
                     for split in [ALWAYS_SPLIT, NEVER_SPLIT] {
                         for &clevel in grid.clevels {

@@ -6,7 +6,7 @@
 //! `differential335` and `rules335` with C-Blosc2 3.3.5's, the reference (python-blosc2
 //! 4.14.1's `libblosc2.so`, from `B2ND_LIBBLOSC2_335`); `vlblocks` and `cblosc1` read
 //! python-blosc2's variable-length-block chunks and c-blosc 1.x's; `mask` the block
-//! mask.
+//! mask; `parts` ranges of blocks and chunks read in parts.
 
 mod c335;
 mod c_ref;
@@ -18,6 +18,7 @@ mod into;
 mod lz4_blocks;
 mod lz4_ref;
 mod mask;
+mod parts;
 mod python;
 mod rules335;
 mod vlblocks;

@@ -15,11 +15,11 @@ use super::differential::pipelines;
 use super::differential335::special;
 
 /// What the bytes of blocks not wanted are before (and after) the masked decode.
-const GUARD: u8 = 0xa5;
+pub(super) const GUARD: u8 = 0xa5;
 
 /// Chunks of many blocks: 4109 bytes (a leftover block) cut into blocks of 64 to 1000
 /// bytes, by C-Blosc2 2.15.3, for every pipeline and split; memcpyed and special ones.
-fn many_block_chunks() -> Vec<Vec<u8>> {
+pub(super) fn many_block_chunks() -> Vec<Vec<u8>> {
     let data: Vec<u8> = (0..4109u32).map(|i| (i * 7 / 5 + (i >> 6)) as u8).collect();
     let mut out = Vec::new();
     for codec in [BLOSCLZ, LZ4, ZSTD] {
@@ -58,7 +58,7 @@ fn many_block_chunks() -> Vec<Vec<u8>> {
 }
 
 /// Masks over `nblocks` blocks: none, all, the first, the last, and pseudo-random ones.
-fn masks(nblocks: usize, seed: u64) -> Vec<Vec<bool>> {
+pub(super) fn masks(nblocks: usize, seed: u64) -> Vec<Vec<bool>> {
     let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
     let mut out = vec![
         vec![false; nblocks],

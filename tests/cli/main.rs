@@ -24,6 +24,7 @@ mod set_vlmeta;
 mod show_errors;
 mod show_json;
 mod show_limits;
+mod show_values;
 mod terminal;
 mod usage;
 mod user_files;

@@ -170,3 +170,26 @@ fn a_scan_draws_its_progress_on_a_terminal_and_erases_it() {
     let (_, err, code) = run(&user, &["show", "--json", "-r", "data"], false, false);
     assert_eq!((code, err.as_str()), (0, ""));
 }
+
+#[test]
+fn values_on_a_terminal_are_few_or_refused() {
+    let user = UserFiles::new("tty-values");
+    let zeros = crate::common::data_path("corpus/bigaxis_zeros_1d.b2nd");
+    let zeros = zeros.to_str().unwrap();
+    let (out, err, code) = run(&user, &["show", "--slice", "-5:", zeros], true, false);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(
+        out,
+        format!("{zeros} [-5:]: shape (5,), dtype |i1\n[0 0 0 0 0]\n")
+    );
+    // Three billion values: refused on a terminal, with what to do instead.
+    let (out, err, code) = run(&user, &["show", "--slice", "...", zeros], true, false);
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert!(
+        err.contains("is 3000000000 values (shape (3000000000,)), more than a terminal")
+            && err.contains("--slice")
+            && err.contains("b2nd-meta export"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1);
+}

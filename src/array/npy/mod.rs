@@ -1,6 +1,6 @@
 //! NumPy's `.npy` format (`numpy/lib/format.py`): the header `np.save` writes for a
 //! dtype and a shape in C order, and [`Array::write_npy`], which streams a selection
-//! into one a row of chunks at a time; `read` reads such a header back ([`NpyHeader`]).
+//! into one in pieces of about 16 MiB; `read` reads such a header back ([`NpyHeader`]).
 //!
 //! The file: the magic `\x93NUMPY`, the version (1.0; 2.0 when the header does not fit
 //! 65535 bytes; 3.0 when it is not Latin-1), the header's length (little-endian u16 for
@@ -156,7 +156,7 @@ pub fn npy_header(dtype: &Dtype, shape: &[u64]) -> Result<Vec<u8>, ArrayError> {
 impl Array {
     /// Writes `sel` to `out` as a `.npy` file, which `np.load` reads as python-blosc2's
     /// `arr[sel]`: the dtype as stored (its byte order included), the shape after
-    /// indexing, C order. The values stream out a row of chunks at a time
+    /// indexing, C order. The values stream out in pieces of about 16 MiB
     /// ([`Array::read_rows`]).
     ///
     /// ```

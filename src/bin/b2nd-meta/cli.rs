@@ -70,6 +70,22 @@ pub enum Command {
         /// repeat for several nodes, printed in the order given.
         #[arg(long, short = 'k', value_name = "KEY")]
         key: Vec<String>,
+        /// Print the values of arr[SPEC] instead (e.g. '0', '2:8, ::3', '..., -1')
+        ///
+        /// SPEC as inside python's brackets, as export takes it. JSON: one line of
+        /// nested lists as python's json.dumps(arr[SPEC].tolist()) writes them, except:
+        /// float32 in its own shortest digits, complex numbers as [re, im], datetimes
+        /// and timedeltas as their count of units (NaT null), bytes as latin-1 text,
+        /// voids and records as hex strings. --human: laid out as numpy prints an
+        /// array. A terminal is shown at most 10000 values.
+        #[arg(
+            long,
+            short = 's',
+            value_name = "SPEC",
+            allow_hyphen_values = true,
+            conflicts_with_all = ["recursive", "full_hex"]
+        )]
+        slice: Option<String>,
         /// Decode at most BYTES in all (vlmeta values, store chunks), e.g. 512M
         ///
         /// Past it, a value is shown raw with why, a node as an error [default: 128M].

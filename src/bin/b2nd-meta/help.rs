@@ -134,7 +134,9 @@ Examples:
   b2nd-meta show array.b2nd
   b2nd-meta show --json array.b2nd sparse.b2nd
   b2nd-meta show -r data/
-  b2nd-meta show store.b2z --key /dir/ext";
+  b2nd-meta show store.b2z --key /dir/ext
+  b2nd-meta show array.b2nd --slice '0, :5'
+  b2nd-meta show array.b2nd -H --slice '..., -1'";
 
 pub const DECODE_LONG: &str = "\
 Decode the content of a b2nd (C-Blosc2, draft) or caterva metalayer, given as hex, and

@@ -26,7 +26,7 @@ mod render;
 
 use cli::{Cli, Command};
 use commands::{
-    completions, decode, encode, export, import, set_meta, set_shape, set_vlmeta, show,
+    completions, decode, encode, export, import, set_meta, set_shape, set_vlmeta, show, show_values,
 };
 use output::Fatal;
 
@@ -52,12 +52,24 @@ fn main() -> ExitCode {
             recursive,
             full_hex,
             key,
+            slice,
             budget,
             paths,
         } => {
             // A person's summary on a terminal, JSON for a program (as ripgrep does);
             // --full-hex is about JSON only.
-            let human = human || (!(json || full_hex) && io::stdout().is_terminal());
+            let terminal = io::stdout().is_terminal();
+            let human = human || (!(json || full_hex) && terminal);
+            if let Some(slice) = &slice {
+                let req = show_values::Request {
+                    paths: &paths,
+                    keys: &key,
+                    slice,
+                    human,
+                    terminal,
+                };
+                return finish(show_values::run(out, &req));
+            }
             let budget = budget.map_or_else(DecodeBudget::default, DecodeBudget::new);
             let req = show::Request {
                 paths: &paths,
@@ -130,6 +142,11 @@ fn main() -> ExitCode {
             name,
         } => set_vlmeta::del(out, &frame.path, &name, dry_run),
     };
+    finish(outcome)
+}
+
+/// The exit status of a command's outcome (its fatal error said on stderr).
+fn finish(outcome: output::Outcome) -> ExitCode {
     match outcome {
         Ok(true) | Err(Fatal::BrokenPipe) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,

@@ -193,7 +193,10 @@ fn pipeline<'a>(
                 })?
             }
             Filter::ByteDelta => forward::bytedelta(size, input, output),
-            Filter::None | Filter::Other(_) => return Err(CompressError::Filter { slot, filter }),
+            // int_trunc (a plugin C-Blosc2 3.3.5 registers) is undone by the decoder only.
+            Filter::None | Filter::IntTrunc | Filter::Other(_) => {
+                return Err(CompressError::Filter { slot, filter });
+            }
         }
         core::mem::swap(&mut scratch.a, &mut scratch.b);
         filtered = true;

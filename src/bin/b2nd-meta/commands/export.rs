@@ -1,5 +1,5 @@
 //! `export`: an array's values (a slice of them) as a NumPy `.npy` file, to a path or
-//! stdout, streamed a row of chunks at a time.
+//! stdout, streamed in pieces of about 16 MiB (`Array::read_rows`).
 
 use std::io::{self, BufWriter};
 use std::path::Path;
@@ -18,8 +18,8 @@ SLICE is written as inside python's brackets: integers (negative count from the 
 the axis is dropped), start:stop:step (any part optional, bounds clipped, negative
 steps run backwards), ... and None; the default is ... (the whole array).
 
-The values stream out a row of chunks at a time, decoded on --threads threads (the
-machine's parallelism by default).";
+The values stream out in pieces of about 16 MiB cut at block boundaries, decoded on
+--threads threads (the machine's parallelism by default).";
 
 pub const EXPORT_EXAMPLES: &str = "\
 Examples:
@@ -49,18 +49,7 @@ pub fn run(
         say(&context, &line);
         Ok(false)
     };
-    // The error without the path the context names already.
-    let message = |e: ArrayError| {
-        let text = e.to_string();
-        let named = [path.to_path_buf(), std::path::PathBuf::from(&context)];
-        match e.path().filter(|p| named.iter().any(|n| n == p)) {
-            Some(p) => text
-                .strip_prefix(&format!("{}: ", p.display()))
-                .unwrap_or(&text)
-                .to_string(),
-            None => text,
-        }
-    };
+    let message = |e: ArrayError| message(path, &context, e);
     let sel = match Selection::parse(slice) {
         Ok(sel) => sel,
         Err(e) => return refuse(format!("--slice {slice:?}: {e}")),
@@ -104,6 +93,19 @@ pub fn run(
     match written {
         Ok(()) => Ok(true),
         Err(e) => refuse(message(e)),
+    }
+}
+
+/// The error's message without the path `context` (or `path`) names already.
+pub fn message(path: &Path, context: &str, e: ArrayError) -> String {
+    let text = e.to_string();
+    let named = [path.to_path_buf(), std::path::PathBuf::from(context)];
+    match e.path().filter(|p| named.iter().any(|n| n == p)) {
+        Some(p) => text
+            .strip_prefix(&format!("{}: ", p.display()))
+            .unwrap_or(&text)
+            .to_string(),
+        None => text,
     }
 }
 

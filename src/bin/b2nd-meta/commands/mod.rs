@@ -12,4 +12,5 @@ pub mod set_shape;
 pub mod set_vlmeta;
 pub mod show;
 pub mod show_store;
+pub mod show_values;
 pub mod stdin;

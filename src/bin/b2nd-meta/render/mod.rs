@@ -1,11 +1,12 @@
 //! How the command shows things: the report `show` prints about a frame ([`report`]),
-//! its summary for a terminal ([`human`]), a store's listing ([`listing`]), and the
-//! one voice of its error messages ([`messages`]).
+//! its summary for a terminal ([`human`]), a store's listing ([`listing`]), an array's
+//! values ([`values`]), and the one voice of its error messages ([`messages`]).
 
 pub mod human;
 pub mod listing;
 pub mod messages;
 pub mod report;
+pub mod values;
 
 /// `1 chunk`, `2 chunks`: a count and its noun, singular for one.
 pub fn count(n: u64, one: &str, many: &str) -> String {

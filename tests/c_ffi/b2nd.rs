@@ -1,6 +1,7 @@
-//! C-Blosc2 2.15.3 (blosc2-src, linked) writing b2nd arrays, for the benches that compare
-//! with it: its b2nd API (b2nd.h, compiled into blosc2-src's library, not in its
-//! bindings) and `c_write`, `b2nd_from_cbuffer` into a file.
+//! C-Blosc2 2.15.3's b2nd arrays (blosc2-src's library, where `b2nd.h` is compiled in
+//! but not in its bindings): an array written from a buffer to a `.b2nd` file
+//! (`b2nd_from_cbuffer`), and a box read back (`b2nd_get_slice_cbuffer`), for
+//! tests/array, benches/array.rs and benches/write.rs.
 #![allow(dead_code)]
 
 use std::ffi::{c_char, c_int, c_void, CString};
@@ -9,13 +10,12 @@ use std::path::Path;
 use blosc2_src as c;
 
 #[allow(non_camel_case_types)]
-pub type b2nd_array_t = c_void;
+type b2nd_array_t = c_void;
 #[allow(non_camel_case_types)]
-pub type b2nd_context_t = c_void;
+type b2nd_context_t = c_void;
 
-// b2nd.h of C-Blosc2 2.15.3 (compiled into blosc2-src's library, not in its bindings).
 unsafe extern "C" {
-    pub fn b2nd_create_ctx(
+    fn b2nd_create_ctx(
         storage: *const c::blosc2_storage,
         ndim: i8,
         shape: *const i64,
@@ -26,16 +26,16 @@ unsafe extern "C" {
         metalayers: *const c_void,
         nmetalayers: i32,
     ) -> *mut b2nd_context_t;
-    pub fn b2nd_free_ctx(ctx: *mut b2nd_context_t) -> c_int;
-    pub fn b2nd_from_cbuffer(
+    fn b2nd_free_ctx(ctx: *mut b2nd_context_t) -> c_int;
+    fn b2nd_from_cbuffer(
         ctx: *mut b2nd_context_t,
         array: *mut *mut b2nd_array_t,
         buffer: *const c_void,
         buffersize: i64,
     ) -> c_int;
-    pub fn b2nd_open(urlpath: *const c_char, array: *mut *mut b2nd_array_t) -> c_int;
-    pub fn b2nd_free(array: *mut b2nd_array_t) -> c_int;
-    pub fn b2nd_get_slice_cbuffer(
+    fn b2nd_open(urlpath: *const c_char, array: *mut *mut b2nd_array_t) -> c_int;
+    fn b2nd_free(array: *mut b2nd_array_t) -> c_int;
+    fn b2nd_get_slice_cbuffer(
         array: *const b2nd_array_t,
         start: *const i64,
         stop: *const i64,
@@ -46,19 +46,21 @@ unsafe extern "C" {
 }
 
 /// An array's shape, chunkshape and blockshape.
+#[derive(Clone, Debug)]
 pub struct Geometry {
     pub shape: Vec<i64>,
     pub chunks: Vec<i32>,
     pub blocks: Vec<i32>,
 }
 
-/// Writes `bytes` as a b2nd array at `path` with C-Blosc2.
-pub fn c_write(path: &Path, g: &Geometry, dtype: &str, codec: u8, filter: u8, bytes: &[u8]) {
-    c_write_with(path, g, dtype, (codec, 5, filter), 1, bytes);
+/// Writes `bytes` (C order) as a b2nd array at `path` with C-Blosc2: `dtype` (its size
+/// the typesize), `codec` at clevel 5, `filter` in the last slot, one thread.
+pub fn write(path: &Path, g: &Geometry, dtype: &str, codec: u8, filter: u8, bytes: &[u8]) {
+    write_with(path, g, dtype, (codec, 5, filter), 1, bytes);
 }
 
-/// [`c_write`] with a level and a thread count.
-pub fn c_write_with(
+/// [`write`] with a level and a thread count.
+pub fn write_with(
     path: &Path,
     g: &Geometry,
     dtype: &str,
@@ -66,8 +68,11 @@ pub fn c_write_with(
     nthreads: i16,
     bytes: &[u8],
 ) {
-    let (shape, chunks, blocks) = (&g.shape, &g.chunks, &g.blocks);
-    let typesize = if dtype.ends_with('8') { 8 } else { 4 };
+    unsafe { c::blosc2_init() };
+    let typesize = match dtype.trim_start_matches(['<', '>', '|']).get(1..) {
+        Some(n) => n.parse().unwrap(),
+        None => 1,
+    };
     let mut cparams = c::blosc2_cparams {
         compcode: codec,
         compcode_meta: 0,
@@ -101,10 +106,10 @@ pub fn c_write_with(
     unsafe {
         let ctx = b2nd_create_ctx(
             &storage,
-            shape.len() as i8,
-            shape.as_ptr(),
-            chunks.as_ptr(),
-            blocks.as_ptr(),
+            g.shape.len() as i8,
+            g.shape.as_ptr(),
+            g.chunks.as_ptr(),
+            g.blocks.as_ptr(),
             dtype.as_ptr(),
             0,
             std::ptr::null(),
@@ -121,5 +126,40 @@ pub fn c_write_with(
         assert_eq!(rc, 0);
         b2nd_free(array);
         b2nd_free_ctx(ctx);
+    }
+}
+
+/// An array C-Blosc2 opened, to read boxes of.
+pub struct CArray(*mut b2nd_array_t);
+
+impl CArray {
+    pub fn open(path: &Path) -> CArray {
+        unsafe { c::blosc2_init() };
+        let url = CString::new(path.to_str().unwrap()).unwrap();
+        let mut array = std::ptr::null_mut();
+        assert_eq!(unsafe { b2nd_open(url.as_ptr(), &mut array) }, 0);
+        CArray(array)
+    }
+
+    /// C's read of the box `[start, stop)` into `out` (C has no steps).
+    pub fn read(&self, start: &[i64], stop: &[i64], out: &mut [u8]) {
+        let shape: Vec<i64> = start.iter().zip(stop).map(|(a, b)| b - a).collect();
+        let rc = unsafe {
+            b2nd_get_slice_cbuffer(
+                self.0,
+                start.as_ptr(),
+                stop.as_ptr(),
+                out.as_mut_ptr() as *mut c_void,
+                shape.as_ptr(),
+                out.len() as i64,
+            )
+        };
+        assert_eq!(rc, 0);
+    }
+}
+
+impl Drop for CArray {
+    fn drop(&mut self) {
+        unsafe { b2nd_free(self.0) };
     }
 }
