@@ -193,3 +193,25 @@ fn the_thread_count_changes_only_the_threads_the_header_records() {
         .collect();
     assert!(files.iter().all(|f| *f == files[0]));
 }
+
+#[test]
+fn chunks_fewer_than_threads_are_compressed_to_the_same_bytes() {
+    // Two chunks of 40 blocks (the last with a leftover block) on up to 8 threads: each
+    // chunk's blocks are compressed on the threads the chunks leave.
+    let dir = TempDir::new("fewer-chunks");
+    let case = cases::case("f", "<f8", &[70_000], Some(&[40_000]), Some(&[1000]));
+    let data = cases::data(&case, 8);
+    let files: Vec<Vec<u8>> = [1, 2, 3, 8]
+        .iter()
+        .map(|&threads| {
+            let path = dir.0.join(format!("f{threads}.b2nd"));
+            case.params(threads).write(&path, &data).unwrap();
+            let mut bytes = std::fs::read(&path).unwrap();
+            // Compression and decompression threads: bytes 63..65 and 66..68.
+            bytes[63..65].fill(0);
+            bytes[66..68].fill(0);
+            bytes
+        })
+        .collect();
+    assert!(files.iter().all(|f| *f == files[0]));
+}

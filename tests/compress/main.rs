@@ -10,6 +10,7 @@ mod c335;
 mod cases;
 mod properties;
 mod sizes;
+mod threads;
 
 use b2nd_meta::blosc::{Codec, Filter};
 use b2nd_meta::chunk::{self, CParams};

@@ -313,6 +313,9 @@ impl ArrayWriter {
     ) -> Vec<Result<Compressed, ArrayError>> {
         let next = AtomicUsize::new(0);
         let threads = self.threads.clamp(1, count.max(1));
+        // Fewer chunks than threads (big chunks, the last batch): the spare threads
+        // compress each chunk's blocks.
+        let per_chunk = self.threads.div_ceil(threads);
         let work = || {
             let mut scratch = Scratch::default();
             let mut done = Vec::new();
@@ -322,7 +325,10 @@ impl ArrayWriter {
                     return done;
                 }
                 let n = first + i as u64;
-                done.push((i, self.compress_chunk(slab, n, base, &mut scratch)));
+                done.push((
+                    i,
+                    self.compress_chunk(slab, n, base, per_chunk, &mut scratch),
+                ));
             }
         };
         let mut all: Vec<(usize, Result<Compressed, ArrayError>)> = if threads == 1 {
@@ -347,12 +353,13 @@ impl ArrayWriter {
         all.into_iter().map(|(_, r)| r).collect()
     }
 
-    /// Chunk `n`, laid out and compressed.
+    /// Chunk `n`, laid out and compressed, its blocks on `threads` threads.
     fn compress_chunk(
         &self,
         slab: &[u8],
         n: u64,
         base: usize,
+        threads: usize,
         scratch: &mut Scratch,
     ) -> Result<Compressed, ArrayError> {
         let grid = &self.layout.grid;
@@ -400,7 +407,7 @@ impl ArrayWriter {
             Some(at) => &slab[(at - base) * itemsize..][..nbytes],
             None => &scratch.chunk[..nbytes],
         };
-        let bytes = chunk::compress(src, &self.layout.cparams)
+        let bytes = chunk::compress_threads(src, &self.layout.cparams, threads)
             .map_err(|e| ArrayError::new(ArrayErrorKind::Compress(e)))?;
         let zeros = ChunkHeader::parse(&bytes)
             .ok()

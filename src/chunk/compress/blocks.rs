@@ -9,7 +9,7 @@ use crate::blosc::{Codec, Filter};
 use crate::chunk::filters::forward;
 
 /// Length of a block start or a stream's `csize` (`int32_t`).
-const INT32_LEN: usize = 4;
+pub(super) const INT32_LEN: usize = 4;
 /// The token after a negative `csize`: a run of one byte.
 const TOKEN_RUN: u8 = 0x01;
 
@@ -34,6 +34,17 @@ pub(super) enum Outcome {
     DoesNotFit,
 }
 
+impl Geometry {
+    /// Block `j` of a chunk of `nbytes`: where it starts, its size, its streams (a
+    /// leftover block is one stream).
+    pub fn block(&self, j: usize, nbytes: usize) -> (usize, usize, usize) {
+        let start = j * self.blocksize;
+        let bsize = self.blocksize.min(nbytes - start);
+        let split = self.split && bsize == self.blocksize;
+        (start, bsize, if split { self.typesize } else { 1 })
+    }
+}
+
 /// Compresses the blocks of `src` after the header in `out` (block starts, then
 /// streams).
 pub(super) fn compress_blocks(
@@ -44,29 +55,66 @@ pub(super) fn compress_blocks(
 ) -> Result<Outcome, CompressError> {
     let bstarts_at = out.len();
     out.resize(bstarts_at + INT32_LEN * g.nblocks, 0);
+    blocks_from(src, params, g, out, bstarts_at, 0)
+}
+
+/// Compresses blocks `first..` after what `out` holds, each stream held to what is left
+/// of `destsize`, as `serial_blosc` does.
+pub(super) fn blocks_from(
+    src: &[u8],
+    params: &CParams,
+    g: &Geometry,
+    out: &mut Vec<u8>,
+    bstarts_at: usize,
+    first: usize,
+) -> Result<Outcome, CompressError> {
     let mut scratch = Scratch::default();
-    let mut nstreams_total = 0;
-    for j in 0..g.nblocks {
-        let start = j * g.blocksize;
-        let bsize = g.blocksize.min(src.len() - start);
-        let leftover = bsize < g.blocksize;
-        let bstart = out.len() as u32;
-        out[bstarts_at + INT32_LEN * j..][..INT32_LEN].copy_from_slice(&bstart.to_le_bytes());
+    for j in first..g.nblocks {
+        set_bstart(out, bstarts_at, j);
+        let (start, bsize, nstreams) = g.block(j, src.len());
         let filtered = pipeline(params, g.typesize, src, start, bsize, &mut scratch)?;
-        let nstreams = if g.split && !leftover { g.typesize } else { 1 };
-        nstreams_total += nstreams;
-        let neblock = bsize / nstreams;
-        for stream in filtered.chunks_exact(neblock) {
+        for stream in filtered.chunks_exact(bsize / nstreams) {
             if !put_stream(params, stream, g.destsize, out) {
                 return Ok(Outcome::DoesNotFit);
             }
         }
     }
-    if out.len() == bstarts_at + INT32_LEN * (g.nblocks + nstreams_total) {
-        // Every csize is 0 and nothing follows: all runs of zeros.
-        return Ok(Outcome::Zeros);
+    Ok(outcome(g, src.len(), out, bstarts_at))
+}
+
+/// Block `j` alone: its streams as `blocks_from` writes them when each stream's budget
+/// is its own length (`maxout` = `neblock`), as it is while `destsize` is far.
+pub(super) fn block_alone(
+    src: &[u8],
+    params: &CParams,
+    g: &Geometry,
+    j: usize,
+    scratch: &mut Scratch,
+) -> Result<Vec<u8>, CompressError> {
+    let (start, bsize, nstreams) = g.block(j, src.len());
+    let filtered = pipeline(params, g.typesize, src, start, bsize, scratch)?;
+    let mut out = Vec::with_capacity(bsize + INT32_LEN * nstreams);
+    for stream in filtered.chunks_exact(bsize / nstreams) {
+        // No budget but the stream's own: every stream fits, as itself at worst.
+        put_stream(params, stream, usize::MAX, &mut out);
     }
-    Ok(Outcome::Compressed)
+    Ok(out)
+}
+
+/// Points block `j`'s start at the end of `out`.
+pub(super) fn set_bstart(out: &mut [u8], bstarts_at: usize, j: usize) {
+    let bstart = out.len() as u32;
+    out[bstarts_at + INT32_LEN * j..][..INT32_LEN].copy_from_slice(&bstart.to_le_bytes());
+}
+
+/// Zeros when every stream is a run of zeros (every csize is 0 and nothing follows),
+/// else Compressed.
+pub(super) fn outcome(g: &Geometry, nbytes: usize, out: &[u8], bstarts_at: usize) -> Outcome {
+    let nstreams: usize = (0..g.nblocks).map(|j| g.block(j, nbytes).2).sum();
+    if out.len() == bstarts_at + INT32_LEN * (g.nblocks + nstreams) {
+        return Outcome::Zeros;
+    }
+    Outcome::Compressed
 }
 
 /// Appends one stream (`csize`, then its bytes); false when it does not fit `destsize`.
@@ -140,7 +188,7 @@ fn encode(codec: Codec, clevel: u8, src: &[u8], maxout: usize, out: &mut Vec<u8>
 
 /// The buffers the filters write, kept across the blocks of a chunk.
 #[derive(Default)]
-struct Scratch {
+pub(super) struct Scratch {
     a: Vec<u8>,
     b: Vec<u8>,
     bits: Vec<u8>,

@@ -13,6 +13,7 @@
 mod blocks;
 mod error;
 mod params;
+mod threads;
 
 use alloc::vec::Vec;
 
@@ -58,6 +59,28 @@ const AT_BLOSC2_FLAGS: usize = 31;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn compress(src: &[u8], params: &CParams) -> Result<Vec<u8>, CompressError> {
+    compress_threads(src, params, 1)
+}
+
+/// Compresses `src` as [`compress`] does, the chunk's blocks on up to `threads` threads
+/// (0 and 1 both mean the caller's thread alone), to the same bytes.
+///
+/// ```
+/// use b2nd_meta::blosc::Codec;
+/// use b2nd_meta::chunk::{self, CParams};
+///
+/// let values: Vec<u8> = (0..1_000_000u32).flat_map(|i| (i / 3).to_le_bytes()).collect();
+/// let params = CParams { codec: Codec::Lz4, typesize: 4, blocksize: 64 << 10, ..CParams::default() };
+/// let on_four = chunk::compress_threads(&values, &params, 4)?;
+/// assert_eq!(on_four, chunk::compress(&values, &params)?);
+/// assert_eq!(chunk::decode(&on_four)?, values);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn compress_threads(
+    src: &[u8],
+    params: &CParams,
+    threads: usize,
+) -> Result<Vec<u8>, CompressError> {
     let nbytes = src.len();
     if nbytes > MAX_BUFFERSIZE as usize {
         return Err(CompressError::TooLarge { nbytes });
@@ -114,7 +137,11 @@ pub fn compress(src: &[u8], params: &CParams) -> Result<Vec<u8>, CompressError> 
             split: flags & FLAG_DONT_SPLIT == 0,
             destsize,
         };
-        match blocks::compress_blocks(src, params, &geometry, &mut out)? {
+        let outcome = match threads.min(nblocks) {
+            0 | 1 => blocks::compress_blocks(src, params, &geometry, &mut out)?,
+            threads => threads::compress_blocks(src, params, &geometry, &mut out, threads)?,
+        };
+        match outcome {
             blocks::Outcome::Zeros => {
                 out.truncate(EXTENDED_HEADER_LEN);
                 out[AT_BLOSC2_FLAGS] |= SPECIAL_ZERO << SPECIAL_SHIFT;
