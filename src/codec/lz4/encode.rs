@@ -47,8 +47,9 @@ fn hash(src: &[u8], at: usize, small: bool) -> usize {
     }
 }
 
-/// Equal bytes at `a` and `b` (`a` later), up to `limit` for `a` (`LZ4_count`).
-fn count(src: &[u8], mut a: usize, mut b: usize, limit: usize) -> usize {
+/// Equal bytes at `a` and `b` (`a` later), up to `limit` for `a` (`LZ4_count`; the
+/// HC matcher's too).
+pub(super) fn count(src: &[u8], mut a: usize, mut b: usize, limit: usize) -> usize {
     let start = a;
     while a + 8 <= limit {
         let x = u64::from_le_bytes(src[a..a + 8].try_into().unwrap_or([0; 8]));

@@ -10,6 +10,8 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
+use super::encode::count;
+
 const MINMATCH: usize = 4;
 const MFLIMIT: usize = 12;
 const LASTLITERALS: usize = 5;
@@ -25,24 +27,6 @@ fn read32(src: &[u8], at: usize) -> u32 {
 
 fn hash(src: &[u8], at: usize) -> usize {
     (read32(src, at).wrapping_mul(2_654_435_761) >> (32 - HASH_LOG)) as usize
-}
-
-fn count(src: &[u8], mut a: usize, mut b: usize, limit: usize) -> usize {
-    let start = a;
-    while a + 8 <= limit {
-        let x = u64::from_le_bytes(src[a..a + 8].try_into().unwrap_or([0; 8]));
-        let y = u64::from_le_bytes(src[b..b + 8].try_into().unwrap_or([0; 8]));
-        if x != y {
-            return a - start + ((x ^ y).trailing_zeros() / 8) as usize;
-        }
-        a += 8;
-        b += 8;
-    }
-    while a < limit && src[a] == src[b] {
-        a += 1;
-        b += 1;
-    }
-    a - start
 }
 
 /// The hash chain: the latest position of each hash (plus one; 0 for none), and for
