@@ -193,9 +193,16 @@ fn le16(src: &[u8], at: usize) -> usize {
     usize::from(u16::from_le_bytes([src[at], src[at + 1]]))
 }
 
-/// Four streams after a 6-byte jump table, `(out.len() + 3) / 4` literals in each of
-/// the first three and the rest in the fourth (`HUF_decompress4X_usingDTable`).
-pub(super) fn decode4(src: &[u8], out: &mut [u8], table: &Table) -> Result<(), &'static str> {
+/// Four streams after a 6-byte jump table, `(len + 3) / 4` literals in each of the
+/// first three and the rest in the fourth (`HUF_decompress4X_usingDTable`), written
+/// at the start of `buf`: the double-symbol decoder's fast loop wants it to hold
+/// [`super::huffman_x2::ROOM`] bytes.
+pub(super) fn decode4(
+    src: &[u8],
+    buf: &mut [u8],
+    len: usize,
+    table: &Table,
+) -> Result<(), &'static str> {
     if src.len() < 10 {
         return Err("4 Huffman streams of at least 10 bytes with their jump table");
     }
@@ -203,20 +210,20 @@ pub(super) fn decode4(src: &[u8], out: &mut [u8], table: &Table) -> Result<(), &
     let starts = [6, 6 + l1, 6 + l1 + l2, 6 + l1 + l2 + l3];
     let l4 = src.len().wrapping_sub(starts[3]);
     // HUF_DecompressFastArgs_init: the fast loop, or the plain one.
-    let len = out.len();
     if len > 0 && table.log == FAST_LOG && l1 >= 8 && l2 >= 8 && l3 >= 8 && l4 >= 8 {
         if l4 > src.len() {
             return Err("4 Huffman streams within the literals");
         }
         let done = if table.double {
-            super::huffman_x2::decode4_fast(src, starts, out, &table.dt2)?
+            super::huffman_x2::decode4_fast(src, starts, buf, len, &table.dt2)?
         } else {
-            decode4_fast(src, starts, out, table)?
+            decode4_fast(src, starts, &mut buf[..len], table)?
         };
         if done.is_some() {
             return Ok(());
         }
     }
+    let out = &mut buf[..len];
     if len < 6 {
         return Err("at least 6 literals in 4 Huffman streams");
     }
@@ -300,9 +307,9 @@ mod tests {
                 let e2 = dt[(v << n1) & mask];
                 let n2 = u32::from(e2 & 0x3f);
                 if n1 < log && n1 + n2 <= log {
-                    s1 | u32::from(e2 >> 8) << 8 | (n1 + n2) << 16 | 2 << 24
+                    (n1 + n2) | s1 << 8 | u32::from(e2 >> 8) << 16 | 2 << 24
                 } else {
-                    s1 | n1 << 16 | 1 << 24
+                    n1 | s1 << 8 | 1 << 24
                 }
             })
             .collect()

@@ -12,9 +12,19 @@ use super::bits::{BitStream, Status};
 use super::fast4::Fast4;
 use crate::simd::{Kernel, Unit};
 
+/// The most literals a block has (`ZSTD_BLOCKSIZE_MAX`).
+const MAX_LITERALS: usize = 128 << 10;
+
+/// The bytes the fast loop writes in (the literals from its start): the places of
+/// `MAX_LITERALS` literals and as many bytes as a round's lookups may go past them,
+/// as far as the compiler can tell (see `rounds`).
+pub(super) const ROOM: usize = MAX_LITERALS + 2048;
+
 /// A double-symbol table from a single-symbol one (`dt[v] = symbol << 8 | length`,
-/// `log` bits): `first | second << 8 | bits << 16 | count << 24`, where `v` holds two
-/// codes when both fit `log` bits, else one.
+/// `log` bits): `bits | first << 8 | second << 16 | count << 24`, where `v` holds two
+/// codes when both fit `log` bits, else one. The bits come first so that the fast
+/// loop shifts its bits by the entry itself (a shift takes the count's low 6 bits):
+/// no instruction between the table's load and the next lookup's index.
 ///
 /// Filled by runs, as libzstd fills it (`HUF_fillDTableX2`): a code of `n` bits takes
 /// the `2^(log - n)` entries of `dt` that start with it, aligned (the codes are
@@ -30,7 +40,7 @@ pub(super) fn build(dt: &[u16], log: u32, out: &mut Vec<u32>) {
     while v < size {
         let e1 = dt[v];
         let n1 = u32::from(e1 & 0x3f).min(log);
-        let single = u32::from(e1 >> 8) | n1 << 16 | 1 << 24;
+        let single = n1 | u32::from(e1 >> 8) << 8 | 1 << 24;
         let span = 1usize << (log - n1);
         if n1 + shortest > log {
             // No second code fits after this one.
@@ -45,7 +55,7 @@ pub(super) fn build(dt: &[u16], log: u32, out: &mut Vec<u32>) {
             let n2 = u32::from(e2 & 0x3f).min(log);
             let run = 1usize << (log - n2).saturating_sub(n1);
             let value = if n1 + n2 <= log {
-                single & 0xff | u32::from(e2 >> 8) << 8 | (n1 + n2) << 16 | 2 << 24
+                (n1 + n2) | single & 0xff00 | u32::from(e2 >> 8) << 16 | 2 << 24
             } else {
                 single
             };
@@ -62,13 +72,32 @@ pub(super) fn build(dt: &[u16], log: u32, out: &mut Vec<u32>) {
 fn symbol(bits: &mut BitStream<'_>, out: &mut [u8], p: usize, dt: &[u32], log: u32) -> usize {
     let e = dt[bits.peek_fast(log) as usize & (dt.len() - 1)];
     if let Some(first) = out.get_mut(p) {
-        *first = e as u8;
+        *first = (e >> 8) as u8;
     }
     if let Some(next) = out.get_mut(p + 1) {
-        *next = (e >> 8) as u8;
+        *next = (e >> 16) as u8;
     }
-    bits.skip((e >> 16) & 0xff);
+    bits.skip(e & 0xff);
     (e >> 24) as usize
+}
+
+/// 5 lookups (`HUF_DECODE_SYMBOLX2_0` to `_2`) into the 10 bytes of `w`: the literals
+/// they decoded. A count is 1 or 2, so the `i`th lookup writes at `2 * i` or before
+/// (clamped there, so that no write needs a check).
+#[inline(always)]
+fn five(bits: &mut BitStream<'_>, w: &mut [u8], dt: &[u32], log: u32) -> usize {
+    let Ok(w) = <&mut [u8; 10]>::try_from(w) else {
+        return 0;
+    };
+    let mut k = 0;
+    for i in 0..5 {
+        let e = dt[bits.peek_fast(log) as usize & (dt.len() - 1)];
+        let at = k.min(2 * i);
+        w[at..at + 2].copy_from_slice(&((e >> 8) as u16).to_le_bytes());
+        bits.skip(e & 0xff);
+        k += (e >> 24) as usize;
+    }
+    k
 }
 
 /// `HUF_decodeStreamX2`: fills `out[p..end]`.
@@ -80,10 +109,13 @@ fn stream(
     dt: &[u32],
     log: u32,
 ) {
-    if end - p >= 8 {
-        let (batch, margin) = if log <= 11 { (5, 9) } else { (4, 7) };
-        while bits.reload() == Status::Unfinished && p + margin < end {
-            for _ in 0..batch {
+    if end - p >= 8 && log <= 11 {
+        while bits.reload() == Status::Unfinished && p + 9 < end {
+            p += five(bits, &mut out[p..p + 10], dt, log);
+        }
+    } else if end - p >= 8 {
+        while bits.reload() == Status::Unfinished && p + 7 < end {
+            for _ in 0..4 {
                 p += symbol(bits, out, p, dt, log);
             }
         }
@@ -102,11 +134,11 @@ fn stream(
         // The last literal: a lookup of two codes skips both, then no further than
         // the stream's start.
         let e = dt[bits.peek_fast(log) as usize & (dt.len() - 1)];
-        out[p] = e as u8;
+        out[p] = (e >> 8) as u8;
         if e >> 24 == 1 {
-            bits.skip((e >> 16) & 0xff);
+            bits.skip(e & 0xff);
         } else if bits.consumed() < 64 {
-            bits.skip((e >> 16) & 0xff);
+            bits.skip(e & 0xff);
             bits.clamp_to_start();
         }
     }
@@ -133,7 +165,8 @@ pub(super) fn decode1(
 /// features (BMI2's shifts take their count from any register).
 struct Rounds<'a> {
     src: &'a [u8],
-    out: &'a mut [u8],
+    out: &'a mut [u8; ROOM],
+    len: usize,
     table: &'a [u32; 2048],
     f: Fast4,
 }
@@ -144,24 +177,25 @@ impl Kernel for Rounds<'_> {
     #[cfg(feature = "simd")]
     #[inline(always)]
     fn wide<S: fearless_simd::Simd>(self, _: S) -> Self::Output {
-        rounds(self.src, self.out, self.table, self.f)
+        rounds(self.src, self.out, self.len, self.table, self.f)
     }
 
     fn plain(self) -> Self::Output {
-        rounds(self.src, self.out, self.table, self.f)
+        rounds(self.src, self.out, self.len, self.table, self.f)
     }
 }
 
 /// Rounds of 5 lookups per stream while every stream has 10 bytes of room in its
-/// segment and the first has 7 bytes to read.
+/// segment and the first has 7 bytes to read; `len` (at most `MAX_LITERALS`) of
+/// `out` are the literals.
 #[inline(always)]
 fn rounds(
     src: &[u8],
-    out: &mut [u8],
+    out: &mut [u8; ROOM],
+    len: usize,
     table: &[u32; 2048],
     mut f: Fast4,
 ) -> Result<Fast4, &'static str> {
-    let len = out.len();
     let oend = [f.op[1], f.op[2], f.op[3], len];
     loop {
         let room = oend.iter().zip(f.op).map(|(end, op)| (end - op) / 10);
@@ -171,60 +205,32 @@ fn rounds(
             return Ok(f);
         }
         // Symbol by symbol across the 4 streams (independent, so their lookups
-        // overlap); each round writes at most 10 bytes per stream, within its segment
-        // (a count is 1 or 2, and the room was checked for the rounds).
-        // Each stream's literals of a round go to a line on the stack (no pointer of
-        // its own to keep in a register), then 10 bytes of it to the stream's place,
-        // a round later (its stores are in the cache by then: no load waits for them).
-        let mut lines = [[[0u8; 18]; 4]; 2];
-        let mut last: Option<[usize; 4]> = None;
-        let mut round = 0;
-        while f.op[3] < olimit {
-            let [even, odd] = &mut lines;
-            let (line, before) = if round & 1 == 0 {
-                (even, odd)
-            } else {
-                (odd, even)
-            };
-            let mut k = [0usize; 4];
-            step(table, &mut f.bits, line, &mut k);
-            step(table, &mut f.bits, line, &mut k);
-            step(table, &mut f.bits, line, &mut k);
-            step(table, &mut f.bits, line, &mut k);
-            step(table, &mut f.bits, line, &mut k);
-            if let Some(at) = last {
-                put(out, at, before);
+        // overlap), each lookup's two bytes written where its stream is, as libzstd
+        // does: a round writes at most 10 bytes per stream, within its segment (a
+        // count is 1 or 2, and the room was checked for the rounds). The places are
+        // `u32`s taken below `MAX_LITERALS` at each round's start (a no-op: `len` is
+        // at most that), so that the compiler sees every write of the round within
+        // `ROOM` (4 counts of at most 255 further on): no bounds check in the round.
+        let mut op = f.op.map(|op| op as u32);
+        let mut bits = f.bits;
+        while (op[3] as usize) < olimit {
+            for op in &mut op {
+                *op &= MAX_LITERALS as u32 - 1;
             }
-            last = Some(f.op);
-            for (op, k) in f.op.iter_mut().zip(k) {
-                *op += k;
+            for _ in 0..5 {
+                for s in 0..4 {
+                    let e = table[(bits[s] >> 53) as usize];
+                    let at = op[s] as usize;
+                    out[at..at + 2].copy_from_slice(&((e >> 8) as u16).to_le_bytes());
+                    bits[s] <<= e & 0x3f;
+                    op[s] += e >> 24;
+                }
             }
-            round += 1;
+            f.bits = bits;
+            f.op = op.map(|op| op as usize);
             f.reload(src)?;
+            bits = f.bits;
         }
-        if let Some(at) = last {
-            put(out, at, &lines[(round + 1) & 1]);
-        }
-    }
-}
-
-/// The first 10 bytes of each stream's line at its place `at` in `out`.
-#[inline(always)]
-fn put(out: &mut [u8], at: [usize; 4], lines: &[[u8; 18]; 4]) {
-    for (at, line) in at.into_iter().zip(lines) {
-        out[at..at + 10].copy_from_slice(&line[..10]);
-    }
-}
-
-/// One lookup on each stream: its one or two literals at `lines[s][k[s]]`.
-#[inline(always)]
-fn step(table: &[u32; 2048], bits: &mut [u64; 4], lines: &mut [[u8; 18]; 4], k: &mut [usize; 4]) {
-    for s in 0..4 {
-        let e = table[(bits[s] >> 53) as usize];
-        let at = k[s] & 15;
-        lines[s][at..at + 2].copy_from_slice(&(e as u16).to_le_bytes());
-        bits[s] <<= (e >> 16) & 0x3f;
-        k[s] += (e >> 24) as usize;
     }
 }
 
@@ -280,20 +286,32 @@ pub(super) fn decode4(
 }
 
 /// libzstd's fast loop for the double-symbol decoder (x86-64 with BMI2, 11-bit table,
-/// streams of 8 bytes or more), then each stream finished without an end check.
+/// streams of 8 bytes or more) on the `len` literals at the start of `buf` (which
+/// holds [`ROOM`] bytes), then each stream finished without an end check.
 /// `None` when libzstd would not take it.
 pub(super) fn decode4_fast(
     src: &[u8],
     starts: [usize; 4],
-    out: &mut [u8],
+    buf: &mut [u8],
+    len: usize,
     dt: &[u32],
 ) -> Result<Option<()>, &'static str> {
-    let len = out.len();
     let Some(mut f) = Fast4::start(src, starts, len) else {
         return Ok(None);
     };
     let table: &[u32; 2048] = dt.try_into().map_err(|_| "an 11-bit Huffman table")?;
-    f = Unit::scalar().run(Rounds { src, out, table, f })?;
+    let room = buf
+        .first_chunk_mut::<ROOM>()
+        .filter(|_| len <= MAX_LITERALS)
+        .ok_or("at most 128 KiB of literals")?;
+    f = Unit::scalar().run(Rounds {
+        src,
+        out: room,
+        len,
+        table,
+        f,
+    })?;
+    let out = &mut buf[..len];
     for i in 0..4 {
         let end = ((i + 1) * f.seg).min(len);
         let mut rest = f.rest(src, &starts, i, end)?;
@@ -311,7 +329,7 @@ mod tests {
     use proptest::collection::vec as bytes;
     use proptest::prelude::*;
 
-    use super::{Fast4, Rounds};
+    use super::{Fast4, Rounds, ROOM};
     use crate::simd::Unit;
 
     /// Where the streams read and write, and their bits, after the rounds (or the refusal).
@@ -326,14 +344,16 @@ mod tests {
         table: &[u32; 2048],
     ) -> Option<(Vec<u8>, State)> {
         let f = Fast4::start(src, starts, len)?;
-        let mut out = vec![0u8; len];
+        let mut room = vec![0u8; ROOM];
         let end = unit.run(Rounds {
             src,
-            out: &mut out,
+            out: room.first_chunk_mut()?,
+            len,
             table,
             f,
         });
-        Some((out, end.map(|f| (f.ip, f.op, f.bits))))
+        room.truncate(len);
+        Some((room, end.map(|f| (f.ip, f.op, f.bits))))
     }
 
     proptest! {
@@ -348,7 +368,7 @@ mod tests {
         ) {
             let table: [u32; 2048] = core::array::from_fn(|i| {
                 let (symbols, bits, count) = entries[i];
-                u32::from(symbols) | bits << 16 | count << 24
+                bits | u32::from(symbols) << 8 | count << 24
             });
             // Stream starts 8 bytes or more apart, in order.
             let room = src.len() - 32;

@@ -6,6 +6,7 @@ use alloc::vec::Vec;
 
 use super::error::{refuse, Refusal};
 use super::huffman::{self, Table};
+use super::huffman_x2;
 
 /// Huffman-coded literals need at least this many literals for 4 streams.
 const MIN_LITERALS_FOR_4_STREAMS: usize = 6;
@@ -26,12 +27,31 @@ pub(super) struct Literals {
     pub(super) buf: Vec<u8>,
 }
 
+// The literals buffer kept between the chunks one thread decodes (with `std`), as
+// the block scratch is (`chunk::scratch`): a chunk's first Huffman-coded literals then
+// cost no allocation and no zero-filling of the fast loop's room.
+#[cfg(feature = "std")]
+std::thread_local! {
+    static KEPT: core::cell::Cell<Vec<u8>> = const { core::cell::Cell::new(Vec::new()) };
+}
+
+impl Drop for Literals {
+    fn drop(&mut self) {
+        #[cfg(feature = "std")]
+        KEPT.set(core::mem::take(&mut self.buf));
+    }
+}
+
 impl Literals {
     pub(super) fn new() -> Self {
+        #[cfg(feature = "std")]
+        let buf = KEPT.take();
+        #[cfg(not(feature = "std"))]
+        let buf = Vec::new();
         Literals {
             table: Table::new(),
             repeatable: false,
-            buf: Vec::new(),
+            buf,
         }
     }
 
@@ -131,15 +151,20 @@ impl Literals {
                 src = &src[used..];
             }
             let streams = huf_at(stored - src.len());
-            // Every literal is written by the decoder: the buffer only grows.
-            if self.buf.len() < size {
-                self.buf.resize(size, 0);
-            }
-            let buf = &mut self.buf[..size];
-            if single {
-                huffman::decode1(src, buf, &self.table).map_err(streams)?;
+            // Every literal is written by the decoder: the buffer only grows (to the
+            // fast loop's room for 4 streams).
+            let room = if single {
+                size
             } else {
-                huffman::decode4(src, buf, &self.table).map_err(streams)?;
+                size.max(huffman_x2::ROOM)
+            };
+            if self.buf.len() < room {
+                self.buf.resize(room, 0);
+            }
+            if single {
+                huffman::decode1(src, &mut self.buf[..size], &self.table).map_err(streams)?;
+            } else {
+                huffman::decode4(src, &mut self.buf, size, &self.table).map_err(streams)?;
             }
             self.repeatable = true;
             return Ok((header + stored, Lits::Decoded(size)));
