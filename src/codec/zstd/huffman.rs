@@ -98,13 +98,24 @@ fn build(weights: &[u8], log: u32, table: &mut Table) {
     let scale = dt_log - log;
     table.dt.clear();
     table.dt.resize(1 << dt_log, 0);
-    let mut at = 0usize;
-    for w in 1..=log as u8 {
-        let len = 1usize << (w as u32 + scale - 1);
-        let bits = (dt_log + 1 - (w as u32 + scale)) as u16;
-        for (s, _) in weights.iter().enumerate().filter(|&(_, &x)| x == w) {
+    // Where each weight's run of entries starts (one pass over the symbols then
+    // places them, each weight's in order).
+    let mut starts = [0usize; TABLELOG_MAX as usize + 2];
+    for &w in weights {
+        if w > 0 {
+            starts[usize::from(w) + 1] += 1usize << (u32::from(w) + scale - 1);
+        }
+    }
+    for w in 1..starts.len() {
+        starts[w] += starts[w - 1];
+    }
+    for (s, &w) in weights.iter().enumerate() {
+        if w > 0 {
+            let len = 1usize << (u32::from(w) + scale - 1);
+            let bits = (dt_log + 1 - (u32::from(w) + scale)) as u16;
+            let at = starts[usize::from(w)];
             table.dt[at..at + len].fill((s as u16) << 8 | bits);
-            at += len;
+            starts[usize::from(w)] = at + len;
         }
     }
     table.log = dt_log;
