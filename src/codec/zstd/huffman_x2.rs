@@ -85,10 +85,7 @@ fn symbol(bits: &mut BitStream<'_>, out: &mut [u8], p: usize, dt: &[u32], log: u
 /// they decoded. A count is 1 or 2, so the `i`th lookup writes at `2 * i` or before
 /// (clamped there, so that no write needs a check).
 #[inline(always)]
-fn five(bits: &mut BitStream<'_>, w: &mut [u8], dt: &[u32], log: u32) -> usize {
-    let Ok(w) = <&mut [u8; 10]>::try_from(w) else {
-        return 0;
-    };
+fn five(bits: &mut BitStream<'_>, w: &mut [u8; 10], dt: &[u32], log: u32) -> usize {
     let mut k = 0;
     for i in 0..5 {
         let e = dt[bits.peek_fast(log) as usize & (dt.len() - 1)];
@@ -111,7 +108,10 @@ fn stream(
 ) {
     if end - p >= 8 && log <= 11 {
         while bits.reload() == Status::Unfinished && p + 9 < end {
-            p += five(bits, &mut out[p..p + 10], dt, log);
+            let Some(w) = out.get_mut(p..).and_then(<[u8]>::first_chunk_mut) else {
+                break;
+            };
+            p += five(bits, w, dt, log);
         }
     } else if end - p >= 8 {
         while bits.reload() == Status::Unfinished && p + 7 < end {
