@@ -9,10 +9,18 @@
 //! delta and truncation leave them unwritten, we keep the input's).
 
 use super::delta_width;
+use super::vector_shuffle::elements_to_rows;
+use crate::simd::Unit;
 
 /// Byte-shuffle `src` into `dst` (same length): byte `j` of element `i` goes to
 /// `j * n + i`, `n` the number of whole elements; the rest is copied as it is.
 pub(crate) fn shuffle(typesize: usize, src: &[u8], dst: &mut [u8]) {
+    shuffle_on(Unit::detected(), typesize, src, dst);
+}
+
+/// [`shuffle`] on `unit`: its vectors for the whole vector widths of 2, 4, 8 and
+/// 16-byte elements (`vector_shuffle`), the plain loops for the rest.
+pub(super) fn shuffle_on(unit: Unit, typesize: usize, src: &[u8], dst: &mut [u8]) {
     let n = src.len() / typesize.max(1);
     if typesize <= 1 || n == 0 {
         dst.copy_from_slice(src);
@@ -20,10 +28,10 @@ pub(crate) fn shuffle(typesize: usize, src: &[u8], dst: &mut [u8]) {
     }
     let whole = n * typesize;
     match typesize {
-        2 => shuffle_n::<2>(&src[..whole], &mut dst[..whole], n),
-        4 => shuffle_n::<4>(&src[..whole], &mut dst[..whole], n),
-        8 => shuffle_n::<8>(&src[..whole], &mut dst[..whole], n),
-        16 => shuffle_n::<16>(&src[..whole], &mut dst[..whole], n),
+        2 => vector_then_plain::<2>(unit, &src[..whole], &mut dst[..whole], n),
+        4 => vector_then_plain::<4>(unit, &src[..whole], &mut dst[..whole], n),
+        8 => vector_then_plain::<8>(unit, &src[..whole], &mut dst[..whole], n),
+        16 => vector_then_plain::<16>(unit, &src[..whole], &mut dst[..whole], n),
         _ => {
             for (j, row) in dst[..whole].chunks_exact_mut(n).enumerate() {
                 for (b, element) in row.iter_mut().zip(src.chunks_exact(typesize)) {
@@ -33,6 +41,20 @@ pub(crate) fn shuffle(typesize: usize, src: &[u8], dst: &mut [u8]) {
         }
     }
     dst[whole..].copy_from_slice(&src[whole..]);
+}
+
+/// The first elements with `unit`'s vectors, then the plain loops: byte by byte for the
+/// few left after vector widths, by tiles when the unit has no vectors.
+fn vector_then_plain<const N: usize>(unit: Unit, src: &[u8], dst: &mut [u8], n: usize) {
+    let done = elements_to_rows::<N>(unit, src, dst, n);
+    if done == 0 {
+        return shuffle_n::<N>(src, dst, n);
+    }
+    for i in done..n {
+        for j in 0..N {
+            dst[j * n + i] = src[i * N + j];
+        }
+    }
 }
 
 /// Bytes of the tile a shuffle transposes before copying its rows out: rows a power of
