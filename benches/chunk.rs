@@ -88,27 +88,9 @@ fn counter(len: usize) -> Vec<u8> {
 }
 
 /// C's parameters: `codec` at clevel 5, one filter in the last slot, one thread.
-fn cparams(codec: u8, typesize: i32, filter: u8) -> c::blosc2_cparams {
-    c::blosc2_cparams {
-        compcode: codec,
-        compcode_meta: 0,
-        clevel: 5,
-        use_dict: 0,
-        typesize,
-        nthreads: 1,
-        blocksize: 0,
-        splitmode: 4, // BLOSC_FORWARD_COMPAT_SPLIT, C's default
-        schunk: std::ptr::null_mut(),
-        filters: [0, 0, 0, 0, 0, filter],
-        filters_meta: [0; 6],
-        prefilter: None,
-        preparams: std::ptr::null_mut(),
-        tuner_params: std::ptr::null_mut(),
-        tuner_id: 0,
-        instr_codec: false,
-        codec_params: std::ptr::null_mut(),
-        filter_params: [std::ptr::null_mut(); 6],
-    }
+fn cparams(codec: u8, typesize: i32, filter: u8) -> c335::CParams {
+    // splitmode 4: BLOSC_FORWARD_COMPAT_SPLIT, C's default.
+    c335::CParams::one_thread(codec, 5, typesize, 0, 4, [0, 0, 0, 0, 0, filter], [0; 6])
 }
 
 /// C-Blosc2 2.15.3's `blosc2_decompress` of `chunk` into `dest`: its return value.

@@ -48,7 +48,8 @@ fn params(codec: Codec, clevel: u8, filter: Filter, typesize: usize) -> CParams 
 }
 
 fn bench(c: &mut Criterion) {
-    let lib = c335::library().map(|path| unsafe { c335::load(&path) });
+    let lib = c335::library()
+        .map(|path| c335::lib335::Library::open(&path).unwrap_or_else(|why| panic!("{why}")));
     let data = [
         ("f64ramp", 8, f64_ramp(1 << 17)),
         ("i32counter", 4, i32_counter(1 << 18)),
@@ -83,14 +84,14 @@ fn bench(c: &mut Criterion) {
                     filters: [0, 0, 0, 0, 0, if filter == Filter::Shuffle { 1 } else { 2 }],
                     filters_meta: [0; 6],
                 };
-                let theirs = unsafe { c335::c_compress(lib, &case, src) };
+                let theirs = c335::c_compress(lib, &case, src);
                 println!(
                     "{name}/{dname}: ours {} bytes, C {} bytes",
                     ours.len(),
                     theirs.len()
                 );
                 group.bench_with_input(BenchmarkId::new("c335", dname), src, |b, src| {
-                    b.iter(|| unsafe { c335::c_compress(lib, &case, black_box(src)) })
+                    b.iter(|| c335::c_compress(lib, &case, black_box(src)))
                 });
             }
         }

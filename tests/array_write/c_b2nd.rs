@@ -11,6 +11,7 @@ use std::path::PathBuf;
 mod c335;
 
 use c335::child;
+use c335::lib335::Library;
 
 /// What C-Blosc2 made of one array.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,20 +38,12 @@ type Open = unsafe extern "C" fn(*const c_char, *mut *mut c_void) -> c_int;
 type ToCbuffer = unsafe extern "C" fn(*const c_void, *mut c_void, i64) -> c_int;
 type Free = unsafe extern "C" fn(*mut c_void) -> c_int;
 type VlmetaGet = unsafe extern "C" fn(*mut c_void, *const c_char, *mut *mut u8, *mut i32) -> c_int;
-type Init = unsafe extern "C" fn();
 
 /// Offsets in `b2nd_array_t` (B2ND_MAX_DIM 16): `sc`, `shape[16]`, `chunkshape[16]`,
 /// `extshape[16]`, `blockshape[16]`.
 const SHAPE_AT: usize = 8;
 const CHUNKSHAPE_AT: usize = SHAPE_AT + 16 * 8;
 const BLOCKSHAPE_AT: usize = CHUNKSHAPE_AT + 16 * 4 + 16 * 8;
-
-unsafe fn symbol<F: Copy>(handle: *mut c_void, name: &str) -> F {
-    let cname = CString::new(name).unwrap();
-    let p = unsafe { libc::dlsym(handle, cname.as_ptr()) };
-    assert!(!p.is_null(), "{name} not in libblosc2.so");
-    unsafe { std::mem::transmute_copy::<*mut c_void, F>(&p) }
-}
 
 fn put(out: &mut Vec<u8>, bytes: &[u8]) {
     out.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
@@ -88,11 +81,11 @@ fn get_result(b: &mut &[u8]) -> Result<Vec<u8>, i32> {
 }
 
 /// One array read in the child.
-unsafe fn read_one(handle: *mut c_void, ask: &Ask, out: &mut Vec<u8>) {
-    let open: Open = unsafe { symbol(handle, "b2nd_open") };
-    let to_cbuffer: ToCbuffer = unsafe { symbol(handle, "b2nd_to_cbuffer") };
-    let free: Free = unsafe { symbol(handle, "b2nd_free") };
-    let vlmeta_get: VlmetaGet = unsafe { symbol(handle, "blosc2_vlmeta_get") };
+unsafe fn read_one(lib: &Library, ask: &Ask, out: &mut Vec<u8>) {
+    let open: Open = unsafe { lib.symbol("b2nd_open") };
+    let to_cbuffer: ToCbuffer = unsafe { lib.symbol("b2nd_to_cbuffer") };
+    let free: Free = unsafe { lib.symbol("b2nd_free") };
+    let vlmeta_get: VlmetaGet = unsafe { lib.symbol("blosc2_vlmeta_get") };
     let path = CString::new(ask.path.to_str().unwrap()).unwrap();
     let mut array: *mut c_void = std::ptr::null_mut();
     let rc = unsafe { open(path.as_ptr(), &mut array) };
@@ -139,14 +132,10 @@ unsafe fn read_one(handle: *mut c_void, ask: &Ask, out: &mut Vec<u8>) {
 pub fn c_reads(asks: &[Ask]) -> Option<Vec<CRead>> {
     let path = c335::library()?;
     let answer = child::in_child(600, || {
-        let cpath = CString::new(path.as_str()).unwrap();
-        let flags = libc::RTLD_NOW | libc::RTLD_LOCAL | libc::RTLD_DEEPBIND;
-        let handle = unsafe { libc::dlopen(cpath.as_ptr(), flags) };
-        assert!(!handle.is_null(), "dlopen {path} failed");
-        unsafe { symbol::<Init>(handle, "blosc2_init")() };
+        let lib = Library::open(&path).unwrap_or_else(|why| panic!("{why}"));
         let mut out = Vec::new();
         for ask in asks {
-            unsafe { read_one(handle, ask, &mut out) };
+            unsafe { read_one(&lib, ask, &mut out) };
         }
         out
     })

@@ -1,165 +1,51 @@
 //! C-Blosc2 3.3.5, the decoder python-blosc2 4.14.1 runs: its `libblosc2.so` from the
-//! `blosc2==4.14.1` wheel, loaded with `dlopen` (`RTLD_DEEPBIND`, so that its calls
-//! stay inside it and never reach the 2.15.3 that blosc2-src links into this test).
-//! The path is in `B2ND_LIBBLOSC2_335` (.ci/run installs the wheel and sets it).
+//! `blosc2==4.14.1` wheel, loaded by tests/common/libblosc2_335.rs (the path in
+//! `B2ND_LIBBLOSC2_335`; .ci/run installs the wheel and sets it).
 //! Compression runs in this process on our own data; decompression of possibly hostile
 //! chunks runs in forked children (tests/chunk/children.rs), so that a crash is a
 //! verdict and not the end of the run.
 
-use std::ffi::{c_char, c_int, c_void, CStr, CString};
+use std::ffi::c_int;
 use std::sync::OnceLock;
 
 pub use super::c_ref::CVerdict;
+use lib335::{CParams, DParams, Library};
 
-/// The environment variable holding the path of C-Blosc2 3.3.5's `libblosc2.so`.
-pub const ENV: &str = "B2ND_LIBBLOSC2_335";
-/// The version the library must report.
-const VERSION: &str = "3.3.5";
+#[path = "../common/libblosc2_335.rs"]
+mod lib335;
+
+pub use lib335::ENV;
 /// The largest output a child gives C for one chunk (our decoder's default limit).
 const MAX_DEST: usize = 64 << 20;
 
-/// `blosc2_cparams` of C-Blosc2 3.3.5's `blosc2.h`.
-#[repr(C)]
-#[derive(Clone, Copy)]
-pub struct CParams {
-    pub compcode: u8,
-    pub compcode_meta: u8,
-    pub clevel: u8,
-    pub use_dict: c_int,
-    pub typesize: i32,
-    pub nthreads: i16,
-    pub blocksize: i32,
-    pub splitmode: i32,
-    pub schunk: *mut c_void,
-    pub filters: [u8; 6],
-    pub filters_meta: [u8; 6],
-    pub prefilter: *mut c_void,
-    pub preparams: *mut c_void,
-    pub tuner_params: *mut c_void,
-    pub tuner_id: c_int,
-    pub instr_codec: bool,
-    pub codec_params: *mut c_void,
-    pub filter_params: [*mut c_void; 6],
-}
+type SetMaskout = unsafe extern "C" fn(lib335::Ctx, *mut bool, c_int) -> c_int;
 
-/// `blosc2_dparams` of C-Blosc2 3.3.5's `blosc2.h`.
-#[repr(C)]
-struct DParams {
-    nthreads: i16,
-    schunk: *mut c_void,
-    postfilter: *mut c_void,
-    postparams: *mut c_void,
-    typesize: i32,
-}
-
-type Ctx = *mut c_void;
-
-/// The functions of the library this test calls.
-struct Lib {
-    create_cctx: unsafe extern "C" fn(CParams) -> Ctx,
-    create_dctx: unsafe extern "C" fn(DParams) -> Ctx,
-    free_ctx: unsafe extern "C" fn(Ctx),
-    compress_ctx: unsafe extern "C" fn(Ctx, *const c_void, i32, *mut c_void, i32) -> c_int,
-    decompress_ctx: unsafe extern "C" fn(Ctx, *const c_void, i32, *mut c_void, i32) -> c_int,
-    set_maskout: unsafe extern "C" fn(Ctx, *mut bool, c_int) -> c_int,
-}
-
-/// Why C-Blosc2 3.3.5 is not here: the variable is unset, or the library does not load.
+/// Why C-Blosc2 3.3.5 is not here: the library is not found, or does not load.
 pub fn unavailable() -> Option<String> {
     lib().err()
 }
 
 /// The library, loaded once (in this process, before any child is forked).
-fn lib() -> Result<&'static Lib, String> {
-    static LIB: OnceLock<Result<Lib, String>> = OnceLock::new();
-    LIB.get_or_init(load).as_ref().map_err(Clone::clone)
+fn lib() -> Result<&'static Library, String> {
+    static LIB: OnceLock<Result<Library, String>> = OnceLock::new();
+    LIB.get_or_init(|| Library::open(&lib335::path()?))
+        .as_ref()
+        .map_err(Clone::clone)
 }
 
-// Each transmute's target is the type of the field it fills.
-#[allow(clippy::missing_transmute_annotations)]
-fn load() -> Result<Lib, String> {
-    let path = std::env::var(ENV).map_err(|_| format!("{ENV} is not set"))?;
-    let c_path = CString::new(path.clone()).map_err(|e| e.to_string())?;
-    let flags = libc::RTLD_NOW | libc::RTLD_LOCAL | libc::RTLD_DEEPBIND;
-    let handle = unsafe { libc::dlopen(c_path.as_ptr(), flags) };
-    if handle.is_null() {
-        let why = unsafe { CStr::from_ptr(libc::dlerror()) };
-        return Err(format!("dlopen {path}: {}", why.to_string_lossy()));
-    }
-    let sym = |name: &str| -> Result<*mut c_void, String> {
-        let c_name = CString::new(name).unwrap();
-        let p = unsafe { libc::dlsym(handle, c_name.as_ptr()) };
-        if p.is_null() {
-            return Err(format!("{path} has no {name}"));
-        }
-        Ok(p)
-    };
-    unsafe {
-        let init: unsafe extern "C" fn() = std::mem::transmute(sym("blosc2_init")?);
-        init();
-        let version: unsafe extern "C" fn() -> *const c_char =
-            std::mem::transmute(sym("blosc2_get_version_string")?);
-        let found = CStr::from_ptr(version()).to_string_lossy().into_owned();
-        if found != VERSION {
-            return Err(format!("{path} is C-Blosc2 {found}, not {VERSION}"));
-        }
-        Ok(Lib {
-            create_cctx: std::mem::transmute(sym("blosc2_create_cctx")?),
-            create_dctx: std::mem::transmute(sym("blosc2_create_dctx")?),
-            free_ctx: std::mem::transmute(sym("blosc2_free_ctx")?),
-            compress_ctx: std::mem::transmute(sym("blosc2_compress_ctx")?),
-            decompress_ctx: std::mem::transmute(sym("blosc2_decompress_ctx")?),
-            set_maskout: std::mem::transmute(sym("blosc2_set_maskout")?),
-        })
-    }
-}
-
-fn loaded() -> &'static Lib {
+fn loaded() -> &'static Library {
     lib().unwrap_or_else(|why| panic!("C-Blosc2 3.3.5: {why}"))
 }
 
 /// Compression parameters: one filter list, one thread, no dictionary.
 pub fn cparams(codec: u8, clevel: u8, typesize: i32, blocksize: i32, split: i32) -> CParams {
-    CParams {
-        compcode: codec,
-        compcode_meta: 0,
-        clevel,
-        use_dict: 0,
-        typesize,
-        nthreads: 1,
-        blocksize,
-        splitmode: split,
-        schunk: std::ptr::null_mut(),
-        filters: [0, 0, 0, 0, 0, super::c_ref::SHUFFLE],
-        filters_meta: [0; 6],
-        prefilter: std::ptr::null_mut(),
-        preparams: std::ptr::null_mut(),
-        tuner_params: std::ptr::null_mut(),
-        tuner_id: 0,
-        instr_codec: false,
-        codec_params: std::ptr::null_mut(),
-        filter_params: [std::ptr::null_mut(); 6],
-    }
+    let filters = [0, 0, 0, 0, 0, super::c_ref::SHUFFLE];
+    CParams::one_thread(codec, clevel, typesize, blocksize, split, filters, [0; 6])
 }
 
 /// Compresses `src` with C-Blosc2 3.3.5 (`blosc2_compress_ctx`); `None` when C refuses.
 pub fn compress(src: &[u8], p: &CParams) -> Option<Vec<u8>> {
-    let lib = loaded();
-    let mut dest = vec![0u8; src.len() + 64 + (128 << 10)];
-    unsafe {
-        let ctx = (lib.create_cctx)(*p);
-        assert!(!ctx.is_null());
-        let n = (lib.compress_ctx)(
-            ctx,
-            src.as_ptr().cast(),
-            src.len() as i32,
-            dest.as_mut_ptr().cast(),
-            dest.len() as i32,
-        );
-        (lib.free_ctx)(ctx);
-        dest.truncate(usize::try_from(n).ok().filter(|&n| n > 0)?);
-    }
-    Some(dest)
+    loaded().compress(p, src, src.len() + 64 + (128 << 10)).ok()
 }
 
 /// C-Blosc2 3.3.5's verdict on each chunk: `blosc2_decompress_ctx` with a fresh
@@ -191,6 +77,7 @@ pub fn decompress_masked(items: &[(Vec<u8>, Vec<bool>)], fill: u8) -> Vec<CVerdi
 
 fn decompress_items(items: &[(Vec<u8>, Option<Vec<bool>>)], fill: Option<u8>) -> Vec<CVerdict> {
     let lib = loaded();
+    let set_maskout: SetMaskout = unsafe { lib.symbol("blosc2_set_maskout") };
     let answers = super::children::answers(items, || {
         // Zeroed once per child, lazily (fresh pages).
         let mut dest = vec![0u8; MAX_DEST];
@@ -202,31 +89,18 @@ fn decompress_items(items: &[(Vec<u8>, Option<Vec<bool>>)], fill: Option<u8>) ->
             {
                 dest[..nbytes].fill(0);
             }
+            if let Some(fill) = fill {
+                dest[..nbytes].fill(fill);
+            }
             let rc = unsafe {
-                let dparams = DParams {
-                    nthreads: 1,
-                    schunk: std::ptr::null_mut(),
-                    postfilter: std::ptr::null_mut(),
-                    postparams: std::ptr::null_mut(),
-                    typesize: 8,
-                };
-                let ctx = (lib.create_dctx)(dparams);
-                if let Some(fill) = fill {
-                    dest[..nbytes].fill(fill);
-                }
+                let ctx = (lib.create_dctx)(DParams::one_thread());
                 if let Some(m) = mask {
                     // C copies the mask, and drops it after one decompression.
                     let mut m = m.clone();
-                    let rc = (lib.set_maskout)(ctx, m.as_mut_ptr(), m.len() as c_int);
+                    let rc = set_maskout(ctx, m.as_mut_ptr(), m.len() as c_int);
                     assert_eq!(rc, 0, "blosc2_set_maskout");
                 }
-                let rc = (lib.decompress_ctx)(
-                    ctx,
-                    chunk.as_ptr().cast(),
-                    chunk.len() as i32,
-                    dest.as_mut_ptr().cast(),
-                    nbytes as i32,
-                );
+                let rc = lib.decompress_into(ctx, chunk, &mut dest[..nbytes]);
                 (lib.free_ctx)(ctx);
                 rc
             };

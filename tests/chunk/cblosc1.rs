@@ -126,3 +126,13 @@ fn c_blosc_1x_chunks_decode_as_c_3_3_5_and_their_writer() {
         "no chunk with unwritten bytes"
     );
 }
+
+/// A chunk of the fixture that C-Blosc2 3.3.5 leaves bytes of unwritten, and C's answer
+/// into a destination of 0xff bytes.
+pub(super) fn with_unwritten_bytes() -> (Vec<u8>, Vec<u8>) {
+    let c = chunks()
+        .into_iter()
+        .find(|c| !c.c_zeros.is_empty() && c.c_zeros != c.c_ones)
+        .expect("the fixture has chunks with bytes C leaves unwritten");
+    (c.bytes, c.c_ones)
+}

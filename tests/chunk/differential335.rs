@@ -171,11 +171,13 @@ impl Tally {
     }
 }
 
-/// Whether ours (`a`) equals C's (`b`, into zeros) at every byte C writes: asked again
-/// into 0xff bytes, C's bytes that change are those it leaves unwritten. Only chunks of
-/// format version 2 (c-blosc 1.x) with bitshuffle: C-Blosc2 3.3.5 no longer copies a
-/// block's bytes after its last whole element there (c-blosc 1.18 on wrote them as they
-/// are, as ours reads them; tests/chunk/cblosc1.rs).
+/// Whether ours (`a`) equals C's (`b`) at every byte C writes: asked again into 0x00
+/// and into 0xff bytes, the bytes that differ between the two are those C leaves
+/// unwritten. (`b` itself is no guide there: C's children keep one destination from
+/// chunk to chunk, so an unwritten byte holds whatever an earlier chunk left.) Only
+/// chunks of format version 2 (c-blosc 1.x) with bitshuffle: C-Blosc2 3.3.5 no longer
+/// copies a block's bytes after its last whole element there (c-blosc 1.18 on wrote
+/// them as they are, as ours reads them; tests/chunk/cblosc1.rs).
 fn same_where_c_writes(chunk: &[u8], a: &[u8], b: &[u8]) -> bool {
     let flags = chunk.get(2).copied().unwrap_or(0);
     let bitshuffled = flags & 0x05 == 0x04
@@ -183,13 +185,30 @@ fn same_where_c_writes(chunk: &[u8], a: &[u8], b: &[u8]) -> bool {
     if chunk.first() != Some(&2) || !bitshuffled || a.len() != b.len() {
         return false;
     }
-    let CVerdict::Ok(ones) = &c335::decompress_filled(&[chunk.to_vec()], 0xff)[0] else {
+    let asked = |fill| match c335::decompress_filled(&[chunk.to_vec()], fill).pop() {
+        Some(CVerdict::Ok(bytes)) if bytes.len() == a.len() => Some(bytes),
+        _ => None,
+    };
+    let (Some(zeros), Some(ones)) = (asked(0x00), asked(0xff)) else {
         return false;
     };
-    a.iter()
-        .zip(b)
-        .zip(ones)
-        .all(|((x, y), z)| y != z || x == y)
+    (0..a.len()).all(|i| zeros[i] != ones[i] || a[i] == zeros[i] && b[i] == zeros[i])
+}
+
+#[test]
+fn bytes_c_leaves_unwritten_are_not_compared_whatever_its_destination_held() {
+    if !c335::present("bytes_c_leaves_unwritten_are_not_compared") {
+        return;
+    }
+    // C's answer into 0xff bytes stands for one into a destination an earlier chunk left.
+    let (chunk, c_ones) = super::cblosc1::with_unwritten_bytes();
+    let ours = b2nd_meta::chunk::decode(&chunk).unwrap();
+    assert_ne!(ours, c_ones);
+    assert!(same_where_c_writes(&chunk, &ours, &c_ones));
+    let written = (0..ours.len()).find(|&i| ours[i] == c_ones[i]).unwrap();
+    let mut wrong = ours.clone();
+    wrong[written] ^= 1;
+    assert!(!same_where_c_writes(&chunk, &wrong, &c_ones));
 }
 
 /// What C-Blosc2 3.3.5 compresses: the codecs, typesizes, blocksizes and levels.
