@@ -30,6 +30,7 @@ mod layout;
 mod options;
 mod output;
 mod pipeline;
+mod pool;
 mod writer;
 
 pub use defaults::{chunks_and_blocks, Caches, DefaultsError, Platform};

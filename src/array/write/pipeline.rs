@@ -6,8 +6,9 @@
 //! into that thread's own buffer: the reading is shared between the threads too.
 //!
 //! Memory stays bounded, whatever the input's length: input rows come from a pool of
-//! `workers + 1` buffers and compressed chunks from one of `workers + 1` buffers, each
-//! handed back when its row is compressed or its chunk stored. A worker takes its
+//! `workers + 1` buffers (or are each worker's one buffer), compressed chunks from one
+//! of `workers + 1` buffers, each handed back when its row is compressed or its chunk
+//! stored (`pool`). A worker takes its
 //! output buffer before it takes a chunk, and chunks are taken in order, so the chunk
 //! the storing thread waits for is always being compressed: no wait closes a circle.
 //! Buffers kept from chunk to chunk also have their pages mapped already, where new
@@ -17,12 +18,13 @@ use std::collections::BTreeMap;
 use std::io::Read;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, sync_channel, Receiver, Sender};
-use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::vec::Vec;
 
 use super::gather::{compress_chunk, Scratch};
 use super::layout::Layout;
 use super::output::Output;
+use super::pool::Pool;
 use crate::array::error::ArrayError;
 use crate::blosc::Special;
 use crate::frame::ChunkLocation;
@@ -53,40 +55,6 @@ pub(super) fn row_bytes(layout: &Layout, row: u64) -> usize {
     }
     let (start, end) = layout.row_span(row);
     (u128::from(end - start) * layout.row_items() * layout.itemsize as u128) as usize
-}
-
-/// The buffers of one kind, taken and handed back.
-struct Pool {
-    free: Mutex<Vec<Vec<u8>>>,
-    ready: Condvar,
-}
-
-impl Pool {
-    fn new(n: usize) -> Pool {
-        Pool {
-            free: Mutex::new((0..n).map(|_| Vec::new()).collect()),
-            ready: Condvar::new(),
-        }
-    }
-
-    fn take(&self) -> Vec<u8> {
-        let mut free = self.free.lock().unwrap_or_else(PoisonError::into_inner);
-        loop {
-            if let Some(buffer) = free.pop() {
-                return buffer;
-            }
-            free = self
-                .ready
-                .wait(free)
-                .unwrap_or_else(PoisonError::into_inner);
-        }
-    }
-
-    fn put(&self, buffer: Vec<u8>) {
-        let mut free = self.free.lock().unwrap_or_else(PoisonError::into_inner);
-        free.push(buffer);
-        self.ready.notify_one();
-    }
 }
 
 /// A row of chunks' input.
