@@ -66,6 +66,8 @@ pub(crate) use budget::decode_within_limit;
 #[cfg(feature = "std")]
 pub use budget::{decode_within, DecodeBudget};
 #[cfg(feature = "std")]
+pub(crate) use compress::compress_into;
+#[cfg(feature = "std")]
 pub use compress::{compress, compress_threads, CParams, CompressError};
 #[cfg(feature = "std")]
 pub use error::OverBudget;

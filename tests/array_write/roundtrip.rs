@@ -215,3 +215,44 @@ fn chunks_fewer_than_threads_are_compressed_to_the_same_bytes() {
         .collect();
     assert!(files.iter().all(|f| *f == files[0]));
 }
+
+#[test]
+fn read_at_offsets_whole_or_cut_short_the_file_is_the_same() {
+    // Rows of one chunk (each read by the thread compressing it) and rows of several
+    // (read ahead of the threads), on 1 and 3 threads.
+    let dir = TempDir::new("read-at");
+    let one = cases::case("one", "<f8", &[70_000], Some(&[9_000]), Some(&[1000]));
+    let several = cases::case("several", "<i4", &[301, 57], Some(&[40, 20]), Some(&[8, 7]));
+    for (case, itemsize) in [(one, 8), (several, 4)] {
+        let data = cases::data(&case, itemsize);
+        let mut source = vec![7u8; 13];
+        source.extend_from_slice(&data);
+        for threads in [1, 3] {
+            let whole = dir.0.join(format!("{}-{threads}.b2nd", case.name));
+            case.params(threads).write(&whole, &data).unwrap();
+            let expected = std::fs::read(&whole).unwrap();
+            let path = dir.0.join(format!("{}-at-{threads}.b2nd", case.name));
+            let mut w = case.params(threads).create(&path).unwrap();
+            assert_eq!(w.write_from_at(&source, 13).unwrap(), data.len() as u64);
+            w.finish().unwrap();
+            assert!(
+                std::fs::read(&path).unwrap() == expected,
+                "{} at",
+                case.name
+            );
+            // A source that ends early: what it holds is taken, the rest written after.
+            let cut = 13 + data.len() * 2 / 3 + 5;
+            let path = dir.0.join(format!("{}-cut-{threads}.b2nd", case.name));
+            let mut w = case.params(threads).create(&path).unwrap();
+            let taken = w.write_from_at(&&source[..cut], 13).unwrap() as usize;
+            assert_eq!(taken, cut - 13);
+            w.write(&data[taken..]).unwrap();
+            w.finish().unwrap();
+            assert!(
+                std::fs::read(&path).unwrap() == expected,
+                "{} cut",
+                case.name
+            );
+        }
+    }
+}

@@ -25,9 +25,12 @@
 
 mod caches;
 mod defaults;
+mod gather;
 mod layout;
 mod options;
 mod output;
+mod pipeline;
+mod pool;
 mod writer;
 
 pub use defaults::{chunks_and_blocks, Caches, DefaultsError, Platform};

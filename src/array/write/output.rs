@@ -18,6 +18,10 @@ use crate::frame::build::{offsets_chunk, NewHeader, Sizes};
 use crate::frame::{chunk_file_name, ChunkLocation, FrameKind, SPARSE_HEADER_FILE};
 use crate::io::{staging_path, sync_dir, write_all_at};
 
+/// Bytes of chunks written between two syncs while a frame is written: enough that a
+/// sync costs little per byte, few enough that the last one leaves little to the end.
+const SETTLE_BYTES: u64 = 16 << 20;
+
 /// A frame being written in its staging place.
 #[derive(Debug)]
 pub(crate) struct Output {
@@ -30,6 +34,8 @@ pub(crate) struct Output {
     header_len: u64,
     /// Bytes of chunks stored so far (the header's `cbytes`).
     cbytes: u64,
+    /// Bytes of chunks synced so far ([`Output::settle`]).
+    settled: u64,
     /// Chunk files written so far (sparse).
     files: u64,
     done: bool,
@@ -89,6 +95,7 @@ impl Output {
             file,
             header_len,
             cbytes: 0,
+            settled: 0,
             files: 0,
             done: false,
         })
@@ -113,6 +120,18 @@ impl Output {
         };
         self.cbytes += chunk.len() as u64;
         Ok(location)
+    }
+
+    /// Syncs a contiguous frame's chunks stored so far once [`SETTLE_BYTES`] more are
+    /// (a sparse frame's chunk files are synced as they are written): called while
+    /// other chunks are compressed, so the sync that puts the frame in place has little
+    /// left to wait for.
+    pub(crate) fn settle(&mut self) -> Result<(), ArrayError> {
+        if self.kind == FrameKind::Contiguous && self.cbytes - self.settled >= SETTLE_BYTES {
+            self.file.sync_data().map_err(io_at(&self.staging))?;
+            self.settled = self.cbytes;
+        }
+        Ok(())
     }
 
     /// Writes the offsets chunk of `locations`, the trailer and the header with the

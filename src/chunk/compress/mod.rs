@@ -81,6 +81,19 @@ pub fn compress_threads(
     params: &CParams,
     threads: usize,
 ) -> Result<Vec<u8>, CompressError> {
+    let mut out = Vec::new();
+    compress_into(src, params, threads, &mut out)?;
+    Ok(out)
+}
+
+/// [`compress_threads`] into `out` (cleared first): a buffer kept from chunk to chunk
+/// has its memory mapped already, where a new one faults in every page it writes.
+pub(crate) fn compress_into(
+    src: &[u8],
+    params: &CParams,
+    threads: usize,
+    out: &mut Vec<u8>,
+) -> Result<(), CompressError> {
     let nbytes = src.len();
     if nbytes > MAX_BUFFERSIZE as usize {
         return Err(CompressError::TooLarge { nbytes });
@@ -116,7 +129,8 @@ pub fn compress_threads(
         given => given,
     };
     // Untouched capacity costs no memory: the output never moves as it grows.
-    let mut out = Vec::with_capacity(destsize);
+    out.clear();
+    out.reserve(destsize);
     out.extend_from_slice(&[VERSION, CODEC_VERSION, flags, typesize as u8]);
     out.extend_from_slice(&(nbytes as u32).to_le_bytes());
     out.extend_from_slice(&(header_blocksize as u32).to_le_bytes());
@@ -138,8 +152,8 @@ pub fn compress_threads(
             destsize,
         };
         let outcome = match threads.min(nblocks) {
-            0 | 1 => blocks::compress_blocks(src, params, &geometry, &mut out)?,
-            threads => threads::compress_blocks(src, params, &geometry, &mut out, threads)?,
+            0 | 1 => blocks::compress_blocks(src, params, &geometry, out)?,
+            threads => threads::compress_blocks(src, params, &geometry, out, threads)?,
         };
         match outcome {
             blocks::Outcome::Zeros => {
@@ -157,7 +171,7 @@ pub fn compress_threads(
     }
     let cbytes = out.len() as u32;
     out[AT_CBYTES..AT_CBYTES + 4].copy_from_slice(&cbytes.to_le_bytes());
-    Ok(out)
+    Ok(())
 }
 
 #[cfg(test)]

@@ -9,10 +9,18 @@
 //! delta and truncation leave them unwritten, we keep the input's).
 
 use super::delta_width;
+use super::vector_shuffle::{elements_to_bit_rows, elements_to_rows};
+use crate::simd::Unit;
 
 /// Byte-shuffle `src` into `dst` (same length): byte `j` of element `i` goes to
 /// `j * n + i`, `n` the number of whole elements; the rest is copied as it is.
 pub(crate) fn shuffle(typesize: usize, src: &[u8], dst: &mut [u8]) {
+    shuffle_on(Unit::detected(), typesize, src, dst);
+}
+
+/// [`shuffle`] on `unit`: its vectors for the whole vector widths of 2, 4, 8 and
+/// 16-byte elements (`vector_shuffle`), the plain loops for the rest.
+pub(super) fn shuffle_on(unit: Unit, typesize: usize, src: &[u8], dst: &mut [u8]) {
     let n = src.len() / typesize.max(1);
     if typesize <= 1 || n == 0 {
         dst.copy_from_slice(src);
@@ -20,10 +28,10 @@ pub(crate) fn shuffle(typesize: usize, src: &[u8], dst: &mut [u8]) {
     }
     let whole = n * typesize;
     match typesize {
-        2 => shuffle_n::<2>(&src[..whole], &mut dst[..whole], n),
-        4 => shuffle_n::<4>(&src[..whole], &mut dst[..whole], n),
-        8 => shuffle_n::<8>(&src[..whole], &mut dst[..whole], n),
-        16 => shuffle_n::<16>(&src[..whole], &mut dst[..whole], n),
+        2 => vector_then_plain::<2>(unit, &src[..whole], &mut dst[..whole], n),
+        4 => vector_then_plain::<4>(unit, &src[..whole], &mut dst[..whole], n),
+        8 => vector_then_plain::<8>(unit, &src[..whole], &mut dst[..whole], n),
+        16 => vector_then_plain::<16>(unit, &src[..whole], &mut dst[..whole], n),
         _ => {
             for (j, row) in dst[..whole].chunks_exact_mut(n).enumerate() {
                 for (b, element) in row.iter_mut().zip(src.chunks_exact(typesize)) {
@@ -33,6 +41,20 @@ pub(crate) fn shuffle(typesize: usize, src: &[u8], dst: &mut [u8]) {
         }
     }
     dst[whole..].copy_from_slice(&src[whole..]);
+}
+
+/// The first elements with `unit`'s vectors, then the plain loops: byte by byte for the
+/// few left after vector widths, by tiles when the unit has no vectors.
+fn vector_then_plain<const N: usize>(unit: Unit, src: &[u8], dst: &mut [u8], n: usize) {
+    let done = elements_to_rows::<N>(unit, src, dst, n);
+    if done == 0 {
+        return shuffle_n::<N>(src, dst, n);
+    }
+    for i in done..n {
+        for j in 0..N {
+            dst[j * n + i] = src[i * N + j];
+        }
+    }
 }
 
 /// Bytes of the tile a shuffle transposes before copying its rows out: rows a power of
@@ -180,15 +202,27 @@ pub(crate) fn bitshuffle(
     scratch: &mut alloc::vec::Vec<u8>,
     dst: &mut [u8],
 ) {
+    bitshuffle_with(Unit::detected(), typesize, src, scratch, dst);
+}
+
+/// [`bitshuffle`] on `unit`: its vectors for tiles of 1, 2, 4, 8 and 16-byte elements
+/// (`vector_shuffle`), the plain loops for the rest.
+pub(super) fn bitshuffle_with(
+    unit: Unit,
+    typesize: usize,
+    src: &[u8],
+    scratch: &mut alloc::vec::Vec<u8>,
+    dst: &mut [u8],
+) {
     let typesize = typesize.max(1);
     let n = src.len() / typesize / 8 * 8;
     let len = n * typesize;
     match typesize {
-        1 => bitshuffle_n::<1>(&src[..len], &mut dst[..len], n),
-        2 => bitshuffle_n::<2>(&src[..len], &mut dst[..len], n),
-        4 => bitshuffle_n::<4>(&src[..len], &mut dst[..len], n),
-        8 => bitshuffle_n::<8>(&src[..len], &mut dst[..len], n),
-        16 => bitshuffle_n::<16>(&src[..len], &mut dst[..len], n),
+        1 => bitshuffle_on::<1>(unit, &src[..len], &mut dst[..len], n),
+        2 => bitshuffle_on::<2>(unit, &src[..len], &mut dst[..len], n),
+        4 => bitshuffle_on::<4>(unit, &src[..len], &mut dst[..len], n),
+        8 => bitshuffle_on::<8>(unit, &src[..len], &mut dst[..len], n),
+        16 => bitshuffle_on::<16>(unit, &src[..len], &mut dst[..len], n),
         _ => {
             scratch.resize(len, 0);
             shuffle(typesize, &src[..len], scratch);
@@ -209,16 +243,24 @@ pub(crate) fn bitshuffle(
     dst[len..].copy_from_slice(&src[len..]);
 }
 
-/// Bit-shuffle of `n` (a multiple of 8) `N`-byte elements, a tile at a time in L1: the
-/// tile's byte rows ([`shuffle_tile`]), each 8 bytes of them bit-transposed, each row's
-/// 8-byte words split into their 8 bit rows ([`shuffle_tile`] again), copied to their
-/// place in `dst` (bit row `8j + k` holds `n / 8` bytes).
-fn bitshuffle_n<const N: usize>(src: &[u8], dst: &mut [u8], n: usize) {
+/// Bit-shuffle of `n` (a multiple of 8) `N`-byte elements: the first with `unit`'s
+/// vectors (`vector_shuffle`), the rest with the plain loops.
+fn bitshuffle_on<const N: usize>(unit: Unit, src: &[u8], dst: &mut [u8], n: usize) {
+    let done = elements_to_bit_rows::<N>(unit, src, dst, n);
+    bitshuffle_n::<N>(src, dst, n, done);
+}
+
+/// Bit-shuffle of `n` (a multiple of 8) `N`-byte elements from element `first` (a
+/// multiple of 8) on, a tile at a time in L1: the tile's byte rows ([`shuffle_tile`]),
+/// each 8 bytes of them bit-transposed, each row's 8-byte words split into their 8 bit
+/// rows ([`shuffle_tile`] again), copied to their place in `dst` (bit row `8j + k`
+/// holds `n / 8` bytes).
+fn bitshuffle_n<const N: usize>(src: &[u8], dst: &mut [u8], n: usize, first: usize) {
     let t = TILE_BYTES / N;
     let stride = n / 8;
     let (mut a, mut b) = ([0u8; TILE_BYTES], [0u8; TILE_BYTES]);
     let (mut c, mut d) = ([0u8; TILE_BYTES], [0u8; TILE_BYTES]);
-    for (k, tile) in src.chunks(TILE_BYTES).enumerate() {
+    for (k, tile) in src[first * N..].chunks(TILE_BYTES).enumerate() {
         let m = tile.len() / N;
         let mut rows = [0u8; TILE_BYTES];
         rows[..m * N].copy_from_slice(match N {
@@ -229,7 +271,7 @@ fn bitshuffle_n<const N: usize>(src: &[u8], dst: &mut [u8], n: usize) {
         for w in words {
             *w = transpose8(u64::from_le_bytes(*w)).to_le_bytes();
         }
-        let at = k * (t / 8);
+        let at = first / 8 + k * (t / 8);
         for (j, row) in rows[..m * N].chunks_exact(m).enumerate() {
             let bits = shuffle_tile::<8>(row, m / 8, &mut c, &mut d);
             for (kk, bit_row) in bits.chunks_exact(m / 8).enumerate() {

@@ -13,6 +13,8 @@ pub(crate) mod forward;
 mod transpose;
 #[cfg(feature = "simd")]
 mod vector_bitunshuffle;
+#[cfg(feature = "std")]
+mod vector_shuffle;
 #[cfg(feature = "simd")]
 mod vector_unshuffle;
 

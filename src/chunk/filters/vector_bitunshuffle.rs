@@ -83,7 +83,7 @@ fn rows_of<const N: usize>(tile: &[u8]) -> [&[u8]; N] {
 /// The 8x8 bit matrix of each byte lane across `v` transposed: bit `b` of lane `c` of
 /// `v[k]` becomes bit `k` of lane `c` of `v[b]`.
 #[inline(always)]
-fn transpose_bits<S: Simd>(simd: S, v: [S::u8s; 8]) -> [S::u8s; 8] {
+pub(super) fn transpose_bits<S: Simd>(simd: S, v: [S::u8s; 8]) -> [S::u8s; 8] {
     let mut r = [S::u64s::splat(simd, 0); 8];
     for (r, v) in r.iter_mut().zip(v) {
         *r = v.bitcast();

@@ -190,16 +190,20 @@ pub fn run(args: &Import) -> Result<bool, Fatal> {
     let input_name = args.input.display().to_string();
     let output_name = args.output.display().to_string();
     let stdin = io::stdin();
-    let source: Box<dyn Read> = if args.input.as_os_str() == "-" {
-        Box::new(stdin.lock())
-    } else {
-        match std::fs::File::open(&args.input) {
-            Ok(file) => Box::new(file),
+    // A file is also read at offsets: the compressing threads read their own chunks.
+    let file = match args.input.as_os_str() == "-" {
+        true => None,
+        false => match std::fs::File::open(&args.input) {
+            Ok(file) => Some(file),
             Err(e) => {
                 say(&input_name, &format!("cannot open: {e}"));
                 return Ok(false);
             }
-        }
+        },
+    };
+    let source: Box<dyn Read> = match &file {
+        Some(file) => Box::new(file),
+        None => Box::new(stdin.lock()),
     };
     let mut input = BufReader::with_capacity(1 << 20, source);
     let header = match NpyHeader::read(&mut input) {
@@ -240,6 +244,10 @@ pub fn run(args: &Import) -> Result<bool, Fatal> {
             }
             Err(e) => Err(e.into()),
         }
+    } else if let Some(file) = &file {
+        writer
+            .write_from_at(file, header.data_offset)
+            .map(u128::from)
     } else {
         writer.write_from(&mut input).map(u128::from)
     };
