@@ -133,9 +133,10 @@ fn transpose_bits(typesize: usize, src: &[u8], bytes: &mut [u8]) {
 }
 
 /// Transposes the 8x8 bit matrix held in `x` (byte `k` is row `k`, bit `b` column `b`):
-/// byte `b` of the result holds bit `b` of every input byte, byte `k` in bit `k`.
+/// byte `b` of the result holds bit `b` of every input byte, byte `k` in bit `k`. Its
+/// own inverse: the bit-shuffle uses it too.
 #[inline(always)]
-fn transpose8(mut x: u64) -> u64 {
+pub(super) fn transpose8(mut x: u64) -> u64 {
     // Hacker's Delight 7-3: swap 1x1, then 2x2, then 4x4 blocks.
     let t = (x ^ (x >> 7)) & 0x00aa_00aa_00aa_00aa;
     x ^= t ^ (t << 7);

@@ -8,6 +8,7 @@
 //! as such below. Bytes past the last whole element are copied as they are (where C's
 //! delta and truncation leave them unwritten, we keep the input's).
 
+use super::bitshuffle::transpose8;
 use super::delta_width;
 use super::vector_shuffle::{elements_to_bit_rows, elements_to_rows};
 use crate::simd::Unit;
@@ -280,19 +281,6 @@ fn bitshuffle_n<const N: usize>(src: &[u8], dst: &mut [u8], n: usize, first: usi
             }
         }
     }
-}
-
-/// Transposes the 8x8 bit matrix in `x` (byte `k` row `k`, bit `b` column `b`).
-#[inline(always)]
-fn transpose8(mut x: u64) -> u64 {
-    // Hacker's Delight 7-3: swap 1x1, then 2x2, then 4x4 blocks.
-    let t = (x ^ (x >> 7)) & 0x00aa_00aa_00aa_00aa;
-    x ^= t ^ (t << 7);
-    let t = (x ^ (x >> 14)) & 0x0000_cccc_0000_cccc;
-    x ^= t ^ (t << 14);
-    let t = (x ^ (x >> 28)) & 0x0000_0000_f0f0_f0f0;
-    x ^= t ^ (t << 28);
-    x
 }
 
 /// Delta of `src` into `dst` (same length), elements of [`delta_width`] bytes. The first
