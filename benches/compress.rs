@@ -2,7 +2,9 @@
 //! 4.14.1's `libblosc2.so`, loaded with `dlopen`, one thread), in the same run: 1 MiB
 //! chunks of a float64 ramp with noise and an int32 counter, the cases of issue 33's
 //! figures (zstd 5 and 1 with shuffle, lz4 5 shuffle, zstd 1 bitshuffle, blosclz 5
-//! shuffle). Each case also prints both chunk sizes.
+//! shuffle), and the three of them whose import was slower than python's with the
+//! import's 128 KiB blocks (`_b128k`: the same per-block work as its 64 MiB chunks).
+//! Each case also prints both chunk sizes.
 //!
 //! Run with `cargo bench --bench compress --all-features` (`B2ND_LIBBLOSC2_335` names the
 //! library when it is not in the venv of this machine; without it only ours runs).
@@ -34,14 +36,14 @@ fn i32_counter(n: usize) -> Vec<u8> {
     (0..n as i32).flat_map(i32::to_le_bytes).collect()
 }
 
-fn params(codec: Codec, clevel: u8, filter: Filter, typesize: usize) -> CParams {
+fn params(codec: Codec, clevel: u8, filter: Filter, typesize: usize, blocksize: usize) -> CParams {
     let mut filters = [(Filter::None, 0); 6];
     filters[5] = (filter, 0);
     CParams {
         codec,
         clevel,
         typesize,
-        blocksize: 0,
+        blocksize,
         splitmode: SplitMode::Auto,
         filters,
     }
@@ -55,20 +57,41 @@ fn bench(c: &mut Criterion) {
         ("i32counter", 4, i32_counter(1 << 18)),
     ];
     let cases = [
-        ("zstd5_shuffle", Codec::Zstd, 5, Filter::Shuffle),
-        ("zstd1_shuffle", Codec::Zstd, 1, Filter::Shuffle),
-        ("lz4_5_shuffle", Codec::Lz4, 5, Filter::Shuffle),
-        ("zstd1_bitshuffle", Codec::Zstd, 1, Filter::BitShuffle),
-        ("blosclz5_shuffle", Codec::BloscLz, 5, Filter::Shuffle),
+        ("zstd5_shuffle", Codec::Zstd, 5, Filter::Shuffle, 0),
+        ("zstd1_shuffle", Codec::Zstd, 1, Filter::Shuffle, 0),
+        ("lz4_5_shuffle", Codec::Lz4, 5, Filter::Shuffle, 0),
+        ("zstd1_bitshuffle", Codec::Zstd, 1, Filter::BitShuffle, 0),
+        ("blosclz5_shuffle", Codec::BloscLz, 5, Filter::Shuffle, 0),
+        (
+            "zstd5_shuffle_b128k",
+            Codec::Zstd,
+            5,
+            Filter::Shuffle,
+            128 << 10,
+        ),
+        (
+            "lz4_5_shuffle_b128k",
+            Codec::Lz4,
+            5,
+            Filter::Shuffle,
+            128 << 10,
+        ),
+        (
+            "zstd1_bitshuffle_b128k",
+            Codec::Zstd,
+            1,
+            Filter::BitShuffle,
+            128 << 10,
+        ),
     ];
-    for (name, codec, clevel, filter) in cases {
+    for (name, codec, clevel, filter, blocksize) in cases {
         let mut group = c.benchmark_group(format!("compress/{name}"));
         group
             .sample_size(20)
             .measurement_time(Duration::from_secs(2))
             .warm_up_time(Duration::from_millis(500));
         for (dname, typesize, src) in &data {
-            let p = params(codec, clevel, filter, *typesize);
+            let p = params(codec, clevel, filter, *typesize, blocksize);
             group.throughput(Throughput::Bytes(src.len() as u64));
             let ours = chunk::compress(src, &p).unwrap();
             group.bench_with_input(BenchmarkId::new("ours", dname), src, |b, src| {
@@ -79,7 +102,7 @@ fn bench(c: &mut Criterion) {
                     compcode: codec.id().expect("a codec with an id"),
                     clevel,
                     typesize: *typesize as i32,
-                    blocksize: 0,
+                    blocksize: blocksize as i32,
                     splitmode: 3,
                     filters: [0, 0, 0, 0, 0, if filter == Filter::Shuffle { 1 } else { 2 }],
                     filters_meta: [0; 6],
