@@ -224,7 +224,7 @@ fn histogram(bytes: &[u8]) -> [u32; 256] {
 /// Appends the literals section of `literals`.
 pub(super) fn write_literals(literals: &[u8], out: &mut Vec<u8>) {
     let n = literals.len();
-    if n > 0 && literals.iter().all(|&b| b == literals[0]) && n > 2 {
+    if n > 2 && super::one_byte_repeated(literals) {
         write_header(RLE, n, out);
         out.push(literals[0]);
         return;

@@ -29,8 +29,46 @@ fn highbit(v: u32) -> u32 {
 }
 
 /// The code of `value` in a table of baselines: the last baseline not above it.
+#[cfg(test)]
 fn code_of(base: &[u32], value: u32) -> u8 {
     (base.partition_point(|&b| b <= value) - 1) as u8
+}
+
+/// The codes of the values below `N` in the table of baselines `base`, looked up
+/// rather than searched for each sequence (beyond them each code is one power of two).
+const fn small_codes<const N: usize>(base: &[u32]) -> [u8; N] {
+    let mut table = [0u8; N];
+    let (mut value, mut code) = (0, 0);
+    while value < N {
+        while code + 1 < base.len() && base[code + 1] <= value as u32 {
+            code += 1;
+        }
+        table[value] = code as u8;
+        value += 1;
+    }
+    table
+}
+
+/// Literal lengths from 64 on have codes of one power of two each (25 for 64).
+const LL_SMALL: [u8; 64] = small_codes(LL.base);
+/// Match lengths from 131 on have codes of one power of two of `len - 3` each (43 for
+/// 131).
+const ML_SMALL: [u8; 131] = small_codes(ML.base);
+
+#[inline(always)]
+fn ll_code(lit_len: u32) -> u8 {
+    match LL_SMALL.get(lit_len as usize) {
+        Some(&c) => c,
+        None => (highbit(lit_len) + 19).min(LL.max as u32) as u8,
+    }
+}
+
+#[inline(always)]
+fn ml_code(match_len: u32) -> u8 {
+    match ML_SMALL.get(match_len as usize) {
+        Some(&c) => c,
+        None => (highbit(match_len - 3) + 36).min(ML.max as u32) as u8,
+    }
 }
 
 /// One code's symbols for all sequences, and how they are coded.
@@ -119,18 +157,12 @@ pub(super) fn write_sequences(seqs: &[Sequence], out: &mut Vec<u8>) {
     if n == 0 {
         return;
     }
-    let ll = choose(
-        &LL,
-        seqs.iter().map(|s| code_of(LL.base, s.lit_len)).collect(),
-    );
+    let ll = choose(&LL, seqs.iter().map(|s| ll_code(s.lit_len)).collect());
     let of = choose(
         &OF,
         seqs.iter().map(|s| highbit(s.off_base) as u8).collect(),
     );
-    let ml = choose(
-        &ML,
-        seqs.iter().map(|s| code_of(ML.base, s.match_len)).collect(),
-    );
+    let ml = choose(&ML, seqs.iter().map(|s| ml_code(s.match_len)).collect());
     out.push(ll.mode << 6 | of.mode << 4 | ml.mode << 2);
     for c in [&ll, &of, &ml] {
         match c.mode {
@@ -179,4 +211,19 @@ pub(super) fn write_sequences(seqs: &[Sequence], out: &mut Vec<u8>) {
         }
     }
     bw.close();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn looked_up_codes_are_the_baseline_tables_codes() {
+        for v in 0..=1 << 17 {
+            assert_eq!(ll_code(v), code_of(LL.base, v), "literal length {v}");
+            if v >= 3 {
+                assert_eq!(ml_code(v), code_of(ML.base, v), "match length {v}");
+            }
+        }
+    }
 }
