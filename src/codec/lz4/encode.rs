@@ -5,7 +5,6 @@
 //! the higher the acceleration: C-Blosc2 passes `10 - clevel`), matches extended
 //! backwards over the literals, and C's conservative checks of the output budget.
 
-use alloc::vec;
 use alloc::vec::Vec;
 
 /// Shortest match.
@@ -35,8 +34,8 @@ fn read32(src: &[u8], at: usize) -> u32 {
 /// The table's hash of the bytes at `at`: 4 bytes into 13 bits for small inputs, else
 /// 5 bytes into 12 (`LZ4_hashPosition` on a 64-bit machine).
 #[inline(always)]
-fn hash(src: &[u8], at: usize, small: bool) -> usize {
-    if small {
+fn hash<const SMALL: bool>(src: &[u8], at: usize) -> usize {
+    if SMALL {
         (read32(src, at).wrapping_mul(2_654_435_761) >> (32 - (HASHLOG + 1))) as usize
     } else {
         let mut b = [0u8; 8];
@@ -82,25 +81,39 @@ pub(crate) fn compress_fast(
     maxout: usize,
     out: &mut Vec<u8>,
 ) -> bool {
+    if src.len() < LIMIT_64K {
+        compress_with::<true>(src, acceleration, maxout, out)
+    } else {
+        compress_with::<false>(src, acceleration, maxout, out)
+    }
+}
+
+/// Cells of the hash table: 13 bits of hash for small inputs, 12 for the others.
+const TABLE: usize = 1 << (HASHLOG + 1);
+
+/// [`compress_fast`] for inputs below 64 KiB (`SMALL`: positions are their own
+/// distances, the hash takes 4 bytes) or not, each its own loop with no test of which
+/// per probe; the table of a fixed size, its index masked to it (no bounds test; the
+/// hashes are below it already).
+fn compress_with<const SMALL: bool>(
+    src: &[u8],
+    acceleration: u32,
+    maxout: usize,
+    out: &mut Vec<u8>,
+) -> bool {
     let base = out.len();
     let olimit = base + maxout;
     let len = src.len();
-    let small = len < LIMIT_64K;
-    let mut table = vec![
-        0u32;
-        if small {
-            1 << (HASHLOG + 1)
-        } else {
-            1 << HASHLOG
-        }
-    ];
+    let small = SMALL;
+    let hash = |src: &[u8], at: usize| hash::<SMALL>(src, at) & (TABLE - 1);
+    let mut table = [0u32; TABLE];
     let mut anchor = 0usize;
     if len > MFLIMIT {
         let mflimit_plus_one = len - MFLIMIT + 1;
         let matchlimit = len - LASTLITERALS;
-        table[hash(src, 0, small)] = 0;
+        table[hash(src, 0)] = 0;
         let mut ip = 1usize;
-        let mut forward_h = hash(src, ip, small);
+        let mut forward_h = hash(src, ip);
         'search: loop {
             // Find a match, probing further apart the longer none is found.
             let mut forward_ip = ip;
@@ -118,7 +131,7 @@ pub(crate) fn compress_fast(
                 if forward_ip > mflimit_plus_one {
                     break 'search;
                 }
-                forward_h = hash(src, forward_ip, small);
+                forward_h = hash(src, forward_ip);
                 table[h] = current as u32;
                 if !small && m + DISTANCE_MAX < current {
                     continue;
@@ -161,8 +174,8 @@ pub(crate) fn compress_fast(
                 if ip >= mflimit_plus_one {
                     break 'search;
                 }
-                table[hash(src, ip - 2, small)] = (ip - 2) as u32;
-                let h = hash(src, ip, small);
+                table[hash(src, ip - 2)] = (ip - 2) as u32;
+                let h = hash(src, ip);
                 m = table[h] as usize;
                 table[h] = ip as u32;
                 let near = small || m + DISTANCE_MAX >= ip;
@@ -173,7 +186,7 @@ pub(crate) fn compress_fast(
                 out.push(0);
             }
             ip += 1;
-            forward_h = hash(src, ip, small);
+            forward_h = hash(src, ip);
         }
     }
     let last_run = len - anchor;
