@@ -4,7 +4,7 @@
 //! and vlmeta given.
 
 use b2nd_meta::array::{Array, Selection};
-use b2nd_meta::blosc::Special;
+use b2nd_meta::blosc::{Codec, Filter, Special};
 use b2nd_meta::frame::{self, ChunkIndex, ChunkLocation};
 
 use crate::c_b2nd::{c_reads, Ask};
@@ -255,4 +255,84 @@ fn read_at_offsets_whole_or_cut_short_the_file_is_the_same() {
             );
         }
     }
+}
+
+#[test]
+fn every_case_read_at_offsets_is_the_file_written_from_bytes() {
+    // Chunks that are one stretch of the source are read a block at a time as they are
+    // compressed (delta's first block, memcpyed chunks and a chunk's blocks on several
+    // threads included); the others are read whole and laid out. Either way, the bytes
+    // written from memory.
+    let dir = TempDir::new("read-at-all");
+    let mut cases = cases::all();
+    cases.push(cases::case(
+        "noise",
+        "<u8",
+        &[5_000],
+        Some(&[2_000]),
+        Some(&[500]),
+    ));
+    cases.push(
+        cases::case("delta", "<i4", &[64, 30], Some(&[16, 30]), Some(&[4, 30])).codec(
+            Codec::Lz4,
+            5,
+            &[(Filter::Delta, 0), (Filter::Shuffle, 0)],
+        ),
+    );
+    cases.push(cases::case(
+        "cut-blocks",
+        "<i2",
+        &[64, 30],
+        Some(&[16, 30]),
+        Some(&[4, 10]),
+    ));
+    for case in &cases {
+        let itemsize = b2nd_meta::dtype::Dtype::parse(case.dtype)
+            .unwrap()
+            .itemsize() as usize;
+        let mut data = cases::data(case, itemsize);
+        if case.name == "noise" {
+            let mut x = 7u64;
+            for b in &mut data {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                *b = (x >> 56) as u8;
+            }
+        }
+        let mut source = vec![7u8; 5];
+        source.extend_from_slice(&data);
+        for threads in [1, 3] {
+            let whole = dir.0.join(format!("{}-{threads}.b2nd", case.name));
+            case.params(threads).write(&whole, &data).unwrap();
+            let path = dir.0.join(format!("{}-at-{threads}.b2nd", case.name));
+            let mut w = case.params(threads).create(&path).unwrap();
+            assert_eq!(w.write_from_at(&source, 5).unwrap(), data.len() as u64);
+            w.finish().unwrap();
+            assert!(
+                contents(&path) == contents(&whole),
+                "{} on {threads} threads",
+                case.name
+            );
+        }
+    }
+}
+
+/// A file's bytes, or a sparse frame's files' names and bytes.
+fn contents(path: &std::path::Path) -> Vec<(std::ffi::OsString, Vec<u8>)> {
+    if path.is_file() {
+        return vec![(Default::default(), std::fs::read(path).unwrap())];
+    }
+    let mut files: Vec<_> = std::fs::read_dir(path)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_owned(),
+                std::fs::read(&p).unwrap(),
+            )
+        })
+        .collect();
+    files.sort();
+    files
 }

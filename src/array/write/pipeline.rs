@@ -21,7 +21,7 @@ use std::sync::mpsc::{channel, sync_channel, Receiver, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::vec::Vec;
 
-use super::gather::{compress_chunk, Scratch};
+use super::gather::{self, compress_chunk, FromSource, Scratch};
 use super::layout::Layout;
 use super::output::Output;
 use super::pool::Pool;
@@ -314,7 +314,7 @@ impl<'d> Feeder<'d, '_> {
 /// A compressing thread: the next chunk, until there are none.
 fn compress(
     layout: &Layout,
-    threads: usize,
+    per_chunk: usize,
     jobs: &Mutex<Receiver<Job<'_>>>,
     done: Sender<Done>,
     inputs: &Pool,
@@ -334,26 +334,32 @@ fn compress(
             // Stopped: the chunk is dropped, its buffers handed back.
             true => Ok(None),
             false => {
-                let slab: Result<&[u8], ArrayError> = match &*job.row {
-                    Row::Borrowed(bytes) => Ok(bytes),
-                    Row::Owned(bytes) => Ok(bytes),
-                    &Row::At {
-                        source,
-                        offset,
-                        len,
-                    } => read_row(source, offset, len, &mut input),
+                let stretch = match &*job.row {
+                    Row::At { .. } => gather::stretch_at(layout, job.n, job.base, &mut scratch),
+                    _ => None,
                 };
-                let compressed = slab.and_then(|slab| {
-                    compress_chunk(
-                        layout,
-                        slab,
-                        job.n,
-                        job.base,
-                        threads,
-                        &mut scratch,
-                        &mut out,
-                    )
-                });
+                let compressed = match (&*job.row, stretch) {
+                    // One stretch of the file: read a block at a time as it is compressed.
+                    (&Row::At { source, offset, .. }, Some(at)) => {
+                        let chunk = FromSource {
+                            source,
+                            offset: offset + at as u64,
+                            len: layout.chunk_nbytes,
+                        };
+                        gather::compress(layout, &chunk, per_chunk, &mut out)
+                    }
+                    (row, _) => slab(row, &mut input).and_then(|slab| {
+                        compress_chunk(
+                            layout,
+                            slab,
+                            job.n,
+                            job.base,
+                            per_chunk,
+                            &mut scratch,
+                            &mut out,
+                        )
+                    }),
+                };
                 match compressed {
                     Ok(false) => Ok(Some(core::mem::take(&mut out))),
                     Ok(true) => Ok(None),
@@ -370,6 +376,19 @@ fn compress(
         if done.send((job.n, result)).is_err() {
             return;
         }
+    }
+}
+
+/// A row's input: its bytes, or those read into `input`.
+fn slab<'r>(row: &'r Row<'_>, input: &'r mut Vec<u8>) -> Result<&'r [u8], ArrayError> {
+    match *row {
+        Row::Borrowed(bytes) => Ok(bytes),
+        Row::Owned(ref bytes) => Ok(bytes),
+        Row::At {
+            source,
+            offset,
+            len,
+        } => read_row(source, offset, len, input),
     }
 }
 
