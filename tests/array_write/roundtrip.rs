@@ -336,3 +336,58 @@ fn contents(path: &std::path::Path) -> Vec<(std::ffi::OsString, Vec<u8>)> {
     files.sort();
     files
 }
+
+/// A source that panics when asked for the bytes at `at`, and only there.
+struct Panics {
+    bytes: Vec<u8>,
+    at: u64,
+}
+
+impl b2nd_meta::io::ReadAt for Panics {
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
+        let asked = offset..offset + buf.len() as u64;
+        assert!(!asked.contains(&self.at), "the source gives up");
+        self.bytes.read_at(buf, offset)
+    }
+
+    fn size(&self) -> std::io::Result<u64> {
+        Ok(self.bytes.len() as u64)
+    }
+}
+
+#[test]
+fn a_source_panicking_on_a_compressing_thread_panics_the_caller_and_nothing_waits() {
+    // Each thread reads its own chunks: the panic is on one of them, in the middle. The
+    // others, and the thread storing chunks, stop; the caller gets the panic, as on one
+    // thread.
+    let case = cases::case("panics", "<f8", &[200_000], Some(&[10_000]), Some(&[1000]));
+    let data = cases::data(&case, 8);
+    for threads in [1, 2, 3] {
+        let dir = TempDir::new("panics");
+        let source = Panics {
+            bytes: data.clone(),
+            at: data.len() as u64 / 2,
+        };
+        let (tx, rx) = std::sync::mpsc::channel();
+        let params = case.params(threads);
+        let path = dir.0.join("p.b2nd");
+        std::thread::spawn(move || {
+            let mut w = params.create(&path).unwrap();
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                w.write_from_at(&source, 0)
+            }));
+            let message = outcome
+                .err()
+                .and_then(|p| p.downcast_ref::<&str>().map(|s| s.to_string()));
+            tx.send(message).unwrap();
+        });
+        let message = rx
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the writer returned");
+        assert_eq!(
+            message.as_deref(),
+            Some("the source gives up"),
+            "{threads} threads"
+        );
+    }
+}
