@@ -286,6 +286,15 @@ fn every_case_read_at_offsets_is_the_file_written_from_bytes() {
         Some(&[16, 30]),
         Some(&[4, 10]),
     ));
+    // One chunk of many small blocks: read several at a time, on one thread or on three
+    // (each thread's blocks from its own reads).
+    cases.push(cases::case(
+        "one-chunk",
+        "<f8",
+        &[70_000],
+        Some(&[70_000]),
+        Some(&[1000]),
+    ));
     for case in &cases {
         let itemsize = b2nd_meta::dtype::Dtype::parse(case.dtype)
             .unwrap()

@@ -69,8 +69,8 @@ pub(super) fn blocks_from<I: Input + ?Sized>(
     bstarts_at: usize,
     first: usize,
 ) -> Result<Outcome, I::Error> {
-    let mut scratch = Scratch::default();
-    let mut kept = Vec::new();
+    let mut scratch = Scratch::<I::Buffer>::default();
+    let mut kept = I::Buffer::default();
     let reference = first_block(src, params, g, &mut kept)?;
     for j in first..g.nblocks {
         set_bstart(out, bstarts_at, j);
@@ -99,7 +99,7 @@ pub(super) fn first_block<'a, I: Input + ?Sized>(
     src: &'a I,
     params: &CParams,
     g: &Geometry,
-    kept: &'a mut Vec<u8>,
+    kept: &'a mut I::Buffer,
 ) -> Result<Option<&'a [u8]>, I::Error> {
     let delta = params.filters.iter().any(|(f, _)| *f == Filter::Delta);
     if !delta || g.nblocks < 2 {
@@ -116,7 +116,7 @@ pub(super) fn block_alone<I: Input + ?Sized>(
     g: &Geometry,
     j: usize,
     reference: Option<&[u8]>,
-    scratch: &mut Scratch,
+    scratch: &mut Scratch<I::Buffer>,
 ) -> Result<Vec<u8>, I::Error> {
     let (start, bsize, nstreams) = g.block(j, src.len());
     let block = src.bytes(start, bsize, &mut scratch.input)?;
@@ -224,8 +224,8 @@ fn encode(codec: Codec, clevel: u8, src: &[u8], maxout: usize, out: &mut Vec<u8>
 /// The buffers a thread keeps across the blocks of a chunk: the block read, when the
 /// input is read, and what the filters write.
 #[derive(Default)]
-pub(super) struct Scratch {
-    input: Vec<u8>,
+pub(super) struct Scratch<B> {
+    input: B,
     filters: Filtered,
 }
 

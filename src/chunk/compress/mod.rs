@@ -171,7 +171,7 @@ pub(crate) fn compress_into<I: Input + ?Sized>(
     if memcpyed {
         out.truncate(EXTENDED_HEADER_LEN);
         out[AT_FLAGS] |= FLAG_MEMCPYED;
-        let mut buf = Vec::new();
+        let mut buf = I::Buffer::default();
         let piece = blocksize.max(1);
         for at in (0..nbytes).step_by(piece) {
             out.extend_from_slice(src.bytes(at, piece.min(nbytes - at), &mut buf)?);

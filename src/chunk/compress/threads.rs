@@ -27,13 +27,13 @@ pub(super) fn compress_blocks<I: Input + ?Sized>(
     out: &mut Vec<u8>,
     threads: usize,
 ) -> Result<Outcome, I::Error> {
-    let mut kept = Vec::new();
+    let mut kept = I::Buffer::default();
     let reference = blocks::first_block(src, params, g, &mut kept)?;
     let bstarts_at = out.len();
     out.resize(bstarts_at + INT32_LEN * g.nblocks, 0);
     let next = AtomicUsize::new(0);
     let work = || {
-        let mut scratch = Scratch::default();
+        let mut scratch = Scratch::<I::Buffer>::default();
         let mut done = Vec::new();
         loop {
             let j = next.fetch_add(1, Ordering::Relaxed);
