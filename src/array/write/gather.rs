@@ -3,8 +3,8 @@
 //! already is that layout (python's default blocks), then compressed
 //! ([`chunk::compress`], C-Blosc2's `blosc2_compress_ctx`); an all-zero chunk is C's
 //! zeros special chunk, which the frame indexes without storing, as python does. A
-//! chunk that is one stretch of a file is read from it a block at a time as it is
-//! compressed.
+//! chunk that is one stretch of a file is read from it as it is compressed, a block (or
+//! 64 KiB) at a time.
 
 use std::vec::Vec;
 

@@ -3,9 +3,9 @@
 //! next chunk, and one more thread stores the chunks in order, all at the same time, so
 //! the reading and the writing of the file overlap the compression. From a source read
 //! at offsets (a file), a row that is one chunk is read by the thread compressing it: a
-//! block at a time as it is compressed when the chunk is one stretch of the file (no
-//! buffer of a chunk's size, its blocks still in cache when compressed), else whole
-//! into that thread's own buffer (`workers`).
+//! block (or 64 KiB) at a time as it is compressed when the chunk is one stretch of the
+//! file (no buffer of a chunk's size, its blocks still in cache when compressed), else
+//! whole into that thread's own buffer (`workers`).
 //!
 //! Memory stays bounded, whatever the input's length: input rows come from a pool of
 //! `workers + 1` buffers (or are each worker's one buffer), compressed chunks from one
