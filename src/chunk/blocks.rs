@@ -201,15 +201,17 @@ impl Chunk<'_, '_, '_> {
         if self.filtered && split && filters::unshuffles_rows(nstreams) && only_shuffle(header) {
             // The unshuffle reads the streams stored as they are where they are, not
             // from a copy (C copies them first).
-            let buf = scratch::line(&mut bufs[0], bsize);
-            let mut stored: [Option<&[u8]>; MAX_ROWS] = [None; MAX_ROWS];
-            for (row, stream) in stored.iter_mut().zip(buf.chunks_exact_mut(neblock)) {
+            let [streams_buf, .., zeros_buf] = bufs;
+            let buf = scratch::line(streams_buf, bsize);
+            let mut rows: [Row<'_>; MAX_ROWS] = [Row::Written; MAX_ROWS];
+            for (row, stream) in rows.iter_mut().zip(buf.chunks_exact_mut(neblock)) {
                 *row = read_stream(&mut r, &mut self.streams, stream, true)?;
             }
-            let buf = &*buf;
-            let rows: [&[u8]; MAX_ROWS] = core::array::from_fn(|j| {
-                let decoded = || buf.get(j * neblock..(j + 1) * neblock).unwrap_or_default();
-                stored[j].unwrap_or_else(decoded)
+            let (buf, zeros) = (&*buf, scratch::zeros(zeros_buf, neblock));
+            let rows: [&[u8]; MAX_ROWS] = core::array::from_fn(|j| match rows[j] {
+                Row::Stored(bytes) => bytes,
+                Row::Zeros => zeros,
+                Row::Written => buf.get(j * neblock..(j + 1) * neblock).unwrap_or_default(),
             });
             filters::unshuffle_rows(Unit::detected(), &rows[..nstreams], dest);
             return Ok(());
@@ -255,17 +257,27 @@ fn block_bytes<'a>(
     Ok(Cursor::block(bytes, start))
 }
 
+/// Where a stream's bytes are: written to its place, or (read in place) stored as they
+/// are in the chunk, or zeros.
+#[derive(Clone, Copy)]
+enum Row<'a> {
+    Written,
+    Stored(&'a [u8]),
+    Zeros,
+}
+
 /// One stream, filling `dest`; or, with `in_place`, a stream stored as it is (as long
-/// as `dest`) returned where it is, `dest` left alone.
+/// as `dest`) or of zeros said so, `dest` left alone.
 fn read_stream<'a>(
     r: &mut Cursor<'a>,
     streams: &mut Streams<'_>,
     dest: &mut [u8],
     in_place: bool,
-) -> Result<Option<&'a [u8]>, ChunkError> {
+) -> Result<Row<'a>, ChunkError> {
     let at = r.position();
     let csize = r.le_i32("a stream's csize (int32, little-endian)")?;
     match csize {
+        0 if in_place => return Ok(Row::Zeros),
         0 => dest.fill(0),
         c if c < 0 => {
             let token = r.byte("a stream's token")?;
@@ -290,12 +302,12 @@ fn read_stream<'a>(
         c => {
             let src = r.bytes(c as usize, "a compressed stream")?;
             if in_place && src.len() == dest.len() {
-                return Ok(Some(src));
+                return Ok(Row::Stored(src));
             }
             stream_into(streams, src, at + INT32_LEN, dest)?;
         }
     }
-    Ok(None)
+    Ok(Row::Written)
 }
 
 /// A stream's bytes `src` (at byte `src_at` of the chunk) into `dest`: stored as they

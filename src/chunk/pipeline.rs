@@ -78,7 +78,7 @@ pub(super) fn unfilter(
     let next_is_delta = |slot: usize| {
         (0..slot).rev().map(|s| slots[s].0).find(|&f| undone(f)) == Some(Filter::Delta)
     };
-    let [tmp @ .., bits] = bufs;
+    let [tmp @ .., bits, _zeros] = bufs;
     for t in tmp.iter_mut() {
         scratch::line(t, n);
     }

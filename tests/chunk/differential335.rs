@@ -426,8 +426,8 @@ fn differential_335_full() {
     sweep(&grid, 4096, &thin);
 }
 
-/// Shuffled blocks whose streams are stored as they are (incompressible bytes: the
-/// unshuffle reads them where they are) beside compressed and zero streams, for every
+/// Shuffled blocks whose streams are stored as they are (incompressible bytes) or zeros
+/// (the unshuffle reads both where they are) beside compressed ones, for every
 /// element size the unshuffle reads by rows: decoded to the bytes C-Blosc2 3.3.5 was
 /// given.
 #[test]
@@ -452,13 +452,22 @@ fn shuffled_streams_stored_as_they_are() {
             let p = c335::cparams(codec, 5, typesize as i32, 0, ALWAYS_SPLIT);
             let chunk = c335::compress(&data, &p).expect("C compresses");
             let field = |at: usize| u32::from_le_bytes(chunk[at..at + 4].try_into().unwrap());
-            // The first block's first stream (the noise bytes) is stored as it is.
-            let (blocksize, start) = (field(8) as usize, field(32) as usize);
+            // The first block's streams: the noise bytes' stored as they are, the
+            // zeros' (from the third byte on) of csize 0.
+            let (blocksize, mut at) = (field(8) as usize, field(32) as usize);
+            let csizes: Vec<i32> = (0..typesize)
+                .map(|_| {
+                    let csize = field(at) as i32;
+                    at += 4 + csize.max(0) as usize + usize::from(csize < 0);
+                    csize
+                })
+                .collect();
             assert_eq!(
-                field(start) as usize,
+                csizes[0] as usize,
                 blocksize / typesize,
                 "{codec} x {typesize}"
             );
+            assert!(typesize == 2 || csizes[2..].contains(&0), "{csizes:?}");
             let decoded = super::into::decode_both(&chunk);
             assert!(decoded.as_ref() == Ok(&data), "{codec} x {typesize}");
         }
