@@ -52,6 +52,7 @@ impl Blosc2 {
     /// `chunk` (of `nbytes`) decompressed into a new buffer, as a C caller without one
     /// does it (and python-blosc2's `decompress`): `malloc` (not zero-filled), then
     /// `blosc2_decompress_ctx`; the counterpart of our `decode`.
+    #[allow(dead_code)] // Only the chunk bench times it.
     pub fn decompress_new(&self, chunk: &[u8], nbytes: usize) -> Vec<u8> {
         let mut out = Vec::<u8>::with_capacity(nbytes);
         let n = unsafe {
