@@ -51,6 +51,26 @@ impl Blosc2 {
         self.lib.decompress_into(self.dctx, chunk, dest)
     }
 
+    /// `chunk` (of `nbytes`) decompressed into a new buffer, as a C caller without one
+    /// does it (and python-blosc2's `decompress`): `malloc` (not zero-filled), then
+    /// `blosc2_decompress_ctx`; the counterpart of our `decode`.
+    #[allow(dead_code)] // Only the chunk bench times it.
+    pub fn decompress_new(&self, chunk: &[u8], nbytes: usize) -> Vec<u8> {
+        let mut out = Vec::<u8>::with_capacity(nbytes);
+        let n = unsafe {
+            (self.lib.decompress_ctx)(
+                self.dctx,
+                chunk.as_ptr().cast(),
+                chunk.len() as i32,
+                out.as_mut_ptr().cast(),
+                nbytes as i32,
+            )
+        };
+        // C wrote the first `n` bytes.
+        unsafe { out.set_len(n.max(0) as usize) };
+        out
+    }
+
     /// A new contiguous array at `path` from `bytes` (C order), as python-blosc2's
     /// `asarray` makes it: `b2nd_create_ctx` then `b2nd_from_cbuffer`, with `cparams`
     /// (their `nthreads` too).
