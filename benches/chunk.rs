@@ -207,13 +207,16 @@ fn codec_stage(cr: &mut Criterion<ThreadTime>, c335: &c335::Blosc2, sizes: &[usi
 /// `B2ND_BENCH_INTERLEAVED=1`: no criterion; per case, rounds of every decoder in turn,
 /// each the fastest of a batch, and the fastest of the rounds in CPU time (steadier than
 /// criterion's one decoder after the other on a machine whose load changes by the
-/// minute). Prints ours/C 3.3.5 for `decode_into` and `decode`.
+/// minute). Prints ours/C 3.3.5 for `decode_into` and `decode`, and `decode` against C
+/// decompressing into a new `malloc`ed buffer (what `decode` does: the fair pair).
 fn interleaved() {
     let c335 = c335::Blosc2::load();
     // Criterion's filter argument, as a substring of the case's name.
     let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
-    println!("| case | C 3.3.5 µs | `decode_into` | `decode` | into/C | decode/C |");
-    println!("|---|---|---|---|---|---|");
+    println!(
+        "| case | C 3.3.5 µs | `decode_into` | `decode` | into/C | decode/C | C new buffer µs | decode/C new |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
     for size in sizes() {
         for (data_name, data, typesize) in [
             ("f64ramp", float_ramp(size), 8),
@@ -227,6 +230,11 @@ fn interleaved() {
                     }
                     let chunk = c335.compress(cparams(codec, typesize, filter_id), &data);
                     let mut dest = vec![0u8; size];
+                    eprintln!(
+                        "ALIGN {id} dest {} chunk {}",
+                        dest.as_ptr() as usize % 64,
+                        chunk.as_ptr() as usize % 64
+                    );
                     let batch = (4 << 20) / size + 2;
                     let fastest = |f: &mut dyn FnMut()| {
                         (0..batch)
@@ -238,7 +246,7 @@ fn interleaved() {
                             .min()
                             .unwrap_or(0)
                     };
-                    let mut best = [u64::MAX; 3];
+                    let mut best = [u64::MAX; 4];
                     for _ in 0..15 {
                         let t = [
                             fastest(&mut || _ = c335.decompress(&chunk, &mut dest)),
@@ -246,6 +254,7 @@ fn interleaved() {
                                 b2nd_meta::chunk::decode_into(&chunk, &mut dest).unwrap();
                             }),
                             fastest(&mut || _ = black_box(b2nd_meta::chunk::decode(&chunk))),
+                            fastest(&mut || _ = black_box(c335.decompress_new(&chunk, size))),
                         ];
                         for (b, t) in best.iter_mut().zip(t) {
                             *b = (*b).min(t);
@@ -253,12 +262,14 @@ fn interleaved() {
                     }
                     let us = best.map(|ns| ns as f64 / 1e3);
                     println!(
-                        "| {id} | {:.1} | {:.1} | {:.1} | **{:.2}x** | {:.2}x |",
+                        "| {id} | {:.1} | {:.1} | {:.1} | **{:.2}x** | {:.2}x | {:.1} | {:.2}x |",
                         us[0],
                         us[1],
                         us[2],
                         us[1] / us[0],
-                        us[2] / us[0]
+                        us[2] / us[0],
+                        us[3],
+                        us[2] / us[3]
                     );
                 }
             }

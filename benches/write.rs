@@ -1,26 +1,25 @@
-//! Writing a new array to a file: `NewArray::write` against C-Blosc2 2.15.3's
-//! `b2nd_from_cbuffer` (blosc2-src) in the same run, both on 2 threads, the same chunk
-//! and block shapes (python-blosc2's for the size, on this machine), the cases:
-//! zstd 5 + shuffle (python's default), zstd 1 + shuffle, lz4 5 + shuffle, zstd 1 +
-//! bitshuffle and blosclz 5 + shuffle, of a float64 ramp with noise and an int32
-//! counter. (python-blosc2 4.14.1 runs C-Blosc2 3.3.5, whose whole `blosc2.asarray`
-//! benches/import_vs_python.py times against the `import` command.)
+//! Writing a new array to a file: `NewArray::write` against C-Blosc2 3.3.5's
+//! `b2nd_from_cbuffer` (python-blosc2 4.14.1's `libblosc2.so`, loaded at run time: see
+//! `c335/mod.rs`; what `blosc2.asarray` runs) in the same run, both on 2 threads, the
+//! same chunk and block shapes (python-blosc2's for the size, on this machine), the
+//! issue's cases: zstd 5 + shuffle (python's default), zstd 1 + shuffle, lz4 5 + shuffle,
+//! zstd 1 + bitshuffle and blosclz 5 + shuffle, of a float64 ramp with noise and an int32
+//! counter. (benches/import_vs_python.py times python's whole `np.load` + `asarray`
+//! against the `import` command.)
 //!
-//! Run with `cargo bench --bench write --all-features`; `B2ND_BENCH_MB=64` (the default)
+//! Run with `cargo bench --bench write --all-features` (`B2ND_LIBBLOSC2_335` names the
+//! library when it is not in the venv of this machine); `B2ND_BENCH_MB=64` (the default)
 //! sets the input's size.
+
+#[allow(dead_code)] // The decoder benches' helpers.
+mod c335;
 
 use std::hint::black_box;
 use std::time::Duration;
 
 use b2nd_meta::array::write::{chunks_and_blocks, Caches, NewArray};
 use b2nd_meta::blosc::{Codec, Filter};
-use blosc2_src as c;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-
-#[path = "../tests/c_ffi/b2nd.rs"]
-mod c_b2nd;
-
-use c_b2nd::{write_with as c_write_with, Geometry};
 
 /// A float64 ramp with noise, or an int32 counter, of `bytes` bytes.
 fn data(bytes: usize, float: bool) -> Vec<u8> {
@@ -41,7 +40,7 @@ fn data(bytes: usize, float: bool) -> Vec<u8> {
 }
 
 fn bench(c: &mut Criterion) {
-    unsafe { c::blosc2_init() };
+    let c335 = c335::Blosc2::load();
     let mb: usize = std::env::var("B2ND_BENCH_MB")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -60,10 +59,11 @@ fn bench(c: &mut Criterion) {
         let bytes = data(mb << 20, kind == "f64_ramp");
         let shape = [bytes.len() as u64 / itemsize];
         let (chunks, blocks) = chunks_and_blocks(&shape, itemsize, None, None, &caches).unwrap();
-        let geometry = Geometry {
+        let array = c335::Array {
             shape: vec![shape[0] as i64],
             chunks: chunks.iter().map(|&d| d as i32).collect(),
             blocks: blocks.iter().map(|&d| d as i32).collect(),
+            dtype,
         };
         let mut group = c.benchmark_group(format!("write/{kind}"));
         group.throughput(Throughput::Bytes(bytes.len() as u64));
@@ -86,9 +86,19 @@ fn bench(c: &mut Criterion) {
                 b.iter(|| ours.write(&path, black_box(&bytes)).unwrap())
             });
             let cpath = dir.join("c.b2nd");
-            let id = (codec.id().unwrap(), clevel, filter.id());
-            group.bench_function(BenchmarkId::new("c", name), |b| {
-                b.iter(|| c_write_with(&cpath, &geometry, dtype, id, 2, black_box(&bytes)))
+            // splitmode 4: BLOSC_FORWARD_COMPAT_SPLIT, python's default.
+            let mut cparams = c335::CParams::one_thread(
+                codec.id().unwrap(),
+                clevel,
+                itemsize as i32,
+                0,
+                4,
+                [0, 0, 0, 0, 0, filter.id()],
+                [0; 6],
+            );
+            cparams.nthreads = 2;
+            group.bench_function(BenchmarkId::new("c335", name), |b| {
+                b.iter(|| c335.write_array(&cpath, &array, cparams, black_box(&bytes)))
             });
             let (o, cc) = (
                 std::fs::metadata(&path).unwrap().len(),

@@ -217,6 +217,12 @@ lifted! {
     ContainerError => Container,
 }
 
+impl From<CompressError> for ArrayError {
+    fn from(e: CompressError) -> Self {
+        ArrayError::new(ArrayErrorKind::Compress(e))
+    }
+}
+
 impl From<io::Error> for ArrayError {
     fn from(e: io::Error) -> Self {
         ArrayError::new(ArrayErrorKind::Io(e))

@@ -255,4 +255,60 @@ impl Grid {
             }
         }
     }
+
+    /// Whether chunk `coords` is one stretch of the array's elements in C order, in the
+    /// chunk's own order: whole (no padding), contiguous in the array (the axes after
+    /// the first it does not span whole are whole) and its blocks in the array's order
+    /// (the same, blocks within the chunk). Its bytes are then the input's as they are:
+    /// what [`chunk_runs`](Grid::chunk_runs) gives as one run, known without walking.
+    pub(crate) fn chunk_is_one_stretch(&self, coords: &[u64]) -> bool {
+        let ndim = self.ndim();
+        let whole = (0..ndim).all(|d| {
+            (coords[d] + 1).saturating_mul(self.chunkshape[d]) <= self.shape[d]
+                && self.chunkshape[d].is_multiple_of(self.blockshape[d])
+        });
+        // Every axis cut short has only single positions before it.
+        let in_order = |outer: &[u64], inner: &[u64]| {
+            (0..ndim).all(|d| outer[d] == inner[d] || inner[..d].iter().all(|&e| e == 1))
+        };
+        whole
+            && in_order(&self.shape, &self.chunkshape)
+            && in_order(&self.chunkshape, &self.blockshape)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use std::vec::Vec;
+
+    use super::Grid;
+
+    proptest! {
+        #[test]
+        fn a_chunk_is_one_stretch_exactly_when_its_runs_are_one(
+            dims in proptest::collection::vec((1u64..6, 1u64..6, 1u64..6), 0..4),
+            pick in any::<u64>(),
+        ) {
+            // shape >= chunks >= blocks on every axis, as C requires.
+            let shape: Vec<u64> = dims.iter().map(|&(s, c, b)| s.max(c).max(b)).collect();
+            let chunks: Vec<u64> = dims.iter().map(|&(_, c, b)| c.max(b)).collect();
+            let blocks: Vec<u64> = dims.iter().map(|&(_, _, b)| b).collect();
+            let grid = Grid::new(&shape, &chunks, &blocks).unwrap();
+            let nchunks: u64 = grid.chunks_per_axis.iter().product();
+            let mut rest = pick % nchunks;
+            let mut coords = std::vec![0; grid.ndim()];
+            for d in (0..grid.ndim()).rev() {
+                coords[d] = rest % grid.chunks_per_axis[d];
+                rest /= grid.chunks_per_axis[d];
+            }
+            let mut runs: Vec<(usize, usize, usize)> = Vec::new();
+            grid.chunk_runs(&coords, |at, in_chunk, len| match runs.last_mut() {
+                Some(last) if last.0 + last.2 == at && last.1 + last.2 == in_chunk => last.2 += len,
+                _ => runs.push((at, in_chunk, len)),
+            });
+            let one = matches!(runs[..], [(_, 0, len)] if len == grid.chunk_items);
+            prop_assert_eq!(grid.chunk_is_one_stretch(&coords), one, "{:?} {:?} {:?} at {:?}", shape, chunks, blocks, coords);
+        }
+    }
 }

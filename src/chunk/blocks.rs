@@ -7,13 +7,17 @@ use alloc::vec::Vec;
 use super::cursor::Cursor;
 use super::dest::Dest;
 use super::error::{ChunkError, ChunkErrorKind};
+use super::filters;
 use super::header::{ChunkHeader, FLAG_DONT_SPLIT};
 use super::output::{Output, Stored, Want};
-use super::pipeline::{streams_into_dest, unfilter};
+use super::pipeline::{only_shuffle, streams_into_dest, unfilter};
 use super::scratch::{self, Buffers};
 use crate::blosc::{Codec, Filter};
 use crate::codec;
+use crate::simd::Unit;
 
+/// The most streams a block is split into (a byte-shuffle's rows, 16-byte elements).
+const MAX_ROWS: usize = 16;
 /// Length of a block start or a stream's `csize` (`int32_t`).
 const INT32_LEN: usize = 4;
 /// The largest byte a run (negative `csize`) can repeat.
@@ -194,6 +198,24 @@ impl Chunk<'_, '_, '_> {
             Stored::Chunk => Cursor::at(self.data, start as usize, "a block")?,
             Stored::Parts(stored) => block_bytes(header, block, start as usize, stored)?,
         };
+        if self.filtered && split && filters::unshuffles_rows(nstreams) && only_shuffle(header) {
+            // The unshuffle reads the streams stored as they are where they are, not
+            // from a copy (C copies them first).
+            let [streams_buf, .., zeros_buf] = bufs;
+            let buf = scratch::line(streams_buf, bsize);
+            let mut rows: [Row<'_>; MAX_ROWS] = [Row::Written; MAX_ROWS];
+            for (row, stream) in rows.iter_mut().zip(buf.chunks_exact_mut(neblock)) {
+                *row = read_stream(&mut r, &mut self.streams, stream, true)?;
+            }
+            let (buf, zeros) = (&*buf, scratch::zeros(zeros_buf, neblock));
+            let rows: [&[u8]; MAX_ROWS] = core::array::from_fn(|j| match rows[j] {
+                Row::Stored(bytes) => bytes,
+                Row::Zeros => zeros,
+                Row::Written => buf.get(j * neblock..(j + 1) * neblock).unwrap_or_default(),
+            });
+            filters::unshuffle_rows(Unit::detected(), &rows[..nstreams], dest);
+            return Ok(());
+        }
         let streams_out = if self.filtered && !streams_into_dest(header) {
             // Every byte is overwritten by the streams: no zero-filling after the first.
             scratch::line(&mut bufs[0], bsize)
@@ -201,7 +223,7 @@ impl Chunk<'_, '_, '_> {
             dest.whole(0, bsize)
         };
         for stream in streams_out.chunks_exact_mut(neblock) {
-            read_stream(&mut r, &mut self.streams, stream)?;
+            read_stream(&mut r, &mut self.streams, stream, false)?;
         }
         if self.filtered {
             unfilter(header, reference, dest, bsize, bufs)?;
@@ -235,15 +257,27 @@ fn block_bytes<'a>(
     Ok(Cursor::block(bytes, start))
 }
 
-/// One stream, filling `dest`.
-fn read_stream(
-    r: &mut Cursor<'_>,
+/// Where a stream's bytes are: written to its place, or (read in place) stored as they
+/// are in the chunk, or zeros.
+#[derive(Clone, Copy)]
+enum Row<'a> {
+    Written,
+    Stored(&'a [u8]),
+    Zeros,
+}
+
+/// One stream, filling `dest`; or, with `in_place`, a stream stored as it is (as long
+/// as `dest`) or of zeros said so, `dest` left alone.
+fn read_stream<'a>(
+    r: &mut Cursor<'a>,
     streams: &mut Streams<'_>,
     dest: &mut [u8],
-) -> Result<(), ChunkError> {
+    in_place: bool,
+) -> Result<Row<'a>, ChunkError> {
     let at = r.position();
     let csize = r.le_i32("a stream's csize (int32, little-endian)")?;
     match csize {
+        0 if in_place => return Ok(Row::Zeros),
         0 => dest.fill(0),
         c if c < 0 => {
             let token = r.byte("a stream's token")?;
@@ -267,10 +301,13 @@ fn read_stream(
         }
         c => {
             let src = r.bytes(c as usize, "a compressed stream")?;
+            if in_place && src.len() == dest.len() {
+                return Ok(Row::Stored(src));
+            }
             stream_into(streams, src, at + INT32_LEN, dest)?;
         }
     }
-    Ok(())
+    Ok(Row::Written)
 }
 
 /// A stream's bytes `src` (at byte `src_at` of the chunk) into `dest`: stored as they

@@ -66,9 +66,9 @@ pub(crate) use budget::decode_within_limit;
 #[cfg(feature = "std")]
 pub use budget::{decode_within, DecodeBudget};
 #[cfg(feature = "std")]
-pub(crate) use compress::compress_into;
-#[cfg(feature = "std")]
 pub use compress::{compress, compress_threads, CParams, CompressError};
+#[cfg(feature = "std")]
+pub(crate) use compress::{compress_into, Input};
 #[cfg(feature = "std")]
 pub use error::OverBudget;
 // The special-chunk rules, for the frame reader's shortcut (one place).

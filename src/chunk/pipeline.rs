@@ -47,6 +47,15 @@ pub(super) fn streams_into_dest(header: &ChunkHeader) -> bool {
     first_undone(header) == Some(Filter::Delta)
 }
 
+/// Whether the one filter undone is the byte-shuffle of the chunk's typesize: its rows
+/// are the block's streams, which it may read where they are.
+pub(super) fn only_shuffle(header: &ChunkHeader) -> bool {
+    let mut undone_filters = header.filters.iter().filter(|(f, _)| undone(*f));
+    let typesize = header.typesize;
+    matches!(undone_filters.next(), Some(&(Filter::Shuffle, meta)) if meta == 0 || meta == typesize)
+        && undone_filters.next().is_none()
+}
+
 /// Undoes the pipeline on one block of `n` bytes. The streams are in `bufs[0]` (from
 /// its first cache line, [`scratch::line`]), or in `dest` when [`streams_into_dest`];
 /// the result ends in `dest`, which the last filter writes as it goes (appended to a
@@ -69,7 +78,7 @@ pub(super) fn unfilter(
     let next_is_delta = |slot: usize| {
         (0..slot).rev().map(|s| slots[s].0).find(|&f| undone(f)) == Some(Filter::Delta)
     };
-    let [tmp @ .., bits] = bufs;
+    let [tmp @ .., bits, _zeros] = bufs;
     for t in tmp.iter_mut() {
         scratch::line(t, n);
     }

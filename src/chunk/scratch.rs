@@ -6,8 +6,19 @@
 use alloc::vec::Vec;
 
 /// The scratch buffers of a block: three for the filter pipeline (the streams go to
-/// the first), one for bitshuffle's transposed bytes.
-pub(super) type Buffers = [Vec<u8>; 4];
+/// the first), one for bitshuffle's transposed bytes, and a last one that only ever
+/// holds zeros ([`zeros`]).
+pub(super) type Buffers = [Vec<u8>; 5];
+
+/// `len` zeros from `v` (the last of [`Buffers`], which holds nothing else), grown by
+/// zeros when shorter: the row of a stream of zeros, which the unshuffle reads where C
+/// fills the stream first.
+pub(super) fn zeros(v: &mut Vec<u8>, len: usize) -> &[u8] {
+    if v.len() < len {
+        grow_zeroed(v, len);
+    }
+    &v[..len]
+}
 
 /// The largest buffer kept between chunks, per thread.
 #[cfg(feature = "std")]
@@ -16,7 +27,7 @@ const KEEP: usize = 2 << 20;
 #[cfg(feature = "std")]
 std::thread_local! {
     static KEPT: core::cell::Cell<Buffers> = const {
-        core::cell::Cell::new([Vec::new(), Vec::new(), Vec::new(), Vec::new()])
+        core::cell::Cell::new([Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new()])
     };
 }
 

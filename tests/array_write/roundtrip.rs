@@ -4,7 +4,7 @@
 //! and vlmeta given.
 
 use b2nd_meta::array::{Array, Selection};
-use b2nd_meta::blosc::Special;
+use b2nd_meta::blosc::{Codec, Filter, Special};
 use b2nd_meta::frame::{self, ChunkIndex, ChunkLocation};
 
 use crate::c_b2nd::{c_reads, Ask};
@@ -254,5 +254,149 @@ fn read_at_offsets_whole_or_cut_short_the_file_is_the_same() {
                 case.name
             );
         }
+    }
+}
+
+#[test]
+fn every_case_read_at_offsets_is_the_file_written_from_bytes() {
+    // Chunks that are one stretch of the source are read a block at a time as they are
+    // compressed (delta's first block, memcpyed chunks and a chunk's blocks on several
+    // threads included); the others are read whole and laid out. Either way, the bytes
+    // written from memory.
+    let dir = TempDir::new("read-at-all");
+    let mut cases = cases::all();
+    cases.push(cases::case(
+        "noise",
+        "<u8",
+        &[5_000],
+        Some(&[2_000]),
+        Some(&[500]),
+    ));
+    cases.push(
+        cases::case("delta", "<i4", &[64, 30], Some(&[16, 30]), Some(&[4, 30])).codec(
+            Codec::Lz4,
+            5,
+            &[(Filter::Delta, 0), (Filter::Shuffle, 0)],
+        ),
+    );
+    cases.push(cases::case(
+        "cut-blocks",
+        "<i2",
+        &[64, 30],
+        Some(&[16, 30]),
+        Some(&[4, 10]),
+    ));
+    // One chunk of many small blocks: read several at a time, on one thread or on three
+    // (each thread's blocks from its own reads).
+    cases.push(cases::case(
+        "one-chunk",
+        "<f8",
+        &[70_000],
+        Some(&[70_000]),
+        Some(&[1000]),
+    ));
+    for case in &cases {
+        let itemsize = b2nd_meta::dtype::Dtype::parse(case.dtype)
+            .unwrap()
+            .itemsize() as usize;
+        let mut data = cases::data(case, itemsize);
+        if case.name == "noise" {
+            let mut x = 7u64;
+            for b in &mut data {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                *b = (x >> 56) as u8;
+            }
+        }
+        let mut source = vec![7u8; 5];
+        source.extend_from_slice(&data);
+        for threads in [1, 3] {
+            let whole = dir.0.join(format!("{}-{threads}.b2nd", case.name));
+            case.params(threads).write(&whole, &data).unwrap();
+            let path = dir.0.join(format!("{}-at-{threads}.b2nd", case.name));
+            let mut w = case.params(threads).create(&path).unwrap();
+            assert_eq!(w.write_from_at(&source, 5).unwrap(), data.len() as u64);
+            w.finish().unwrap();
+            assert!(
+                contents(&path) == contents(&whole),
+                "{} on {threads} threads",
+                case.name
+            );
+        }
+    }
+}
+
+/// A file's bytes, or a sparse frame's files' names and bytes.
+fn contents(path: &std::path::Path) -> Vec<(std::ffi::OsString, Vec<u8>)> {
+    if path.is_file() {
+        return vec![(Default::default(), std::fs::read(path).unwrap())];
+    }
+    let mut files: Vec<_> = std::fs::read_dir(path)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_owned(),
+                std::fs::read(&p).unwrap(),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// A source that panics when asked for the bytes at `at`, and only there.
+struct Panics {
+    bytes: Vec<u8>,
+    at: u64,
+}
+
+impl b2nd_meta::io::ReadAt for Panics {
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
+        let asked = offset..offset + buf.len() as u64;
+        assert!(!asked.contains(&self.at), "the source gives up");
+        self.bytes.read_at(buf, offset)
+    }
+
+    fn size(&self) -> std::io::Result<u64> {
+        Ok(self.bytes.len() as u64)
+    }
+}
+
+#[test]
+fn a_source_panicking_on_a_compressing_thread_panics_the_caller_and_nothing_waits() {
+    // Each thread reads its own chunks: the panic is on one of them, in the middle. The
+    // others, and the thread storing chunks, stop; the caller gets the panic, as on one
+    // thread.
+    let case = cases::case("panics", "<f8", &[200_000], Some(&[10_000]), Some(&[1000]));
+    let data = cases::data(&case, 8);
+    for threads in [1, 2, 3] {
+        let dir = TempDir::new("panics");
+        let source = Panics {
+            bytes: data.clone(),
+            at: data.len() as u64 / 2,
+        };
+        let (tx, rx) = std::sync::mpsc::channel();
+        let params = case.params(threads);
+        let path = dir.0.join("p.b2nd");
+        std::thread::spawn(move || {
+            let mut w = params.create(&path).unwrap();
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                w.write_from_at(&source, 0)
+            }));
+            let message = outcome
+                .err()
+                .and_then(|p| p.downcast_ref::<&str>().map(|s| s.to_string()));
+            tx.send(message).unwrap();
+        });
+        let message = rx
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the writer returned");
+        assert_eq!(
+            message.as_deref(),
+            Some("the source gives up"),
+            "{threads} threads"
+        );
     }
 }

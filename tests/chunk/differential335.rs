@@ -425,3 +425,51 @@ fn differential_335_full() {
     };
     sweep(&grid, 4096, &thin);
 }
+
+/// Shuffled blocks whose streams are stored as they are (incompressible bytes) or zeros
+/// (the unshuffle reads both where they are) beside compressed ones, for every
+/// element size the unshuffle reads by rows: decoded to the bytes C-Blosc2 3.3.5 was
+/// given.
+#[test]
+fn shuffled_streams_stored_as_they_are() {
+    if !c335::present("shuffled_streams_stored_as_they_are") {
+        return;
+    }
+    let mut x = 7u32;
+    for typesize in [2, 4, 8, 16] {
+        // Each element: a noise byte, a counter byte, then zeros.
+        let data: Vec<u8> = (0..8192 * typesize)
+            .map(|i| match i % typesize {
+                0 => {
+                    x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                    (x >> 16) as u8
+                }
+                1 => (i / typesize / 64) as u8,
+                _ => 0,
+            })
+            .collect();
+        for codec in [BLOSCLZ, LZ4] {
+            let p = c335::cparams(codec, 5, typesize as i32, 0, ALWAYS_SPLIT);
+            let chunk = c335::compress(&data, &p).expect("C compresses");
+            let field = |at: usize| u32::from_le_bytes(chunk[at..at + 4].try_into().unwrap());
+            // The first block's streams: the noise bytes' stored as they are, the
+            // zeros' (from the third byte on) of csize 0.
+            let (blocksize, mut at) = (field(8) as usize, field(32) as usize);
+            let csizes: Vec<i32> = (0..typesize)
+                .map(|_| {
+                    let csize = field(at) as i32;
+                    at += 4 + csize.max(0) as usize + usize::from(csize < 0);
+                    csize
+                })
+                .collect();
+            assert_eq!(
+                csizes[0] as usize,
+                blocksize / typesize,
+                "{codec} x {typesize}"
+            );
+            assert!(typesize == 2 || csizes[2..].contains(&0), "{csizes:?}");
+            let decoded = super::into::decode_both(&chunk);
+            assert!(decoded.as_ref() == Ok(&data), "{codec} x {typesize}");
+        }
+    }
+}

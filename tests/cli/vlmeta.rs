@@ -148,6 +148,18 @@ fn a_file_without_vlmetas_has_an_empty_vlmeta_object() {
 }
 
 #[test]
+fn a_name_twice_in_the_vlmeta_index_shows_its_first_value_as_python_getall() {
+    let text = std::fs::read_to_string(common::data_path("vlmeta_dup/verdicts.json")).unwrap();
+    let verdicts: Value = serde_json::from_str(&text).unwrap();
+    for file in ["dup.b2nd", "python_set.b2nd", "python_del.b2nd"] {
+        let path = common::data_path(&format!("vlmeta_dup/{file}"));
+        let doc: Value = serde_json::from_str(&show(&[path.as_os_str()])).unwrap();
+        assert_eq!(doc["vlmeta"], verdicts[file]["getall"], "{file}");
+        assert_eq!(doc.get("vlmeta_error"), None, "{file}");
+    }
+}
+
+#[test]
 fn a_corrupt_trailer_is_vlmeta_error_beside_an_empty_vlmeta_exit_0() {
     let mut bytes =
         std::fs::read(common::data_path("values/blosc2-4.14.1/vlmeta_small.b2nd")).unwrap();

@@ -197,39 +197,67 @@ fn unknown_names_and_errors_name_the_place() {
     }
 }
 
-#[test]
-fn a_name_twice_in_the_vlmeta_index_is_refused_where_it_repeats() {
-    let mut bytes = frame_bytes("values/blosc2-4.14.1/vlmeta_small.b2nd");
-    let header = frame::parse_header(&bytes).unwrap();
-    let trailer = frame::parse_trailer(&bytes, &header).unwrap();
-    // The index, from trailer byte 9: each name a fixstr, then 0xd2 and an int32 offset.
-    let mut names = Vec::new();
-    let mut at = trailer.offset as usize + 9;
-    for _ in &trailer.vlmetalayers {
-        let len = usize::from(bytes[at] & 0x1f);
-        names.push((at, len));
-        at += 1 + len + 5;
-    }
-    // A later name of the same length as an earlier one becomes it.
-    let (first, later) = names
+/// Names and values, in index order.
+type Named = Vec<(String, serde_json::Value)>;
+
+/// What a frame's vlmeta reads as, name by name in index order (a name twice, twice),
+/// and each name's value as a lookup gives it.
+fn entries(path: &std::path::Path) -> (Named, Named) {
+    let file = frame::open(path).unwrap();
+    let trailer = file.trailer().unwrap();
+    let all = trailer
+        .vlmetalayers
         .iter()
-        .enumerate()
-        .find_map(|(i, &(a, len))| {
-            let b = names[i + 1..].iter().find(|&&(_, l)| l == len)?;
-            Some((a, b.0))
+        .map(|m| (m.name.clone(), m.deserialize().unwrap()))
+        .collect();
+    let looked_up = trailer
+        .names()
+        .map(|n| (n.to_string(), file.vlmeta(n).unwrap()))
+        .collect();
+    (all, looked_up)
+}
+
+/// python-blosc2's reading of a file in verdicts.json: its names and each name's value.
+fn python_reads(verdict: &serde_json::Value) -> Named {
+    let keys = verdict["keys"].as_array().unwrap();
+    keys.iter()
+        .map(|k| {
+            let k = k.as_str().unwrap();
+            (k.to_string(), verdict["get"][k].clone())
         })
-        .unwrap();
-    let len = usize::from(bytes[first] & 0x1f);
-    bytes.copy_within(first + 1..first + 1 + len, later + 1);
-    let name = std::str::from_utf8(&bytes[first + 1..first + 1 + len])
-        .unwrap()
-        .to_string();
-    let err = frame::parse_trailer(&bytes, &header).unwrap_err();
-    assert!(
-        matches!(err.kind(), FrameErrorKind::DuplicateName { name: n } if *n == name),
-        "{err}"
-    );
-    assert_eq!(err.offset(), Some(later as u64));
+        .collect()
+}
+
+#[test]
+fn a_name_twice_in_the_vlmeta_index_reads_and_changes_as_python_blosc2_and_c_do() {
+    // C-Blosc2 opens such a frame and takes a name's first entry (tests/data/vlmeta_dup).
+    let text = std::fs::read_to_string(data_path("vlmeta_dup/verdicts.json")).unwrap();
+    let verdicts: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let (all, looked_up) = entries(&data_path("vlmeta_dup/dup.b2nd"));
+    assert_eq!(looked_up, python_reads(&verdicts["dup.b2nd"]));
+    assert_eq!(all, [("aa".into(), 1.into()), ("aa".into(), 2.into())]);
+    // Set and delete take the first entry: our file holds what python's does, and reads
+    // as python reads its own.
+    type Change = fn(&std::path::Path) -> Result<b2nd_meta::vlmeta::VlmetaPlan, frame::FrameError>;
+    let changes: [(&str, Change); 2] = [
+        ("python_set.b2nd", |p| {
+            b2nd_meta::vlmeta::set_vlmeta(p, "aa", &5)
+        }),
+        ("python_del.b2nd", |p| {
+            b2nd_meta::vlmeta::del_vlmeta(p, "aa")
+        }),
+    ];
+    for (python_file, change) in changes {
+        let ours = crate::common::scratch::Scratch::of("vlmeta_dup/dup.b2nd", python_file);
+        change(&ours.0).unwrap();
+        let python = entries(&data_path(&format!("vlmeta_dup/{python_file}")));
+        assert_eq!(entries(&ours.0), python, "{python_file}");
+        assert_eq!(
+            python.1,
+            python_reads(&verdicts[python_file]),
+            "{python_file}"
+        );
+    }
 }
 
 /// Trailer bytes whose every value is tried: all of a small trailer; of a large one,

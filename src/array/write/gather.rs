@@ -2,14 +2,17 @@
 //! padding zeroed; `grid` and `plan` are the one place of that layout) unless the input
 //! already is that layout (python's default blocks), then compressed
 //! ([`chunk::compress`], C-Blosc2's `blosc2_compress_ctx`); an all-zero chunk is C's
-//! zeros special chunk, which the frame indexes without storing, as python does.
+//! zeros special chunk, which the frame indexes without storing, as python does. A
+//! chunk that is one stretch of a file is read from it as it is compressed, a block (or
+//! 64 KiB) at a time.
 
 use std::vec::Vec;
 
 use super::layout::Layout;
-use crate::array::error::{ArrayError, ArrayErrorKind};
+use crate::array::error::ArrayError;
 use crate::blosc::Special;
-use crate::chunk::{self, ChunkHeader};
+use crate::chunk::{self, ChunkHeader, Input};
+use crate::io::{read_full_at, ReadAt};
 
 /// One thread's buffers, kept from chunk to chunk.
 #[derive(Default)]
@@ -75,15 +78,7 @@ pub(super) fn compress_chunk(
     let grid = &layout.grid;
     let itemsize = layout.itemsize;
     let nbytes = layout.chunk_nbytes;
-    let coords = &mut scratch.coords;
-    coords.clear();
-    let mut rest = n;
-    for d in (0..grid.ndim()).rev() {
-        let per = grid.chunks_per_axis[d];
-        coords.push(rest % per);
-        rest /= per;
-    }
-    coords.reverse();
+    let coords = chunk_coords(layout, n, &mut scratch.coords);
     let covered: u64 = (0..grid.ndim())
         .map(|d| {
             let start = coords[d] * grid.chunkshape[d];
@@ -117,8 +112,103 @@ pub(super) fn compress_chunk(
         Some(at) => &slab[(at - base) * itemsize..][..nbytes],
         None => &scratch.chunk[..nbytes],
     };
-    chunk::compress_into(src, &layout.cparams, threads, out)
-        .map_err(|e| ArrayError::new(ArrayErrorKind::Compress(e)))?;
+    compress(layout, src, threads, out)
+}
+
+/// Chunk `n`'s coordinates in the chunk grid, in `coords`.
+fn chunk_coords<'c>(layout: &Layout, n: u64, coords: &'c mut Vec<u64>) -> &'c [u64] {
+    let grid = &layout.grid;
+    coords.clear();
+    let mut rest = n;
+    for d in (0..grid.ndim()).rev() {
+        let per = grid.chunks_per_axis[d];
+        coords.push(rest % per);
+        rest /= per;
+    }
+    coords.reverse();
+    coords
+}
+
+/// Where chunk `n`'s bytes start in the input, counted from element `base`, when the
+/// chunk is one stretch of it in its order (then it needs no laying out).
+pub(super) fn stretch_at(
+    layout: &Layout,
+    n: u64,
+    base: usize,
+    scratch: &mut Scratch,
+) -> Option<usize> {
+    let grid = &layout.grid;
+    let coords = chunk_coords(layout, n, &mut scratch.coords);
+    if !grid.chunk_is_one_stretch(coords) {
+        return None;
+    }
+    let (mut at, mut stride) = (0u128, 1u128);
+    for d in (0..grid.ndim()).rev() {
+        at += u128::from(coords[d] * grid.chunkshape[d]) * stride;
+        stride *= u128::from(grid.shape[d]);
+    }
+    Some((at - base as u128) as usize * layout.itemsize)
+}
+
+/// A chunk's bytes at `offset` of a source, read a window at a time as its blocks are
+/// asked for.
+pub(super) struct FromSource<'a> {
+    pub source: &'a (dyn ReadAt + Sync),
+    pub offset: u64,
+    pub len: usize,
+}
+
+/// The least a read of a [`FromSource`] takes: small blocks are read several at a time
+/// (one read a block cost a third more on 4 KiB blocks).
+const WINDOW: usize = 64 << 10;
+
+/// What a thread last read of a chunk: its bytes from `start` on.
+#[derive(Default)]
+pub(super) struct Window {
+    bytes: Vec<u8>,
+    start: usize,
+    len: usize,
+}
+
+impl Input for FromSource<'_> {
+    type Error = ArrayError;
+    type Buffer = Window;
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn bytes<'a>(
+        &'a self,
+        at: usize,
+        len: usize,
+        w: &'a mut Window,
+    ) -> Result<&'a [u8], ArrayError> {
+        if at < w.start || at + len > w.start + w.len {
+            let want = len.max(WINDOW).min(self.len - at);
+            // Kept from read to read: zeroed (and its pages mapped) once.
+            if w.bytes.len() < want {
+                w.bytes.resize(want, 0);
+            }
+            let got = read_full_at(self.source, &mut w.bytes[..want], self.offset + at as u64)?;
+            if got < want {
+                return Err(std::io::Error::from(std::io::ErrorKind::UnexpectedEof).into());
+            }
+            (w.start, w.len) = (at, want);
+        }
+        Ok(&w.bytes[at - w.start..][..len])
+    }
+}
+
+/// Compresses one chunk into `out`; true when it is the zeros special chunk, which is
+/// not stored.
+pub(super) fn compress<I: Input<Error: Into<ArrayError>> + ?Sized>(
+    layout: &Layout,
+    src: &I,
+    threads: usize,
+    out: &mut Vec<u8>,
+) -> Result<bool, ArrayError> {
+    chunk::compress_into(src, &layout.cparams, threads, out).map_err(Into::into)?;
     Ok(ChunkHeader::parse(out)
         .ok()
         .and_then(|h| h.special())

@@ -31,6 +31,7 @@ mod options;
 mod output;
 mod pipeline;
 mod pool;
+mod workers;
 mod writer;
 
 pub use defaults::{chunks_and_blocks, Caches, DefaultsError, Platform};

@@ -2,31 +2,31 @@
 //! (from the caller's bytes, or read into a buffer), `workers` threads each compress the
 //! next chunk, and one more thread stores the chunks in order, all at the same time, so
 //! the reading and the writing of the file overlap the compression. From a source read
-//! at offsets (a file), a row that is one chunk is read by the thread compressing it,
-//! into that thread's own buffer: the reading is shared between the threads too.
+//! at offsets (a file), a row that is one chunk is read by the thread compressing it: a
+//! block (or 64 KiB) at a time as it is compressed when the chunk is one stretch of the
+//! file (no buffer of a chunk's size, its blocks still in cache when compressed), else
+//! whole into that thread's own buffer (`workers`).
 //!
 //! Memory stays bounded, whatever the input's length: input rows come from a pool of
 //! `workers + 1` buffers (or are each worker's one buffer), compressed chunks from one
 //! of `workers + 1` buffers, each handed back when its row is compressed or its chunk
-//! stored (`pool`). A worker takes its
-//! output buffer before it takes a chunk, and chunks are taken in order, so the chunk
+//! stored (`pool`). A worker takes its output buffer before it takes a chunk, and chunks are taken in order, so the chunk
 //! the storing thread waits for is always being compressed: no wait closes a circle.
 //! Buffers kept from chunk to chunk also have their pages mapped already, where new
 //! ones fault in every page they are written (a fifth of the time, measured).
 
-use std::collections::BTreeMap;
 use std::io::Read;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{channel, sync_channel, Receiver, Sender};
+use std::sync::mpsc::{channel, sync_channel};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::vec::Vec;
 
-use super::gather::{compress_chunk, Scratch};
 use super::layout::Layout;
 use super::output::Output;
 use super::pool::Pool;
+use super::workers::{compress, keep_first, store, Done, Job, Row, Threads};
 use crate::array::error::ArrayError;
-use crate::blosc::Special;
 use crate::frame::ChunkLocation;
 use crate::io::{read_full_at, ReadAt};
 
@@ -57,28 +57,6 @@ pub(super) fn row_bytes(layout: &Layout, row: u64) -> usize {
     (u128::from(end - start) * layout.row_items() * layout.itemsize as u128) as usize
 }
 
-/// A row of chunks' input.
-enum Row<'a> {
-    Borrowed(&'a [u8]),
-    Owned(Vec<u8>),
-    /// `len` bytes at `offset` of the source, read by the thread compressing them.
-    At {
-        source: &'a (dyn ReadAt + Sync),
-        offset: u64,
-        len: usize,
-    },
-}
-
-/// One chunk to compress: its number, its row's input and the row's first element.
-struct Job<'a> {
-    n: u64,
-    row: Arc<Row<'a>>,
-    base: usize,
-}
-
-/// A compressed chunk for the storing thread: its bytes, or zeros.
-type Done = (u64, Result<Option<Vec<u8>>, ArrayError>);
-
 /// The writer's parts a run uses.
 pub(super) struct Run<'a> {
     pub layout: &'a Layout,
@@ -104,30 +82,45 @@ impl Run<'_> {
         let inputs = Pool::new(workers + 1);
         let outputs = Pool::new(workers + 1);
         let stop = AtomicBool::new(false);
+        // A thread's panic (a caller's source, or a bug): the run stops and the caller
+        // gets the panic once every thread has ended, as on one thread.
+        let panicked = Mutex::new(None);
         let (jobs_in, jobs_out) = sync_channel::<Job<'d>>(workers * cpr.min(64) as usize);
         // Held by the compressing threads alone: should they all end, the feeder stops.
         let jobs_out = Arc::new(Mutex::new(jobs_out));
         let (done_in, done_out) = channel::<Done>();
         let output = self.output;
         let locations = self.locations;
-        std::thread::scope(|s| {
+        let ran = std::thread::scope(|s| {
             let store = s.spawn(|| {
-                store(
-                    output,
-                    locations,
-                    first_row * cpr,
-                    done_out,
-                    &outputs,
-                    &stop,
-                )
+                let stored = catch_unwind(AssertUnwindSafe(|| {
+                    store(
+                        output,
+                        locations,
+                        first_row * cpr,
+                        done_out,
+                        &outputs,
+                        &stop,
+                    )
+                }));
+                stored.unwrap_or_else(|panic| {
+                    // No buffer comes back, no chunk is taken: nothing may wait for them.
+                    stop.store(true, Ordering::Relaxed);
+                    outputs.close();
+                    keep_first(&panicked, panic);
+                    Err(ArrayError::layout("the storing thread panicked".into()))
+                })
             });
             for _ in 0..workers {
                 let done_in = done_in.clone();
                 let jobs_out = Arc::clone(&jobs_out);
-                let (inputs, outputs, stop) = (&inputs, &outputs, &stop);
-                s.spawn(move || {
-                    compress(layout, per_chunk, &jobs_out, done_in, inputs, outputs, stop)
-                });
+                let threads = Threads {
+                    inputs: &inputs,
+                    outputs: &outputs,
+                    stop: &stop,
+                    panicked: &panicked,
+                };
+                s.spawn(move || compress(layout, per_chunk, &jobs_out, done_in, threads));
             }
             drop(done_in);
             drop(jobs_out);
@@ -151,7 +144,14 @@ impl Run<'_> {
                 pending,
             };
             (ran, fed.and(stored))
-        })
+        });
+        if let Some(panic) = panicked
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner)
+        {
+            resume_unwind(panic);
+        }
+        ran
     }
 }
 
@@ -308,138 +308,5 @@ impl<'d> Feeder<'d, '_> {
             }
         }
         self.row += 1;
-    }
-}
-
-/// A compressing thread: the next chunk, until there are none.
-fn compress(
-    layout: &Layout,
-    threads: usize,
-    jobs: &Mutex<Receiver<Job<'_>>>,
-    done: Sender<Done>,
-    inputs: &Pool,
-    outputs: &Pool,
-    stop: &AtomicBool,
-) {
-    let mut scratch = Scratch::default();
-    let mut input = Vec::new();
-    loop {
-        let mut out = outputs.take();
-        let job = jobs.lock().unwrap_or_else(PoisonError::into_inner).recv();
-        let Ok(job) = job else {
-            outputs.put(out);
-            return;
-        };
-        let result = match stop.load(Ordering::Relaxed) {
-            // Stopped: the chunk is dropped, its buffers handed back.
-            true => Ok(None),
-            false => {
-                let slab: Result<&[u8], ArrayError> = match &*job.row {
-                    Row::Borrowed(bytes) => Ok(bytes),
-                    Row::Owned(bytes) => Ok(bytes),
-                    &Row::At {
-                        source,
-                        offset,
-                        len,
-                    } => read_row(source, offset, len, &mut input),
-                };
-                let compressed = slab.and_then(|slab| {
-                    compress_chunk(
-                        layout,
-                        slab,
-                        job.n,
-                        job.base,
-                        threads,
-                        &mut scratch,
-                        &mut out,
-                    )
-                });
-                match compressed {
-                    Ok(false) => Ok(Some(core::mem::take(&mut out))),
-                    Ok(true) => Ok(None),
-                    Err(e) => Err(e),
-                }
-            }
-        };
-        if let Some(Row::Owned(bytes)) = Arc::into_inner(job.row) {
-            inputs.put(bytes);
-        }
-        if !matches!(result, Ok(Some(_))) {
-            outputs.put(out);
-        }
-        if done.send((job.n, result)).is_err() {
-            return;
-        }
-    }
-}
-
-/// Reads `len` bytes at `offset` of `source` into `input`, all of them or an error.
-fn read_row<'i>(
-    source: &(dyn ReadAt + Sync),
-    offset: u64,
-    len: usize,
-    input: &'i mut Vec<u8>,
-) -> Result<&'i [u8], ArrayError> {
-    // Kept from row to row: zeroed (and its pages mapped) once.
-    if input.len() < len {
-        input.resize(len, 0);
-    }
-    let row = &mut input[..len];
-    if read_full_at(source, row, offset)? < len {
-        return Err(std::io::Error::from(std::io::ErrorKind::UnexpectedEof).into());
-    }
-    Ok(row)
-}
-
-/// The storing thread: chunks in order from `first` on, each buffer handed back once
-/// stored; after a failure, the rest are dropped.
-fn store(
-    output: &mut Output,
-    locations: &mut Vec<ChunkLocation>,
-    first: u64,
-    done: Receiver<Done>,
-    outputs: &Pool,
-    stop: &AtomicBool,
-) -> Result<(), ArrayError> {
-    let mut next = first;
-    let mut waiting = BTreeMap::new();
-    let mut failed = None;
-    for (n, result) in done {
-        waiting.insert(n, result);
-        while let Some(result) = waiting.remove(&next) {
-            next += 1;
-            let stored = match result {
-                Ok(Some(bytes)) => {
-                    let at = match failed {
-                        None => output
-                            .put(&bytes)
-                            .and_then(|at| output.settle().map(|()| Some(at))),
-                        Some(_) => Ok(None),
-                    };
-                    outputs.put(bytes);
-                    at
-                }
-                Ok(None) => Ok(Some(ChunkLocation::Special(Special::Zero))),
-                Err(e) => Err(e),
-            };
-            match stored {
-                Ok(Some(location)) if failed.is_none() => locations.push(location),
-                Ok(_) => {}
-                Err(e) => {
-                    stop.store(true, Ordering::Relaxed);
-                    failed.get_or_insert(e);
-                }
-            }
-        }
-    }
-    // A chunk dropped after a stop leaves a gap: what is waiting is dropped too.
-    for (_, result) in waiting {
-        if let Ok(Some(bytes)) = result {
-            outputs.put(bytes);
-        }
-    }
-    match failed {
-        Some(e) => Err(e),
-        None => Ok(()),
     }
 }

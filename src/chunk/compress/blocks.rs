@@ -4,6 +4,7 @@
 
 use alloc::vec::Vec;
 
+use super::input::Input;
 use super::{CParams, CompressError};
 use crate::blosc::{Codec, Filter};
 use crate::chunk::filters::forward;
@@ -47,12 +48,12 @@ impl Geometry {
 
 /// Compresses the blocks of `src` after the header in `out` (block starts, then
 /// streams).
-pub(super) fn compress_blocks(
-    src: &[u8],
+pub(super) fn compress_blocks<I: Input + ?Sized>(
+    src: &I,
     params: &CParams,
     g: &Geometry,
     out: &mut Vec<u8>,
-) -> Result<Outcome, CompressError> {
+) -> Result<Outcome, I::Error> {
     let bstarts_at = out.len();
     out.resize(bstarts_at + INT32_LEN * g.nblocks, 0);
     blocks_from(src, params, g, out, bstarts_at, 0)
@@ -60,19 +61,29 @@ pub(super) fn compress_blocks(
 
 /// Compresses blocks `first..` after what `out` holds, each stream held to what is left
 /// of `destsize`, as `serial_blosc` does.
-pub(super) fn blocks_from(
-    src: &[u8],
+pub(super) fn blocks_from<I: Input + ?Sized>(
+    src: &I,
     params: &CParams,
     g: &Geometry,
     out: &mut Vec<u8>,
     bstarts_at: usize,
     first: usize,
-) -> Result<Outcome, CompressError> {
-    let mut scratch = Scratch::default();
+) -> Result<Outcome, I::Error> {
+    let mut scratch = Scratch::<I::Buffer>::default();
+    let mut kept = I::Buffer::default();
+    let reference = first_block(src, params, g, &mut kept)?;
     for j in first..g.nblocks {
         set_bstart(out, bstarts_at, j);
         let (start, bsize, nstreams) = g.block(j, src.len());
-        let filtered = pipeline(params, g.typesize, src, start, bsize, &mut scratch)?;
+        let block = src.bytes(start, bsize, &mut scratch.input)?;
+        let filtered = pipeline(
+            params,
+            g.typesize,
+            block,
+            start,
+            reference,
+            &mut scratch.filters,
+        )?;
         for stream in filtered.chunks_exact(bsize / nstreams) {
             if !put_stream(params, stream, g.destsize, out) {
                 return Ok(Outcome::DoesNotFit);
@@ -82,17 +93,41 @@ pub(super) fn blocks_from(
     Ok(outcome(g, src.len(), out, bstarts_at))
 }
 
+/// The chunk's first block as given, which DELTA XORs the later blocks with (`None`
+/// without DELTA or with one block): borrowed, or read into `kept`.
+pub(super) fn first_block<'a, I: Input + ?Sized>(
+    src: &'a I,
+    params: &CParams,
+    g: &Geometry,
+    kept: &'a mut I::Buffer,
+) -> Result<Option<&'a [u8]>, I::Error> {
+    let delta = params.filters.iter().any(|(f, _)| *f == Filter::Delta);
+    if !delta || g.nblocks < 2 {
+        return Ok(None);
+    }
+    src.bytes(0, g.blocksize.min(src.len()), kept).map(Some)
+}
+
 /// Block `j` alone: its streams as `blocks_from` writes them when each stream's budget
 /// is its own length (`maxout` = `neblock`), as it is while `destsize` is far.
-pub(super) fn block_alone(
-    src: &[u8],
+pub(super) fn block_alone<I: Input + ?Sized>(
+    src: &I,
     params: &CParams,
     g: &Geometry,
     j: usize,
-    scratch: &mut Scratch,
-) -> Result<Vec<u8>, CompressError> {
+    reference: Option<&[u8]>,
+    scratch: &mut Scratch<I::Buffer>,
+) -> Result<Vec<u8>, I::Error> {
     let (start, bsize, nstreams) = g.block(j, src.len());
-    let filtered = pipeline(params, g.typesize, src, start, bsize, scratch)?;
+    let block = src.bytes(start, bsize, &mut scratch.input)?;
+    let filtered = pipeline(
+        params,
+        g.typesize,
+        block,
+        start,
+        reference,
+        &mut scratch.filters,
+    )?;
     let mut out = Vec::with_capacity(bsize + INT32_LEN * nstreams);
     for stream in filtered.chunks_exact(bsize / nstreams) {
         // No budget but the stream's own: every stream fits, as itself at worst.
@@ -186,27 +221,35 @@ fn encode(codec: Codec, clevel: u8, src: &[u8], maxout: usize, out: &mut Vec<u8>
     true
 }
 
-/// The buffers the filters write, kept across the blocks of a chunk.
+/// The buffers a thread keeps across the blocks of a chunk: the block read, when the
+/// input is read, and what the filters write.
 #[derive(Default)]
-pub(super) struct Scratch {
+pub(super) struct Scratch<B> {
+    input: B,
+    filters: Filtered,
+}
+
+/// The buffers the filters write.
+#[derive(Default)]
+struct Filtered {
     a: Vec<u8>,
     b: Vec<u8>,
     bits: Vec<u8>,
 }
 
-/// Applies the filter pipeline, first slot first, to the block of `bsize` bytes at
-/// `start`, and returns the filtered block (the input itself without filters). Delta
-/// XORs later blocks with the chunk's first block as given (C-Blosc2's `src`), the first
-/// block with its own elements as they reach the filter.
+/// Applies the filter pipeline, first slot first, to `block` (at `start` of the chunk),
+/// and returns the filtered block (the block itself without filters). Delta XORs later
+/// blocks with the chunk's first block as given (`reference`, C-Blosc2's `src`), the
+/// first block with its own elements as they reach the filter.
 fn pipeline<'a>(
     params: &CParams,
     typesize: usize,
-    src: &'a [u8],
+    block: &'a [u8],
     start: usize,
-    bsize: usize,
-    scratch: &'a mut Scratch,
+    reference: Option<&[u8]>,
+    scratch: &'a mut Filtered,
 ) -> Result<&'a [u8], CompressError> {
-    let block = &src[start..start + bsize];
+    let bsize = block.len();
     let mut filtered = false;
     for (slot, &(filter, meta)) in params.filters.iter().enumerate() {
         if filter == Filter::None {
@@ -224,10 +267,9 @@ fn pipeline<'a>(
             Filter::Shuffle => forward::shuffle(size, input, output),
             Filter::BitShuffle => forward::bitshuffle(typesize, input, &mut scratch.bits, output),
             Filter::Delta => {
-                let reference = if start == 0 {
-                    None
-                } else {
-                    Some(&src[..bsize])
+                let reference = match start {
+                    0 => None,
+                    _ => reference.map(|first| &first[..bsize]),
                 };
                 forward::delta(typesize, reference, input, output);
             }

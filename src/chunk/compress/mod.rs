@@ -12,12 +12,14 @@
 
 mod blocks;
 mod error;
+mod input;
 mod params;
 mod threads;
 
 use alloc::vec::Vec;
 
 pub use error::CompressError;
+pub(crate) use input::Input;
 pub use params::CParams;
 
 use super::header::CODEC_SHIFT;
@@ -82,21 +84,23 @@ pub fn compress_threads(
     threads: usize,
 ) -> Result<Vec<u8>, CompressError> {
     let mut out = Vec::new();
-    compress_into(src, params, threads, &mut out)?;
+    compress_into::<[u8]>(src, params, threads, &mut out)?;
     Ok(out)
 }
 
-/// [`compress_threads`] into `out` (cleared first): a buffer kept from chunk to chunk
-/// has its memory mapped already, where a new one faults in every page it writes.
-pub(crate) fn compress_into(
-    src: &[u8],
+/// [`compress_threads`] into `out` (cleared first), from a slice or from an input read a
+/// block at a time: a buffer kept from chunk to chunk has its memory mapped already,
+/// where a new one faults in every page it writes, and a chunk read a block at a time
+/// needs no buffer of its size at all.
+pub(crate) fn compress_into<I: Input + ?Sized>(
+    src: &I,
     params: &CParams,
     threads: usize,
     out: &mut Vec<u8>,
-) -> Result<(), CompressError> {
+) -> Result<(), I::Error> {
     let nbytes = src.len();
     if nbytes > MAX_BUFFERSIZE as usize {
-        return Err(CompressError::TooLarge { nbytes });
+        return Err(CompressError::TooLarge { nbytes }.into());
     }
     params.check()?;
     let blocksize = params.blocksize_for(nbytes);
@@ -167,7 +171,11 @@ pub(crate) fn compress_into(
     if memcpyed {
         out.truncate(EXTENDED_HEADER_LEN);
         out[AT_FLAGS] |= FLAG_MEMCPYED;
-        out.extend_from_slice(src);
+        let mut buf = I::Buffer::default();
+        let piece = blocksize.max(1);
+        for at in (0..nbytes).step_by(piece) {
+            out.extend_from_slice(src.bytes(at, piece.min(nbytes - at), &mut buf)?);
+        }
     }
     let cbytes = out.len() as u32;
     out[AT_CBYTES..AT_CBYTES + 4].copy_from_slice(&cbytes.to_le_bytes());

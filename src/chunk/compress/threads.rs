@@ -15,29 +15,35 @@ use alloc::vec::Vec;
 use core::sync::atomic::{AtomicUsize, Ordering};
 
 use super::blocks::{self, Geometry, Outcome, Scratch, INT32_LEN};
-use super::{CParams, CompressError};
+use super::input::Input;
+use super::CParams;
 
 /// Compresses the blocks of `src` after the header in `out` on `threads` threads, to
 /// the bytes [`blocks::compress_blocks`] writes.
-pub(super) fn compress_blocks(
-    src: &[u8],
+pub(super) fn compress_blocks<I: Input + ?Sized>(
+    src: &I,
     params: &CParams,
     g: &Geometry,
     out: &mut Vec<u8>,
     threads: usize,
-) -> Result<Outcome, CompressError> {
+) -> Result<Outcome, I::Error> {
+    let mut kept = I::Buffer::default();
+    let reference = blocks::first_block(src, params, g, &mut kept)?;
     let bstarts_at = out.len();
     out.resize(bstarts_at + INT32_LEN * g.nblocks, 0);
     let next = AtomicUsize::new(0);
     let work = || {
-        let mut scratch = Scratch::default();
+        let mut scratch = Scratch::<I::Buffer>::default();
         let mut done = Vec::new();
         loop {
             let j = next.fetch_add(1, Ordering::Relaxed);
             if j >= g.nblocks {
                 return done;
             }
-            done.push((j, blocks::block_alone(src, params, g, j, &mut scratch)));
+            done.push((
+                j,
+                blocks::block_alone(src, params, g, j, reference, &mut scratch),
+            ));
         }
     };
     let mut all = std::thread::scope(|s| {

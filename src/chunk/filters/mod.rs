@@ -20,7 +20,7 @@ mod vector_unshuffle;
 
 use crate::chunk::dest::Dest;
 use crate::simd::{Kernel, Unit};
-use transpose::rows_to_elements;
+use transpose::elements_of_rows;
 
 /// Byte-unshuffle `src` into `dest` (as long) on `unit`: byte `j` of element `i` was
 /// stored at `j * n + i`, `n` the number of whole elements; the bytes past the last
@@ -34,21 +34,41 @@ pub(super) fn unshuffle_to(unit: Unit, typesize: usize, src: &[u8], dest: &mut D
     let whole = n * typesize;
     let rows = &src[..whole];
     match typesize {
-        2 => rows_to_elements_on::<2>(unit, rows, n, dest),
-        4 => rows_to_elements_on::<4>(unit, rows, n, dest),
-        8 => rows_to_elements_on::<8>(unit, rows, n, dest),
-        16 => rows_to_elements_on::<16>(unit, rows, n, dest),
+        2 | 4 | 8 | 16 => {
+            let rows: [&[u8]; 16] =
+                core::array::from_fn(|j| rows.get(j * n..(j + 1) * n).unwrap_or(&[]));
+            unshuffle_rows(unit, &rows[..typesize], dest);
+        }
         _ => unshuffle_any(typesize, rows, dest.whole(0, whole), n),
     }
     dest.put(whole, &src[whole..]);
 }
 
-/// `transpose::rows_to_elements` on `unit`, into `dest`: with the unit's vectors
+/// Whether [`unshuffle_rows`] takes elements of `typesize` bytes.
+pub(super) fn unshuffles_rows(typesize: usize) -> bool {
+    matches!(typesize, 2 | 4 | 8 | 16)
+}
+
+/// Byte-unshuffle of `rows` (one per byte of the element, 2, 4, 8 or 16 of them, of
+/// equal length, wherever each is: a block's streams stored as they are, read in place)
+/// into `dest`.
+pub(super) fn unshuffle_rows(unit: Unit, rows: &[&[u8]], dest: &mut Dest<'_>) {
+    match rows.len() {
+        2 => rows_to_elements_on::<2>(unit, rows, dest),
+        4 => rows_to_elements_on::<4>(unit, rows, dest),
+        8 => rows_to_elements_on::<8>(unit, rows, dest),
+        _ => rows_to_elements_on::<16>(unit, rows, dest),
+    }
+}
+
+/// `transpose::elements_of_rows` on `unit`, into `dest`: with the unit's vectors
 /// ([`vector_unshuffle`]) for whole vector widths of elements, in spans
 /// of [`SPAN`] bytes (a vector's written in L1, then appended), the rest one byte at a
 /// time.
-fn rows_to_elements_on<const N: usize>(unit: Unit, src: &[u8], n: usize, dest: &mut Dest<'_>) {
-    unit.run(Rows::<N> { src, n, dest });
+fn rows_to_elements_on<const N: usize>(unit: Unit, rows: &[&[u8]], dest: &mut Dest<'_>) {
+    let rows: [&[u8]; N] = core::array::from_fn(|j| rows[j]);
+    let n = rows[0].len();
+    unit.run(Rows::<N> { rows, n, dest });
 }
 
 /// Bytes that start a cache line (where a vector's output is written before it is
@@ -63,7 +83,7 @@ const SPAN: usize = 4096;
 
 /// The transposition of `rows_to_elements_on` as a [`Kernel`].
 struct Rows<'a, 'd, const N: usize> {
-    src: &'a [u8],
+    rows: [&'a [u8]; N],
     n: usize,
     dest: &'a mut Dest<'d>,
 }
@@ -75,12 +95,12 @@ impl<const N: usize> Kernel for Rows<'_, '_, N> {
     #[inline(always)]
     fn wide<S: fearless_simd::Simd>(self, simd: S) {
         use transpose::last_elements;
-        let (src, n) = (self.src, self.n);
+        let (all, n) = (self.rows, self.n);
         let mut buf = Line([0; SPAN]);
         let mut at = 0;
         while at < n {
             let len = (SPAN / N).min(n - at);
-            let rows: [&[u8]; N] = core::array::from_fn(|j| &src[j * n + at..j * n + at + len]);
+            let rows: [&[u8]; N] = core::array::from_fn(|j| &all[j][at..at + len]);
             let out = self.dest.window(at * N, len * N, &mut buf.0, 16);
             // The unit's full width where the output starts a line (an L1 span), else
             // 16 bytes (no store straddling two lines).
@@ -96,7 +116,7 @@ impl<const N: usize> Kernel for Rows<'_, '_, N> {
     }
 
     fn plain(self) {
-        rows_to_elements::<N>(self.src, self.dest.whole(0, N * self.n), self.n);
+        elements_of_rows::<N>(&self.rows, self.dest.whole(0, N * self.n), self.n);
     }
 }
 

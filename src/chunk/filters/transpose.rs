@@ -64,12 +64,17 @@ fn zip_pairs_of<const K: usize>(from: &[u8], out: &mut [u8]) {
 /// element `i` of `dst` is byte `i` of every row, in order. `N` is 2, 4, 8 or 16.
 pub(super) fn rows_to_elements<const N: usize>(src: &[u8], dst: &mut [u8], n: usize) {
     let rows: [&[u8]; N] = core::array::from_fn(|j| &src[j * n..(j + 1) * n]);
+    elements_of_rows(&rows, dst, n);
+}
+
+/// [`rows_to_elements`] of `N` rows of `n` bytes wherever each is.
+pub(super) fn elements_of_rows<const N: usize>(rows: &[&[u8]; N], dst: &mut [u8], n: usize) {
     let (body, tail) = dst[..N * n].split_at_mut(n / TILE * TILE * N);
     let mut scratch = Scratch::new();
     for (t, out) in body.chunks_exact_mut(N * TILE).enumerate() {
-        tile::<N>(&rows, t * TILE, &mut scratch, out);
+        tile::<N>(rows, t * TILE, &mut scratch, out);
     }
-    last_elements(&rows, n / TILE * TILE, tail);
+    last_elements(rows, n / TILE * TILE, tail);
 }
 
 /// The tile of byte pairs in between.

@@ -1,5 +1,6 @@
-//! The backward bit reader of zstd's entropy-coded streams, with libzstd 1.5.6's
-//! behaviour at and past a stream's start (`lib/common/bitstream.h`, `BIT_DStream_t`):
+//! The backward bit reader of zstd's entropy-coded streams, with libzstd's behaviour
+//! (1.5.7, C-Blosc2 3.3.5's, as 1.5.6) at and past a stream's start
+//! (`lib/common/bitstream.h`, `BIT_DStream_t`):
 //! what a corrupted stream decodes to, and whether it ends exactly, follows from it.
 //!
 //! A stream is read from its last byte down; the highest set bit of the last byte

@@ -1,9 +1,9 @@
-//! Huffman-coded literals as libzstd 1.5.6 decodes them (`lib/decompress/huf_decompress.c`):
-//! the tree description (`HUF_readStats`), a single-symbol table of 11 or 12 bits
-//! (`HUF_readDTableX1`), one stream, and four: with the x86-64 fast loop
-//! (`HUF_decompress4X1_usingDTable_internal_fast`, what libzstd runs on a CPU with
-//! BMI2 when every stream has 8 bytes or more and the table 11 bits), whose streams
-//! may read into the stream before them and are not checked to end exactly, or else
+//! Huffman-coded literals as libzstd 1.5.7 (C-Blosc2 3.3.5's; 1.5.6 alike) decodes them
+//! (`lib/decompress/huf_decompress.c`): the tree description (`HUF_readStats`), a
+//! single-symbol table of 11 or 12 bits (`HUF_readDTableX1`), one stream, and four: with
+//! the x86-64 fast loop (`HUF_decompress4X1_usingDTable_internal_fast`, what libzstd runs
+//! on a CPU with BMI2 when every stream has 8 bytes or more and the table 11 bits), whose
+//! streams may read into the stream before them and are not checked to end exactly, or else
 //! the plain loop, which wants each stream to end exactly after its literals.
 
 use alloc::vec::Vec;

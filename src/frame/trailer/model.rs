@@ -43,19 +43,22 @@ pub struct Trailer {
     pub len: u32,
     /// The trailer format version (byte 1).
     pub version: u8,
-    /// The variable-length metalayers, in index order.
+    /// The variable-length metalayers, in index order (a name the index holds twice is
+    /// here twice: C-Blosc2 opens such a frame, its lookups taking the first).
     pub vlmetalayers: Vec<VlMetalayer>,
     /// The fingerprint type (0: none) and its 16 bytes.
     pub fingerprint: (u8, [u8; FINGERPRINT_LEN]),
 }
 
 impl Trailer {
-    /// The vlmetalayer called `name`, if any.
+    /// The vlmetalayer called `name`, if any: the first of that name, as C-Blosc2's
+    /// lookups (and so python-blosc2's `vlmeta[name]`) take it.
     pub fn vlmetalayer(&self, name: &str) -> Option<&VlMetalayer> {
         self.vlmetalayers.iter().find(|m| m.name == name)
     }
 
-    /// The vlmetalayer names, in index order.
+    /// The vlmetalayer names, in index order, a name held twice given twice (python's
+    /// `vlmeta.keys()`).
     pub fn names(&self) -> impl Iterator<Item = &str> {
         self.vlmetalayers.iter().map(|m| m.name.as_str())
     }

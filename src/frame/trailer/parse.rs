@@ -1,6 +1,5 @@
 //! The trailer's bytes, marker by marker, over the one reader.
 
-use std::collections::BTreeSet;
 use std::string::{String, ToString};
 use std::vec::Vec;
 
@@ -46,8 +45,6 @@ pub(crate) fn parse_trailer_bytes(bytes: &[u8], base: u64) -> Result<Trailer, Fr
     // Each index entry takes at least 6 bytes: nothing is reserved beyond what is there.
     let mut index: Vec<(String, usize, i32)> =
         Vec::with_capacity(usize::from(count).min(bytes.len() / 6));
-    // The names so far, to find one twice without comparing every pair (8192 names).
-    let mut seen = BTreeSet::new();
     for _ in 0..count {
         let name_at = c.pos();
         let m = c.byte("a vlmetalayer name (fixstr)")?;
@@ -77,14 +74,8 @@ pub(crate) fn parse_trailer_bytes(bytes: &[u8], base: u64) -> Result<Trailer, Fr
                 },
             ));
         }
-        if !seen.insert(name) {
-            return Err(FrameError::at(
-                c.at(name_at),
-                FrameErrorKind::DuplicateName {
-                    name: name.to_string(),
-                },
-            ));
-        }
+        // A name twice is kept twice, in its place: C-Blosc2 opens such a trailer, and
+        // its lookups take a name's first entry (`Trailer::get`).
         c.marker(INT32, "int32 (0xd2) before a vlmetalayer offset")?;
         let off_at = c.pos();
         let off = c.read(Reader::be_i32, "a vlmetalayer offset")?;

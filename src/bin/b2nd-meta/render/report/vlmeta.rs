@@ -52,10 +52,13 @@ impl Vlmeta {
         }
     }
 
-    /// These vlmetalayers, their values decoded within `budget`.
+    /// These vlmetalayers, their values decoded within `budget`; of a name held twice,
+    /// the first, as python-blosc2's `vlmeta.getall()` (C's lookups take it).
     pub fn of(vlmetalayers: &[VlMetalayer], options: Options, budget: &DecodeBudget) -> Vlmeta {
+        let mut seen = std::collections::BTreeSet::new();
         let layers = vlmetalayers
             .iter()
+            .filter(|vl| seen.insert(vl.name.as_str()))
             .map(|vl| (vl.name.clone(), VlmetaReport::of(vl, options, budget)));
         Vlmeta(layers.collect())
     }
