@@ -74,16 +74,8 @@ pub(super) fn blocks_from<I: Input + ?Sized>(
     let reference = first_block(src, params, g, &mut kept)?;
     for j in first..g.nblocks {
         set_bstart(out, bstarts_at, j);
-        let (start, bsize, nstreams) = g.block(j, src.len());
-        let block = src.bytes(start, bsize, &mut scratch.input)?;
-        let filtered = pipeline(
-            params,
-            g.typesize,
-            block,
-            start,
-            reference,
-            &mut scratch.filters,
-        )?;
+        let (filtered, bsize, nstreams) =
+            filtered_block(src, params, g, j, reference, &mut scratch)?;
         for stream in filtered.chunks_exact(bsize / nstreams) {
             if !put_stream(params, stream, g.destsize, out) {
                 return Ok(Outcome::DoesNotFit);
@@ -118,6 +110,25 @@ pub(super) fn block_alone<I: Input + ?Sized>(
     reference: Option<&[u8]>,
     scratch: &mut Scratch<I::Buffer>,
 ) -> Result<Vec<u8>, I::Error> {
+    let (filtered, bsize, nstreams) = filtered_block(src, params, g, j, reference, scratch)?;
+    let mut out = Vec::with_capacity(bsize + INT32_LEN * nstreams);
+    for stream in filtered.chunks_exact(bsize / nstreams) {
+        // No budget but the stream's own: every stream fits, as itself at worst.
+        put_stream(params, stream, usize::MAX, &mut out);
+    }
+    Ok(out)
+}
+
+/// Block `j` read and through the filter pipeline: the filtered bytes, the block's size
+/// and its number of streams.
+fn filtered_block<'s, I: Input + ?Sized>(
+    src: &'s I,
+    params: &CParams,
+    g: &Geometry,
+    j: usize,
+    reference: Option<&[u8]>,
+    scratch: &'s mut Scratch<I::Buffer>,
+) -> Result<(&'s [u8], usize, usize), I::Error> {
     let (start, bsize, nstreams) = g.block(j, src.len());
     let block = src.bytes(start, bsize, &mut scratch.input)?;
     let filtered = pipeline(
@@ -128,12 +139,7 @@ pub(super) fn block_alone<I: Input + ?Sized>(
         reference,
         &mut scratch.filters,
     )?;
-    let mut out = Vec::with_capacity(bsize + INT32_LEN * nstreams);
-    for stream in filtered.chunks_exact(bsize / nstreams) {
-        // No budget but the stream's own: every stream fits, as itself at worst.
-        put_stream(params, stream, usize::MAX, &mut out);
-    }
-    Ok(out)
+    Ok((filtered, bsize, nstreams))
 }
 
 /// Points block `j`'s start at the end of `out`.
