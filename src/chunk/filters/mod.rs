@@ -20,6 +20,18 @@ mod vector_unshuffle;
 
 use crate::chunk::dest::Dest;
 use crate::simd::{Kernel, Unit};
+
+/// Bytes of a linear congruential generator: the vector filters' tests' input.
+#[cfg(all(test, feature = "std"))]
+fn noise(len: usize, seed: u32) -> alloc::vec::Vec<u8> {
+    let mut x = seed;
+    (0..len)
+        .map(|_| {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            (x >> 16) as u8
+        })
+        .collect()
+}
 use transpose::elements_of_rows;
 
 /// Byte-unshuffle `src` into `dest` (as long) on `unit`: byte `j` of element `i` was

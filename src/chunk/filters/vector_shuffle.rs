@@ -146,6 +146,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::super::forward::{bitshuffle_with, shuffle_on};
+    use super::super::noise;
     use crate::simd::Unit;
 
     /// Every unit of this CPU byte- and bit-shuffles `src` as the plain loops do.
@@ -166,17 +167,6 @@ mod tests {
                 "{unit:?} bits, typesize {typesize}, {len} bytes"
             );
         }
-    }
-
-    /// Bytes of a linear congruential generator.
-    fn noise(len: usize, seed: u32) -> Vec<u8> {
-        let mut x = seed;
-        (0..len)
-            .map(|_| {
-                x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
-                (x >> 16) as u8
-            })
-            .collect()
     }
 
     #[test]

@@ -132,11 +132,11 @@ fn halves<V: SimdBase<S> + SimdInt<S>, S: Simd>(a: V, b: V, high: bool) -> V {
 #[cfg(test)]
 mod tests {
     use alloc::vec;
-    use alloc::vec::Vec;
 
     use proptest::collection::vec as bytes;
     use proptest::prelude::*;
 
+    use super::super::noise;
     use super::super::unshuffle_to;
     use crate::chunk::dest::Dest;
     use crate::simd::Unit;
@@ -172,17 +172,6 @@ mod tests {
                 "{unit:?} appending, {typesize}, {len}"
             );
         }
-    }
-
-    /// Bytes of a linear congruential generator.
-    fn noise(len: usize, seed: u32) -> Vec<u8> {
-        let mut x = seed;
-        (0..len)
-            .map(|_| {
-                x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
-                (x >> 16) as u8
-            })
-            .collect()
     }
 
     #[test]
