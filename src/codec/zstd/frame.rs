@@ -272,7 +272,7 @@ impl Zstd {
                     pos = block(
                         &mut self.lits,
                         &mut self.tables,
-                        body,
+                        (body, &frame[at..]),
                         start + at,
                         block_max,
                         history,
@@ -319,7 +319,7 @@ impl Zstd {
 fn block(
     state: &mut Literals,
     tables: &mut Tables,
-    block: &[u8],
+    (block, rest): (&[u8], &[u8]),
     at: usize,
     block_max: usize,
     history: &[u8],
@@ -327,7 +327,7 @@ fn block(
     pos: usize,
 ) -> Result<usize, Refusal> {
     let room = dest.len() - pos;
-    let (lit_len, lits) = state.read(block, at, block_max, room)?;
+    let (lit_len, lits) = state.read((block, rest), at, block_max, room)?;
     let seq = &block[lit_len..];
     let (count, header) = tables.read_header(seq, at + lit_len)?;
     // Where libzstd stops the block's output (`ZSTD_allocateLiteralsBuffer`): stored

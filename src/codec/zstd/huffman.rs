@@ -207,9 +207,9 @@ fn le16(src: &[u8], at: usize) -> usize {
 /// Four streams after a 6-byte jump table, `(len + 3) / 4` literals in each of the
 /// first three and the rest in the fourth (`HUF_decompress4X_usingDTable`), written
 /// at the start of `buf`: the double-symbol decoder's fast loop wants it to hold
-/// [`super::huffman_x2::ROOM`] bytes.
+/// [`super::huffman_x2::WORK`] bytes.
 pub(super) fn decode4(
-    src: &[u8],
+    (src, window): (&[u8], &[u8]),
     buf: &mut [u8],
     len: usize,
     table: &Table,
@@ -226,7 +226,7 @@ pub(super) fn decode4(
             return Err("4 Huffman streams within the literals");
         }
         let done = if table.double {
-            super::huffman_x2::decode4_fast(src, starts, buf, len, &table.dt2)?
+            super::huffman_x2::decode4_fast((src, window), starts, buf, len, &table.dt2)?
         } else {
             decode4_fast(src, starts, &mut buf[..len], table)?
         };

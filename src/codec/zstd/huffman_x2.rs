@@ -18,7 +18,28 @@ const MAX_LITERALS: usize = 128 << 10;
 /// The bytes the fast loop writes in (the literals from its start): the places of
 /// `MAX_LITERALS` literals and as many bytes as a round's lookups may go past them,
 /// as far as the compiler can tell (see `rounds`).
-pub(super) const ROOM: usize = MAX_LITERALS + 2048;
+const ROOM: usize = MAX_LITERALS + 2048;
+
+/// The longest 4 streams (a compressed block's most, `ZSTD_BLOCKSIZE_MAX`).
+const MAX_STREAMS: usize = 128 << 10;
+
+/// Where the fast loop's copy of the table starts in its work area (after the room).
+const TABLE_AT: usize = ROOM;
+
+/// Where its copy of the entries' literals starts (after the table's 2048 entries
+/// of 4 bytes).
+const PAIRS_AT: usize = TABLE_AT + 4 * 2048;
+
+/// Where its copy of the streams starts (after the 2048 pairs of literals).
+const STREAMS_AT: usize = PAIRS_AT + 2 * 2048;
+
+/// The fast loop's work area: the literals' room, the table, the streams and the 8
+/// bytes a read may take past their end.
+pub(super) const WORK: usize = STREAMS_AT + STREAMS_ROOM;
+
+/// The streams the fast loop reads: the longest and the 8 bytes a read may take
+/// past their end.
+const STREAMS_ROOM: usize = MAX_STREAMS + 8;
 
 /// A double-symbol table from a single-symbol one (`dt[v] = symbol << 8 | length`,
 /// `log` bits): `bits | first << 8 | second << 16 | count << 24`, where `v` holds two
@@ -40,7 +61,7 @@ pub(super) fn build(dt: &[u16], log: u32, out: &mut Vec<u32>) {
     while v < size {
         let e1 = dt[v];
         let n1 = u32::from(e1 & 0x3f).min(log);
-        let single = n1 | u32::from(e1 >> 8) << 8 | 1 << 24;
+        let single = entry(u32::from(e1 >> 8), n1, 1);
         let span = 1usize << (log - n1);
         if n1 + shortest > log {
             // No second code fits after this one.
@@ -55,7 +76,11 @@ pub(super) fn build(dt: &[u16], log: u32, out: &mut Vec<u32>) {
             let n2 = u32::from(e2 & 0x3f).min(log);
             let run = 1usize << (log - n2).saturating_sub(n1);
             let value = if n1 + n2 <= log {
-                (n1 + n2) | single & 0xff00 | u32::from(e2 >> 8) << 16 | 2 << 24
+                entry(
+                    u32::from(literals(single)) | u32::from(e2 >> 8) << 8,
+                    n1 + n2,
+                    2,
+                )
             } else {
                 single
             };
@@ -66,19 +91,44 @@ pub(super) fn build(dt: &[u16], log: u32, out: &mut Vec<u32>) {
     }
 }
 
+/// A double-symbol entry: the literals (the second byte 0 for one), the bits they
+/// take, and how many they are (libzstd's `HUF_DEltX2`).
+#[inline(always)]
+fn entry(literals: u32, length: u32, count: u32) -> u32 {
+    length | literals << 8 | count << 24
+}
+
+/// An entry's literals (the second 0 when it holds one).
+#[inline(always)]
+fn literals(e: u32) -> u16 {
+    (e >> 8) as u16
+}
+
+/// The bits an entry's literals take.
+#[inline(always)]
+fn length(e: u32) -> u32 {
+    e & 0xff
+}
+
+/// How many literals an entry holds.
+#[inline(always)]
+fn count(e: u32) -> usize {
+    (e >> 24) as usize
+}
+
 /// `HUF_decodeSymbolX2`: writes two bytes at `p` (the second only inside `out`, as
 /// libzstd's margins keep it), returns how many literals it decoded.
 #[inline(always)]
 fn symbol(bits: &mut BitStream<'_>, out: &mut [u8], p: usize, dt: &[u32], log: u32) -> usize {
     let e = dt[bits.peek_fast(log) as usize & (dt.len() - 1)];
     if let Some(first) = out.get_mut(p) {
-        *first = (e >> 8) as u8;
+        *first = literals(e) as u8;
     }
     if let Some(next) = out.get_mut(p + 1) {
-        *next = (e >> 16) as u8;
+        *next = (literals(e) >> 8) as u8;
     }
-    bits.skip(e & 0xff);
-    (e >> 24) as usize
+    bits.skip(length(e));
+    count(e)
 }
 
 /// 5 lookups (`HUF_DECODE_SYMBOLX2_0` to `_2`) into the 10 bytes of `w`: the literals
@@ -90,9 +140,9 @@ fn five(bits: &mut BitStream<'_>, w: &mut [u8; 10], dt: &[u32], log: u32) -> usi
     for i in 0..5 {
         let e = dt[bits.peek_fast(log) as usize & (dt.len() - 1)];
         let at = k.min(2 * i);
-        w[at..at + 2].copy_from_slice(&((e >> 8) as u16).to_le_bytes());
-        bits.skip(e & 0xff);
-        k += (e >> 24) as usize;
+        w[at..at + 2].copy_from_slice(&literals(e).to_le_bytes());
+        bits.skip(length(e));
+        k += count(e);
     }
     k
 }
@@ -134,11 +184,11 @@ fn stream(
         // The last literal: a lookup of two codes skips both, then no further than
         // the stream's start.
         let e = dt[bits.peek_fast(log) as usize & (dt.len() - 1)];
-        out[p] = (e >> 8) as u8;
-        if e >> 24 == 1 {
-            bits.skip(e & 0xff);
+        out[p] = literals(e) as u8;
+        if count(e) == 1 {
+            bits.skip(length(e));
         } else if bits.consumed() < 64 {
-            bits.skip(e & 0xff);
+            bits.skip(length(e));
             bits.clamp_to_start();
         }
     }
@@ -164,10 +214,9 @@ pub(super) fn decode1(
 /// The rounds of the fast loop, as a [`Kernel`]: compiled for the scalar unit's
 /// features (BMI2's shifts take their count from any register).
 struct Rounds<'a> {
-    src: &'a [u8],
-    out: &'a mut [u8; ROOM],
+    work: &'a mut [u8; STREAMS_AT],
+    streams: &'a [u8; STREAMS_ROOM],
     len: usize,
-    table: &'a [u32; 2048],
     f: Fast4,
 }
 
@@ -177,23 +226,32 @@ impl Kernel for Rounds<'_> {
     #[cfg(feature = "simd")]
     #[inline(always)]
     fn wide<S: fearless_simd::Simd>(self, _: S) -> Self::Output {
-        rounds(self.src, self.out, self.len, self.table, self.f)
+        rounds(self.work, self.streams, self.len, self.f)
     }
 
     fn plain(self) -> Self::Output {
-        rounds(self.src, self.out, self.len, self.table, self.f)
+        rounds(self.work, self.streams, self.len, self.f)
     }
+}
+
+/// The `N` bytes at `at` of `work` (zeros past its end, which no caller reaches: the
+/// compiler sees each `at` within it and drops the check).
+#[inline(always)]
+fn bytes<const N: usize, const M: usize>(area: &[u8; M], at: usize) -> [u8; N] {
+    area.get(at..)
+        .and_then(<[u8]>::first_chunk)
+        .copied()
+        .unwrap_or([0; N])
 }
 
 /// Rounds of 5 lookups per stream while every stream has 10 bytes of room in its
 /// segment and the first has 7 bytes to read; `len` (at most `MAX_LITERALS`) of
-/// `out` are the literals.
+/// `work` are the literals, the table and the streams after them (see [`WORK`]).
 #[inline(always)]
 fn rounds(
-    src: &[u8],
-    out: &mut [u8; ROOM],
+    work: &mut [u8; STREAMS_AT],
+    streams: &[u8; STREAMS_ROOM],
     len: usize,
-    table: &[u32; 2048],
     mut f: Fast4,
 ) -> Result<Fast4, &'static str> {
     let oend = [f.op[1], f.op[2], f.op[3], len];
@@ -207,30 +265,39 @@ fn rounds(
         // Symbol by symbol across the 4 streams (independent, so their lookups
         // overlap), each lookup's two bytes written where its stream is, as libzstd
         // does: a round writes at most 10 bytes per stream, within its segment (a
-        // count is 1 or 2, and the room was checked for the rounds). The places are
-        // `u32`s taken below `MAX_LITERALS` at each round's start (a no-op: `len` is
-        // at most that), so that the compiler sees every write of the round within
-        // `ROOM` (4 counts of at most 255 further on): no bounds check in the round.
-        let mut op = f.op.map(|op| op as u32);
-        let mut bits = f.bits;
-        while (op[3] as usize) < olimit {
+        // count is 1 or 2, and the room was checked for the rounds). Every place is
+        // taken below `MAX_LITERALS` at each round's start, and every read below
+        // `MAX_STREAMS` (no-ops: `len` is at most the one, the streams' length at most
+        // the other), so that the compiler sees every access of the round within
+        // `work` (4 counts of at most 255 further on): no bounds check in the round,
+        // and one base register for the table, the streams and the literals.
+        let (mut op, mut ip, mut bits) = (f.op, f.ip, f.bits);
+        while op[3] < olimit {
             for op in &mut op {
-                *op &= MAX_LITERALS as u32 - 1;
+                *op &= MAX_LITERALS - 1;
             }
             for _ in 0..5 {
                 for s in 0..4 {
-                    let e = table[(bits[s] >> 53) as usize];
-                    let at = op[s] as usize;
-                    out[at..at + 2].copy_from_slice(&((e >> 8) as u16).to_le_bytes());
+                    // The entry, and its literals from their own copy (one
+                    // instruction fewer than taking them out of the entry).
+                    let index = (bits[s] >> 53) as usize;
+                    let e = u32::from_le_bytes(bytes(work, TABLE_AT + 4 * index));
+                    let pair: [u8; 2] = bytes(work, PAIRS_AT + 2 * index);
+                    work[op[s]..op[s] + 2].copy_from_slice(&pair);
                     bits[s] <<= e & 0x3f;
-                    op[s] += e >> 24;
+                    op[s] += count(e);
                 }
             }
-            f.bits = bits;
-            f.op = op.map(|op| op as usize);
-            f.reload(src)?;
-            bits = f.bits;
+            for s in 0..4 {
+                let ctz = bits[s].trailing_zeros();
+                ip[s] = ip[s]
+                    .checked_sub((ctz >> 3) as usize)
+                    .ok_or("Huffman streams within the literals")?;
+                let word = bytes(streams, ip[s] & (MAX_STREAMS - 1));
+                bits[s] = (u64::from_le_bytes(word) | 1) << (ctz & 7);
+            }
         }
+        (f.op, f.ip, f.bits) = (op, ip, bits);
     }
 }
 
@@ -290,7 +357,7 @@ pub(super) fn decode4(
 /// holds [`ROOM`] bytes), then each stream finished without an end check.
 /// `None` when libzstd would not take it.
 pub(super) fn decode4_fast(
-    src: &[u8],
+    (src, window): (&[u8], &[u8]),
     starts: [usize; 4],
     buf: &mut [u8],
     len: usize,
@@ -299,16 +366,19 @@ pub(super) fn decode4_fast(
     let Some(mut f) = Fast4::start(src, starts, len) else {
         return Ok(None);
     };
-    let table: &[u32; 2048] = dt.try_into().map_err(|_| "an 11-bit Huffman table")?;
-    let room = buf
-        .first_chunk_mut::<ROOM>()
+    let (work, copy) = buf
+        .split_first_chunk_mut::<STREAMS_AT>()
         .filter(|_| len <= MAX_LITERALS)
         .ok_or("at most 128 KiB of literals")?;
+    let Some(streams) = streams_in((src, window), copy) else {
+        // Longer than a block: refused before (`BLOCK_SIZE_MAX`).
+        return Ok(None);
+    };
+    copy_table(work, dt)?;
     f = Unit::scalar().run(Rounds {
-        src,
-        out: room,
+        work,
+        streams,
         len,
-        table,
         f,
     })?;
     let out = &mut buf[..len];
@@ -320,6 +390,39 @@ pub(super) fn decode4_fast(
     Ok(Some(()))
 }
 
+/// The streams `src` for the fast loop: where they are when the frame (`window`,
+/// from the streams' start) goes on far enough, else copied into `copy`. `None`
+/// when they are longer than a block.
+fn streams_in<'a>(
+    (src, window): (&[u8], &'a [u8]),
+    copy: &'a mut [u8],
+) -> Option<&'a [u8; STREAMS_ROOM]> {
+    if let Some(streams) = window.first_chunk::<STREAMS_ROOM>() {
+        return Some(streams);
+    }
+    let copy = copy.first_chunk_mut::<STREAMS_ROOM>()?;
+    copy.get_mut(..src.len())?.copy_from_slice(src);
+    Some(copy)
+}
+
+/// The 11-bit table `dt` where the fast loop reads it: its entries, then their
+/// literals alone.
+fn copy_table(work: &mut [u8; STREAMS_AT], dt: &[u32]) -> Result<(), &'static str> {
+    if dt.len() != 2048 {
+        return Err("an 11-bit Huffman table");
+    }
+    let (entries, pairs) = work[TABLE_AT..].split_at_mut(PAIRS_AT - TABLE_AT);
+    for ((at, pair), &e) in entries
+        .chunks_exact_mut(4)
+        .zip(pairs.chunks_exact_mut(2))
+        .zip(dt)
+    {
+        at.copy_from_slice(&e.to_le_bytes());
+        pair.copy_from_slice(&literals(e).to_le_bytes());
+    }
+    Ok(())
+}
+
 /// The fast loop on every unit of this CPU against the plain code.
 #[cfg(test)]
 mod tests {
@@ -329,7 +432,7 @@ mod tests {
     use proptest::collection::vec as bytes;
     use proptest::prelude::*;
 
-    use super::{Fast4, Rounds, ROOM};
+    use super::{copy_table, streams_in, Fast4, Rounds, STREAMS_AT, WORK};
     use crate::simd::Unit;
 
     /// Where the streams read and write, and their bits, after the rounds (or the refusal).
@@ -344,16 +447,18 @@ mod tests {
         table: &[u32; 2048],
     ) -> Option<(Vec<u8>, State)> {
         let f = Fast4::start(src, starts, len)?;
-        let mut room = vec![0u8; ROOM];
+        let mut buf = vec![0u8; WORK];
+        let (work, copy) = buf.split_first_chunk_mut::<STREAMS_AT>()?;
+        let streams = streams_in((src, src), copy)?;
+        copy_table(work, table).ok()?;
         let end = unit.run(Rounds {
-            src,
-            out: room.first_chunk_mut()?,
+            work,
+            streams,
             len,
-            table,
             f,
         });
-        room.truncate(len);
-        Some((room, end.map(|f| (f.ip, f.op, f.bits))))
+        buf.truncate(len);
+        Some((buf, end.map(|f| (f.ip, f.op, f.bits))))
     }
 
     proptest! {
@@ -368,7 +473,7 @@ mod tests {
         ) {
             let table: [u32; 2048] = core::array::from_fn(|i| {
                 let (symbols, bits, count) = entries[i];
-                bits | u32::from(symbols) << 8 | count << 24
+                super::entry(u32::from(symbols), bits, count)
             });
             // Stream starts 8 bytes or more apart, in order.
             let room = src.len() - 32;

@@ -55,12 +55,13 @@ impl Literals {
         }
     }
 
-    /// Reads the literals section at the start of `block` (at byte `at` of the frame),
-    /// whose literals may number at most `block_max` and the output room `room`;
-    /// returns the section's length and where its literals are.
+    /// Reads the literals section at the start of `block` (at byte `at` of the frame;
+    /// `rest` is the frame from there on), whose literals may number at most
+    /// `block_max` and the output room `room`; returns the section's length and where
+    /// its literals are.
     pub(super) fn read(
         &mut self,
-        block: &[u8],
+        (block, rest): (&[u8], &[u8]),
         at: usize,
         block_max: usize,
         room: usize,
@@ -156,7 +157,7 @@ impl Literals {
             let room = if single {
                 size
             } else {
-                size.max(huffman_x2::ROOM)
+                size.max(huffman_x2::WORK)
             };
             if self.buf.len() < room {
                 self.buf.resize(room, 0);
@@ -164,7 +165,9 @@ impl Literals {
             if single {
                 huffman::decode1(src, &mut self.buf[..size], &self.table).map_err(streams)?;
             } else {
-                huffman::decode4(src, &mut self.buf, size, &self.table).map_err(streams)?;
+                let window = &rest[header + stored - src.len()..];
+                huffman::decode4((src, window), &mut self.buf, size, &self.table)
+                    .map_err(streams)?;
             }
             self.repeatable = true;
             return Ok((header + stored, Lits::Decoded(size)));
