@@ -300,21 +300,23 @@ fn read_stream<'a>(
             dest.fill(c.unsigned_abs() as u8);
         }
         c => {
+            let readable = r.rest();
             let src = r.bytes(c as usize, "a compressed stream")?;
             if in_place && src.len() == dest.len() {
                 return Ok(Row::Stored(src));
             }
-            stream_into(streams, src, at + INT32_LEN, dest)?;
+            stream_into(streams, (src, readable), at + INT32_LEN, dest)?;
         }
     }
     Ok(Row::Written)
 }
 
-/// A stream's bytes `src` (at byte `src_at` of the chunk) into `dest`: stored as they
-/// are when as long, else compressed; codec errors placed in the chunk.
+/// A stream's bytes `src` (at byte `src_at` of the chunk; `readable` starts with
+/// them, and may go on) into `dest`: stored as they are when as long, else
+/// compressed; codec errors placed in the chunk.
 pub(super) fn stream_into(
     streams: &mut Streams<'_>,
-    src: &[u8],
+    (src, readable): (&[u8], &[u8]),
     src_at: usize,
     dest: &mut [u8],
 ) -> Result<(), ChunkError> {
@@ -323,7 +325,7 @@ pub(super) fn stream_into(
         return Ok(());
     }
     let dict_at = streams.dict_at;
-    decompress(streams, src, dest).map_err(|kind| match kind {
+    decompress(streams, (src, readable), dest).map_err(|kind| match kind {
         ChunkErrorKind::CodecNotDecoded { .. } => ChunkError::at(AT_FLAGS, kind),
         ChunkErrorKind::ZstdHeader {
             field: "dictionary",
@@ -343,7 +345,7 @@ pub(super) fn stream_into(
 /// stream's length, whatever its codec).
 fn decompress(
     streams: &mut Streams<'_>,
-    src: &[u8],
+    (src, readable): (&[u8], &[u8]),
     dest: &mut [u8],
 ) -> Result<(), ChunkErrorKind> {
     let written = match streams.codec {
@@ -352,7 +354,7 @@ fn decompress(
                 Some(zstd) => zstd,
                 none => none.insert(codec::zstd::Zstd::new(streams.dict)?),
             };
-            zstd.decompress(src, dest)?
+            zstd.decompress((src, readable), dest)?
         }
         Codec::Lz4 | Codec::Lz4Hc => codec::lz4::decompress_block(src, streams.dict, dest)?,
         #[cfg(feature = "std")]

@@ -52,6 +52,11 @@ impl<'a> Cursor<'a> {
         self.base + self.pos
     }
 
+    /// Every byte left to read (the whole chunk's or block's rest), without reading them.
+    pub(super) fn rest(&self) -> &'a [u8] {
+        self.chunk.get(self.pos..).unwrap_or_default()
+    }
+
     /// The next `n` bytes, borrowed from the chunk: `what`, for the error when it ends
     /// first.
     pub(super) fn bytes(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], ChunkError> {

@@ -188,13 +188,13 @@ fn decode_block(
     let src = &data[block.start + INT32_LEN..block.end];
     let (done, block_out) = out.block(block.offset, block.len);
     if !is_filtered(header) {
-        return stream_into(streams, src, block.start + INT32_LEN, block_out);
+        return stream_into(streams, (src, src), block.start + INT32_LEN, block_out);
     }
     if streams_into_dest(header) {
-        stream_into(streams, src, block.start + INT32_LEN, block_out)?;
+        stream_into(streams, (src, src), block.start + INT32_LEN, block_out)?;
     } else {
         let line = scratch::line(&mut bufs[0], block.len);
-        stream_into(streams, src, block.start + INT32_LEN, line)?;
+        stream_into(streams, (src, src), block.start + INT32_LEN, line)?;
     }
     let reference = if i == 0 { None } else { Some(done) };
     unfilter(

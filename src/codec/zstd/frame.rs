@@ -59,7 +59,17 @@ impl Zstd {
 
     /// Decompresses the zstd stream `src` into `dest` (frames one after the other,
     /// skippable frames skipped): the bytes written, which the caller checks fill it.
-    pub(crate) fn decompress(&mut self, src: &[u8], dest: &mut [u8]) -> Result<usize, Refusal> {
+    /// `readable` starts with `src` and may go on (the rest of the chunk): the Huffman
+    /// fast loop then reads the streams where they are more often than from a copy.
+    /// Nothing past `src` is taken as the stream's.
+    pub(crate) fn decompress(
+        &mut self,
+        (src, readable): (&[u8], &[u8]),
+        dest: &mut [u8],
+    ) -> Result<usize, Refusal> {
+        let starts_with_src =
+            core::ptr::eq(readable.as_ptr(), src.as_ptr()) && readable.len() >= src.len();
+        let readable = if starts_with_src { readable } else { src };
         let mut at = 0;
         let mut produced = 0;
         if src.len() < 5 {
@@ -91,7 +101,7 @@ impl Zstd {
                     u64::from(magic),
                 ));
             }
-            let (used, out) = self.frame(src, at, &mut dest[produced..])?;
+            let (used, out) = self.frame((src, readable), at, &mut dest[produced..])?;
             at += used;
             produced += out;
         }
@@ -106,11 +116,11 @@ impl Zstd {
         Ok(produced)
     }
 
-    /// One frame at byte `at` of `src` (`ZSTD_decompressFrame`): returns the bytes it
-    /// takes and the bytes it writes at the start of `dest`.
+    /// One frame at byte `at` of `src` (`ZSTD_decompressFrame`; `readable` starts with
+    /// `src`): returns the bytes it takes and the bytes it writes at the start of `dest`.
     fn frame(
         &mut self,
-        src: &[u8],
+        (src, readable): (&[u8], &[u8]),
         start: usize,
         dest: &mut [u8],
     ) -> Result<(usize, usize), Refusal> {
@@ -272,7 +282,7 @@ impl Zstd {
                     pos = block(
                         &mut self.lits,
                         &mut self.tables,
-                        (body, &frame[at..]),
+                        (body, &readable[start + at..]),
                         start + at,
                         block_max,
                         history,

@@ -432,24 +432,32 @@ mod tests {
     use proptest::collection::vec as bytes;
     use proptest::prelude::*;
 
-    use super::{copy_table, streams_in, Fast4, Rounds, STREAMS_AT, WORK};
+    use super::{copy_table, streams_in, Fast4, Rounds, STREAMS_AT, STREAMS_ROOM, WORK};
     use crate::simd::Unit;
 
     /// Where the streams read and write, and their bits, after the rounds (or the refusal).
     type State = Result<([usize; 4], [usize; 4], [u64; 4]), &'static str>;
 
-    /// The output and the streams' state after the rounds of `unit`.
+    /// The output and the streams' state after the rounds of `unit`, on the streams
+    /// where they are (followed by other bytes) or on their copy.
     fn rounds_on(
         unit: Unit,
         src: &[u8],
         starts: [usize; 4],
         len: usize,
         table: &[u32; 2048],
+        in_place: bool,
     ) -> Option<(Vec<u8>, State)> {
         let f = Fast4::start(src, starts, len)?;
         let mut buf = vec![0u8; WORK];
         let (work, copy) = buf.split_first_chunk_mut::<STREAMS_AT>()?;
-        let streams = streams_in((src, src), copy)?;
+        let mut window = src.to_vec();
+        if in_place {
+            window.resize(STREAMS_ROOM, 0xa5);
+        }
+        let streams = streams_in((src, &window), copy)?;
+        // Read where they are exactly when the window holds the longest streams.
+        assert_eq!(core::ptr::eq(streams.as_ptr(), window.as_ptr()), in_place);
         copy_table(work, table).ok()?;
         let end = unit.run(Rounds {
             work,
@@ -480,14 +488,17 @@ mod tests {
             let mut at = [cuts.0, cuts.1, cuts.2].map(|c| (c * room as f64) as usize);
             at.sort_unstable();
             let starts = [0, 8 + at[0], 16 + at[1], 24 + at[2]];
-            let plain = rounds_on(Unit::Plain, &src, starts, len, &table);
+            let plain = rounds_on(Unit::Plain, &src, starts, len, &table, false);
             for unit in Unit::all() {
-                prop_assert_eq!(
-                    &rounds_on(unit, &src, starts, len, &table),
-                    &plain,
-                    "{:?}",
-                    unit
-                );
+                for in_place in [false, true] {
+                    prop_assert_eq!(
+                        &rounds_on(unit, &src, starts, len, &table, in_place),
+                        &plain,
+                        "{:?} in place: {}",
+                        unit,
+                        in_place
+                    );
+                }
             }
         }
     }

@@ -177,7 +177,7 @@ mod tests {
     fn decode(frame: &[u8], len: usize) -> Vec<u8> {
         let mut out = alloc::vec![0u8; len];
         let mut z = super::super::Zstd::new(None).unwrap();
-        z.decompress(frame, &mut out).unwrap();
+        z.decompress((frame, frame), &mut out).unwrap();
         out
     }
 

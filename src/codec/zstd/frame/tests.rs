@@ -10,7 +10,7 @@ fn run(src: &[u8], n: usize) -> Result<Vec<u8>, (&'static str, &'static str, u64
     let mut dest = vec![0; n];
     match Zstd::new(None)
         .expect("no dictionary")
-        .decompress(src, &mut dest)
+        .decompress((src, src), &mut dest)
     {
         Ok(len) => Ok(dest[..len].to_vec()),
         Err(e) => Err((e.field, e.expected, e.found, e.at)),
