@@ -96,7 +96,8 @@ pub(super) fn read_table(src: &[u8], table: &mut Table) -> Result<usize, &'stati
 fn build(weights: &[u8], log: u32, table: &mut Table) {
     let dt_log = log.max(FAST_LOG);
     let scale = dt_log - log;
-    table.dt.clear();
+    // Every entry is written below (the weights sum to the table's size, checked):
+    // no zeroing first.
     table.dt.resize(1 << dt_log, 0);
     // Where each weight's run of entries starts (one pass over the symbols then
     // places them, each weight's in order).

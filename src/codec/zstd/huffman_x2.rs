@@ -53,7 +53,7 @@ const STREAMS_ROOM: usize = MAX_STREAMS + 8;
 /// code, and among them those whose next bits start with one second code, are runs.
 pub(super) fn build(dt: &[u16], log: u32, out: &mut Vec<u32>) {
     let size = 1usize << log;
-    out.clear();
+    // Every entry is written below (the runs cover the table): no zeroing first.
     out.resize(size, 0);
     // The shortest code is the last (placed longest first).
     let shortest = dt.get(size - 1).map_or(0, |e| u32::from(e & 0x3f));
@@ -147,8 +147,52 @@ fn five(bits: &mut BitStream<'_>, w: &mut [u8; 10], dt: &[u32], log: u32) -> usi
     k
 }
 
-/// `HUF_decodeStreamX2`: fills `out[p..end]`.
-fn stream(
+/// `HUF_decodeStreamX2` on up to 4 streams side by side, so that their lookups
+/// overlap: each fills `out[p..end]` (their segments apart), its own steps in
+/// libzstd's order.
+fn decode_streams(
+    bits: &mut [BitStream<'_>],
+    out: &mut [u8],
+    p: &mut [usize],
+    end: &[usize],
+    dt: &[u32],
+    log: u32,
+) {
+    // Which streams take the loop of 5 lookups; the others take their branch now.
+    let mut live = [false; 4];
+    for (((bits, p), &end), live) in bits.iter_mut().zip(&mut *p).zip(end).zip(&mut live) {
+        if end - *p >= 8 && log <= 11 {
+            *live = true;
+        } else if end - *p >= 8 {
+            while bits.reload() == Status::Unfinished && *p + 7 < end {
+                for _ in 0..4 {
+                    *p += symbol(bits, out, *p, dt, log);
+                }
+            }
+        } else {
+            bits.reload();
+        }
+    }
+    while live.contains(&true) {
+        for (((bits, p), &end), live) in bits.iter_mut().zip(&mut *p).zip(end).zip(&mut live) {
+            *live = *live && bits.reload() == Status::Unfinished && *p + 9 < end;
+            if !*live {
+                continue;
+            }
+            let Some(w) = out.get_mut(*p..).and_then(<[u8]>::first_chunk_mut) else {
+                *live = false;
+                continue;
+            };
+            *p += five(bits, w, dt, log);
+        }
+    }
+    for ((bits, &p), &end) in bits.iter_mut().zip(&*p).zip(end) {
+        finish(bits, out, p, end, dt, log);
+    }
+}
+
+/// The end of `HUF_decodeStreamX2`: `out[p..end]` a lookup at a time.
+fn finish(
     bits: &mut BitStream<'_>,
     out: &mut [u8],
     mut p: usize,
@@ -156,22 +200,6 @@ fn stream(
     dt: &[u32],
     log: u32,
 ) {
-    if end - p >= 8 && log <= 11 {
-        while bits.reload() == Status::Unfinished && p + 9 < end {
-            let Some(w) = out.get_mut(p..).and_then(<[u8]>::first_chunk_mut) else {
-                break;
-            };
-            p += five(bits, w, dt, log);
-        }
-    } else if end - p >= 8 {
-        while bits.reload() == Status::Unfinished && p + 7 < end {
-            for _ in 0..4 {
-                p += symbol(bits, out, p, dt, log);
-            }
-        }
-    } else {
-        bits.reload();
-    }
     if end - p >= 2 {
         while bits.reload() == Status::Unfinished && p + 2 <= end {
             p += symbol(bits, out, p, dt, log);
@@ -204,7 +232,14 @@ pub(super) fn decode1(
     let mut bits = BitStream::new(src, 0, src.len())
         .ok_or("a Huffman stream ending in a byte with its end mark")?;
     let end = out.len();
-    stream(&mut bits, out, 0, end, dt, log);
+    decode_streams(
+        core::slice::from_mut(&mut bits),
+        out,
+        &mut [0],
+        &[end],
+        dt,
+        log,
+    );
     if !bits.finished() {
         return Err("a single Huffman stream ending exactly after its literals");
     }
@@ -343,9 +378,7 @@ pub(super) fn decode4(
     if op[0] > seg_end[0] || op[1] > seg_end[1] || op[2] > seg_end[2] {
         return Err("each Huffman stream's literals within its segment");
     }
-    for s in 0..4 {
-        stream(&mut bits[s], out, op[s], seg_end[s], dt, log);
-    }
+    decode_streams(&mut bits, out, &mut op, &seg_end, dt, log);
     if !bits.iter().all(BitStream::finished) {
         return Err("each Huffman stream ending exactly after its literals");
     }
@@ -381,12 +414,12 @@ pub(super) fn decode4_fast(
         len,
         f,
     })?;
-    let out = &mut buf[..len];
-    for i in 0..4 {
-        let end = ((i + 1) * f.seg).min(len);
-        let mut rest = f.rest(src, &starts, i, end)?;
-        stream(&mut rest, out, f.op[i], end, dt, 11);
+    let ends: [usize; 4] = core::array::from_fn(|i| ((i + 1) * f.seg).min(len));
+    let mut rest = Vec::with_capacity(4);
+    for (i, &end) in ends.iter().enumerate() {
+        rest.push(f.rest(src, &starts, i, end)?);
     }
+    decode_streams(&mut rest, &mut buf[..len], &mut f.op, &ends, dt, 11);
     Ok(Some(()))
 }
 
@@ -412,12 +445,10 @@ fn copy_table(work: &mut [u8; STREAMS_AT], dt: &[u32]) -> Result<(), &'static st
         return Err("an 11-bit Huffman table");
     }
     let (entries, pairs) = work[TABLE_AT..].split_at_mut(PAIRS_AT - TABLE_AT);
-    for ((at, pair), &e) in entries
-        .chunks_exact_mut(4)
-        .zip(pairs.chunks_exact_mut(2))
-        .zip(dt)
-    {
+    for (at, &e) in entries.chunks_exact_mut(4).zip(dt) {
         at.copy_from_slice(&e.to_le_bytes());
+    }
+    for (pair, &e) in pairs.chunks_exact_mut(2).zip(dt) {
         pair.copy_from_slice(&literals(e).to_le_bytes());
     }
     Ok(())
