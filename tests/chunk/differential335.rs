@@ -473,3 +473,21 @@ fn shuffled_streams_stored_as_they_are() {
         }
     }
 }
+
+/// zstd blocks whose literals are Huffman-coded in 4 streams: the fast loop reads the
+/// streams where they are in the chunk when 128 KiB and 8 bytes of it follow their
+/// start, else from a copy. A 1 MiB float ramp (C 3.3.5, clevel 5, shuffle, blocks
+/// split by byte, as the bench's; about 450 KiB in all) has both (12 blocks take the
+/// loop, 10 of them in place): its bytes as C's, with `decode` and `decode_into`.
+#[test]
+fn zstd_huffman_streams_where_they_are_and_copied() {
+    if !c335::present("zstd_huffman_streams_where_they_are_and_copied") {
+        return;
+    }
+    let data = float_ramp(1 << 20);
+    let p = c335::cparams(ZSTD, 5, 8, 0, ALWAYS_SPLIT);
+    let chunk = c335::compress(&data, &p).expect("C compresses");
+    assert!(chunk.len() > 300 << 10, "{} bytes", chunk.len());
+    let decoded = super::into::decode_both(&chunk);
+    assert!(decoded.as_ref() == Ok(&data));
+}
