@@ -387,8 +387,9 @@ pub(super) fn decode4(
 
 /// libzstd's fast loop for the double-symbol decoder (x86-64 with BMI2, 11-bit table,
 /// streams of 8 bytes or more) on the `len` literals at the start of `buf` (which
-/// holds [`ROOM`] bytes), then each stream finished without an end check.
-/// `None` when libzstd would not take it.
+/// holds [`WORK`] bytes), then the streams finished side by side without an end check.
+/// `window` starts with `src` and may go on (the rest of the chunk): see
+/// [`streams_in`]. `None` when libzstd would not take the loop.
 pub(super) fn decode4_fast(
     (src, window): (&[u8], &[u8]),
     starts: [usize; 4],
