@@ -24,6 +24,8 @@ pub(crate) fn elements_to_rows<const N: usize>(
 }
 
 /// The split of [`elements_to_rows`] as a [`Kernel`].
+// Without the `simd` feature only the plain path (nothing done) is built.
+#[cfg_attr(not(feature = "simd"), allow(dead_code))]
 struct Split<'a, const N: usize> {
     src: &'a [u8],
     dst: &'a mut [u8],
@@ -93,6 +95,8 @@ pub(crate) fn elements_to_bit_rows<const N: usize>(
 }
 
 /// The transposition of [`elements_to_bit_rows`] as a [`Kernel`].
+// Without the `simd` feature only the plain path (nothing done) is built.
+#[cfg_attr(not(feature = "simd"), allow(dead_code))]
 struct BitSplit<'a, const N: usize> {
     src: &'a [u8],
     dst: &'a mut [u8],
