@@ -304,8 +304,9 @@ fn rounds(
         // taken below `MAX_LITERALS` at each round's start, and every read below
         // `MAX_STREAMS` (no-ops: `len` is at most the one, the streams' length at most
         // the other), so that the compiler sees every access of the round within
-        // `work` (4 counts of at most 255 further on): no bounds check in the round,
-        // and one base register for the table, the streams and the literals.
+        // `work` or `streams` (4 counts of at most 255 further on): no bounds check in
+        // the round, and one base register for the lookups (the table, the literals
+        // and their places), the streams' own taken once a round.
         let (mut op, mut ip, mut bits) = (f.op, f.ip, f.bits);
         while op[3] < olimit {
             for op in &mut op {
