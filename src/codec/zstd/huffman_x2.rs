@@ -417,10 +417,8 @@ pub(super) fn decode4_fast(
         f,
     })?;
     let ends: [usize; 4] = core::array::from_fn(|i| ((i + 1) * f.seg).min(len));
-    let mut rest = Vec::with_capacity(4);
-    for (i, &end) in ends.iter().enumerate() {
-        rest.push(f.rest(src, &starts, i, end)?);
-    }
+    let [r0, r1, r2, r3] = [0, 1, 2, 3].map(|i| f.rest(src, &starts, i, ends[i]));
+    let mut rest = [r0?, r1?, r2?, r3?];
     decode_streams(&mut rest, &mut buf[..len], &mut f.op, &ends, dt, 11);
     Ok(Some(()))
 }
