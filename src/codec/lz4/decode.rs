@@ -90,59 +90,7 @@ pub(super) fn decompress(src: &[u8], dict: &[u8], dest: &mut [u8]) -> Result<usi
     let (mut ip, mut op) = (0usize, 0usize);
     let mut resume = Resume::Token;
     if n >= FAST_LOOP_ROOM {
-        // Invariant: op + 64 <= n, so literals (at most 14 here) and short matches are
-        // copied with fixed-size moves.
-        resume = loop {
-            let token = byte(src, ip)?;
-            ip += 1;
-            let mut lit = usize::from(token >> 4);
-            if lit == MORE {
-                lit += read_length(src, &mut ip, s.saturating_sub(MORE), true, LITERAL_BYTES)?;
-                let cpy = op.checked_add(lit).ok_or_else(|| overflow(ip))?;
-                let iend = ip.checked_add(lit).ok_or_else(|| overflow(ip))?;
-                if cpy.saturating_add(32) > n || iend.saturating_add(32) > s {
-                    break Resume::Literals { token, len: lit };
-                }
-                if lit <= 32 {
-                    copy::<32>(dest, op, src, ip);
-                } else {
-                    dest[op..cpy].copy_from_slice(&src[ip..iend]);
-                }
-                (ip, op) = (iend, cpy);
-            } else if ip + 17 <= s {
-                copy::<16>(dest, op, src, ip);
-                ip += lit;
-                op += lit;
-            } else {
-                break Resume::Literals { token, len: lit };
-            }
-            let offset = offset_at(src, ip);
-            ip += 2;
-            let mut len = usize::from(token & 0x0f);
-            if len == MORE {
-                len +=
-                    read_length(src, &mut ip, s.saturating_sub(4), false, MATCH_BYTES)? + MIN_MATCH;
-                if op
-                    .checked_add(len)
-                    .ok_or_else(|| overflow(ip))?
-                    .saturating_add(FAST_LOOP_ROOM)
-                    >= n
-                {
-                    break Resume::Match { offset, len };
-                }
-            } else {
-                len += MIN_MATCH;
-                if op + len + FAST_LOOP_ROOM >= n {
-                    break Resume::Match { offset, len };
-                }
-                if offset >= 8 && offset <= op {
-                    copy_short_match(dest, op, offset);
-                    op += len;
-                    continue;
-                }
-            }
-            op = copy_any_match(dest, dict, op, offset, len, ip)?;
-        };
+        (resume, ip, op) = fast_loop(src, dict, dest)?;
     }
     // C's safe loop, entered where the fast loop left.
     'safe: loop {
@@ -203,6 +151,66 @@ pub(super) fn decompress(src: &[u8], dict: &[u8], dest: &mut [u8]) -> Result<usi
     }
 }
 
+/// C's fast loop, from the block's start while 64 output bytes remain (so literals of at
+/// most 14 bytes and short matches are copied with fixed-size moves): where the safe
+/// loop resumes, and the input and output positions there.
+#[inline(never)]
+fn fast_loop(src: &[u8], dict: &[u8], dest: &mut [u8]) -> Result<(Resume, usize, usize), Refusal> {
+    let (s, n) = (src.len(), dest.len());
+    let (mut ip, mut op) = (0usize, 0usize);
+    let resume = loop {
+        let token = byte(src, ip)?;
+        ip += 1;
+        let mut lit = usize::from(token >> 4);
+        if lit == MORE {
+            lit += read_length(src, &mut ip, s.saturating_sub(MORE), true, LITERAL_BYTES)?;
+            let cpy = op.checked_add(lit).ok_or_else(|| overflow(ip))?;
+            let iend = ip.checked_add(lit).ok_or_else(|| overflow(ip))?;
+            if cpy.saturating_add(32) > n || iend.saturating_add(32) > s {
+                break Resume::Literals { token, len: lit };
+            }
+            if lit <= 32 {
+                copy::<32>(dest, op, src, ip);
+            } else {
+                dest[op..cpy].copy_from_slice(&src[ip..iend]);
+            }
+            (ip, op) = (iend, cpy);
+        } else if ip + 17 <= s {
+            copy::<16>(dest, op, src, ip);
+            ip += lit;
+            op += lit;
+        } else {
+            break Resume::Literals { token, len: lit };
+        }
+        let offset = offset_at(src, ip);
+        ip += 2;
+        let mut len = usize::from(token & 0x0f);
+        if len == MORE {
+            len += read_length(src, &mut ip, s.saturating_sub(4), false, MATCH_BYTES)? + MIN_MATCH;
+            if op
+                .checked_add(len)
+                .ok_or_else(|| overflow(ip))?
+                .saturating_add(FAST_LOOP_ROOM)
+                >= n
+            {
+                break Resume::Match { offset, len };
+            }
+        } else {
+            len += MIN_MATCH;
+            if op + len + FAST_LOOP_ROOM >= n {
+                break Resume::Match { offset, len };
+            }
+            if offset >= 8 && offset <= op {
+                copy_short_match(dest, op, offset);
+                op += len;
+                continue;
+            }
+        }
+        op = copy_any_match(dest, dict, op, offset, len, ip)?;
+    };
+    Ok((resume, ip, op))
+}
+
 /// A match after C's fast paths (`safe_match_copy`): refused before the dictionary, or
 /// ending within 5 bytes of the output's end, or at offset 0 (here only); else copied
 /// from the dictionary and the output, or from the output.
@@ -254,7 +262,11 @@ fn byte(src: &[u8], ip: usize) -> Result<u8, Refusal> {
 
 #[inline(always)]
 fn offset_at(src: &[u8], ip: usize) -> usize {
-    usize::from(u16::from_le_bytes([src[ip], src[ip + 1]]))
+    // The callers' checks keep both bytes inside; else offset 0, which is refused.
+    match src.get(ip..ip + 2) {
+        Some(&[low, high]) => usize::from(u16::from_le_bytes([low, high])),
+        _ => 0,
+    }
 }
 
 /// The match length of `token` and its extension bytes, plus 4.
@@ -313,10 +325,12 @@ fn copy<const N: usize>(dest: &mut [u8], op: usize, src: &[u8], ip: usize) {
 /// reads only bytes already written), with room for all 18.
 #[inline(always)]
 fn copy_short_match(dest: &mut [u8], op: usize, offset: usize) {
-    let m = op - offset;
-    dest.copy_within(m..m + 8, op);
-    dest.copy_within(m + 8..m + 16, op + 8);
-    dest.copy_within(m + 16..m + 18, op + 16);
+    // One window from the match to the copy's end, `offset + 18` bytes: the offset is
+    // 16 bits, so every index below is known within it (one bounds check).
+    let window = &mut dest[op - offset..][..offset + 18];
+    for (from, len) in [(0, 8), (8, 8), (16, 2)] {
+        window.copy_within(from..from + len, offset + from);
+    }
 }
 
 /// Non-final literals (at least 12 output and 8 input bytes before the ends).
