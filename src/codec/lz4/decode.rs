@@ -153,7 +153,8 @@ pub(super) fn decompress(src: &[u8], dict: &[u8], dest: &mut [u8]) -> Result<usi
 
 /// C's fast loop, from the block's start while 64 output bytes remain (so literals of at
 /// most 14 bytes and short matches are copied with fixed-size moves): where the safe
-/// loop resumes, and the input and output positions there.
+/// loop resumes, and the input and output positions there. Not inlined: sharing the
+/// safe loop's registers, its positions and bases spilled to the stack.
 #[inline(never)]
 fn fast_loop(src: &[u8], dict: &[u8], dest: &mut [u8]) -> Result<(Resume, usize, usize), Refusal> {
     let (s, n) = (src.len(), dest.len());
