@@ -162,9 +162,9 @@ fn fast_loop(src: &[u8], dict: &[u8], dest: &mut [u8]) -> Result<(Resume, usize,
     let resume = loop {
         let token = byte(src, ip)?;
         ip += 1;
-        let mut lit = usize::from(token >> 4);
-        if lit == MORE {
-            lit += read_length(src, &mut ip, s.saturating_sub(MORE), true, LITERAL_BYTES)?;
+        let lit = usize::from(token >> 4);
+        let offset = if lit == MORE {
+            let lit = lit + read_length(src, &mut ip, s.saturating_sub(MORE), true, LITERAL_BYTES)?;
             let cpy = op.checked_add(lit).ok_or_else(|| overflow(ip))?;
             let iend = ip.checked_add(lit).ok_or_else(|| overflow(ip))?;
             if cpy.saturating_add(32) > n || iend.saturating_add(32) > s {
@@ -176,14 +176,16 @@ fn fast_loop(src: &[u8], dict: &[u8], dest: &mut [u8]) -> Result<(Resume, usize,
                 dest[op..cpy].copy_from_slice(&src[ip..iend]);
             }
             (ip, op) = (iend, cpy);
-        } else if ip + 17 <= s {
-            copy::<16>(dest, op, src, ip);
-            ip += lit;
-            op += lit;
+            offset_at(src, ip)
+        } else if let Some(ahead) = src.get(ip..).and_then(|rest| rest.first_chunk::<17>()) {
+            // The literals (at most 14) as 16 bytes, and the offset after them, from
+            // the 17 bytes C checks are there.
+            dest[op..][..16].copy_from_slice(&ahead[..16]);
+            (ip, op) = (ip + lit, op + lit);
+            usize::from(u16::from_le_bytes([ahead[lit], ahead[lit + 1]]))
         } else {
             break Resume::Literals { token, len: lit };
-        }
-        let offset = offset_at(src, ip);
+        };
         ip += 2;
         let mut len = usize::from(token & 0x0f);
         if len == MORE {
