@@ -114,12 +114,21 @@ impl<const N: usize> Kernel for Rows<'_, '_, N> {
             let len = (SPAN / N).min(n - at);
             let rows: [&[u8]; N] = core::array::from_fn(|j| &all[j][at..at + len]);
             let out = self.dest.window(at * N, len * N, &mut buf.0, 16);
-            // The unit's full width where the output starts a line (an L1 span), else
-            // 16 bytes (no store straddling two lines).
-            let done = if out.as_ptr().addr().is_multiple_of(64) {
-                vector_unshuffle::rows_to_elements::<S, N>(simd, &rows, out)
-            } else {
-                vector_unshuffle::rows_to_elements_16::<S, N>(simd, &rows, out)
+            // The unit's full width, no store straddling two lines: where the output
+            // is 16, 32 or 48 bytes off the width (large allocations start 16 bytes
+            // into a line), each store joins two transposed vectors; 16 bytes where
+            // it is not on 16.
+            let w = <S::u8s as fearless_simd::SimdBase<S>>::LEN;
+            let done = match (w - out.as_ptr().addr() % w) % w {
+                0 => vector_unshuffle::rows_to_elements::<S, N>(simd, &rows, out),
+                16 => vector_unshuffle::rows_to_elements_slid::<S, N, 16>(simd, &rows, out),
+                32 if w > 32 => {
+                    vector_unshuffle::rows_to_elements_slid::<S, N, 32>(simd, &rows, out)
+                }
+                48 if w > 48 => {
+                    vector_unshuffle::rows_to_elements_slid::<S, N, 48>(simd, &rows, out)
+                }
+                _ => vector_unshuffle::rows_to_elements_16::<S, N>(simd, &rows, out),
             };
             last_elements(&rows, done, &mut out[done * N..]);
             self.dest.commit(at * N, &buf.0[..len * N], 16);

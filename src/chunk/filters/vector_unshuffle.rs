@@ -36,6 +36,58 @@ pub(crate) fn rows_to_elements<S: Simd, const N: usize>(
     done
 }
 
+/// [`rows_to_elements`] into an output `W - LEAD` bytes short of a multiple of the
+/// width (`LEAD` 16, 32 or 48, below `W`): each vector stored on a line is the end of one
+/// transposed vector and the start of the next (`slide`), so no store straddles two
+/// lines; the first `LEAD` bytes and the last `W - LEAD` go through a small buffer.
+#[inline(always)]
+pub(crate) fn rows_to_elements_slid<S: Simd, const N: usize, const LEAD: usize>(
+    simd: S,
+    rows: &[&[u8]; N],
+    dst: &mut [u8],
+) -> usize {
+    let w = S::u8s::LEN;
+    let steps = rows[0].len() / w;
+    if steps == 0 {
+        return 0;
+    }
+    let total = steps * w * N;
+    let (head, rest) = dst[..total].split_at_mut(LEAD);
+    let (body, tail) = rest.split_at_mut(total - w);
+    let (first, body) = body.split_at_mut((N - 1) * w);
+    let mut bytes = [0u8; 64];
+    let v = transposed::<S, N>(simd, rows, 0);
+    v[0].store_slice(&mut bytes[..w]);
+    head.copy_from_slice(&bytes[..LEAD]);
+    for (o, j) in first.chunks_exact_mut(w).zip(1..N) {
+        v[j - 1].slide::<LEAD>(v[j]).store_slice(o);
+    }
+    let mut last = v[N - 1];
+    for (i, out) in body.chunks_exact_mut(N * w).enumerate() {
+        let v = transposed::<S, N>(simd, rows, (i + 1) * w);
+        let mut o = out.chunks_exact_mut(w);
+        for (o, (j, &x)) in (&mut o).zip(v.iter().enumerate()) {
+            let before = if j == 0 { last } else { v[j - 1] };
+            before.slide::<LEAD>(x).store_slice(o);
+        }
+        last = v[N - 1];
+    }
+    last.store_slice(&mut bytes[..w]);
+    tail.copy_from_slice(&bytes[LEAD..w]);
+    steps * w
+}
+
+/// The `N` rows' vectors at `at`, transposed.
+#[inline(always)]
+fn transposed<S: Simd, const N: usize>(simd: S, rows: &[&[u8]; N], at: usize) -> [S::u8s; N] {
+    let w = S::u8s::LEN;
+    let mut v = [S::u8s::splat(simd, 0); N];
+    for (v, row) in v.iter_mut().zip(rows) {
+        *v = S::u8s::from_slice(simd, &row[at..at + w]);
+    }
+    transpose::<S, N>(v)
+}
+
 /// The `N` vectors (row `j` in `v[j]`) as `N * W` bytes of elements, in order across
 /// the returned vectors: a zip of adjacent rows into byte pairs, of pairs into quads, and
 /// so on, `log2(N)` levels.
@@ -77,11 +129,8 @@ fn zip<S: Simd>(a: S::u8s, b: S::u8s, unit: usize, high: bool) -> S::u8s {
     }
 }
 
-/// [`rows_to_elements`] with vectors of 16 bytes whatever the unit's width: their loads
-/// and stores never straddle two cache lines where the rows and the output are 16-byte
-/// aligned (an output 16 bytes into a line, as large allocations are, makes every store
-/// of 32 or 64 bytes a split one), and on this machine they move as many bytes a cycle
-/// as the unshuffle's memory traffic allows.
+/// [`rows_to_elements`] with vectors of 16 bytes whatever the unit's width, for an
+/// output not on 16 bytes (where [`rows_to_elements_slid`] does not apply).
 #[inline(always)]
 pub(crate) fn rows_to_elements_16<S: Simd, const N: usize>(
     simd: S,
@@ -148,8 +197,8 @@ mod tests {
         unshuffle_to(Unit::Plain, typesize, src, &mut Dest::Slice(&mut plain));
         for unit in Unit::all() {
             let len = src.len();
-            // Outputs on a cache line, 16 bytes into one, and at an odd address.
-            for skew in [0, 16, 1] {
+            // Outputs on a cache line, 16, 32 and 48 bytes into one, and at an odd address.
+            for skew in [0, 16, 32, 48, 1] {
                 let mut lines = vec![0xa5; len + 128];
                 let at = lines.as_ptr().addr().next_multiple_of(64) - lines.as_ptr().addr();
                 let out = &mut lines[at + skew..at + skew + len];
