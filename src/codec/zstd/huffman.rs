@@ -23,16 +23,19 @@ pub(super) struct Table {
     dt: Vec<u16>,
     /// The double-symbol table, when [`Table::double`].
     dt2: Vec<u32>,
+    /// The spans `dt2` is made from (`huffman_x2::build`).
+    spans: Vec<u32>,
     /// libzstd chose its double-symbol decoder for this table (`HUF_selectDecoder`).
     pub(super) double: bool,
 }
 
 impl Table {
-    pub(super) fn new() -> Self {
+    pub(super) const fn new() -> Self {
         Table {
             log: 0,
             dt: Vec::new(),
             dt2: Vec::new(),
+            spans: Vec::new(),
             double: false,
         }
     }
@@ -121,7 +124,7 @@ fn build(weights: &[u8], log: u32, table: &mut Table) {
     }
     table.log = dt_log;
     if table.double {
-        super::huffman_x2::build(&table.dt, dt_log, &mut table.dt2);
+        super::huffman_x2::build(&table.dt, dt_log, &mut table.dt2, &mut table.spans);
     }
 }
 

@@ -30,26 +30,31 @@ pub(super) struct Literals {
 // The literals buffer kept between the chunks one thread decodes (with `std`), as
 // the block scratch is (`chunk::scratch`): a chunk's first Huffman-coded literals then
 // cost no allocation and no zero-filling of the fast loop's room.
+// The Huffman table's vectors too: a frame's first table then fills them in place.
 #[cfg(feature = "std")]
 std::thread_local! {
     static KEPT: core::cell::Cell<Vec<u8>> = const { core::cell::Cell::new(Vec::new()) };
+    static KEPT_TABLE: core::cell::Cell<Table> = const { core::cell::Cell::new(Table::new()) };
 }
 
 impl Drop for Literals {
     fn drop(&mut self) {
         #[cfg(feature = "std")]
-        KEPT.set(core::mem::take(&mut self.buf));
+        {
+            KEPT.set(core::mem::take(&mut self.buf));
+            KEPT_TABLE.set(core::mem::replace(&mut self.table, Table::new()));
+        }
     }
 }
 
 impl Literals {
     pub(super) fn new() -> Self {
         #[cfg(feature = "std")]
-        let buf = KEPT.take();
+        let (buf, table) = (KEPT.take(), KEPT_TABLE.replace(Table::new()));
         #[cfg(not(feature = "std"))]
-        let buf = Vec::new();
+        let (buf, table) = (Vec::new(), Table::new());
         Literals {
-            table: Table::new(),
+            table,
             repeatable: false,
             buf,
         }
