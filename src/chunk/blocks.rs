@@ -216,6 +216,26 @@ impl Chunk<'_, '_, '_> {
             filters::unshuffle_rows(Unit::detected(), &rows[..nstreams], dest);
             return Ok(());
         }
+        let typesize = usize::from(header.typesize);
+        if self.filtered
+            && !split
+            && matches!(self.streams.codec, Codec::Lz4 | Codec::Lz4Hc)
+            && filters::unshuffles_rows(typesize)
+            && bsize.is_multiple_of(typesize)
+            && only_shuffle(header)
+        {
+            // The block's first literals (a float's noisy low bytes, shuffled) are left
+            // where they are in the chunk for the rows they hold whole.
+            let row = bsize / typesize;
+            let buf = scratch::line(&mut bufs[0], bsize);
+            let lead = read_lz4_stream(&mut r, &mut self.streams, buf, row)?;
+            let rows: [&[u8]; MAX_ROWS] = core::array::from_fn(|j| {
+                let at = j * row..(j + 1) * row;
+                lead.get(at.clone()).or(buf.get(at)).unwrap_or_default()
+            });
+            filters::unshuffle_rows(Unit::detected(), &rows[..typesize], dest);
+            return Ok(());
+        }
         let streams_out = if self.filtered && !streams_into_dest(header) {
             // Every byte is overwritten by the streams: no zero-filling after the first.
             scratch::line(&mut bufs[0], bsize)
@@ -311,6 +331,38 @@ fn read_stream<'a>(
     Ok(Row::Written)
 }
 
+/// One LZ4 stream filling `dest`, its first literals left in the chunk for the whole
+/// rows of `row` bytes they hold (`codec::lz4::decompress_block_rows`): those bytes,
+/// which `dest` then lacks (none for a stream stored or filled otherwise).
+fn read_lz4_stream<'a>(
+    r: &mut Cursor<'a>,
+    streams: &mut Streams<'_>,
+    dest: &mut [u8],
+    row: usize,
+) -> Result<&'a [u8], ChunkError> {
+    let at = r.position();
+    match r
+        .clone()
+        .le_i32("a stream's csize (int32, little-endian)")?
+    {
+        c if c > 0 && c as usize != dest.len() => {
+            r.le_i32("a stream's csize (int32, little-endian)")?;
+            let src = r.bytes(c as usize, "a compressed stream")?;
+            let src_at = at + INT32_LEN;
+            let (written, lead) = codec::lz4::decompress_block_rows(src, streams.dict, dest, row)
+                .map_err(|refusal| placed(streams, src_at, refusal.into()))?;
+            if written != dest.len() {
+                let expected = dest.len() as u64;
+                let found = written as u64;
+                let kind = ChunkErrorKind::StreamLength { expected, found };
+                return Err(placed(streams, src_at, kind));
+            }
+            Ok(src.get(lead.at..lead.at + lead.len).unwrap_or_default())
+        }
+        _ => read_stream(r, streams, dest, false).map(|_| &[][..]),
+    }
+}
+
 /// A stream's bytes `src` (at byte `src_at` of the chunk; `readable` starts with
 /// them, and may go on) into `dest`: stored as they are when as long, else
 /// compressed; codec errors placed in the chunk.
@@ -324,21 +376,25 @@ pub(super) fn stream_into(
         dest.copy_from_slice(src);
         return Ok(());
     }
-    let dict_at = streams.dict_at;
-    decompress(streams, (src, readable), dest).map_err(|kind| match kind {
+    decompress(streams, (src, readable), dest).map_err(|kind| placed(streams, src_at, kind))
+}
+
+/// A codec's error in the stream at byte `src_at` of the chunk, placed in the chunk.
+fn placed(streams: &Streams<'_>, src_at: usize, kind: ChunkErrorKind) -> ChunkError {
+    match kind {
         ChunkErrorKind::CodecNotDecoded { .. } => ChunkError::at(AT_FLAGS, kind),
         ChunkErrorKind::ZstdHeader {
             field: "dictionary",
             frame_offset,
             ..
-        } => ChunkError::at(dict_at + frame_offset as usize, kind),
+        } => ChunkError::at(streams.dict_at + frame_offset as usize, kind),
         ChunkErrorKind::ZstdHeader { frame_offset, .. }
         | ChunkErrorKind::Lz4 {
             stream_offset: frame_offset,
             ..
         } => ChunkError::at(src_at + frame_offset as usize, kind),
         kind => ChunkError::at(src_at, kind),
-    })
+    }
 }
 
 /// Decompresses `src` into `dest`, which it must fill exactly (the one check of a

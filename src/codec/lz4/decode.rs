@@ -59,7 +59,53 @@ pub(crate) fn decompress_block(
     dict: Option<&[u8]>,
     dest: &mut [u8],
 ) -> Result<usize, Refusal> {
-    decompress(src, dict.unwrap_or(&[]), dest)
+    decompress_in::<false>(src, dict.unwrap_or(&[]), dest, 0).map(|(written, _)| written)
+}
+
+/// [`decompress_block`], but the block's first literals, where they are at least `row`
+/// bytes long, are left in `src` for whole rows of `row` bytes (the byte-unshuffle's
+/// rows, read where they are): `dest`'s first [`Lead::len`] bytes are not written
+/// unless a match reads them, the same bytes accepted and refused.
+pub(crate) fn decompress_block_rows(
+    src: &[u8],
+    dict: Option<&[u8]>,
+    dest: &mut [u8],
+    row: usize,
+) -> Result<(usize, Lead), Refusal> {
+    decompress_in::<true>(src, dict.unwrap_or(&[]), dest, row)
+}
+
+/// The block's first literals left unwritten ([`decompress_block_rows`]): the output's
+/// first `len` bytes are `src[at..at + len]` (none when `len` is 0).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Lead {
+    /// Where they are in the block.
+    pub(crate) at: usize,
+    /// How many (a multiple of the row).
+    pub(crate) len: usize,
+}
+
+impl Lead {
+    /// Writes them out before a match at `offset` back from `op` reads them.
+    #[inline(always)]
+    fn before_match(&mut self, dest: &mut [u8], src: &[u8], op: usize, offset: usize) {
+        if op < offset.saturating_add(self.len) {
+            self.write(dest, src);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn write(&mut self, dest: &mut [u8], src: &[u8]) {
+        // Within both (checked when they were read): a miss leaves `dest` as it is.
+        if let (Some(to), Some(from)) = (
+            dest.get_mut(..self.len),
+            src.get(self.at..self.at + self.len),
+        ) {
+            to.copy_from_slice(from);
+        }
+        *self = Lead::default();
+    }
 }
 
 #[cold]
@@ -75,12 +121,24 @@ fn refused(expected: &'static str, limit: usize, found: usize, at: usize) -> Ref
 /// Decodes the LZ4 block `src` into `dest` (`dict`: the bytes before it that matches may
 /// reach, empty for none) and returns the number of bytes written, as C does; the
 /// caller checks that it is `dest.len()`. Errors name the input byte where C stops.
+#[cfg(test)]
 pub(super) fn decompress(src: &[u8], dict: &[u8], dest: &mut [u8]) -> Result<usize, Refusal> {
+    decompress_in::<false>(src, dict, dest, 0).map(|(written, _)| written)
+}
+
+/// `decompress`, and with `LEAD` the first literals of at least `row` bytes left in
+/// `src` by whole rows ([`decompress_block_rows`]).
+fn decompress_in<const LEAD: bool>(
+    src: &[u8],
+    dict: &[u8],
+    dest: &mut [u8],
+    row: usize,
+) -> Result<(usize, Lead), Refusal> {
     let (s, n) = (src.len(), dest.len());
     if n == 0 {
         // C: one zero token, nothing else, for no output.
         return match src {
-            [0] => Ok(0),
+            [0] => Ok((0, Lead::default())),
             _ => Err(refused("a stream of one zero byte, length", 1, s, 0)),
         };
     }
@@ -89,8 +147,9 @@ pub(super) fn decompress(src: &[u8], dict: &[u8], dest: &mut [u8]) -> Result<usi
     }
     let (mut ip, mut op) = (0usize, 0usize);
     let mut resume = Resume::Token;
+    let mut lead = Lead::default();
     if n >= FAST_LOOP_ROOM {
-        (resume, ip, op) = fast_loop(src, dict, dest)?;
+        (resume, ip, op, lead) = fast_loop::<LEAD>(src, dict, dest, row)?;
     }
     // C's safe loop, entered where the fast loop left.
     'safe: loop {
@@ -111,7 +170,7 @@ pub(super) fn decompress(src: &[u8], dict: &[u8], dest: &mut [u8]) -> Result<usi
                         let offset = offset_at(src, ip);
                         ip += 2;
                         let len = usize::from(token & 0x0f);
-                        if len != MORE && offset >= 8 && offset <= op {
+                        if len != MORE && offset >= 8 && offset + lead.len <= op {
                             copy_short_match(dest, op, offset);
                             op += len + MIN_MATCH;
                             continue 'safe;
@@ -138,7 +197,7 @@ pub(super) fn decompress(src: &[u8], dict: &[u8], dest: &mut [u8]) -> Result<usi
                     return Err(refused(LAST_FIT, n, cpy, ip));
                 }
                 dest[op..cpy].copy_from_slice(&src[ip..iend]);
-                return Ok(cpy);
+                return Ok((cpy, lead));
             }
             copy_literals(dest, op, src, ip, lit);
             (ip, op) = (iend, cpy);
@@ -147,6 +206,7 @@ pub(super) fn decompress(src: &[u8], dict: &[u8], dest: &mut [u8]) -> Result<usi
             (offset, match_length(src, &mut ip, token)?)
         };
         resume = Resume::Token;
+        lead.before_match(dest, src, op, offset);
         op = copy_any_match(dest, dict, op, offset, len, ip)?;
     }
 }
@@ -154,11 +214,19 @@ pub(super) fn decompress(src: &[u8], dict: &[u8], dest: &mut [u8]) -> Result<usi
 /// C's fast loop, from the block's start while 64 output bytes remain (so literals of at
 /// most 14 bytes and short matches are copied with fixed-size moves): where the safe
 /// loop resumes, and the input and output positions there. Not inlined: sharing the
-/// safe loop's registers, its positions and bases spilled to the stack.
+/// safe loop's registers, its positions and bases spilled to the stack. With `LEAD`,
+/// the block's first literals are left in `src` by whole rows of `row` bytes, and
+/// written out before a match reads them.
 #[inline(never)]
-fn fast_loop(src: &[u8], dict: &[u8], dest: &mut [u8]) -> Result<(Resume, usize, usize), Refusal> {
+fn fast_loop<const LEAD: bool>(
+    src: &[u8],
+    dict: &[u8],
+    dest: &mut [u8],
+    row: usize,
+) -> Result<(Resume, usize, usize, Lead), Refusal> {
     let (s, n) = (src.len(), dest.len());
     let (mut ip, mut op) = (0usize, 0usize);
+    let mut lead = Lead::default();
     let resume = loop {
         let token = byte(src, ip)?;
         ip += 1;
@@ -170,7 +238,11 @@ fn fast_loop(src: &[u8], dict: &[u8], dest: &mut [u8]) -> Result<(Resume, usize,
             if cpy.saturating_add(32) > n || iend.saturating_add(32) > s {
                 break Resume::Literals { token, len: lit };
             }
-            if lit <= 32 {
+            if LEAD && op == 0 && row > 0 && lit >= row {
+                let len = lit / row * row;
+                lead = Lead { at: ip, len };
+                dest[len..cpy].copy_from_slice(&src[ip + len..iend]);
+            } else if lit <= 32 {
                 copy::<32>(dest, op, src, ip);
             } else {
                 dest[op..cpy].copy_from_slice(&src[ip..iend]);
@@ -203,15 +275,18 @@ fn fast_loop(src: &[u8], dict: &[u8], dest: &mut [u8]) -> Result<(Resume, usize,
             if op + len + FAST_LOOP_ROOM >= n {
                 break Resume::Match { offset, len };
             }
-            if offset >= 8 && offset <= op {
+            if offset >= 8 && offset <= op && (!LEAD || offset + lead.len <= op) {
                 copy_short_match(dest, op, offset);
                 op += len;
                 continue;
             }
         }
+        if LEAD {
+            lead.before_match(dest, src, op, offset);
+        }
         op = copy_any_match(dest, dict, op, offset, len, ip)?;
     };
-    Ok((resume, ip, op))
+    Ok((resume, ip, op, lead))
 }
 
 /// A match after C's fast paths (`safe_match_copy`): refused before the dictionary, or

@@ -8,5 +8,5 @@ pub(crate) mod encode;
 pub(crate) mod encode_hc;
 mod error;
 
-pub(crate) use decode::decompress_block;
+pub(crate) use decode::{decompress_block, decompress_block_rows};
 pub(crate) use error::Refusal;

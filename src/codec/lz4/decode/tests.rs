@@ -106,3 +106,113 @@ fn edge_cases() {
     // The output one byte short of the match-and-literals block.
     assert_eq!(run(&ab_x12, &[], 19), Err((LAST_FIT, 6)));
 }
+
+/// A block whose first literals (`lead` bytes) are followed by `sequences` (literal
+/// length, match length, offset back from the output's end, as far as it reaches), then
+/// 8 last literals: literal bytes from `bytes`.
+fn block_after_lead(lead: usize, sequences: &[(usize, usize, usize)], bytes: &[u8]) -> Vec<u8> {
+    let mut block = Vec::new();
+    let mut next = bytes.iter().copied().cycle();
+    let mut out = 0;
+    let length = |block: &mut Vec<u8>, mut more: usize| {
+        while more >= 255 {
+            block.push(255);
+            more -= 255;
+        }
+        block.push(more as u8);
+    };
+    let mut literals = |block: &mut Vec<u8>, n: usize| block.extend(next.by_ref().take(n));
+    let sequences = core::iter::once((lead, 4, 1)).chain(sequences.iter().copied());
+    for (lit, len, back) in sequences {
+        let (lit_nibble, len_nibble) = (lit.min(15), (len - 4).min(15));
+        block.push((lit_nibble << 4 | len_nibble) as u8);
+        if lit_nibble == 15 {
+            length(&mut block, lit - 15);
+        }
+        literals(&mut block, lit);
+        out += lit;
+        let offset = back.clamp(1, out.min(65_535));
+        block.extend_from_slice(&(offset as u16).to_le_bytes());
+        if len_nibble == 15 {
+            length(&mut block, len - 4 - 15);
+        }
+        out += len;
+    }
+    block.push(8 << 4);
+    literals(&mut block, 8);
+    block
+}
+
+/// The first literals stay in the block, by whole rows (64 bytes here), until a match
+/// reads them: (sequences after the first 200 literals, what is left in the block).
+#[test]
+fn first_literals_stay_until_a_match_reads_them() {
+    let noise: Vec<u8> = (0..=255u8).map(|b| b.wrapping_mul(151)).collect();
+    // Enough input after them for C's fast loop (32 bytes), where they are left.
+    let more = [(20, 30, 30); 2];
+    let cases = [
+        (
+            [&[(0, 200, 8)][..], &more].concat(),
+            Lead { at: 2, len: 192 },
+        ),
+        ([&[(0, 200, 250)][..], &more].concat(), Lead::default()),
+        (
+            [&more[..], &[(0, 200, 8), (3, 100, 600)]].concat(),
+            Lead::default(),
+        ),
+        (vec![(20, 30, 30); 20], Lead { at: 2, len: 192 }),
+        (vec![(20, 30, 40); 20], Lead::default()),
+        (vec![(0, 4, 1)], Lead::default()),
+    ];
+    for (sequences, expected) in cases {
+        let block = block_after_lead(200, &sequences, &noise);
+        let n = 212
+            + sequences
+                .iter()
+                .map(|&(lit, len, _)| lit + len)
+                .sum::<usize>();
+        let whole = run(&block, &[], n).expect("a block C decodes");
+        let mut dest = vec![0xee; n];
+        let (len, lead) = decompress_in::<true>(&block, &[], &mut dest, 64).expect("decoded");
+        assert_eq!((len, lead), (n, expected), "{sequences:?}");
+        dest[..lead.len].copy_from_slice(&block[lead.at..lead.at + lead.len]);
+        assert_eq!(dest, whole, "{sequences:?}");
+    }
+}
+
+proptest::proptest! {
+    /// The first literals left in the block by whole rows, put back, give the bytes
+    /// (or the refusal) of the whole decode, whether or not a match reads them: on
+    /// blocks assembled after a long first run of literals, each byte maybe changed.
+    #[test]
+    fn first_literals_left_in_place_as_decoded(
+        lead in 15usize..400,
+        row in proptest::sample::select(vec![1usize, 8, 16, 64, 100]),
+        sequences in proptest::collection::vec((0usize..40, 4usize..300, 1usize..600), 0..30),
+        bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 1..64),
+        change in proptest::option::of((proptest::prelude::any::<usize>(), proptest::prelude::any::<u8>())),
+        dict_len in proptest::sample::select(vec![0usize, 40]),
+    ) {
+        let mut block = block_after_lead(lead, &sequences, &bytes);
+        if let Some((at, b)) = change {
+            let at = at % block.len();
+            block[at] = b;
+        }
+        let dict = vec![0x5a; dict_len];
+        let n = lead + 8 + sequences.iter().map(|&(lit, len, _)| lit + len).sum::<usize>() + 4;
+        let mut whole = vec![0; n];
+        let expected = decompress_in::<false>(&block, &dict, &mut whole, 0);
+        let mut dest = vec![0xee; n];
+        let got = decompress_in::<true>(&block, &dict, &mut dest, row);
+        match (expected, got) {
+            (Ok((len, _)), Ok((got_len, lead))) => {
+                proptest::prop_assert_eq!(got_len, len);
+                proptest::prop_assert_eq!(lead.len % row, 0);
+                dest[..lead.len].copy_from_slice(&block[lead.at..lead.at + lead.len]);
+                proptest::prop_assert_eq!(&dest[..len], &whole[..len]);
+            }
+            (Err(e), Err(g)) => proptest::prop_assert_eq!((e.expected, e.at), (g.expected, g.at)),
+            (e, g) => proptest::prop_assert!(false, "{:?} against {:?}", e.map(|r| r.0), g.map(|r| r.0)),
+        }
+    }
+}
