@@ -10,6 +10,7 @@ use alloc::vec::Vec;
 
 use super::bits::{BitStream, Status};
 use super::fast4::Fast4;
+use crate::simd::{Kernel, Unit};
 
 /// The largest Huffman table log (`HUF_TABLELOG_MAX`).
 const TABLELOG_MAX: u32 = 12;
@@ -90,28 +91,23 @@ pub(super) fn read_table(src: &[u8], table: &mut Table) -> Result<usize, &'stati
     if counts[1] < 2 || counts[1] % 2 != 0 {
         return Err("an even number of Huffman weight 1, at least 2");
     }
-    build(&weights[..=n], log, table);
+    build(&weights[..=n], &counts, log, table);
     Ok(used)
 }
 
 /// `HUF_readDTableX1`: weights rescaled to an 11-bit table when the tree is smaller,
 /// codes of weight 1 first, each weight's symbols in order.
-fn build(weights: &[u8], log: u32, table: &mut Table) {
+fn build(weights: &[u8], counts: &[u32; TABLELOG_MAX as usize + 1], log: u32, table: &mut Table) {
     let dt_log = log.max(FAST_LOG);
     let scale = dt_log - log;
     // Every entry is written below (the weights sum to the table's size, checked):
     // no zeroing first.
     table.dt.resize(1 << dt_log, 0);
-    // Where each weight's run of entries starts (one pass over the symbols then
-    // places them, each weight's in order).
+    // Where each weight's run of entries starts (from the weights' counts; one pass
+    // over the symbols then places them, each weight's in order).
     let mut starts = [0usize; TABLELOG_MAX as usize + 2];
-    for &w in weights {
-        if w > 0 {
-            starts[usize::from(w) + 1] += 1usize << (u32::from(w) + scale - 1);
-        }
-    }
-    for w in 1..starts.len() {
-        starts[w] += starts[w - 1];
+    for w in 1..counts.len() {
+        starts[w + 1] = starts[w] + ((counts[w] as usize) << (w as u32 + scale - 1));
     }
     for (s, &w) in weights.iter().enumerate() {
         if w > 0 {
@@ -262,6 +258,61 @@ pub(super) fn decode4(
     Ok(())
 }
 
+/// The rounds of [`decode4_fast`], as a [`Kernel`]: compiled for the scalar unit's
+/// features (BMI2's shifts take their count from any register).
+struct Rounds<'a> {
+    src: &'a [u8],
+    out: &'a mut [u8],
+    dt: &'a [u16; 1 << FAST_LOG],
+    f: Fast4,
+}
+
+impl Kernel for Rounds<'_> {
+    type Output = Result<Fast4, &'static str>;
+
+    #[cfg(feature = "simd")]
+    #[inline(always)]
+    fn wide<S: fearless_simd::Simd>(self, _: S) -> Self::Output {
+        rounds(self.src, self.out, self.dt, self.f)
+    }
+
+    fn plain(self) -> Self::Output {
+        rounds(self.src, self.out, self.dt, self.f)
+    }
+}
+
+/// Rounds of 5 literals per stream while every stream has 5 literals of room in its
+/// segment and the first has 7 bytes to read.
+#[inline(always)]
+fn rounds(
+    src: &[u8],
+    out: &mut [u8],
+    dt: &[u16; 1 << FAST_LOG],
+    mut f: Fast4,
+) -> Result<Fast4, &'static str> {
+    loop {
+        let iters = ((out.len() - f.op[3]) / 5).min(f.ip[0] / 7);
+        let olimit = f.op[3] + iters * 5;
+        if f.op[3] == olimit || f.crossed() {
+            return Ok(f);
+        }
+        while f.op[3] < olimit {
+            // Symbol by symbol across the 4 streams, whose lookups overlap.
+            for k in 0..5 {
+                for s in 0..4 {
+                    let e = dt[(f.bits[s] >> 53) as usize];
+                    f.bits[s] <<= e & 0x3f;
+                    out[f.op[s] + k] = (e >> 8) as u8;
+                }
+            }
+            for op in &mut f.op {
+                *op += 5;
+            }
+            f.reload(src)?;
+        }
+    }
+}
+
 /// libzstd's fast 4-stream loop (5 literals per stream and round, each stream read
 /// through a word with a sentinel bit), then each stream finished from where it
 /// stands with the whole section below it readable and no end check. `None` when
@@ -275,29 +326,10 @@ fn decode4_fast(
     let Some(mut f) = Fast4::start(src, starts, out.len()) else {
         return Ok(None);
     };
-    let dt = &table.dt[..];
-    loop {
-        let iters = ((out.len() - f.op[3]) / 5).min(f.ip[0] / 7);
-        let olimit = f.op[3] + iters * 5;
-        if f.op[3] == olimit || f.crossed() {
-            break;
-        }
-        let table: &[u16; 2048] = dt.try_into().map_err(|_| "an 11-bit Huffman table")?;
-        while f.op[3] < olimit {
-            // Symbol by symbol across the 4 streams, whose lookups overlap.
-            for k in 0..5 {
-                for s in 0..4 {
-                    let e = table[(f.bits[s] >> 53) as usize];
-                    f.bits[s] <<= e & 0x3f;
-                    out[f.op[s] + k] = (e >> 8) as u8;
-                }
-            }
-            for op in &mut f.op {
-                *op += 5;
-            }
-            f.reload(src)?;
-        }
-    }
+    let dt: &[u16; 1 << FAST_LOG] = table.dt[..]
+        .try_into()
+        .map_err(|_| "an 11-bit Huffman table")?;
+    f = Unit::scalar().run(Rounds { src, out, dt, f })?;
     for i in 0..4 {
         let end = ((i + 1) * f.seg).min(out.len());
         let mut rest = f.rest(src, &starts, i, end)?;
