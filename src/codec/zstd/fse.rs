@@ -180,6 +180,9 @@ pub(super) struct Cell {
 pub(super) struct SeqTable {
     pub(super) log: u32,
     pub(super) cells: [Cell; 512],
+    /// It holds its code's predefined distribution (libzstd's static default tables):
+    /// a block that asks for it again needs no new table.
+    pub(super) predefined: bool,
 }
 
 impl SeqTable {
@@ -187,12 +190,14 @@ impl SeqTable {
         SeqTable {
             log: 0,
             cells: [Cell::default(); 512],
+            predefined: false,
         }
     }
 
     /// A table of one symbol (RLE mode).
     pub(super) fn set_rle(&mut self, base: u32, extra: u8) {
         self.log = 0;
+        self.predefined = false;
         self.cells[0] = Cell {
             base,
             extra,
@@ -224,6 +229,7 @@ impl SeqTable {
             };
         }
         self.log = n.log;
+        self.predefined = false;
     }
 }
 

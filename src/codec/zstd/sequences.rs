@@ -113,6 +113,9 @@ impl Code {
     }
 
     fn build_default(&self, table: &mut SeqTable) {
+        if table.predefined {
+            return;
+        }
         let mut n = NCount {
             norm: [0; 256],
             max_symbol: self.default.len() - 1,
@@ -121,6 +124,7 @@ impl Code {
         };
         n.norm[..self.default.len()].copy_from_slice(self.default);
         table.build(&n, self.base, self.bits);
+        table.predefined = true;
     }
 }
 
