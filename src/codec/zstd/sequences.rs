@@ -67,6 +67,9 @@ pub(super) struct Code {
     pub(super) bits: &'static [u8],
     pub(super) default: &'static [i16],
     pub(super) default_log: u32,
+    /// Its slot among the three (LL, OF, ML).
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
+    slot: usize,
 }
 
 pub(super) const LL: Code = Code {
@@ -77,6 +80,7 @@ pub(super) const LL: Code = Code {
     bits: &LL_BITS,
     default: &LL_DEFAULT,
     default_log: 6,
+    slot: 0,
 };
 pub(super) const OF: Code = Code {
     name: "offsets",
@@ -86,6 +90,7 @@ pub(super) const OF: Code = Code {
     bits: &OF_BITS,
     default: &OF_DEFAULT,
     default_log: 5,
+    slot: 1,
 };
 pub(super) const ML: Code = Code {
     name: "match lengths",
@@ -95,6 +100,7 @@ pub(super) const ML: Code = Code {
     bits: &ML_BITS,
     default: &ML_DEFAULT,
     default_log: 6,
+    slot: 2,
 };
 
 impl Code {
@@ -112,10 +118,32 @@ impl Code {
         Ok(n.len)
     }
 
+    /// Its predefined table into `table` (built once per process with `std`, as
+    /// libzstd's are static), unless it is there.
     fn build_default(&self, table: &mut SeqTable) {
         if table.predefined {
             return;
         }
+        #[cfg(feature = "std")]
+        {
+            static BUILT: [std::sync::OnceLock<SeqTable>; 3] =
+                [const { std::sync::OnceLock::new() }; 3];
+            let built = BUILT[self.slot].get_or_init(|| {
+                let mut t = SeqTable::empty();
+                self.build_predefined(&mut t);
+                t
+            });
+            let size = 1 << built.log;
+            table.log = built.log;
+            table.cells[..size].copy_from_slice(&built.cells[..size]);
+            table.predefined = true;
+        }
+        #[cfg(not(feature = "std"))]
+        self.build_predefined(table);
+    }
+
+    /// `ZSTD_buildFSETable` of its predefined distribution.
+    fn build_predefined(&self, table: &mut SeqTable) {
         let mut n = NCount {
             norm: [0; 256],
             max_symbol: self.default.len() - 1,
