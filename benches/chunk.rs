@@ -230,11 +230,6 @@ fn interleaved() {
                     }
                     let chunk = c335.compress(cparams(codec, typesize, filter_id), &data);
                     let mut dest = vec![0u8; size];
-                    eprintln!(
-                        "ALIGN {id} dest {} chunk {}",
-                        dest.as_ptr() as usize % 64,
-                        chunk.as_ptr() as usize % 64
-                    );
                     let batch = (4 << 20) / size + 2;
                     let fastest = |f: &mut dyn FnMut()| {
                         (0..batch)
