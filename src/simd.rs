@@ -37,6 +37,28 @@ pub(crate) trait Kernel {
     fn plain(self) -> Self::Output;
 }
 
+/// Work written once for every unit, scalar code: a [`Kernel`] whose body, run on
+/// [`Unit::scalar`], is compiled for the unit's features (BMI2's shifts by a register:
+/// one instruction where x86-64's take three). `run` must be `#[inline(always)]`.
+pub(crate) trait ScalarKernel {
+    type Output;
+    fn run(self) -> Self::Output;
+}
+
+impl<K: ScalarKernel> Kernel for K {
+    type Output = K::Output;
+
+    #[cfg(feature = "simd")]
+    #[inline(always)]
+    fn wide<S: Simd>(self, _: S) -> K::Output {
+        self.run()
+    }
+
+    fn plain(self) -> K::Output {
+        self.run()
+    }
+}
+
 impl Unit {
     /// The widest unit of this CPU (detected once per process by `fearless_simd`).
     #[inline]

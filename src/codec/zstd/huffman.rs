@@ -10,7 +10,7 @@ use alloc::vec::Vec;
 
 use super::bits::{BitStream, Status};
 use super::fast4::Fast4;
-use crate::simd::{Kernel, Unit};
+use crate::simd::{ScalarKernel, Unit};
 
 /// The largest Huffman table log (`HUF_TABLELOG_MAX`).
 const TABLELOG_MAX: u32 = 12;
@@ -258,8 +258,8 @@ pub(super) fn decode4(
     Ok(())
 }
 
-/// The rounds of [`decode4_fast`], as a [`Kernel`]: compiled for the scalar unit's
-/// features (BMI2's shifts take their count from any register).
+/// The rounds of [`decode4_fast`], as a [`ScalarKernel`]: compiled for the scalar
+/// unit's features (BMI2's shifts take their count from any register).
 struct Rounds<'a> {
     src: &'a [u8],
     out: &'a mut [u8],
@@ -267,16 +267,11 @@ struct Rounds<'a> {
     f: Fast4,
 }
 
-impl Kernel for Rounds<'_> {
+impl ScalarKernel for Rounds<'_> {
     type Output = Result<Fast4, &'static str>;
 
-    #[cfg(feature = "simd")]
     #[inline(always)]
-    fn wide<S: fearless_simd::Simd>(self, _: S) -> Self::Output {
-        rounds(self.src, self.out, self.dt, self.f)
-    }
-
-    fn plain(self) -> Self::Output {
+    fn run(self) -> Self::Output {
         rounds(self.src, self.out, self.dt, self.f)
     }
 }

@@ -10,7 +10,7 @@ use alloc::vec::Vec;
 
 use super::bits::{BitStream, Status};
 use super::fast4::Fast4;
-use crate::simd::{Kernel, Unit};
+use crate::simd::{ScalarKernel, Unit};
 
 /// The most literals a block has (`ZSTD_BLOCKSIZE_MAX`).
 const MAX_LITERALS: usize = 128 << 10;
@@ -261,7 +261,7 @@ pub(super) fn decode1(
     Ok(())
 }
 
-/// The rounds of the fast loop, as a [`Kernel`]: compiled for the scalar unit's
+/// The rounds of the fast loop, as a [`ScalarKernel`]: compiled for the scalar unit's
 /// features (BMI2's shifts take their count from any register).
 struct Rounds<'a> {
     work: &'a mut [u8; STREAMS_AT],
@@ -270,16 +270,11 @@ struct Rounds<'a> {
     f: Fast4,
 }
 
-impl Kernel for Rounds<'_> {
+impl ScalarKernel for Rounds<'_> {
     type Output = Result<Fast4, &'static str>;
 
-    #[cfg(feature = "simd")]
     #[inline(always)]
-    fn wide<S: fearless_simd::Simd>(self, _: S) -> Self::Output {
-        rounds(self.work, self.streams, self.len, self.f)
-    }
-
-    fn plain(self) -> Self::Output {
+    fn run(self) -> Self::Output {
         rounds(self.work, self.streams, self.len, self.f)
     }
 }

@@ -7,7 +7,7 @@ use alloc::boxed::Box;
 use super::bits::BitStream;
 use super::error::{refuse, Refusal};
 use super::fse::{self, NCount, SeqTable};
-use crate::simd::{Kernel, Unit};
+use crate::simd::{ScalarKernel, Unit};
 
 const LL_BASE: [u32; 36] = [
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 20, 22, 24, 28, 32, 40, 48, 64,
@@ -310,7 +310,7 @@ pub(super) fn execute(
     Unit::scalar().run(kernel)
 }
 
-/// [`execute`] as a [`Kernel`]: compiled for the scalar unit's features, whose shifts
+/// [`execute`] as a [`ScalarKernel`]: compiled for the scalar unit's features, whose shifts
 /// by a register (BMI2's) are one instruction where x86-64's are three; the bit reads
 /// are most of a sequence's work.
 struct Execute<'a, 'o, 'd> {
@@ -322,16 +322,11 @@ struct Execute<'a, 'o, 'd> {
     out: &'a mut Out<'o, 'd>,
 }
 
-impl Kernel for Execute<'_, '_, '_> {
+impl ScalarKernel for Execute<'_, '_, '_> {
     type Output = Result<(), Refusal>;
 
-    #[cfg(feature = "simd")]
     #[inline(always)]
-    fn wide<S: fearless_simd::Simd>(self, _: S) -> Self::Output {
-        run(self)
-    }
-
-    fn plain(self) -> Self::Output {
+    fn run(self) -> Self::Output {
         run(self)
     }
 }
