@@ -27,10 +27,10 @@ pub(super) struct Literals {
     pub(super) buf: Vec<u8>,
 }
 
-// The literals buffer kept between the chunks one thread decodes (with `std`), as
-// the block scratch is (`chunk::scratch`): a chunk's first Huffman-coded literals then
-// cost no allocation and no zero-filling of the fast loop's room.
-// The Huffman table's vectors too: a frame's first table then fills them in place.
+// The literals buffer and the Huffman table's vectors, kept between the chunks one
+// thread decodes (with `std`), as the block scratch is (`chunk::scratch`): a chunk's
+// first Huffman-coded literals then cost no allocation and no zero-filling of the fast
+// loop's room, and its first table is filled in place.
 #[cfg(feature = "std")]
 std::thread_local! {
     static KEPT: core::cell::Cell<Vec<u8>> = const { core::cell::Cell::new(Vec::new()) };
