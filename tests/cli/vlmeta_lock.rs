@@ -12,7 +12,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use super::{temp_path, BIN};
-use crate::common::data_path;
+use crate::common::{data_path, reference};
 
 fn copy_of(tag: &str, sparse: bool) -> PathBuf {
     let src = data_path(if sparse {
@@ -155,14 +155,14 @@ fn python_blosc2_4_14_1_recorded_our_writes_under_its_lock() {
 
 #[test]
 fn python_blosc2_4_14_1_live_when_its_venv_exists() {
-    let python = Path::new("/work/venvs/blosc2-4.14.1/bin/python");
-    let python = std::env::var_os("B2ND_VENV_BLOSC2_4_14_1")
-        .map(|v| PathBuf::from(v).join("bin/python"))
-        .unwrap_or_else(|| python.to_path_buf());
-    if !python.exists() {
-        eprintln!("skipped: no python-blosc2 4.14.1 venv (set B2ND_VENV_BLOSC2_4_14_1)");
+    let Some(python) = reference::python() else {
+        assert!(
+            !reference::required(),
+            "python-blosc2 4.14.1 is required in CI (.ci/references)"
+        );
+        eprintln!("skipped: no python-blosc2 4.14.1 venv (run .ci/references)");
         return;
-    }
+    };
     let out = Command::new(&python)
         .arg(data_path("vlmeta_write/lock_check.py"))
         .arg(BIN)

@@ -6,14 +6,14 @@
 
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 
-/// The environment variable holding the library's path (.ci/run installs the wheel and
-/// sets it).
+/// The environment variable naming the library (else the venv `.ci/references` installs:
+/// tests/common/reference.rs).
 pub const ENV: &str = "B2ND_LIBBLOSC2_335";
 /// The version the library must report.
 pub const VERSION: &str = "3.3.5";
-/// The wheel's library in the venv of this machine's tests.
-pub const VENV_PATH: &str =
-    "/work/venvs/blosc2-4.14.1/lib/python3.11/site-packages/blosc2/lib/libblosc2.so";
+
+#[path = "reference.rs"]
+mod reference;
 
 /// `blosc2_cparams`.
 #[repr(C)]
@@ -120,8 +120,13 @@ unsafe impl Sync for Library {}
 pub fn path() -> Result<String, String> {
     match std::env::var(ENV) {
         Ok(path) => Ok(path),
-        Err(_) if std::path::Path::new(VENV_PATH).exists() => Ok(VENV_PATH.to_string()),
-        Err(_) => Err(format!("{ENV} is not set")),
+        Err(_) => match reference::libblosc2() {
+            Some(path) => Ok(path.display().to_string()),
+            None => Err(format!(
+                "{ENV} is not set and {} has no libblosc2.so (run .ci/references)",
+                reference::venv_dir().display()
+            )),
+        },
     }
 }
 

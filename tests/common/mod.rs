@@ -4,6 +4,7 @@
 pub mod alloc;
 pub mod frame;
 pub mod hex;
+pub mod reference;
 pub mod scratch;
 
 pub use hex::{hex, to_hex, unhex};

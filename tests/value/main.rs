@@ -1,9 +1,9 @@
 //! `value::Value`: msgpack values as python-blosc2 writes them.
 //!
 //! Every hex string below is python-blosc2 4.14.1's output, made with
-//! `/work/venvs/blosc2-4.14.1/bin/python -c "from blosc2.msgpack_utils import msgpack_packb; print(msgpack_packb(<python>).hex())"`
+//! `$VENV/bin/python -c "from blosc2.msgpack_utils import msgpack_packb; print(msgpack_packb(<python>).hex())"`
 //! (plain `msgpack.packb` for the rows marked so); the JSON is the crate's mapping
-//! (CONVENTIONS / README) written by hand from python's value.
+//! (CONVENTIONS / README; `$VENV`: the venv `.ci/references` installs) written by hand from python's value.
 
 #[path = "../common/mod.rs"]
 mod common;
