@@ -121,9 +121,6 @@ pub enum ArrayErrorKind {
         /// What was found.
         found: String,
     },
-    /// A new array's path exists and overwriting it was not asked for.
-    #[error("exists, and overwriting it was not asked for")]
-    Exists,
     /// The data given for a new array is not its length (in bytes).
     #[error("expected {expected} bytes of the array's elements in C order, found {found}")]
     DataLength {
@@ -149,9 +146,7 @@ impl Kind for ArrayErrorKind {
             Syntax { .. } => Class::Syntax,
             Selection { .. } | TypeMismatch { .. } | BufferLength { .. } => Class::Refused,
             TooLarge { .. } => Class::TooLarge,
-            Unwritable { .. } | Partition(_) | Compress(_) | DataLength { .. } | Exists => {
-                Class::Refused
-            }
+            Unwritable { .. } | Partition(_) | Compress(_) | DataLength { .. } => Class::Refused,
             Npy { .. } => Class::Syntax,
             Io(_) => Class::Io,
         }

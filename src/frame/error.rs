@@ -304,6 +304,16 @@ pub enum FrameErrorKind {
         /// The metalayer.
         name: String,
     },
+    /// A new frame's path exists, and replacing it was not asked for.
+    #[error("exists, and replacing it was not asked for")]
+    Exists,
+    /// What is at a writer's path cannot take what it writes (a directory that is not a
+    /// sparse frame, a device, a frame of the other kind, the input itself).
+    #[error("{why}")]
+    NotReplaceable {
+        /// Why, in a few words.
+        why: String,
+    },
 }
 
 /// `metalayer "b2nd" does not decode: <why> (byte N of its content, which starts at frame
@@ -378,7 +388,9 @@ impl Kind for FrameErrorKind {
             | NotUserMetalayer { .. }
             | VlmetaChange { .. }
             | ShapeChange { .. }
-            | ContentLengthMismatch { .. } => Class::Refused,
+            | ContentLengthMismatch { .. }
+            | Exists
+            | NotReplaceable { .. } => Class::Refused,
             TruncatedFrame { .. } => Class::Truncated,
             OverBudget(_) => Class::TooLarge,
             ContentChanged { .. } | LockTimeout { .. } => Class::Conflict,

@@ -198,6 +198,7 @@ pub(crate) mod typed;
 pub(crate) mod user;
 mod vlmeta_refusal;
 pub(crate) mod write;
+pub(crate) mod writer;
 
 pub use array::{reshaped_meta, ARRAY_METALAYERS};
 pub use array_info::ArrayInfo;

@@ -28,7 +28,6 @@ mod defaults;
 mod gather;
 mod layout;
 mod options;
-mod output;
 mod pipeline;
 mod pool;
 mod workers;

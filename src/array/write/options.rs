@@ -9,7 +9,8 @@ use super::defaults::Caches;
 use crate::array::error::{ArrayError, ArrayErrorKind};
 use crate::blosc::{Codec, Filter, SplitMode, MAX_FILTERS};
 use crate::dtype::{Dtype, Kind};
-use crate::frame::{FrameError, FrameErrorKind, FrameKind};
+use crate::frame::{FrameError, FrameErrorKind, FrameKind, Locking};
+use crate::io::Steps;
 use crate::value::Value;
 use crate::vlmeta::VlmetaChange;
 
@@ -58,6 +59,8 @@ pub struct NewArray {
     pub(crate) vlmeta: Vec<VlmetaChange>,
     pub(crate) kind: FrameKind,
     pub(crate) overwrite: bool,
+    pub(crate) locking: Locking,
+    pub(crate) steps: Steps,
     pub(crate) threads: usize,
     pub(crate) caches: Option<Caches>,
 }
@@ -108,6 +111,8 @@ impl NewArray {
             vlmeta: Vec::new(),
             kind: FrameKind::Contiguous,
             overwrite: false,
+            locking: Locking::AUTO,
+            steps: Steps::of_process(),
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             caches: None,
         })
@@ -198,10 +203,28 @@ impl NewArray {
         self
     }
 
-    /// Whether an existing file or directory at the path is replaced (else it is
-    /// refused, and left as it is).
+    /// Whether a frame at the path is replaced (else it is refused, and left as it is):
+    /// a file by a contiguous frame, a sparse frame by a sparse frame. The new frame is
+    /// put in place in one atomic step once complete, so that the path names the old
+    /// frame or the new one at every instant; a directory that is not a sparse frame, a
+    /// device or a FIFO is never replaced, nor a file by a sparse frame or a sparse frame
+    /// by a file (that cannot be done atomically).
     pub fn overwrite(mut self, overwrite: bool) -> Self {
         self.overwrite = overwrite;
+        self
+    }
+
+    /// How the frame replaced is locked while the new one is put in its place
+    /// (C-Blosc2's `.b2lock` protocol; [`Locking::AUTO`] by default).
+    pub fn locking(mut self, locking: Locking) -> Self {
+        self.locking = locking;
+        self
+    }
+
+    /// The steps the write's file changes take (crash tests stop them).
+    #[doc(hidden)]
+    pub fn steps(mut self, steps: Steps) -> Self {
+        self.steps = steps;
         self
     }
 

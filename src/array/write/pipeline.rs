@@ -23,10 +23,10 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::vec::Vec;
 
 use super::layout::Layout;
-use super::output::Output;
 use super::pool::Pool;
 use super::workers::{compress, keep_first, store, Done, Job, Row, Threads};
 use crate::array::error::ArrayError;
+use crate::frame::writer::FrameWriter;
 use crate::frame::ChunkLocation;
 use crate::io::{read_full_at, ReadAt};
 
@@ -61,7 +61,7 @@ pub(super) fn row_bytes(layout: &Layout, row: u64) -> usize {
 pub(super) struct Run<'a> {
     pub layout: &'a Layout,
     pub threads: usize,
-    pub output: &'a mut Output,
+    pub output: &'a mut FrameWriter,
     pub locations: &'a mut Vec<ChunkLocation>,
 }
 

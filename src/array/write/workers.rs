@@ -15,10 +15,10 @@ use std::vec::Vec;
 
 use super::gather::{self, compress_chunk, FromSource, Scratch};
 use super::layout::Layout;
-use super::output::Output;
 use super::pool::Pool;
 use crate::array::error::ArrayError;
 use crate::blosc::Special;
+use crate::frame::writer::FrameWriter;
 use crate::frame::ChunkLocation;
 use crate::io::{read_full_at, ReadAt};
 
@@ -170,7 +170,7 @@ fn read_row<'i>(
 /// The storing thread: chunks in order from `first` on, each buffer handed back once
 /// stored; after a failure, the rest are dropped.
 pub(super) fn store(
-    output: &mut Output,
+    output: &mut FrameWriter,
     locations: &mut Vec<ChunkLocation>,
     first: u64,
     done: Receiver<Done>,
@@ -189,7 +189,8 @@ pub(super) fn store(
                     let at = match failed {
                         None => output
                             .put(&bytes)
-                            .and_then(|at| output.settle().map(|()| Some(at))),
+                            .and_then(|at| output.settle().map(|()| Some(at)))
+                            .map_err(ArrayError::from),
                         Some(_) => Ok(None),
                     };
                     outputs.put(bytes);

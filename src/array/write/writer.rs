@@ -14,11 +14,11 @@ use std::vec::Vec;
 
 use super::layout::Layout;
 use super::options::NewArray;
-use super::output::Output;
 use super::pipeline::{row_bytes, Feed, Run};
 use crate::array::error::{ArrayError, ArrayErrorKind};
 use crate::array::Element;
 use crate::dtype::{ByteOrder, Dtype};
+use crate::frame::writer::{FrameWriter, WriteOptions};
 use crate::frame::ChunkLocation;
 use crate::io::ReadAt;
 
@@ -45,7 +45,7 @@ use crate::io::ReadAt;
 #[derive(Debug)]
 pub struct ArrayWriter {
     layout: Layout,
-    output: Output,
+    output: FrameWriter,
     threads: usize,
     /// Input not yet compressed: the first bytes of the rows from `next_row` on.
     pending: Vec<u8>,
@@ -97,7 +97,12 @@ fn type_mismatch<T: Element>(dtype: &Dtype) -> ArrayError {
 impl ArrayWriter {
     pub(crate) fn create(params: &NewArray, path: &Path) -> Result<ArrayWriter, ArrayError> {
         let layout = Layout::new(params).map_err(|e| e.in_file(path))?;
-        let output = Output::create(path, &layout.header, params.overwrite)?;
+        let options = WriteOptions {
+            overwrite: params.overwrite,
+            steps: params.steps.clone(),
+            locking: params.locking,
+        };
+        let output = FrameWriter::create(path, &layout.header, &options)?;
         let threads = params.threads.max(1);
         Ok(ArrayWriter {
             threads,
@@ -232,11 +237,13 @@ impl ArrayWriter {
             }));
         }
         let nbytes = self.layout.nchunks * self.layout.chunk_nbytes as u64;
-        self.output.finish(
-            &self.layout.header,
-            &self.locations,
-            nbytes,
-            &self.layout.trailer,
-        )
+        self.output
+            .finish(
+                &self.layout.header,
+                &self.locations,
+                nbytes,
+                &self.layout.trailer,
+            )
+            .map_err(ArrayError::from)
     }
 }
