@@ -226,6 +226,7 @@ pub(crate) use staged::read_staged;
 pub(crate) use stored::{Chunk, StoredChunk, StoredChunks};
 pub use trailer::{
     parse_trailer, read_trailer, Trailer, VlMetalayer, MAX_VLMETALAYERS, TRAILER_MIN_LEN,
+    TRAILER_VERSION,
 };
 pub use user::{set_user_meta, set_user_meta_in_slice, user_meta_bytes};
 pub use vlmeta_refusal::VlmetaRefusal;

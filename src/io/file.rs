@@ -3,7 +3,7 @@
 
 use std::fs::File;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::read_at::ReadAt;
 
@@ -44,14 +44,6 @@ pub(crate) fn write_all_at(file: &File, buf: &[u8], offset: u64) -> io::Result<(
         file.seek(SeekFrom::Start(offset))?;
         file.write_all(buf)
     }
-}
-
-/// `<name>.<pid>.tmp` beside `target`: python-blosc2's staging name (its
-/// `DictStore.__setitem__` builds a leaf there and renames it over the target).
-pub(crate) fn staging_path(target: &Path) -> PathBuf {
-    let mut name = target.file_name().unwrap_or_default().to_os_string();
-    name.push(std::format!(".{}.tmp", std::process::id()));
-    target.with_file_name(name)
 }
 
 /// Makes the entries of `dir` (a rename, a new file) durable: on Unix, `fsync` of the

@@ -27,7 +27,7 @@ mod stream;
 mod window;
 mod write_at;
 
-pub(crate) use file::{special_file, staging_path, sync_dir, write_all_at};
+pub(crate) use file::{special_file, sync_dir, write_all_at};
 pub(crate) use prefetch::Prefetch;
 pub(crate) use read_at::{read_exact_at, read_full_at, read_vec_at};
 pub use read_at::{ReadAt, SharedSource};

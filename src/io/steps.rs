@@ -113,6 +113,18 @@ impl Steps {
         sink.write_all_at(buf, offset)
     }
 
+    /// Writes 8 bytes at an 8-aligned offset of a file's first sector: one step, all
+    /// or nothing (storage tears writes at sector boundaries, not inside one).
+    pub(crate) fn flip<W: WriteAt + ?Sized>(
+        &self,
+        sink: &W,
+        bytes: &[u8; 8],
+        offset: u64,
+    ) -> io::Result<()> {
+        self.step()?;
+        sink.write_all_at(bytes, offset)
+    }
+
     /// Makes a file's data durable (`fdatasync`).
     pub(crate) fn sync_data<W: WriteAt + ?Sized>(&self, sink: &W) -> io::Result<()> {
         self.step()?;

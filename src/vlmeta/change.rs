@@ -5,8 +5,9 @@ use serde::Serialize;
 use std::string::{String, ToString};
 use std::vec::Vec;
 
-use super::write::{check_name, VlmetaRefusal};
 use crate::chunk;
+use crate::frame::trailer::commit::borrowed;
+use crate::frame::trailer::write::{check_name, refused, trailer_bytes, VlmetaRefusal};
 use crate::frame::{FrameError, FrameErrorKind};
 use crate::meta::error::Error;
 use crate::value::Value;
@@ -144,18 +145,11 @@ pub(super) fn apply(
     Ok(plan)
 }
 
-pub(super) fn borrowed(entries: &[(String, Vec<u8>)]) -> Vec<(&str, &[u8])> {
-    entries
-        .iter()
-        .map(|(n, c)| (n.as_str(), c.as_slice()))
-        .collect()
-}
-
 /// The trailer of a new frame whose vlmetalayers are those `changes` set, in order, and
 /// whether it holds any.
 pub(crate) fn new_trailer(changes: &[VlmetaChange]) -> Result<(Vec<u8>, bool), FrameError> {
     let mut entries = Vec::new();
-    apply(&mut entries, changes).map_err(super::write::refused)?;
-    let bytes = super::write::trailer_bytes(&borrowed(&entries)).map_err(super::write::refused)?;
+    apply(&mut entries, changes).map_err(refused)?;
+    let bytes = trailer_bytes(&borrowed(&entries)).map_err(refused)?;
     Ok((bytes, !entries.is_empty()))
 }

@@ -9,7 +9,7 @@
 //! leaves the old vlmeta or the new one; chunks, the offsets index and the metalayers
 //! are never written. A frame without data (`nbytes` 0) has no room for that, as C reads
 //! its trailer right after the header: the whole new frame (its header and the new
-//! trailer, nothing else) is written to `<name>.<pid>.tmp` beside it, synced and renamed
+//! trailer, nothing else) is written to a staging file beside it, synced and renamed
 //! over it, then the directory synced; a crash leaves the old file or the new one at the
 //! path (and perhaps the staging file). A file with other hard links is refused then.
 //! Our writers lock the file the path names once they hold the lock, so a writer that
@@ -19,7 +19,8 @@
 //! [`Trailer`](crate::frame::Trailer), [`VlMetalayer`](crate::frame::VlMetalayer),
 //! [`FrameFile::trailer`](crate::frame::FrameFile::trailer); this module gives their
 //! entries as values ([`VlMetalayer::value`](crate::frame::VlMetalayer::value),
-//! [`FrameFile::vlmeta`](crate::frame::FrameFile::vlmeta)) and writes new ones.
+//! [`FrameFile::vlmeta`](crate::frame::FrameFile::vlmeta)) and decides the changes; the
+//! frame writes them (its trailer's `commit`), as it writes every byte of a frame.
 //!
 //! ```
 //! use b2nd_meta::value::Value;
@@ -31,18 +32,14 @@
 //! # Ok::<(), b2nd_meta::frame::FrameError>(())
 //! ```
 
-mod budget;
 mod change;
-mod commit;
-mod replace;
 mod update;
 mod value;
-mod write;
 
 pub use crate::frame::VlmetaRefusal;
+pub use crate::frame::TRAILER_VERSION;
 pub(crate) use change::new_trailer;
 pub use change::{VlmetaChange, VlmetaPlan};
 pub use update::{
     del_vlmeta, set_vlmeta, update_stopping_after, update_vlmeta, update_vlmeta_with, VlmetaOptions,
 };
-pub use write::TRAILER_VERSION;

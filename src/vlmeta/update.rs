@@ -4,11 +4,13 @@
 use serde::Serialize;
 use std::path::Path;
 
-use super::change::{VlmetaChange, VlmetaPlan};
-use super::commit::locked;
+use super::change::{apply, VlmetaChange, VlmetaPlan};
 use crate::frame::lock::{lock_frame, open_locked, Locking};
 use crate::frame::open::locate;
+use crate::frame::trailer::commit::{rewrite, Rewrite};
+use crate::frame::trailer::write::refused;
 use crate::frame::FrameError;
+use crate::io::Steps;
 
 /// How [`update_vlmeta_with`] works.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -109,13 +111,14 @@ pub fn update_vlmeta_with(
     changes: &[VlmetaChange],
     options: VlmetaOptions,
 ) -> Result<VlmetaPlan, FrameError> {
-    update_stopping_after(path.as_ref(), changes, options, u64::MAX)
+    update_with_steps(path.as_ref(), changes, options, &Steps::of_process())
 }
 
-/// [`update_vlmeta_with`] that stops, as a crash would, once `budget` units of writing
-/// are spent (a byte written, a sync, a truncation, the 8-byte flip of `frame_len`, the
-/// rename replacing a frame without data: one unit each). A stop leaves what a crash
-/// would, the staging file of a replacement included. For crash tests.
+/// [`update_vlmeta_with`] that stops, as a crash would, once `budget` steps of writing
+/// are taken (a write is two: nothing written, then half; a sync, a length set, the
+/// 8-byte flip of `frame_len`, the rename replacing a frame without data: one each). A
+/// stop leaves what a crash would, the staging file of a replacement included. For
+/// crash tests.
 #[doc(hidden)]
 pub fn update_stopping_after(
     path: &Path,
@@ -123,14 +126,33 @@ pub fn update_stopping_after(
     options: VlmetaOptions,
     budget: u64,
 ) -> Result<VlmetaPlan, FrameError> {
+    update_with_steps(path, changes, options, &Steps::stop_after(budget))
+}
+
+fn update_with_steps(
+    path: &Path,
+    changes: &[VlmetaChange],
+    options: VlmetaOptions,
+    steps: &Steps,
+) -> Result<VlmetaPlan, FrameError> {
     let (header_path, kind) = locate(path)?;
     let p = header_path.as_path();
     let io = |e| FrameError::io(Some(p))(e);
     let _sidecar = lock_frame(path, kind, !options.dry_run, options.locking)?;
     let file = open_locked(p, !options.dry_run, &options.locking)?;
-    let result = locked(&file, p, kind, changes, options.dry_run, budget);
+    let how = Rewrite {
+        dry_run: options.dry_run,
+        steps,
+    };
+    let result = rewrite(&file, p, kind, &how, |entries| {
+        apply(entries, changes).map_err(refused)
+    });
     let unlocked = file.unlock().map_err(io);
-    let plan = result?;
+    let (mut plan, entries, moved) = result?;
     unlocked?;
+    plan.names = entries.into_iter().map(|(name, _)| name).collect();
+    plan.old_trailer = moved.old;
+    plan.new_trailer = moved.new;
+    plan.changed = moved.changed;
     Ok(plan)
 }

@@ -58,18 +58,19 @@ fn run_killed(args: &[&str], after: Option<Duration>) {
     child.wait().unwrap();
 }
 
-/// Removes the staging files a kill left beside `path` (`<name>.<pid>.tmp`); how many.
+/// Removes the staging files a kill left beside `path` (`.<name>.b2nd-meta.<pid>.<n>.tmp`);
+/// how many.
 fn remove_staging(path: &Path) -> usize {
-    let prefix = format!("{}.", path.file_name().unwrap().to_str().unwrap());
+    let prefix = format!(
+        ".{}.b2nd-meta.",
+        path.file_name().unwrap().to_str().unwrap()
+    );
     let dir = path.parent().unwrap();
     let mut n = 0;
     for entry in std::fs::read_dir(dir).unwrap() {
         let name = entry.unwrap().file_name().into_string().unwrap();
-        if let Some(pid) = name
-            .strip_prefix(&prefix)
-            .and_then(|rest| rest.strip_suffix(".tmp"))
-        {
-            assert!(pid.bytes().all(|b| b.is_ascii_digit()), "{name}");
+        if name.starts_with(&prefix) {
+            assert!(b2nd_meta::io::is_staging_name(&name), "{name}");
             std::fs::remove_file(dir.join(&name)).unwrap();
             n += 1;
         }

@@ -4,7 +4,7 @@
 //! the new one, and whose chunks and offsets index are byte for byte what they were.
 //!
 //! A frame without data (`nbytes` 0) is replaced by a new file instead (staged as
-//! `<name>.<pid>.tmp`, renamed over it): stopped anywhere, the path names the old file or
+//! `.<name>.b2nd-meta.<pid>.<n>.tmp`, renamed over it): stopped anywhere, the path names the old file or
 //! the new one, and at most the staging file is left beside it.
 //!
 //! 200 stops by default; `VLMETA_CRASH_STOPS=2000 cargo test --all-features --test frame vlmeta_crash`
@@ -122,16 +122,20 @@ fn stops() -> usize {
         .unwrap_or(200)
 }
 
-/// Staging files left beside the file holding the header (`<name>.<pid>.tmp`), removed.
+/// Staging files left beside the file holding the header
+/// (`.<name>.b2nd-meta.<pid>.<n>.tmp`), removed.
 fn remove_staging(copy: &Scratch) -> usize {
     let header = copy.header_file();
-    let prefix = format!("{}.", header.file_name().unwrap().to_str().unwrap());
+    let prefix = format!(
+        ".{}.b2nd-meta.",
+        header.file_name().unwrap().to_str().unwrap()
+    );
     let dir = header.parent().unwrap();
     let mut n = 0;
     for entry in std::fs::read_dir(dir).unwrap() {
         let name = entry.unwrap().file_name().into_string().unwrap();
-        if name.starts_with(&prefix) && name.ends_with(".tmp") {
-            assert_eq!(name, format!("{prefix}{}.tmp", std::process::id()));
+        if name.starts_with(&prefix) {
+            assert!(b2nd_meta::io::is_staging_name(&name), "{name}");
             std::fs::remove_file(dir.join(&name)).unwrap();
             n += 1;
         }

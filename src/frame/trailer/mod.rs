@@ -19,12 +19,20 @@
 //! frame (`frame_len - 25`); it starts at `frame_len - trailer_len`, or right after the
 //! header when the frame holds no data (`nbytes == 0`), as C's `get_trailer_offset`.
 //! Only the header, those 25 bytes and the trailer are read, never the data.
+//!
+//! Written here too, and only here: `write` gives a trailer's bytes as C-Blosc2's
+//! `frame_update_trailer` writes them, `commit` puts a new trailer in a frame file
+//! crash-consistently (`replace` for a frame without data).
 
+pub(crate) mod commit;
 mod model;
 pub(crate) mod parse;
 mod read;
+mod replace;
+pub(crate) mod write;
 
 pub use model::{Trailer, VlMetalayer, MAX_VLMETALAYERS, TRAILER_MIN_LEN};
 pub(crate) use model::{TrailerCache, FINGERPRINT_LEN, IDX_START, TAIL_LEN};
 pub(crate) use read::locate;
 pub use read::{parse_trailer, read_trailer};
+pub use write::TRAILER_VERSION;

@@ -35,27 +35,47 @@ use std::path::Path;
 use std::string::String;
 use std::vec::Vec;
 
-use super::budget::Budget;
-use super::change::{apply, borrowed, VlmetaChange, VlmetaPlan};
+use super::parse::parse_trailer_bytes;
 use super::replace::{replace, OFF_HAS_VLMETA};
-use super::write::{refused, trailer_bytes, VlmetaRefusal};
+use super::write::{refused, trailer_bytes, VlmetaRefusal, TRAILER_VERSION};
+use super::{locate as locate_trailer, FINGERPRINT_LEN, TRAILER_MIN_LEN};
 use crate::chunk::{self, ChunkHeader};
 use crate::frame::open::check_kind;
 use crate::frame::parse::OFF_FRAME_LEN;
 use crate::frame::read_staged;
-use crate::frame::trailer::parse::parse_trailer_bytes;
-use crate::frame::trailer::{locate as locate_trailer, TRAILER_MIN_LEN};
 use crate::frame::{FrameError, FrameErrorKind, FrameHeader, FrameKind};
+use crate::io::Steps;
 
-/// Under the locks: read, check, decide, and (unless a dry run) write.
-pub(super) fn locked(
+/// A trailer's vlmetalayers: (name, stored chunk), in index order.
+pub(crate) type Entries = Vec<(String, Vec<u8>)>;
+
+/// Where a trailer rewrite put the trailer, or would put it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Moved {
+    /// The old trailer's offset and length.
+    pub(crate) old: (u64, u32),
+    /// The new trailer's offset and length.
+    pub(crate) new: (u64, u32),
+    /// Whether any byte changes: not when the trailer is the same.
+    pub(crate) changed: bool,
+}
+
+/// How a trailer rewrite goes: whether it writes, and the steps its writes take.
+pub(crate) struct Rewrite<'a> {
+    pub(crate) dry_run: bool,
+    pub(crate) steps: &'a Steps,
+}
+
+/// Under the locks (the caller's): reads the header and the trailer of the frame in
+/// `file` (at `p`, of `kind`), lets `decide` change its entries, and, unless a dry run
+/// or nothing changed, writes the new trailer crash-consistently (module docs).
+pub(crate) fn rewrite<T>(
     file: &File,
     p: &Path,
     kind: FrameKind,
-    changes: &[VlmetaChange],
-    dry_run: bool,
-    budget: u64,
-) -> Result<VlmetaPlan, FrameError> {
+    how: &Rewrite<'_>,
+    decide: impl FnOnce(&mut Entries) -> Result<T, FrameError>,
+) -> Result<(T, Entries, Moved), FrameError> {
     let io = |e| FrameError::io(Some(p))(e);
     let file_len = file.metadata().map_err(io)?.len();
     // The whole header checked, none of its contents kept: memory stays small whatever
@@ -76,59 +96,66 @@ pub(super) fn locked(
     let (old_at, old_len) = locate_trailer(&header.info, &last).map_err(in_file)?;
     let old_bytes = read_exact(file, old_at, old_len as usize).map_err(io)?;
     let old = parse_trailer_bytes(&old_bytes, old_at).map_err(in_file)?;
-    let mut entries: Vec<(String, Vec<u8>)> = old
+    let mut entries: Entries = old
         .vlmetalayers
         .into_iter()
         .map(|m| (m.name, m.content))
         .collect();
-    let as_c_writes = old.version == super::write::TRAILER_VERSION
-        && old.fingerprint == (0, [0; crate::frame::trailer::FINGERPRINT_LEN])
+    let as_c_writes = old.version == TRAILER_VERSION
+        && old.fingerprint == (0, [0; FINGERPRINT_LEN])
         && trailer_bytes(&borrowed(&entries)).is_ok_and(|b| b == old_bytes);
     if !as_c_writes {
         return Err(refused(VlmetaRefusal::UnusualTrailer).in_file(p));
     }
-    let mut plan = apply(&mut entries, changes).map_err(|r| refused(r).in_file(p))?;
+    let decided = decide(&mut entries).map_err(in_file)?;
     let new_bytes = trailer_bytes(&borrowed(&entries)).map_err(|r| refused(r).in_file(p))?;
     let n = new_bytes.len() as u64;
     let data_end = data_end(file, &header, old_at).map_err(in_file)?;
-    plan.names = entries.into_iter().map(|(name, _)| name).collect();
-    plan.old_trailer = (old_at, old_len);
-    plan.changed = new_bytes != old_bytes;
+    let changed = new_bytes != old_bytes;
     let at = match () {
-        _ if !plan.changed => old_at,
+        _ if !changed => old_at,
         // No data: C reads the trailer right after the header; a new file holds it
         // there (`replace.rs`).
         _ if header.info.nbytes <= 0 => old_at,
         _ if data_end + n <= old_at => data_end,
         _ => frame_len,
     };
-    plan.new_trailer = (at, new_bytes.len() as u32);
-    if dry_run || !plan.changed {
-        return Ok(plan);
+    let moved = Moved {
+        old: (old_at, old_len),
+        new: (at, new_bytes.len() as u32),
+        changed,
+    };
+    if how.dry_run || !changed {
+        return Ok((decided, entries, moved));
     }
-    let mut w = Budget::new(budget);
+    let steps = how.steps;
     if header.info.nbytes <= 0 {
         let header_len = u64::from(header.info.header_len);
-        replace(
-            file,
-            p,
-            header_len,
-            &new_bytes,
-            !plan.names.is_empty(),
-            &mut w,
-        )?;
-        return Ok(plan);
+        replace(file, p, header_len, &new_bytes, !entries.is_empty(), steps)?;
+        return Ok((decided, entries, moved));
     }
-    w.write(file, at, &new_bytes).map_err(io)?;
-    w.sync(file).map_err(io)?;
-    w.flip(file, OFF_FRAME_LEN as u64, &(at + n).to_be_bytes())
+    steps.write(file, &new_bytes, at).map_err(io)?;
+    steps.sync_data(file).map_err(io)?;
+    steps
+        .flip(file, &(at + n).to_be_bytes(), OFF_FRAME_LEN as u64)
         .map_err(io)?;
-    let has_vlmeta = if plan.names.is_empty() { 0xc2 } else { 0xc3 };
-    w.write(file, OFF_HAS_VLMETA as u64, &[has_vlmeta])
+    let has_vlmeta = if entries.is_empty() { 0xc2 } else { 0xc3 };
+    steps
+        .write(file, &[has_vlmeta], OFF_HAS_VLMETA as u64)
         .map_err(io)?;
-    w.sync(file).map_err(io)?;
-    w.truncate(file, at + n).map_err(io)?;
-    Ok(plan)
+    steps.sync_data(file).map_err(io)?;
+    if file.metadata().map_err(io)?.len() > at + n {
+        steps.set_len(file, at + n).map_err(io)?;
+    }
+    Ok((decided, entries, moved))
+}
+
+/// The entries borrowed, as [`trailer_bytes`] takes them.
+pub(crate) fn borrowed(entries: &[(String, Vec<u8>)]) -> Vec<(&str, &[u8])> {
+    entries
+        .iter()
+        .map(|(n, c)| (n.as_str(), c.as_slice()))
+        .collect()
 }
 
 /// Where the chunk-offsets index ends (the header's end when there is no data); it must

@@ -6,8 +6,8 @@
 //! flip to: C itself rewrites it in place, and a crash then can leave a trailer C cannot
 //! read. Instead the whole new frame (the header as it is, but for `frame_len` and the
 //! has-vlmetalayers byte, then the new trailer: a few hundred bytes plus the vlmeta) is
-//! written to `<name>.<pid>.tmp` beside the file (python-blosc2's own staging name, in
-//! `DictStore.__setitem__`; our container listing skips such files), given the file's
+//! written to a staging file beside it (`.<name>.b2nd-meta.<pid>.<n>.tmp`, which listings
+//! pass over: `crate::io::Staging`), given the file's
 //! owner and mode, synced, renamed over the file (atomic), and the directory synced. A
 //! crash leaves the old file or the new one at the path, and perhaps the staging file.
 //! (python-blosc2's DictStore discovery opens files of other suffixes to probe them,
@@ -22,14 +22,14 @@
 //! waited on the old file starts over on the new one. A file with other hard links is
 //! refused (they would keep the old vlmeta), as is one whose owner cannot be kept.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::path::Path;
 use std::vec::Vec;
 
-use super::budget::Budget;
 use super::write::{refused, VlmetaRefusal};
 use crate::frame::parse::OFF_FRAME_LEN;
 use crate::frame::FrameError;
+use crate::io::{Staging, Steps};
 use crate::wire::marker::{FALSE, TRUE};
 
 /// Offset of the has-vlmetalayers bool in the header (`FRAME_HAS_VLMETALAYERS`).
@@ -43,7 +43,7 @@ pub(super) fn replace(
     header_len: u64,
     trailer: &[u8],
     has_vlmeta: bool,
-    w: &mut Budget,
+    steps: &Steps,
 ) -> Result<(), FrameError> {
     let io = |e| FrameError::io(Some(p))(e);
     // A symlink stays one: the file it names is replaced.
@@ -60,35 +60,22 @@ pub(super) fn replace(
         *flag = if has_vlmeta { TRUE } else { FALSE };
     }
     bytes.extend_from_slice(trailer);
-    let tmp = crate::io::staging_path(&target);
-    let result = stage_and_rename(&md, &tmp, &target, &bytes, w);
-    if result.is_err() && !w.stopped {
-        // A real failure, not a simulated crash: leave nothing behind.
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result.map_err(|e| e.in_file(p))
-}
-
-fn stage_and_rename(
-    md: &std::fs::Metadata,
-    tmp: &Path,
-    target: &Path,
-    bytes: &[u8],
-    w: &mut Budget,
-) -> Result<(), FrameError> {
-    let at_tmp = |e| FrameError::io(Some(tmp))(e);
-    let mut options = OpenOptions::new();
-    options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let new = options.open(tmp).map_err(at_tmp)?;
-    keep_owner(&new, md)?;
-    new.set_permissions(md.permissions()).map_err(at_tmp)?;
-    w.write(&new, 0, bytes).map_err(at_tmp)?;
-    w.sync_all(&new).map_err(at_tmp)?;
-    w.rename(tmp, target).map_err(at_tmp)?;
-    let dir = target.parent().unwrap_or(Path::new("."));
-    w.sync_dir(dir).map_err(FrameError::io(Some(dir)))
+    // The new file keeps the old one's mode and owner (refused when the owner cannot
+    // be kept); dropped on an error, it leaves nothing.
+    let staging = Staging::file(&target, Some(&md), steps).map_err(|e| {
+        match e.kind() {
+            std::io::ErrorKind::PermissionDenied => refused(VlmetaRefusal::NotReplaceable {
+                why: std::format!("{e}"),
+            }),
+            _ => FrameError::io(None)(e),
+        }
+        .in_file(p)
+    })?;
+    let at_staging = |e| FrameError::io(Some(staging.path()))(e);
+    steps
+        .write(staging.file_handle(), &bytes, 0)
+        .map_err(at_staging)?;
+    staging.commit().map_err(io)
 }
 
 #[cfg(unix)]
@@ -104,30 +91,5 @@ fn check_links(md: &std::fs::Metadata) -> Result<(), VlmetaRefusal> {
 
 #[cfg(not(unix))]
 fn check_links(_md: &std::fs::Metadata) -> Result<(), VlmetaRefusal> {
-    Ok(())
-}
-
-/// The new file gets the old one's owner and group (a no-op for the usual case, a file
-/// of one's own); when that is not allowed, nothing is replaced.
-#[cfg(unix)]
-fn keep_owner(new: &File, md: &std::fs::Metadata) -> Result<(), FrameError> {
-    use std::os::unix::fs::MetadataExt;
-    let now = new.metadata().map_err(FrameError::io(None))?;
-    if (now.uid(), now.gid()) == (md.uid(), md.gid()) {
-        return Ok(());
-    }
-    std::os::unix::fs::fchown(new, Some(md.uid()), Some(md.gid())).map_err(|e| {
-        refused(VlmetaRefusal::NotReplaceable {
-            why: std::format!(
-                "its owner (uid {}, gid {}) cannot be kept on a new file: {e}",
-                md.uid(),
-                md.gid()
-            ),
-        })
-    })
-}
-
-#[cfg(not(unix))]
-fn keep_owner(_new: &File, _md: &std::fs::Metadata) -> Result<(), FrameError> {
     Ok(())
 }
