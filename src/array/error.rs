@@ -95,6 +95,15 @@ pub enum ArrayErrorKind {
         /// Its size in bytes.
         nbytes: u128,
     },
+    /// A filter pipeline whose chunks would not read back exactly in C-Blosc2 3.3.5 or
+    /// python-blosc2 4.14.1 (see `NewArray::filters`).
+    #[error("the filter pipeline {pipeline}: {reason}")]
+    Pipeline {
+        /// The pipeline, slot 0 first (`[delta, delta]`).
+        pipeline: String,
+        /// Why it is refused.
+        reason: String,
+    },
     /// A parameter of a new array that python-blosc2 or C-Blosc2 refuses, or that this
     /// crate does not write.
     #[error("{what}: expected {expected}, found {found}")]
@@ -146,7 +155,11 @@ impl Kind for ArrayErrorKind {
             Syntax { .. } => Class::Syntax,
             Selection { .. } | TypeMismatch { .. } | BufferLength { .. } => Class::Refused,
             TooLarge { .. } => Class::TooLarge,
-            Unwritable { .. } | Partition(_) | Compress(_) | DataLength { .. } => Class::Refused,
+            Unwritable { .. }
+            | Pipeline { .. }
+            | Partition(_)
+            | Compress(_)
+            | DataLength { .. } => Class::Refused,
             Npy { .. } => Class::Syntax,
             Io(_) => Class::Io,
         }

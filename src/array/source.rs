@@ -10,7 +10,7 @@ use crate::frame::{
     self, ChunkLocation, FrameError, FrameErrorKind, FrameHeader, FrameKind, StoredChunks,
     CONTENT_CAP,
 };
-use crate::io::{ReadAt, SharedSource, Window};
+use crate::io::{DirStorage, ReadAt, SharedSource, Storage, Window};
 
 /// A frame opened for its data.
 pub(crate) struct Frame {
@@ -24,11 +24,13 @@ impl Frame {
         // The file frame::open opened (and locked, when the lock protocol is in use).
         let file = frame::open(path)?;
         let header_path = file.header_path;
-        let dir = match file.header.info.kind {
+        let objects: Option<Arc<dyn Storage>> = match file.header.info.kind {
             FrameKind::Contiguous => None,
-            FrameKind::Sparse => Some(header_path.parent().unwrap_or(Path::new("."))),
+            FrameKind::Sparse => Some(Arc::new(DirStorage::new(
+                header_path.parent().unwrap_or(Path::new(".")),
+            ))),
         };
-        let chunks = StoredChunks::new(file.source.bytes, &file.header, dir, None)
+        let chunks = StoredChunks::new(file.source.bytes, &file.header, objects, None)
             .map_err(|e| ArrayError::from(e).in_file(&header_path))?;
         Ok(Frame {
             header: file.header,

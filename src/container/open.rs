@@ -17,7 +17,7 @@ use super::opened::Container;
 use super::store::{self, Found, EMBED_NAME};
 use super::{node, tree, zip};
 use crate::chunk::DecodeBudget;
-use crate::io::{read_full_at, ReadAt, SharedSource, Window};
+use crate::io::{read_full_at, DirStorage, ReadAt, SharedSource, Storage, Window};
 use crate::wire::marker::{FIXARRAY, FIXSTR};
 
 /// Opens the file or directory at `path` and says what it is, decoding within a
@@ -174,6 +174,7 @@ fn single(label: &Path, info: NodeInfo, budget: DecodeBudget) -> Container {
         info: Some(info),
         notes: Vec::new(),
         src: None,
+        objects: None,
         embed: None,
         nodes: BTreeMap::new(),
         entries: Vec::new(),
@@ -225,7 +226,8 @@ fn open_zip(
         }
     };
     let found = store::zip_leaves(&src, &members);
-    store_container(label, embed, info, found, Some(src), budget)
+    let objects: Arc<dyn Storage> = Arc::new(zip::ZipStorage::new(Arc::clone(&src), label)?);
+    store_container(label, embed, info, found, Some(src), Some(objects), budget)
 }
 
 fn open_dir(path: &Path, budget: DecodeBudget) -> Result<Container, ContainerError> {
@@ -245,8 +247,9 @@ fn open_dir(path: &Path, budget: DecodeBudget) -> Result<Container, ContainerErr
     let len = file.metadata().map_err(io)?.len();
     let (embed, info) = Embed::open(Arc::new(file), 0, len, &embed_path, &budget)
         .map_err(|e| e.in_file(&embed_path))?;
-    let found = store::walk_dir(path)?;
-    store_container(path, embed, info, found, None, budget)
+    let objects: Arc<dyn Storage> = Arc::new(DirStorage::new(path));
+    let found = store::walk(&*objects)?;
+    store_container(path, embed, info, found, None, Some(objects), budget)
 }
 
 /// A DictStore or TreeStore from its EmbedStore and its leaves.
@@ -256,6 +259,7 @@ fn store_container(
     info: NodeInfo,
     found: Vec<Found>,
     src: Option<SharedSource>,
+    objects: Option<Arc<dyn Storage>>,
     budget: DecodeBudget,
 ) -> Result<Container, ContainerError> {
     let marker = Kind::store_marker(&embed.header);
@@ -268,6 +272,7 @@ fn store_container(
         }
     }
     let mut c = from_embed(label, Kind::DictStore, embed, info, notes, src, budget);
+    c.objects = objects;
     // An external leaf wins over an embedded node of the same key.
     for (key, location) in leaves {
         c.nodes.insert(key, location);
@@ -332,6 +337,7 @@ fn from_embed(
         info: Some(info),
         notes,
         src,
+        objects: None,
         embed: Some(embed),
         nodes,
         entries: Vec::new(),

@@ -30,6 +30,8 @@ pub struct Container {
     pub notes: Vec<String>,
     /// The zip's bytes (a `.b2z`), which its members are read from.
     pub(crate) src: Option<SharedSource>,
+    /// A store's objects: its directory (`.b2d`) or its zip's members (`.b2z`).
+    pub(crate) objects: Option<std::sync::Arc<dyn crate::io::Storage>>,
     pub(super) embed: Option<Embed>,
     /// Every node, by key (DictStore's view: TreeStore groups are not nodes).
     pub(super) nodes: BTreeMap<String, Location>,
@@ -143,7 +145,7 @@ impl Container {
                     reason: reason.clone(),
                 }))
             }
-            other => store::describe_leaf(self.src.as_ref(), key, other, &self.path, how),
+            other => store::describe_leaf(self.objects.as_deref(), key, other, &self.path, how),
         }
     }
 

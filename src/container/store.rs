@@ -7,8 +7,7 @@
 
 use std::borrow::ToOwned;
 use std::format;
-use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::string::{String, ToString};
 use std::sync::Arc;
 use std::vec::Vec;
@@ -16,8 +15,8 @@ use std::vec::Vec;
 use super::error::{ContainerError, ContainerErrorKind};
 use super::node::{How, Location};
 use super::zip::Member;
-use crate::frame::{FrameError, FrameErrorKind};
-use crate::io::{special_file, SharedSource, Window};
+use crate::frame::storage_error;
+use crate::io::{ReadAt, SharedSource, Storage, Window};
 
 /// The name of the EmbedStore inside every DictStore and TreeStore.
 pub const EMBED_NAME: &str = "embed.b2e";
@@ -67,27 +66,26 @@ pub(crate) enum Found {
     Skipped(String),
 }
 
-/// The leaves of the directory `root` (not following symlinked directories, as
-/// `os.walk`), with notes on the sidecars skipped.
-pub(crate) fn walk_dir(root: &Path) -> Result<Vec<Found>, ContainerError> {
+/// The leaves of the directory `objects` holds (not following symlinked directories,
+/// as `os.walk`), with notes on the sidecars skipped; its files are named with
+/// `objects`' labels (the directory's path joined with theirs).
+pub(crate) fn walk(objects: &dyn Storage) -> Result<Vec<Found>, ContainerError> {
     let mut found = Vec::new();
-    let mut stack = std::vec![(root.to_path_buf(), String::new(), 0usize)];
-    while let Some((dir, rel, depth)) = stack.pop() {
-        let entries = fs::read_dir(&dir).map_err(|e| ContainerError::io(e).in_file(&dir))?;
-        for entry in entries {
-            let entry = entry.map_err(|e| ContainerError::io(e).in_file(&dir))?;
-            let name = entry.file_name().to_string_lossy().into_owned();
+    let mut stack = std::vec![(String::new(), 0usize)];
+    while let Some((rel, depth)) = stack.pop() {
+        let listed = objects
+            .list(&rel)
+            .map_err(|e| ContainerError::io(e).in_file(&objects.label(&rel)))?;
+        for entry in listed {
+            let name = entry.name;
             let rel_name = if rel.is_empty() {
                 name.clone()
             } else {
                 format!("{rel}/{name}")
             };
-            let ft = entry
-                .file_type()
-                .map_err(|e| ContainerError::io(e).in_file(&dir))?;
-            if ft.is_dir() {
+            if entry.is_dir {
                 if depth < MAX_DEPTH {
-                    stack.push((entry.path(), rel_name, depth + 1));
+                    stack.push((rel_name, depth + 1));
                 } else {
                     found.push(Found::Skipped(format!(
                         "{rel_name}: deeper than {MAX_DEPTH} levels, not walked"
@@ -102,16 +100,16 @@ pub(crate) fn walk_dir(root: &Path) -> Result<Vec<Found>, ContainerError> {
                 found.push(Found::Skipped(format!("{rel_name}: {what}, not a node")));
                 continue;
             }
-            let path = entry.path();
-            // What a symlink names, too: a FIFO is never opened (it would block).
-            if let Some(file_type) = fs::metadata(&path).ok().as_ref().and_then(special_file) {
+            let path = objects.label(&rel_name);
+            // A FIFO is never opened (it would block).
+            if let Some(file_type) = entry.special {
                 if trusted(&name) {
                     let reason = format!("{file_type}, not a regular file: not opened");
                     found.push(Found::Leaf(key_of(&rel_name), Location::Invalid { reason }));
                 }
                 continue;
             }
-            if trusted(&name) || probe_file(&path) {
+            if trusted(&name) || probe(objects, &rel_name) {
                 found.push(Found::Leaf(key_of(&rel_name), Location::External { path }));
             }
         }
@@ -119,9 +117,11 @@ pub(crate) fn walk_dir(root: &Path) -> Result<Vec<Found>, ContainerError> {
     Ok(found)
 }
 
-/// Whether a frame header reads from the file at `path` (python's probe).
-fn probe_file(path: &Path) -> bool {
-    crate::frame::open(path).is_ok()
+/// Whether a frame header reads from object `key` (python's probe).
+fn probe(objects: &dyn Storage, key: &str) -> bool {
+    objects
+        .open(key)
+        .is_ok_and(|src| crate::frame::read_staged(&*src, 0).is_ok())
 }
 
 /// The leaves among the members of a zip (stored members only: python leaves
@@ -180,42 +180,41 @@ pub(crate) fn zip_leaves(
     found
 }
 
-/// Reads an external leaf or a zip member's frame.
+/// Reads an external leaf or a zip member's frame, from the store's `objects` (its
+/// directory, or its zip) labelled `label`.
 pub(crate) fn describe_leaf<T>(
-    src: Option<&SharedSource>,
+    objects: Option<&dyn Storage>,
     key: &str,
     location: &Location,
     label: &Path,
     how: How<T>,
 ) -> Result<T, ContainerError> {
-    match (location, src) {
-        (Location::External { path }, _) => {
-            let io = |e| ContainerError::io(e).in_file(path);
+    let object = match (location, objects) {
+        (Location::External { path }, Some(_)) => {
+            let rel = path.strip_prefix(label).unwrap_or(path);
+            Some((rel.to_string_lossy().into_owned(), path.clone(), 0))
+        }
+        (Location::ZipMember { name, offset, .. }, Some(objects)) => {
+            Some((name.clone(), objects.label(name), *offset))
+        }
+        _ => None,
+    };
+    match (location, object, objects) {
+        (_, Some((rel, path, at)), Some(objects)) => {
             // Checked before the open: a FIFO put there since the walk would block it.
-            if let Some(file_type) = special_file(&fs::metadata(path).map_err(io)?) {
-                let e = FrameError::new(FrameErrorKind::NotAFile { file_type }).in_file(path);
-                return Err(ContainerError::frame(e, 0).in_file(path));
-            }
-            let file = fs::File::open(path).map_err(io)?;
-            let len = file
-                .metadata()
-                .map_err(|e| ContainerError::io(e).in_file(path))?
-                .len();
-            how(Arc::new(file), len, path).map_err(|e| ContainerError::frame(e, 0).in_file(path))
+            let src = objects
+                .open(&rel)
+                .map_err(|e| ContainerError::frame(storage_error(e, &path), at))?;
+            let len = src
+                .size()
+                .map_err(|e| ContainerError::io(e).in_file(&path))?;
+            let in_file = |e: ContainerError| match location {
+                Location::External { .. } => e.in_file(&path),
+                _ => e,
+            };
+            how(src, len, &path).map_err(|e| in_file(ContainerError::frame(e, at)))
         }
-        (
-            Location::ZipMember {
-                name,
-                offset,
-                length,
-            },
-            Some(src),
-        ) => {
-            let w = Window::new(Arc::clone(src), *offset, *length);
-            let label = PathBuf::from(format!("{}#{name}", label.display()));
-            how(Arc::new(w), *length, &label).map_err(|e| ContainerError::frame(e, *offset))
-        }
-        (Location::Remote { .. }, _) => Err(ContainerError::new(ContainerErrorKind::Remote {
+        (Location::Remote { .. }, ..) => Err(ContainerError::new(ContainerErrorKind::Remote {
             key: key.to_string(),
         })),
         _ => Err(ContainerError::new(ContainerErrorKind::UnknownKey {

@@ -103,3 +103,105 @@ pub(crate) fn members(
     }
     Ok(found)
 }
+
+/// A zip's stored members as a read-only [`Storage`](crate::io::Storage): each read in
+/// place, a window of the file; writes are refused.
+pub(crate) struct ZipStorage {
+    src: SharedSource,
+    label: std::path::PathBuf,
+    members: std::collections::BTreeMap<String, Member>,
+}
+
+impl ZipStorage {
+    /// The stored members of the zip `src` holds (named `label` in messages); those that
+    /// do not locate, or are compressed, are left out.
+    pub(crate) fn new(
+        src: SharedSource,
+        label: &std::path::Path,
+    ) -> Result<ZipStorage, ContainerError> {
+        let members = members(&src)?
+            .into_iter()
+            .filter_map(|(name, m)| m.ok().filter(|m| m.method == 0).map(|m| (name, m)))
+            .collect();
+        Ok(ZipStorage {
+            src,
+            label: label.to_path_buf(),
+            members,
+        })
+    }
+}
+
+impl core::fmt::Debug for ZipStorage {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("ZipStorage")
+            .field("label", &self.label)
+            .field("members", &self.members.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl crate::io::Storage for ZipStorage {
+    fn label(&self, key: &str) -> std::path::PathBuf {
+        std::path::PathBuf::from(std::format!("{}#{key}", self.label.display()))
+    }
+
+    fn open(&self, key: &str) -> std::io::Result<SharedSource> {
+        let m = self.members.get(key).ok_or_else(|| {
+            std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                std::format!("no member {key:?}"),
+            )
+        })?;
+        Ok(Arc::new(crate::io::Window::new(
+            Arc::clone(&self.src),
+            m.offset,
+            m.length,
+        )))
+    }
+
+    fn list(&self, dir: &str) -> std::io::Result<Vec<crate::io::Listed>> {
+        Ok(crate::io::list_keys(
+            self.members.keys().map(String::as_str),
+            dir,
+        ))
+    }
+
+    fn put(&self, _key: &str, _bytes: &[u8]) -> std::io::Result<()> {
+        Err(crate::io::read_only())
+    }
+
+    fn create(&self, _key: &str, _bytes: &[u8]) -> std::io::Result<()> {
+        Err(crate::io::read_only())
+    }
+
+    fn remove(&self, _key: &str) -> std::io::Result<()> {
+        Err(crate::io::read_only())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::io::{ReadAt, Storage};
+
+    #[test]
+    fn a_bundle_read_as_storage_lists_and_opens_its_members_and_refuses_writes() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/containers/blosc2-4.14.1/dict.b2z"
+        );
+        let src: SharedSource = Arc::new(std::fs::File::open(path).unwrap());
+        let zip = ZipStorage::new(src, std::path::Path::new("dict.b2z")).unwrap();
+        let top = zip.list("").unwrap();
+        assert!(
+            top.contains(&crate::io::Listed::object("embed.b2e")),
+            "{top:?}"
+        );
+        let member = zip.open("embed.b2e").unwrap();
+        let mut magic = [0u8; 7];
+        member.read_at(&mut magic, 2).unwrap();
+        assert_eq!(&magic, b"b2frame");
+        assert!(zip.put("x", b"").is_err() && zip.remove("embed.b2e").is_err());
+        assert_eq!(zip.label("a/b"), std::path::PathBuf::from("dict.b2z#a/b"));
+    }
+}

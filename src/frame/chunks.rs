@@ -10,7 +10,6 @@
 //! the special kind in byte 7 (1 zeros, 2 NaNs, 4 uninitialised).
 
 use std::format;
-use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::string::String;
 use std::vec::Vec;
@@ -20,7 +19,7 @@ use super::fields::invalid;
 use super::header::{FrameHeader, FrameInfo, FrameKind};
 use crate::blosc::Special;
 use crate::chunk::{self, ChunkHeader, DecodeBudget, DEFAULT_MAX_NBYTES, EXTENDED_HEADER_LEN};
-use crate::io::{read_full_at, read_vec_at, ReadAt};
+use crate::io::{read_full_at, read_vec_at, NotRegular, ReadAt, SharedSource, Storage};
 
 /// Where one chunk of a frame's data is, as the offsets chunk says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -65,29 +64,37 @@ pub fn chunk_file_name(number: u64) -> String {
     format!("{number:08X}.chunk")
 }
 
-/// The chunk file `number` of the sparse frame in `dir`, opened: the file, its length
-/// and its path (one that is not a regular file refused before it is opened). Without
-/// a directory, the chunk index entry at byte `entry` is refused with `reason` (why a
-/// chunk file cannot be read there).
+/// The chunk file `number` of the sparse frame whose objects are `objects`, opened:
+/// the source, its length and its label (one that is not a regular file refused before
+/// it is opened). Without the objects, the chunk index entry at byte `entry` is refused
+/// with `reason` (why a chunk file cannot be read there).
 pub(crate) fn open_chunk_file(
-    dir: Option<&Path>,
+    objects: Option<&dyn Storage>,
     number: u64,
     entry: u64,
     reason: &'static str,
-) -> Result<(File, u64, PathBuf), FrameError> {
-    let Some(dir) = dir else {
+) -> Result<(SharedSource, u64, PathBuf), FrameError> {
+    let Some(objects) = objects else {
         return Err(invalid(entry, "chunk file number", number, reason));
     };
-    let path = dir.join(chunk_file_name(number));
-    // A FIFO or a device would block or never end: refused before it is opened.
-    let md = std::fs::metadata(&path).map_err(FrameError::io(Some(&path)))?;
-    if let Some(file_type) = crate::io::special_file(&md) {
-        let kind = FrameErrorKind::NotAFile { file_type };
-        return Err(FrameError::new(kind).in_file(&path));
+    let name = chunk_file_name(number);
+    let label = objects.label(&name);
+    let source = objects.open(&name).map_err(|e| storage_error(e, &label))?;
+    let len = source.size().map_err(FrameError::io(Some(&label)))?;
+    Ok((source, len, label))
+}
+
+/// A storage's error opening an object: one that is not a regular file as such.
+pub(crate) fn storage_error(e: std::io::Error, label: &Path) -> FrameError {
+    match e
+        .get_ref()
+        .and_then(|inner| inner.downcast_ref::<NotRegular>())
+    {
+        Some(NotRegular(file_type)) => {
+            FrameError::new(FrameErrorKind::NotAFile { file_type }).in_file(label)
+        }
+        None => FrameError::io(Some(label))(e),
     }
-    let file = File::open(&path).map_err(FrameError::io(Some(&path)))?;
-    let len = file.metadata().map_err(FrameError::io(Some(&path)))?.len();
-    Ok((file, len, path))
 }
 
 /// Reads `buf.len()` bytes at `at`, or says the input ends first.

@@ -11,7 +11,8 @@ use super::fields::invalid;
 use super::header::{FrameHeader, FrameKind};
 use super::stored::{Chunk, StoredChunks};
 use crate::chunk::{self, DecodeBudget, DEFAULT_MAX_NBYTES};
-use crate::io::{ReadAt, SharedSource};
+use crate::io::{DirStorage, ReadAt, SharedSource};
+use std::sync::Arc;
 
 /// Reads bytes of a frame's data (the concatenation of its decoded chunks) through its
 /// [`ChunkIndex`], decoding only the chunks a range covers (the last one is kept for
@@ -151,7 +152,12 @@ impl<R: ReadAt> DataReader<R> {
         dir: impl AsRef<Path>,
     ) -> Result<DataReader<R>, FrameError> {
         Ok(DataReader {
-            chunks: StoredChunks::new(reader, header, Some(dir.as_ref()), None)?,
+            chunks: StoredChunks::new(
+                reader,
+                header,
+                Some(Arc::new(DirStorage::new(dir.as_ref()))),
+                None,
+            )?,
             starts: std::vec![0],
             kept: BTreeMap::new(),
             budget: None,

@@ -203,6 +203,7 @@ pub(crate) mod writer;
 pub use array::{reshaped_meta, ARRAY_METALAYERS};
 pub use array_info::ArrayInfo;
 pub use check::{check_array, Mismatch};
+pub(crate) use chunks::storage_error;
 pub use chunks::{chunk_file_name, ChunkIndex, ChunkLocation};
 // The Blosc vocabulary the frame header holds, where it was before `blosc` held it
 // (`Codec` is now one enum for frames and chunks).

@@ -5,9 +5,9 @@
 //! then the blocks needed: [`chunk::Parts`]), every error placed at its byte of the
 //! frame (or of the chunk's file).
 
-use std::fs::File;
 use std::ops::Range;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+use std::sync::Arc;
 use std::vec::Vec;
 
 use super::chunks::{open_chunk_file, read_exact_into, read_stored, ChunkIndex, ChunkLocation};
@@ -16,14 +16,14 @@ use super::fields::invalid;
 use super::header::{FrameHeader, FrameInfo};
 use crate::blosc::Special;
 use crate::chunk::{ChunkError, ChunkHeader, DecodeBudget, Parts, EXTENDED_HEADER_LEN};
-use crate::io::ReadAt;
+use crate::io::{ReadAt, SharedSource, Storage};
 
 /// A frame's data chunks: its index, and where their bytes are.
 #[derive(Debug)]
 pub(crate) struct StoredChunks<R> {
     reader: R,
-    /// A sparse frame's directory, where its chunk files are.
-    dir: Option<PathBuf>,
+    /// A sparse frame's objects (its directory), where its chunk files are.
+    objects: Option<Arc<dyn Storage>>,
     pub(crate) info: FrameInfo,
     pub(crate) index: ChunkIndex,
     /// Where a contiguous frame's data ends: as its header says, or where its source
@@ -51,17 +51,17 @@ pub(crate) struct StoredChunk<'a> {
 
 enum Source<'a> {
     Frame(&'a dyn ReadAt),
-    /// A sparse frame's chunk file, and its path.
-    File(File, PathBuf),
+    /// A sparse frame's chunk file, and its label.
+    File(SharedSource, PathBuf),
 }
 
 impl<R: ReadAt> StoredChunks<R> {
     /// The chunks of the frame that `reader` holds from its byte 0 (for a sparse frame,
-    /// its `chunks.b2frame`, the chunk files in `dir`): its index is read.
+    /// its `chunks.b2frame`, the chunk files among `objects`): its index is read.
     pub(crate) fn new(
         reader: R,
         header: &FrameHeader,
-        dir: Option<&Path>,
+        objects: Option<Arc<dyn Storage>>,
         budget: Option<&DecodeBudget>,
     ) -> Result<StoredChunks<R>, FrameError> {
         let index = ChunkIndex::read_within(&reader, header, budget)?;
@@ -70,7 +70,7 @@ impl<R: ReadAt> StoredChunks<R> {
         let size = reader.size_up_to(declared).map_err(FrameError::io(None))?;
         Ok(StoredChunks {
             reader,
-            dir: dir.map(Path::to_path_buf),
+            objects,
             info: header.info.clone(),
             index,
             data_end: declared.min(size),
@@ -100,7 +100,7 @@ impl<R: ReadAt> StoredChunks<R> {
         match self.location(n)? {
             ChunkLocation::Special(special) => Ok(Chunk::Special(special)),
             ChunkLocation::Offset(at) => {
-                if self.dir.is_some() {
+                if self.objects.is_some() {
                     return Err(self.misplaced("chunk offset", at, "an offset in a sparse frame"));
                 }
                 Ok(Chunk::Stored(StoredChunk {
@@ -112,7 +112,7 @@ impl<R: ReadAt> StoredChunks<R> {
             }
             ChunkLocation::File(number) => {
                 let (file, len, path) = open_chunk_file(
-                    self.dir.as_deref(),
+                    self.objects.as_deref(),
                     number,
                     self.index.offset,
                     "a chunk file in a contiguous frame (or read without its directory)",
@@ -151,7 +151,7 @@ impl StoredChunk<'_> {
     fn reader(&self) -> &dyn ReadAt {
         match &self.src {
             Source::Frame(r) => *r,
-            Source::File(f, _) => f,
+            Source::File(f, _) => &**f,
         }
     }
 

@@ -22,7 +22,7 @@ use super::header::{FrameHeader, FrameKind, Metalayer};
 use super::lock::{lock_frame, open_locked, Locking};
 use super::open::{check_kind, locate};
 use super::staged::{parse_header, read_staged};
-use crate::io::{read_exact_at, write_all_at};
+use crate::io::{read_exact_at, Steps};
 use crate::meta::Meta;
 
 /// Find `name` in `header` and check `new_len` against it.
@@ -283,8 +283,11 @@ fn locked<T>(
     if now != m.content {
         return Err(FrameError::new(FrameErrorKind::ContentChanged { name }).in_file(p));
     }
-    write_all_at(file, &new_content, m.content_offset()).map_err(io)?;
-    file.sync_data().map_err(io)?;
+    let steps = Steps::of_process();
+    steps
+        .write_in_page(file, &new_content, m.content_offset())
+        .map_err(io)?;
+    steps.sync_data(file).map_err(io)?;
     Ok(value)
 }
 

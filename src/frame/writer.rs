@@ -28,7 +28,7 @@ use super::chunks::{chunk_file_name, ChunkLocation};
 use super::error::{FrameError, FrameErrorKind};
 use super::header::{FrameKind, SPARSE_HEADER_FILE};
 use super::lock::{lock_frame, open_locked, FrameLock, Locking};
-use crate::io::{DirStorage, Existing, Out, Staging, Steps, Storage};
+use crate::io::{DirStorage, Existing, Listed, Out, Staging, Steps, Storage};
 
 /// Bytes of chunks written between two syncs of a contiguous frame: enough that a sync
 /// costs little per byte, few enough that the last one leaves little to the end.
@@ -43,6 +43,8 @@ pub(crate) struct WriteOptions {
     pub(crate) steps: Steps,
     /// C-Blosc2's lock protocol.
     pub(crate) locking: Locking,
+    /// The file the frame is made from, which must not be the one replaced.
+    pub(crate) input: Option<PathBuf>,
 }
 
 /// Where a new frame is written until it is put in place.
@@ -95,18 +97,18 @@ fn refused(why: impl Into<String>) -> FrameError {
 }
 
 /// The numbers of the chunk files among `names`, and the names of every chunk file.
-fn chunk_files(names: &[(String, bool)]) -> (u64, Vec<String>) {
+fn chunk_files(names: &[Listed]) -> (u64, Vec<String>) {
     let mut next = 0;
     let mut files = Vec::new();
-    for (name, is_dir) in names {
-        let Some(hex) = name.strip_suffix(".chunk") else {
+    for listed in names {
+        let Some(hex) = listed.name.strip_suffix(".chunk") else {
             continue;
         };
         if let Ok(n) = u64::from_str_radix(hex, 16) {
             next = next.max(n.saturating_add(1));
         }
-        if !is_dir {
-            files.push(name.clone());
+        if !listed.is_dir {
+            files.push(listed.name.clone());
         }
     }
     (next, files)
@@ -124,6 +126,13 @@ impl FrameWriter {
         let out = Out::inspect(path).map_err(io)?;
         let kind = header.kind;
         let steps = &options.steps;
+        if let Some(input) = &options.input
+            && out.is(&std::fs::metadata(input).map_err(FrameError::io(Some(input)))?)
+        {
+            return Err(in_path(refused(
+                "is the input: writing it would destroy what is read",
+            )));
+        }
         let sparse_frame = out.existing == Existing::Directory && is_sparse_frame(&out.real);
         match out.existing {
             Existing::Special(what) => {

@@ -18,6 +18,7 @@
 
 mod file;
 mod memory;
+mod out_file;
 mod prefetch;
 mod read_at;
 mod staged;
@@ -27,18 +28,17 @@ mod stream;
 mod window;
 mod write_at;
 
-pub(crate) use file::{special_file, sync_dir, write_all_at};
+pub(crate) use file::{special_file, write_all_at};
+pub use out_file::{OutFile, OutOptions};
 pub(crate) use prefetch::Prefetch;
 pub(crate) use read_at::{read_exact_at, read_full_at, read_vec_at};
 pub use read_at::{ReadAt, SharedSource};
 pub use staged::is_staging_name;
-pub(crate) use staged::{
-    keep_owner, parent, remove_tree, same, sweep_stale, Existing, Out, Staging,
-};
+pub(crate) use staged::{Existing, Out, Staging};
 #[doc(hidden)]
 pub use steps::Steps;
-pub(crate) use storage::read_only;
-pub use storage::{DirStorage, MemoryStorage, Storage};
+pub(crate) use storage::{list_keys, read_only};
+pub use storage::{DirStorage, Listed, MemoryStorage, NotRegular, Storage};
 pub(crate) use stream::Stream;
 pub use window::Window;
 pub use write_at::WriteAt;

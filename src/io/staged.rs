@@ -17,7 +17,6 @@ use std::fs::{File, Metadata, OpenOptions};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::vec::Vec;
 
 use super::file::special_file;
 use super::steps::Steps;
@@ -38,8 +37,6 @@ pub(crate) enum Existing {
 /// A path a writer is asked to write, looked at once before anything is written.
 #[derive(Debug)]
 pub(crate) struct Out {
-    /// As given (for messages).
-    pub(crate) path: PathBuf,
     /// Where the file is: the path, or what a symbolic link at it names.
     pub(crate) real: PathBuf,
     pub(crate) existing: Existing,
@@ -71,7 +68,6 @@ impl Out {
             Some(md) => Existing::Special(special_file(md).unwrap_or("not a regular file")),
         };
         Ok(Out {
-            path: path.to_path_buf(),
             real,
             existing,
             metadata,
@@ -87,11 +83,6 @@ impl Out {
     /// an output that is the input.
     pub(crate) fn is(&self, other: &Metadata) -> bool {
         self.metadata.as_ref().is_some_and(|md| same(md, other))
-    }
-
-    /// The directory the real path is in.
-    pub(crate) fn dir(&self) -> PathBuf {
-        parent(&self.real)
     }
 }
 
@@ -278,11 +269,6 @@ impl Staging {
         &self.path
     }
 
-    /// The steps its writes take.
-    pub(crate) fn steps(&self) -> &Steps {
-        &self.steps
-    }
-
     /// Syncs the staging (a file's data and metadata; a directory's entries), renames it
     /// over the target, and syncs the target's directory.
     pub(crate) fn commit(mut self) -> io::Result<()> {
@@ -342,16 +328,6 @@ pub(crate) fn keep_owner(new: &File, md: &Metadata) -> io::Result<()> {
 #[cfg(not(unix))]
 pub(crate) fn keep_owner(_new: &File, _md: &Metadata) -> io::Result<()> {
     Ok(())
-}
-
-/// The names in `dir` that are not staging names, sorted (listings).
-pub(crate) fn listed_names(dir: &Path) -> io::Result<Vec<OsString>> {
-    let mut names: Vec<OsString> = std::fs::read_dir(dir)?
-        .filter_map(|e| e.ok().map(|e| e.file_name()))
-        .filter(|n| !n.to_str().is_some_and(is_staging_name))
-        .collect();
-    names.sort();
-    Ok(names)
 }
 
 #[cfg(test)]

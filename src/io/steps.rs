@@ -113,6 +113,24 @@ impl Steps {
         sink.write_all_at(buf, offset)
     }
 
+    /// Writes `buf` at `offset` in one `pwrite`: one step, all or nothing, when it lies
+    /// within one 4 KiB page of the file (a killed process cannot stop the kernel's copy
+    /// of a page half way); torn as [`Steps::write`] otherwise.
+    pub(crate) fn write_in_page<W: WriteAt + ?Sized>(
+        &self,
+        sink: &W,
+        buf: &[u8],
+        offset: u64,
+    ) -> io::Result<()> {
+        const PAGE: u64 = 4096;
+        let last = offset.saturating_add(buf.len().saturating_sub(1) as u64);
+        if offset / PAGE != last / PAGE {
+            return self.write(sink, buf, offset);
+        }
+        self.step()?;
+        sink.write_all_at(buf, offset)
+    }
+
     /// Writes 8 bytes at an 8-aligned offset of a file's first sector: one step, all
     /// or nothing (storage tears writes at sector boundaries, not inside one).
     pub(crate) fn flip<W: WriteAt + ?Sized>(

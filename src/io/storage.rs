@@ -3,12 +3,12 @@
 //! `00000000.chunk`, ...) and of a `.b2d` store. Keys are `/`-separated relative paths.
 //!
 //! ```
-//! use b2nd_meta::io::{MemoryStorage, ReadAt, Storage};
+//! use b2nd_meta::io::{Listed, MemoryStorage, ReadAt, Storage};
 //!
 //! let store = MemoryStorage::default();
 //! store.put("a/b.b2nd", b"bytes")?;
-//! assert_eq!(store.list("")?, [("a".to_string(), true)]);
-//! assert_eq!(store.list("a")?, [("b.b2nd".to_string(), false)]);
+//! assert_eq!(store.list("")?, [Listed::dir("a")]);
+//! assert_eq!(store.list("a")?, [Listed::object("b.b2nd")]);
 //! assert_eq!(store.open("a/b.b2nd")?.size()?, 5);
 //! store.remove("a/b.b2nd")?;
 //! assert!(store.open("a/b.b2nd").is_err());
@@ -35,9 +35,9 @@ pub trait Storage: Send + Sync + core::fmt::Debug {
     /// directory, a FIFO, a device) is an error, given before anything could block.
     fn open(&self, key: &str) -> io::Result<SharedSource>;
 
-    /// The names under `dir` (`""`: the top), one level, sorted, each with whether it
-    /// is a directory; staging objects of writers are passed over.
-    fn list(&self, dir: &str) -> io::Result<Vec<(String, bool)>>;
+    /// The names under `dir` (`""`: the top), one level, sorted; staging objects of
+    /// writers are passed over.
+    fn list(&self, dir: &str) -> io::Result<Vec<Listed>>;
 
     /// Writes object `key` whole, atomically: readers find the old object or the new
     /// one, never a part.
@@ -50,6 +50,19 @@ pub trait Storage: Send + Sync + core::fmt::Debug {
     /// Removes object `key`.
     fn remove(&self, key: &str) -> io::Result<()>;
 }
+
+/// Why an object was not opened: it is not a regular file (a FIFO, a device: opening
+/// one may block, reading it may never end). Inside the `io::Error` a storage returns.
+#[derive(Debug)]
+pub struct NotRegular(pub &'static str);
+
+impl core::fmt::Display for NotRegular {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{}, not a regular file", self.0)
+    }
+}
+
+impl std::error::Error for NotRegular {}
 
 /// The error of a write to a storage that takes none (a zip read in place).
 pub(crate) fn read_only() -> io::Error {
@@ -69,6 +82,57 @@ fn relative(key: &str) -> io::Result<&Path> {
             std::format!("{key:?} is not a key inside the storage"),
         )),
     }
+}
+
+/// A name under a directory of a [`Storage`].
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[non_exhaustive]
+pub struct Listed {
+    /// The name (one level: no `/`).
+    pub name: String,
+    /// Whether it is a directory (holding more names), not an object.
+    pub is_dir: bool,
+    /// What it is when it is neither an object nor a directory (a FIFO, a device):
+    /// opening it is refused.
+    pub special: Option<&'static str>,
+}
+
+impl Listed {
+    /// An object.
+    pub fn object(name: impl Into<String>) -> Listed {
+        Listed {
+            name: name.into(),
+            is_dir: false,
+            special: None,
+        }
+    }
+
+    /// A directory.
+    pub fn dir(name: impl Into<String>) -> Listed {
+        Listed {
+            name: name.into(),
+            is_dir: true,
+            special: None,
+        }
+    }
+}
+
+/// The names of `keys` (`/`-separated) under `dir`, one level, sorted, deduplicated.
+pub(crate) fn list_keys<'a>(keys: impl Iterator<Item = &'a str>, dir: &str) -> Vec<Listed> {
+    let prefix = match dir {
+        "" => String::new(),
+        _ => std::format!("{}/", dir.trim_end_matches('/')),
+    };
+    let mut names: Vec<Listed> = keys
+        .filter_map(|key| key.strip_prefix(&prefix))
+        .map(|rest| match rest.split_once('/') {
+            Some((sub, _)) => Listed::dir(sub),
+            None => Listed::object(rest),
+        })
+        .collect();
+    names.sort();
+    names.dedup();
+    names
 }
 
 /// A directory of files. Writes are staged beside their object and renamed over it.
@@ -115,13 +179,13 @@ impl Storage for DirStorage {
         if let Some(what) = super::file::special_file(&md) {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
-                std::format!("{what}, not a regular file"),
+                NotRegular(what),
             ));
         }
         Ok(Arc::new(std::fs::File::open(&path)?))
     }
 
-    fn list(&self, dir: &str) -> io::Result<Vec<(String, bool)>> {
+    fn list(&self, dir: &str) -> io::Result<Vec<Listed>> {
         let path = match dir {
             "" => self.root.clone(),
             _ => self.path(dir)?,
@@ -135,7 +199,21 @@ impl Storage for DirStorage {
             if is_staging_name(&name) {
                 continue;
             }
-            names.push((name, entry.file_type()?.is_dir()));
+            // A link to a directory is not walked into (as `os.walk`); what a link to
+            // a file names is what is opened.
+            let is_dir = entry.file_type()?.is_dir();
+            let special = match is_dir {
+                true => None,
+                false => std::fs::metadata(entry.path())
+                    .ok()
+                    .as_ref()
+                    .and_then(super::file::special_file),
+            };
+            names.push(Listed {
+                name,
+                is_dir,
+                special,
+            });
         }
         names.sort();
         Ok(names)
@@ -191,27 +269,8 @@ impl Storage for MemoryStorage {
             .ok_or_else(|| not_found(key))
     }
 
-    fn list(&self, dir: &str) -> io::Result<Vec<(String, bool)>> {
-        let prefix = match dir {
-            "" => String::new(),
-            _ => std::format!("{}/", dir.trim_end_matches('/')),
-        };
-        let mut names: Vec<(String, bool)> = Vec::new();
-        for key in self.objects()?.keys() {
-            let Some(rest) = key.strip_prefix(&prefix) else {
-                continue;
-            };
-            let entry = match rest.split_once('/') {
-                Some((sub, _)) => (sub.to_string(), true),
-                None => (rest.to_string(), false),
-            };
-            if names.last() != Some(&entry) {
-                names.push(entry);
-            }
-        }
-        names.sort();
-        names.dedup();
-        Ok(names)
+    fn list(&self, dir: &str) -> io::Result<Vec<Listed>> {
+        Ok(list_keys(self.objects()?.keys().map(String::as_str), dir))
     }
 
     fn put(&self, key: &str, bytes: &[u8]) -> io::Result<()> {
@@ -257,8 +316,8 @@ mod tests {
         dir.put("sub/a.chunk", b"one").unwrap();
         dir.put("sub/a.chunk", b"two!").unwrap();
         assert_eq!(dir.open("sub/a.chunk").unwrap().size().unwrap(), 4);
-        assert_eq!(dir.list("").unwrap(), [("sub".to_string(), true)]);
-        assert_eq!(dir.list("sub").unwrap(), [("a.chunk".to_string(), false)]);
+        assert_eq!(dir.list("").unwrap(), [Listed::dir("sub")]);
+        assert_eq!(dir.list("sub").unwrap(), [Listed::object("a.chunk")]);
         for bad in ["../x", "/etc/passwd", "sub/../../x", ""] {
             assert!(dir.put(bad, b"x").is_err(), "{bad}");
         }

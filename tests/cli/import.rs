@@ -245,7 +245,7 @@ fn refusals_are_one_line_and_leave_nothing() {
         (vec![&good, &out, "--chunks", "3,5", "--blocks", "4,5"], format!("{out}: blocks cannot be greater than chunks (axis 0)")),
         (vec![&good, &out, "--codec", "gzip"], format!("{out}: --codec \"gzip\": expected blosclz, lz4, lz4hc, zlib or zstd")),
         (vec![&good, &out, "--codec", "ndlz"], format!("{out}: --codec \"ndlz\": expected blosclz, lz4, lz4hc, zlib or zstd")),
-        (vec![&good, &out, "--filter", "crc"], format!("{out}: --filter \"crc\": expected nofilter, shuffle, bitshuffle, delta, trunc_prec or bytedelta")),
+        (vec![&good, &out, "--filter", "crc"], format!("{out}: --filter \"crc\": expected nofilter (or none), shuffle, bitshuffle, delta, trunc_prec or bytedelta")),
         (vec![&good, &out, "--clevel", "10"], format!("{out}: expected a compression level from 0 to 9, found 10")),
         (vec![&good, &out, "--meta", "units"], format!("{out}: --meta \"units\": expected NAME=JSON")),
         (vec![&good, &out, "--vlmeta", "n={"], format!("{out}: --vlmeta \"n={{\": the value is not JSON: EOF while parsing an object at line 1 column 1")),
@@ -277,7 +277,7 @@ fn an_existing_target_is_kept_unless_forced() {
     assert_eq!(
         stderr,
         format!(
-            "b2nd-meta: {}: exists, and overwriting it was not asked for\n",
+            "b2nd-meta: {}: exists, and replacing it was not asked for\n",
             out.display()
         )
     );

@@ -137,9 +137,12 @@ fn the_examples_in_the_help_work() {
     assert!(examples.len() >= 12, "{examples:?}");
     for line in examples {
         let args = example_args(&line);
+        // A second example writing the same name would be refused (no --force).
         if args[0] == "import" {
-            // A second example importing to the same name would be refused.
             let _ = std::fs::remove_file(user.0.join(&args[2]));
+        }
+        if let Some(at) = args.iter().position(|a| a == "-o") {
+            let _ = std::fs::remove_file(user.0.join(&args[at + 1]));
         }
         let out = user.run(&args);
         out.assert_ok();

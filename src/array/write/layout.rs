@@ -9,6 +9,7 @@ use std::vec::Vec;
 
 use super::defaults::{chunks_and_blocks, Caches};
 use super::options::NewArray;
+use super::pipeline_check;
 use crate::array::error::{ArrayError, ArrayErrorKind};
 use crate::array::grid::Grid;
 use crate::blosc::{Filter, MAX_FILTERS};
@@ -142,6 +143,25 @@ impl Layout {
         cparams
             .check()
             .map_err(|e| ArrayError::new(ArrayErrorKind::Compress(e)))?;
+        let refused = |reason: String| {
+            let names: Vec<&str> = filters
+                .iter()
+                .filter(|(f, _)| *f != Filter::None)
+                .map(|(f, _)| f.name().unwrap_or("?"))
+                .collect();
+            ArrayError::new(ArrayErrorKind::Pipeline {
+                pipeline: format!("[{}]", names.join(", ")),
+                reason,
+            })
+        };
+        if let Some(reason) = pipeline_check::refusal(&filters).filter(|_| pipeline_check::on()) {
+            return Err(refused(reason));
+        }
+        if pipeline_check::on() && !pipeline_check::reads_back(&cparams) {
+            return Err(refused(format!(
+                "C-Blosc2 3.3.5 decodes its chunks of {itemsize}-byte items to other bytes"
+            )));
+        }
         let per_axis = &grid.chunks_per_axis;
         let nchunks: u64 = per_axis.iter().product();
         if nchunks.saturating_mul(8) > MAX_ENCODE_NBYTES as u64 {

@@ -61,6 +61,7 @@ pub struct NewArray {
     pub(crate) overwrite: bool,
     pub(crate) locking: Locking,
     pub(crate) steps: Steps,
+    pub(crate) input: Option<std::path::PathBuf>,
     pub(crate) threads: usize,
     pub(crate) caches: Option<Caches>,
 }
@@ -113,6 +114,7 @@ impl NewArray {
             overwrite: false,
             locking: Locking::AUTO,
             steps: Steps::of_process(),
+            input: None,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             caches: None,
         })
@@ -218,6 +220,13 @@ impl NewArray {
     /// (C-Blosc2's `.b2lock` protocol; [`Locking::AUTO`] by default).
     pub fn locking(mut self, locking: Locking) -> Self {
         self.locking = locking;
+        self
+    }
+
+    /// The file the array's values are read from: refused as the path written (the
+    /// same file, links followed), which the new frame would replace.
+    pub fn made_from(mut self, input: impl AsRef<std::path::Path>) -> Self {
+        self.input = Some(input.as_ref().to_path_buf());
         self
     }
 

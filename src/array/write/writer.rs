@@ -101,6 +101,7 @@ impl ArrayWriter {
             overwrite: params.overwrite,
             steps: params.steps.clone(),
             locking: params.locking,
+            input: params.input.clone(),
         };
         let output = FrameWriter::create(path, &layout.header, &options)?;
         let threads = params.threads.max(1);

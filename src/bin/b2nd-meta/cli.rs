@@ -181,6 +181,9 @@ pub enum Command {
         /// The .npy file to write, or - for stdout
         #[arg(long, short = 'o', value_name = "OUT", allow_hyphen_values = true)]
         output: PathBuf,
+        /// Replace OUT if it is a file that exists
+        #[arg(long)]
+        force: bool,
         /// Threads decoding chunks (default: the machine's parallelism)
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
         threads: Option<u16>,
@@ -223,7 +226,8 @@ pub enum Command {
         /// Write a sparse frame (a directory) instead of a contiguous file
         #[arg(long)]
         sparse: bool,
-        /// Replace OUT if it exists
+        /// Replace OUT if it is a frame that exists (a file by a contiguous frame, a
+        /// sparse frame by a sparse frame)
         #[arg(long)]
         force: bool,
         /// Threads compressing chunks (default: the machine's parallelism)

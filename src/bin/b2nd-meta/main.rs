@@ -89,14 +89,16 @@ fn main() -> ExitCode {
             key,
             slice,
             output,
+            force,
             threads,
-        } => export::run(
-            &path,
-            key.as_deref(),
-            &slice,
-            &output,
-            threads.map(usize::from),
-        ),
+        } => export::run(&export::Export {
+            path: &path,
+            key: key.as_deref(),
+            slice: &slice,
+            output: &output,
+            force,
+            threads: threads.map(usize::from),
+        }),
         Command::Import {
             input,
             output,

@@ -5,6 +5,7 @@ use std::io::{self, BufWriter};
 use std::path::Path;
 
 use b2nd_meta::array::{Array, ArrayError, ArrayErrorKind, Selection};
+use b2nd_meta::io::{OutFile, OutOptions};
 
 use crate::output::{say, Fatal};
 
@@ -32,15 +33,20 @@ Examples:
   # The last plane of a node of a DictStore bundle
   b2nd-meta export store.b2z --key /dir/ext --slice '..., -1' -o plane.npy";
 
-/// Writes `slice` of the array at `path` (node `key` of it, when given) to `output`
-/// (`-`: stdout); `Ok(false)` after one line on stderr when it cannot.
-pub fn run(
-    path: &Path,
-    key: Option<&str>,
-    slice: &str,
-    output: &Path,
-    threads: Option<usize>,
-) -> Result<bool, Fatal> {
+/// What `export` is given.
+pub struct Export<'a> {
+    pub path: &'a Path,
+    pub key: Option<&'a str>,
+    pub slice: &'a str,
+    pub output: &'a Path,
+    pub force: bool,
+    pub threads: Option<usize>,
+}
+
+/// Writes `args.slice` of the array at `args.path` (node `args.key` of it, when given)
+/// to `args.output` (`-`: stdout); `Ok(false)` after one line on stderr when it cannot.
+pub fn run(args: &Export<'_>) -> Result<bool, Fatal> {
+    let (path, key, slice, output) = (args.path, args.key, args.slice, args.output);
     let context = match key {
         Some(key) => format!("{}#{key}", path.display()),
         None => path.display().to_string(),
@@ -62,38 +68,51 @@ pub fn run(
         Ok(array) => array,
         Err(e) => return refuse(message(e)),
     };
-    let array = match threads {
+    let array = match args.threads {
         Some(t) => array.with_threads(t),
         None => array,
     };
     if let Err(e) = array.shape_of(&sel) {
         return refuse(format!("--slice {slice:?}: {e}"));
     }
-    let written = if output.as_os_str() == "-" {
+    if output.as_os_str() == "-" {
         let stdout = io::stdout();
         let result = array.write_npy(&sel, BufWriter::with_capacity(1 << 20, stdout.lock()));
-        if let Err(e) = &result
-            && broken_pipe(e)
-        {
-            return Err(Fatal::BrokenPipe);
-        }
-        result
-    } else {
-        let file = match std::fs::File::create(output) {
-            Ok(file) => file,
-            Err(e) => return refuse(format!("cannot create {}: {e}", output.display())),
+        return match result {
+            Ok(()) => Ok(true),
+            Err(e) if broken_pipe(&e) => Err(Fatal::BrokenPipe),
+            Err(e) => refuse(message(e)),
         };
-        let result = array.write_npy(&sel, BufWriter::with_capacity(1 << 20, file));
-        if result.is_err() {
-            // No half-written file left behind under the name asked for.
-            let _ = std::fs::remove_file(output);
-        }
-        result
-    };
-    match written {
-        Ok(()) => Ok(true),
-        Err(e) => refuse(message(e)),
     }
+    let out_name = output.display().to_string();
+    // The output: replaced only once complete; the input never.
+    let options = OutOptions::default().overwrite(args.force).input(path);
+    let file = match OutFile::create(output, options) {
+        Ok(file) => file,
+        Err(e) => return Ok(say_output(&out_name, &e)),
+    };
+    let mut writer = BufWriter::with_capacity(1 << 20, file);
+    if let Err(e) = array.write_npy(&sel, &mut writer) {
+        // Where writing failed, OUT is named; where reading did, the input.
+        return match e.kind() {
+            ArrayErrorKind::Io(io) if e.path().is_none() => Ok(say_output(&out_name, io)),
+            _ => refuse(message(e)),
+        };
+    }
+    let committed = writer
+        .into_inner()
+        .map_err(|e| io::Error::new(e.error().kind(), e.error().to_string()))
+        .and_then(OutFile::commit);
+    match committed {
+        Ok(()) => Ok(true),
+        Err(e) => Ok(say_output(&out_name, &e)),
+    }
+}
+
+/// `false`, after saying what went wrong with the output.
+fn say_output(out: &str, e: &io::Error) -> bool {
+    say(out, &format!("cannot write: {e}"));
+    false
 }
 
 /// The error's message without the path `context` (or `path`) names already.

@@ -85,16 +85,20 @@ fn pipeline(names: &[String]) -> Result<Option<[(Filter, u8); MAX_FILTERS]>, Str
     for (slot, given) in slots.iter_mut().zip(names) {
         let (name, meta) = match given.split_once(':') {
             Some((name, meta)) => {
-                let meta: i16 = meta.parse().map_err(|_| {
-                    format!("--filter {given:?}: expected NAME:META with META from -128 to 255")
-                })?;
-                let meta = u8::try_from(meta)
-                    .or_else(|_| i8::try_from(meta).map(|m| m as u8))
-                    .map_err(|_| format!("--filter {given:?}: expected META from -128 to 255"))?;
+                // python-blosc2 reads a filter's meta back as an int8_t.
+                let meta = meta
+                    .parse::<u8>()
+                    .ok()
+                    .filter(|&m| m <= 127)
+                    .ok_or_else(|| {
+                        format!("--filter {given:?}: expected NAME:META with META from 0 to 127")
+                    })?;
                 (name, meta)
             }
             None => (given.as_str(), 0),
         };
+        // `none`, as the library's `Filter::None` spells it.
+        let name = if name == "none" { "nofilter" } else { name };
         let filter = match Filter::from_name(name) {
             Some(f)
                 if matches!(
@@ -111,7 +115,7 @@ fn pipeline(names: &[String]) -> Result<Option<[(Filter, u8); MAX_FILTERS]>, Str
             }
             _ => {
                 return Err(format!(
-                    "--filter {name:?}: expected nofilter, shuffle, bitshuffle, delta, trunc_prec or bytedelta"
+                    "--filter {name:?}: expected nofilter (or none), shuffle, bitshuffle, delta, trunc_prec or bytedelta"
                 ));
             }
         };
@@ -137,6 +141,9 @@ fn params(args: &Import, header: &NpyHeader) -> Result<NewArray, String> {
         .map_err(err)?
         .sparse(args.sparse)
         .overwrite(args.force);
+    if args.input.as_os_str() != "-" {
+        a = a.made_from(&args.input);
+    }
     if let Some(dims) = &args.chunks {
         a = a.chunks(&lengths("--chunks", dims)?);
     }
@@ -190,8 +197,7 @@ pub fn run(args: &Import) -> Result<bool, Fatal> {
     let input_name = args.input.display().to_string();
     let output_name = args.output.display().to_string();
     let stdin = io::stdin();
-    // A file is also read at offsets: the compressing threads read their own chunks.
-    let file = match args.input.as_os_str() == "-" {
+    let opened = match args.input.as_os_str() == "-" {
         true => None,
         false => match std::fs::File::open(&args.input) {
             Ok(file) => Some(file),
@@ -201,7 +207,12 @@ pub fn run(args: &Import) -> Result<bool, Fatal> {
             }
         },
     };
-    let source: Box<dyn Read> = match &file {
+    // A regular file is also read at offsets: the compressing threads read their own
+    // chunks. A FIFO or a device given by path (`<(...)`, /dev/stdin) is read as a
+    // stream, as `-` is.
+    let regular = |f: &std::fs::File| f.metadata().is_ok_and(|md| md.is_file());
+    let file = opened.as_ref().filter(|f| regular(f));
+    let source: Box<dyn Read> = match &opened {
         Some(file) => Box::new(file),
         None => Box::new(stdin.lock()),
     };
@@ -244,7 +255,7 @@ pub fn run(args: &Import) -> Result<bool, Fatal> {
             }
             Err(e) => Err(e.into()),
         }
-    } else if let Some(file) = &file {
+    } else if let Some(file) = file {
         writer
             .write_from_at(file, header.data_offset)
             .map(u128::from)
