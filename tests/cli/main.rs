@@ -10,6 +10,7 @@ mod common;
 
 mod built_frames;
 mod completions;
+mod crash;
 mod decode_encode;
 mod export;
 mod human;

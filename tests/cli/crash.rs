@@ -1,0 +1,289 @@
+//! Every writing command stopped at every step of its write (each write, sync, length
+//! set, rename and removal; a write also half done): `B2ND_META_CRASH_AFTER=n` makes the
+//! binary (built with `repo-tests`) abort at its `n`-th step, leaving what `kill -9`
+//! would. After each stop the path holds the old state or the new one, complete (every
+//! value, metalayer and vlmeta entry read back), and the same command run again
+//! completes and leaves no staging behind: nothing a crash leaves trips a later command.
+//!
+//! Writers: import (a new contiguous and a new sparse frame, each replacing one),
+//! export (new, and replacing a file), set-shape, set-meta, set-vlmeta and del-vlmeta
+//! (on a frame with data, a sparse one, and one without data, which is replaced whole).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use b2nd_meta::array::{Array, Selection};
+use b2nd_meta::frame;
+use b2nd_meta::io::is_staging_name;
+
+use super::{temp_path, BIN};
+use crate::common::data_path;
+use crate::common::scratch::sha256_hex;
+
+/// A directory of its own for one case.
+struct Case(PathBuf);
+
+impl Case {
+    fn new(tag: &str) -> Case {
+        let dir = temp_path(&format!("crash-{tag}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Case(dir)
+    }
+}
+
+impl Drop for Case {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Copies a file or a sparse frame's directory.
+fn copy(from: &Path, to: &Path) {
+    let _ = std::fs::remove_dir_all(to);
+    let _ = std::fs::remove_file(to);
+    if from.is_dir() {
+        std::fs::create_dir_all(to).unwrap();
+        for e in std::fs::read_dir(from).unwrap() {
+            let e = e.unwrap();
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    } else {
+        std::fs::copy(from, to).unwrap();
+    }
+}
+
+/// What a frame holds, as one digest: its metalayers, its vlmeta and every value; or
+/// what a plain file holds; or that nothing is there.
+fn state(path: &Path) -> String {
+    if !path.exists() {
+        return "absent".into();
+    }
+    let Ok(f) = frame::open(path) else {
+        return format!("file {}", sha256_hex(&std::fs::read(path).unwrap()));
+    };
+    let mut summary = format!("{:?}", f.header.metalayers);
+    let trailer = f
+        .trailer()
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    summary += &format!("{:?}", trailer.vlmetalayers);
+    let array = Array::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut values = vec![0u8; array.len() as usize * array.itemsize()];
+    array
+        .read_into(&Selection::all(), &mut values)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    format!(
+        "frame {}",
+        sha256_hex(&[summary.as_bytes(), &values].concat())
+    )
+}
+
+/// Staging names in `dir` (and in a sparse frame's directory inside it).
+fn stagings(dir: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let e = e.unwrap();
+        let name = e.file_name().into_string().unwrap();
+        if is_staging_name(&name) {
+            found.push(name);
+        } else if e.path().is_dir() {
+            found.extend(stagings(&e.path()));
+        }
+    }
+    found
+}
+
+fn run(args: &[String], crash_after: Option<u64>) -> Option<i32> {
+    let mut cmd = Command::new(BIN);
+    cmd.args(args).env_remove("BLOSC_LOCKING");
+    if let Some(n) = crash_after {
+        cmd.env("B2ND_META_CRASH_AFTER", n.to_string());
+    }
+    cmd.output().unwrap().status.code()
+}
+
+/// Runs `args` (with `{}` for the case's directory) on a state `prepare` makes, stopped
+/// at every step in turn; returns how many stops there were.
+fn every_stop(tag: &str, target: &str, prepare: &dyn Fn(&Path), args: &[&str]) -> u64 {
+    let case = Case::new(tag);
+    let dir = &case.0;
+    let args: Vec<String> = args
+        .iter()
+        .map(|a| a.replace("{}", dir.to_str().unwrap()))
+        .collect();
+    let out = dir.join(target);
+    prepare(dir);
+    let old = state(&out);
+    assert_eq!(run(&args, None), Some(0), "{tag}: {args:?}");
+    let new = state(&out);
+    assert_ne!(old, new, "{tag}: the command changes nothing");
+    assert!(stagings(dir).is_empty(), "{tag}: {:?}", stagings(dir));
+    for n in 0..400 {
+        prepare(dir);
+        let code = run(&args, Some(n));
+        if code == Some(0) {
+            assert_eq!(state(&out), new, "{tag}: not stopped at {n}");
+            assert!(n > 1, "{tag}: only {n} steps");
+            return n;
+        }
+        // Aborted (no exit code): a signal, as kill -9 is.
+        assert_eq!(code, None, "{tag}: step {n} exited instead of stopping");
+        let now = state(&out);
+        assert!(
+            now == old || now == new,
+            "{tag}: stopped at step {n}: {now}"
+        );
+        // The same command again completes (or, its result there already, refuses to
+        // replace it without --force), and no staging is left behind.
+        let again = run(&args, None);
+        assert!(
+            again == Some(0) || (again == Some(1) && now == new),
+            "{tag}: again after step {n}: {again:?}"
+        );
+        assert_eq!(state(&out), new, "{tag}: again after step {n}");
+        assert!(
+            stagings(dir).is_empty(),
+            "{tag}: after step {n}: {:?}",
+            stagings(dir)
+        );
+    }
+    panic!("{tag}: more than 400 steps");
+}
+
+fn with_npy(dir: &Path) {
+    std::fs::copy(data_path("npy/v1_f8.npy"), dir.join("in.npy")).unwrap();
+}
+
+fn with(base: &'static str, name: &'static str) -> impl Fn(&Path) {
+    move |dir: &Path| {
+        with_npy(dir);
+        copy(
+            &data_path(&format!("vlmeta_write/base/{base}")),
+            &dir.join(name),
+        );
+    }
+}
+
+/// python-blosc2's frame with the user metalayer `user` = `{"answer": 42}`.
+fn with_user_meta(dir: &Path) {
+    std::fs::copy(data_path("frame/usermeta.b2nd"), dir.join("a.b2nd")).unwrap();
+}
+
+/// One line a writer: what it starts from, what it runs.
+#[test]
+fn every_writer_stopped_at_every_step_leaves_the_old_state_or_the_new() {
+    let clean = |dir: &Path| {
+        let _ = std::fs::remove_dir_all(dir.join("out.b2nd"));
+        let _ = std::fs::remove_file(dir.join("out.b2nd"));
+        with_npy(dir);
+    };
+    let cases: Vec<(&str, &str, Box<dyn Fn(&Path)>, Vec<&str>)> = vec![
+        (
+            "import",
+            "out.b2nd",
+            Box::new(clean),
+            vec!["import", "{}/in.npy", "{}/out.b2nd", "--chunks", "3,10"],
+        ),
+        (
+            "import-sparse",
+            "out.b2nd",
+            Box::new(clean),
+            vec![
+                "import",
+                "{}/in.npy",
+                "{}/out.b2nd",
+                "--sparse",
+                "--chunks",
+                "3,10",
+            ],
+        ),
+        (
+            "import-force",
+            "a.b2nd",
+            Box::new(with("4.14.1.b2nd", "a.b2nd")),
+            vec![
+                "import",
+                "{}/in.npy",
+                "{}/a.b2nd",
+                "--force",
+                "--chunks",
+                "3,10",
+            ],
+        ),
+        (
+            "import-force-sparse",
+            "a.b2nd",
+            Box::new(with("4.14.1_sparse.b2nd", "a.b2nd")),
+            vec![
+                "import",
+                "{}/in.npy",
+                "{}/a.b2nd",
+                "--force",
+                "--sparse",
+                "--chunks",
+                "3,10",
+            ],
+        ),
+        (
+            "export",
+            "x.npy",
+            Box::new(with("4.14.1.b2nd", "a.b2nd")),
+            vec!["export", "{}/a.b2nd", "-o", "{}/x.npy", "--force"],
+        ),
+        (
+            "export-over",
+            "in.npy",
+            Box::new(with("4.14.1.b2nd", "a.b2nd")),
+            vec!["export", "{}/a.b2nd", "-o", "{}/in.npy", "--force"],
+        ),
+        (
+            "set-shape",
+            "a.b2nd",
+            Box::new(with("4.14.1.b2nd", "a.b2nd")),
+            vec!["set-shape", "{}/a.b2nd", "5,9"],
+        ),
+        (
+            "set-meta",
+            "a.b2nd",
+            Box::new(with_user_meta),
+            vec!["set-meta", "{}/a.b2nd", "user", r#"{"answer": 43}"#],
+        ),
+        (
+            "set-vlmeta",
+            "a.b2nd",
+            Box::new(with("4.14.1.b2nd", "a.b2nd")),
+            vec!["set-vlmeta", "{}/a.b2nd", "note", "\"new\""],
+        ),
+        (
+            "set-vlmeta-sparse",
+            "a.b2nd",
+            Box::new(with("4.14.1_sparse.b2nd", "a.b2nd")),
+            vec!["set-vlmeta", "{}/a.b2nd", "note", "[1,2,3]"],
+        ),
+        (
+            "set-vlmeta-no-data",
+            "a.b2nd",
+            Box::new(with("4.14.1_empty.b2nd", "a.b2nd")),
+            vec!["set-vlmeta", "{}/a.b2nd", "note", "1"],
+        ),
+        (
+            "del-vlmeta",
+            "a.b2nd",
+            Box::new(with("4.14.1.b2nd", "a.b2nd")),
+            vec!["del-vlmeta", "{}/a.b2nd", "existing"],
+        ),
+        (
+            "del-vlmeta-no-data",
+            "a.b2nd",
+            Box::new(with("4.14.1_empty.b2nd", "a.b2nd")),
+            vec!["del-vlmeta", "{}/a.b2nd", "existing"],
+        ),
+    ];
+    let mut total = 0;
+    for (tag, target, prepare, args) in &cases {
+        let steps = every_stop(tag, target, &**prepare, args);
+        eprintln!("{tag}: stopped at each of {steps} steps");
+        total += steps;
+    }
+    assert!(total > 100, "{total}");
+}
