@@ -169,6 +169,9 @@ fn with_user_meta(dir: &Path) {
     std::fs::copy(data_path("frame/usermeta.b2nd"), dir.join("a.b2nd")).unwrap();
 }
 
+/// A writer: its name, the path it changes, how its directory starts, its arguments.
+type Writer<'a> = (&'a str, &'a str, Box<dyn Fn(&Path)>, Vec<&'a str>);
+
 /// One line a writer: what it starts from, what it runs.
 #[test]
 fn every_writer_stopped_at_every_step_leaves_the_old_state_or_the_new() {
@@ -177,7 +180,7 @@ fn every_writer_stopped_at_every_step_leaves_the_old_state_or_the_new() {
         let _ = std::fs::remove_file(dir.join("out.b2nd"));
         with_npy(dir);
     };
-    let cases: Vec<(&str, &str, Box<dyn Fn(&Path)>, Vec<&str>)> = vec![
+    let cases: Vec<Writer> = vec![
         (
             "import",
             "out.b2nd",
