@@ -71,6 +71,9 @@ pub use compress::{compress, compress_threads, CParams, CompressError};
 pub(crate) use compress::{compress_into, Input};
 #[cfg(feature = "std")]
 pub use error::OverBudget;
+/// The TRUNC_PREC filter on its own (the pipeline check's expected values).
+#[cfg(feature = "std")]
+pub(crate) use filters::forward::trunc_prec;
 // The special-chunk rules, for the frame reader's shortcut (one place).
 #[cfg(feature = "std")]
 pub(crate) use decode::special_value;
