@@ -44,7 +44,7 @@ fuzz_target!(|data: &[u8]| {
         5 => patched(GIB, rest),
         _ => patched(KEYS, rest),
     };
-    let Ok(c) = container::open_bytes_with(&bytes, DecodeBudget::new(BUDGET)) else {
+    let Ok(c) = container::open(b2nd_meta::frame::Source::bytes(bytes.to_vec()).budget(DecodeBudget::new(BUDGET))) else {
         return;
     };
     for node in c.nodes() {

@@ -28,7 +28,7 @@ fn check(header: &FrameHeader, data: &[u8]) {
             continue;
         }
         let mut copy = data.to_vec();
-        let rewritten = frame::rewrite_metalayer_in_slice(&mut copy, &m.name, &m.content);
+        let rewritten = frame::rewrite_metalayer(b2nd_meta::frame::Target::bytes(&mut copy), &m.name, &m.content);
         // Rewritten in place only where C-Blosc2 lays the contents out.
         assert_eq!(rewritten.is_ok(), header.info.contents_as_c_writes);
         assert_eq!(copy, data);
@@ -46,7 +46,7 @@ fn check(header: &FrameHeader, data: &[u8]) {
         );
         let _ = meta.validate_with_typesize(header.info.typesize.into());
         let mut copy = data.to_vec();
-        if let Ok(again) = frame::set_shape_in_slice(&mut copy, meta.shape()) {
+        if let Ok(again) = frame::set_shape(b2nd_meta::frame::Target::bytes(&mut copy), meta.shape()) {
             assert_eq!(again, meta);
             assert_eq!(copy, data);
         }
@@ -56,7 +56,7 @@ fn check(header: &FrameHeader, data: &[u8]) {
         let (start, end) = (layer.content_offset() as usize, layer.content.len());
         let new_shape: Vec<i64> = meta.shape().iter().map(|&s| s.wrapping_add(1)).collect();
         let mut copy = data.to_vec();
-        if frame::set_shape_in_slice(&mut copy, &new_shape).is_ok() {
+        if frame::set_shape(b2nd_meta::frame::Target::bytes(&mut copy), &new_shape).is_ok() {
             assert_eq!(copy[..start], data[..start]);
             assert_eq!(copy[start + end..], data[start + end..]);
             let reread = frame::parse_header(&copy).unwrap().array_meta().unwrap();

@@ -10,11 +10,10 @@ use std::vec::Vec;
 use super::error::{ArrayError, ArrayErrorKind};
 use super::grid::Grid;
 use super::source::Frame;
-use crate::container::{
-    self, Container, ContainerError, ContainerErrorKind, Kind, Location, ReadAt,
-};
+use crate::container::{self, Container, ContainerError, ContainerErrorKind, Kind, Location};
 use crate::dtype::Dtype;
-use crate::frame::{FrameError, FrameHeader};
+use crate::frame::{FrameError, FrameHeader, Source};
+use crate::io::ReadAt;
 
 /// The largest decoded chunk C-Blosc2 reads an array through (`get_set_slice` refuses
 /// `extchunknitems * typesize` above `INT32_MAX`).
@@ -74,12 +73,25 @@ fn read_all(src: crate::io::SharedSource, len: u64, _label: &Path) -> Result<Vec
 }
 
 impl Array {
-    /// Opens the array at `path`: a contiguous frame's file or a sparse frame's
-    /// directory.
-    pub fn open(path: impl AsRef<Path>) -> Result<Array, ArrayError> {
-        let path = path.as_ref();
-        let frame = Frame::open(path).map_err(|e| e.in_file(path))?;
-        Array::from_frame(frame, path.to_path_buf())
+    /// Opens the array at `source`: a contiguous frame's file, a sparse frame's
+    /// directory, or a contiguous frame held in memory ([`Source::bytes`], python's
+    /// `blosc2.ndarray_from_cframe`), read under the source's locking.
+    ///
+    /// ```
+    /// use b2nd_meta::array::Array;
+    /// use b2nd_meta::frame::Source;
+    ///
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/arrays/blosc2-4.14.1/ndim1_i4.b2nd");
+    /// assert_eq!(Array::open(path)?.shape(), [29]);
+    /// let array = Array::open(Source::bytes(std::fs::read(path)?))?;
+    /// assert_eq!(array.shape(), [29]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn open(source: impl Into<Source>) -> Result<Array, ArrayError> {
+        let source = source.into();
+        let label = source.label().to_path_buf();
+        let frame = Frame::open(&source).map_err(|e| e.in_file(&label))?;
+        Array::from_frame(frame, label)
     }
 
     /// Opens the array stored as node `key` of a store or bundle (a `.b2z`, `.b2d` or
@@ -135,19 +147,6 @@ impl Array {
         Array::from_frame(frame, label)
     }
 
-    /// The array of the contiguous frame in `bytes` (python's `blosc2.ndarray_from_cframe`).
-    ///
-    /// ```
-    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/arrays/blosc2-4.14.1/ndim1_i4.b2nd");
-    /// let array = b2nd_meta::array::Array::from_bytes(std::fs::read(path)?)?;
-    /// assert_eq!(array.shape(), [29]);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn from_bytes(bytes: Vec<u8>) -> Result<Array, ArrayError> {
-        let len = bytes.len() as u64;
-        Array::from_source(Arc::new(bytes), 0, len, Path::new("<bytes>"))
-    }
-
     /// The array of the contiguous frame at bytes `[start, start + len)` of `src`
     /// (`label` names it in errors).
     pub fn from_source(
@@ -161,9 +160,9 @@ impl Array {
         Array::from_frame(frame, label.to_path_buf())
     }
 
-    /// [`Array::open_node`] of the store or bundle at `path`.
-    pub fn open_key(path: impl AsRef<Path>, key: &str) -> Result<Array, ArrayError> {
-        let store = container::open(path)?;
+    /// [`Array::open_node`] of the store or bundle at `source`.
+    pub fn open_key(source: impl Into<Source>, key: &str) -> Result<Array, ArrayError> {
+        let store = container::open(source)?;
         Array::open_node(&store, key)
     }
 

@@ -20,9 +20,10 @@ pub(crate) struct Frame {
 
 impl Frame {
     /// The frame at `path`: a contiguous frame's file or a sparse frame's directory.
-    pub(crate) fn open(path: &Path) -> Result<Frame, ArrayError> {
-        // The file frame::open opened (and locked, when the lock protocol is in use).
-        let file = frame::open(path)?;
+    pub(crate) fn open(source: &frame::Source) -> Result<Frame, ArrayError> {
+        // The file frame::open opened (and locked, when the lock protocol is in use),
+        // or the bytes in memory.
+        let file = frame::open(source.clone())?;
         let header_path = file.header_path;
         let objects: Option<Arc<dyn Storage>> = match file.header.info.kind {
             FrameKind::Contiguous => None,

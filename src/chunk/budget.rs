@@ -18,7 +18,8 @@ use super::header::{at, ChunkHeader};
 ///
 /// One budget serves one command of the `b2nd-meta` tool (`--budget`), or one library
 /// call that decodes many things (a store opened with
-/// [`container::open_with`](crate::container::open_with) and everything listed from it;
+/// [`container::open`](crate::container::open) with a
+/// [`Source::budget`](crate::frame::Source::budget) and everything listed from it;
 /// the values of a frame's vlmeta read with
 /// [`VlMetalayer::value_within`](crate::frame::VlMetalayer::value_within)).
 ///

@@ -14,7 +14,8 @@ use crate::located::{Class, Kind, Located};
 /// ```
 /// use b2nd_meta::container::{self, ContainerErrorKind};
 ///
-/// let err = container::open_bytes(b"neither a frame nor a zip").unwrap_err();
+/// let source = b2nd_meta::frame::Source::bytes(&b"neither a frame nor a zip"[..]);
+/// let err = container::open(source).unwrap_err();
 /// assert!(matches!(err.kind(), ContainerErrorKind::Frame(_)));
 /// assert_eq!(err.offset(), Some(2));
 /// ```

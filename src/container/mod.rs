@@ -4,8 +4,8 @@
 //!
 //! [`open`] takes a path (a frame file, a sparse frame's directory, a `.b2e`
 //! EmbedStore, a `.b2d` directory or a `.b2z` zip of a DictStore or a TreeStore);
-//! [`open_bytes`] and [`open_source`] take a frame or a zip in memory or at a byte
-//! range of a [`ReadAt`]. Stores are recognised as python-blosc2's `blosc2.open` does:
+//! a [`Source::bytes`](crate::frame::Source::bytes) is a frame or a zip in memory, and
+//! [`open_source`] one at a byte range of a [`ReadAt`](crate::io::ReadAt). Stores are recognised as python-blosc2's `blosc2.open` does:
 //! by the marker metalayer of their EmbedStore (`b2remote_store`, `b2embed`, `b2dict`,
 //! `b2tree`), the marker winning over the suffix; a single frame by its metalayers in
 //! `from_cframe`'s order ([`Kind::of_frame`]).
@@ -38,12 +38,11 @@ mod store;
 mod tree;
 mod zip;
 
-pub use crate::io::ReadAt;
 pub use entry::{Entry, EntryInfo, Role};
 pub use error::{ContainerError, ContainerErrorKind};
 pub use kind::Kind;
 pub use node::{Location, Node, NodeInfo};
-pub use open::{open, open_bytes, open_bytes_with, open_range, open_source, open_with};
+pub use open::{open, open_range, open_source};
 pub use opened::Container;
 pub use sniff::{sniff, Sniffed};
 pub use store::{EMBED_NAME, LEAF_SUFFIXES};

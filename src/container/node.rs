@@ -124,7 +124,7 @@ pub(crate) fn full(src: SharedSource, len: u64, label: &Path) -> Result<NodeInfo
     let header = read_staged(&near, CONTENT_CAP)?;
     let trailer = read_trailer(&near, &header);
     drop(near);
-    let frame = FrameFile::new(label.to_path_buf(), header, len, src, false);
+    let frame = FrameFile::new(label.to_path_buf(), header, len, src, None);
     Ok(NodeInfo::of(frame, trailer))
 }
 

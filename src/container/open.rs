@@ -17,38 +17,49 @@ use super::opened::Container;
 use super::store::{self, Found, EMBED_NAME};
 use super::{node, tree, zip};
 use crate::chunk::DecodeBudget;
+use crate::frame::{Locking, Place, Source, BYTES_LABEL};
 use crate::io::{read_full_at, DirStorage, ReadAt, SharedSource, Storage, Window};
 use crate::wire::marker::{FIXARRAY, FIXSTR};
 
-/// Opens the file or directory at `path` and says what it is, decoding within a
-/// [`DecodeBudget::default`] (see [`open_with`]).
-pub fn open(path: impl AsRef<Path>) -> Result<Container, ContainerError> {
-    open_with(path, DecodeBudget::default())
-}
-
-/// [`open`] within `budget`: what opening decodes (a store's embed map, the registry
-/// of a TreeStore's objects) and everything later read from the container (its store's
-/// chunks, each decoded once; the vlmeta values its listing reads) is spent from it
-/// ([`Container::budget`]). Past it, a node or a value is an error saying so
-/// ([`OverBudget`](crate::chunk::OverBudget)), never a decode.
+/// Opens what `source` holds and says what it is: a frame's file, a sparse frame's or
+/// a store's directory, a bundle, or the same held in memory ([`Source::bytes`]).
+///
+/// What opening decodes (a store's embed map, the registry of a TreeStore's objects)
+/// and everything later read from the container (its store's chunks, each decoded
+/// once; the vlmeta values its listing reads) is spent from the source's budget
+/// ([`Source::budget`]; [`DecodeBudget::default`] unless given, [`Container::budget`]).
+/// Past it, a node or a value is an error saying so
+/// ([`OverBudget`](crate::chunk::OverBudget)), never a decode. A frame file is read
+/// under the source's [`Locking`](crate::frame::Locking).
 ///
 /// ```
 /// use b2nd_meta::chunk::DecodeBudget;
+/// use b2nd_meta::frame::Source;
 ///
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/containers/blosc2-4.14.1/dict.b2z");
+/// let store = b2nd_meta::container::open(path)?;
+/// assert_eq!(store.kind.name(), "DictStore");
 /// // No budget at all: the embed map is not decoded, so no embedded node is listed.
-/// let store = b2nd_meta::container::open_with(path, DecodeBudget::new(0))?;
+/// let store = b2nd_meta::container::open(Source::path(path).budget(DecodeBudget::new(0)))?;
 /// assert!(store.notes.iter().any(|n| n.contains("decode budget")));
+/// // The same bytes in memory.
+/// let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/containers/blosc2-4.14.1/objectarray.b2f")).unwrap();
+/// assert_eq!(b2nd_meta::container::open(Source::bytes(bytes))?.kind.name(), "ObjectArray");
 /// # Ok::<(), b2nd_meta::container::ContainerError>(())
 /// ```
-pub fn open_with(
-    path: impl AsRef<Path>,
-    budget: DecodeBudget,
-) -> Result<Container, ContainerError> {
-    let path = path.as_ref();
+pub fn open(source: impl Into<Source>) -> Result<Container, ContainerError> {
+    let source = source.into();
+    let budget = source.budget_or_default();
+    let path = match &source.place {
+        Place::Path(path) => path.as_path(),
+        Place::Bytes(bytes) => {
+            let label = Path::new(BYTES_LABEL);
+            return open_source_within(Arc::clone(bytes) as SharedSource, label, true, budget);
+        }
+    };
     let md = fs::metadata(path).map_err(|e| ContainerError::io(e).in_file(path))?;
     if md.is_dir() {
-        return open_dir(path, budget);
+        return open_dir(path, budget, source.locking);
     }
     if !md.is_file() {
         // A FIFO or a device: refused before anything is opened, as frame::open does.
@@ -62,7 +73,7 @@ pub fn open_with(
     if suffix_b2e || starts_as_frame(&file).map_err(|e| ContainerError::io(e).in_file(path))? {
         // A frame file: read as frame::open reads it (under its lock, its frame type
         // checked), from the file opened here, its trailer under the same lock.
-        let (frame, trailer) = crate::frame::open_file(path, Some(file), true)
+        let (frame, trailer) = crate::frame::open_file(path, Some(file), true, source.locking)
             .map_err(|e| ContainerError::frame(e, 0).in_file(path))?;
         let trailer = trailer.unwrap_or_else(|| frame.trailer());
         let src = frame.bytes();
@@ -78,24 +89,6 @@ pub fn open_with(
 fn starts_as_frame<S: ReadAt + ?Sized>(src: &S) -> std::io::Result<bool> {
     let mut magic = [0u8; 2];
     Ok(read_full_at(src, &mut magic, 0)? == 2 && magic == [FIXARRAY + 14, FIXSTR + 8])
-}
-
-/// Opens a frame or a zip held in memory.
-///
-/// ```
-/// let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/containers/blosc2-4.14.1/objectarray.b2f"))?;
-/// let c = b2nd_meta::container::open_bytes(&bytes)?;
-/// assert_eq!(c.kind.name(), "ObjectArray");
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn open_bytes(bytes: &[u8]) -> Result<Container, ContainerError> {
-    open_bytes_with(bytes, DecodeBudget::default())
-}
-
-/// [`open_bytes`] within `budget` (see [`open_with`]).
-pub fn open_bytes_with(bytes: &[u8], budget: DecodeBudget) -> Result<Container, ContainerError> {
-    let src: SharedSource = Arc::new(bytes.to_vec());
-    open_source_within(src, Path::new("<bytes>"), true, budget)
 }
 
 /// Opens the frame at bytes `[start, start + len)` of `src` (a frame inside another
@@ -230,12 +223,16 @@ fn open_zip(
     store_container(label, embed, info, found, Some(src), Some(objects), budget)
 }
 
-fn open_dir(path: &Path, budget: DecodeBudget) -> Result<Container, ContainerError> {
+fn open_dir(
+    path: &Path,
+    budget: DecodeBudget,
+    locking: Locking,
+) -> Result<Container, ContainerError> {
     let embed_path = path.join(EMBED_NAME);
     if !embed_path.exists() && path.join(crate::frame::SPARSE_HEADER_FILE).exists() {
         // A sparse frame.
-        let (frame, trailer) =
-            crate::frame::open_with_trailer(path).map_err(|e| ContainerError::frame(e, 0))?;
+        let (frame, trailer) = crate::frame::open_with_trailer(Source::path(path).locking(locking))
+            .map_err(|e| ContainerError::frame(e, 0))?;
         return Ok(single(path, NodeInfo::of(frame, trailer), budget));
     }
     // python-blosc2 refuses a store directory without its embed store.

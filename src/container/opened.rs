@@ -67,9 +67,10 @@ impl Container {
     ///
     /// ```
     /// use b2nd_meta::chunk::DecodeBudget;
+    /// use b2nd_meta::frame::Source;
     ///
     /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/containers/blosc2-4.14.1/dict.b2z");
-    /// let store = b2nd_meta::container::open_with(path, DecodeBudget::new(1 << 20))?;
+    /// let store = b2nd_meta::container::open(Source::path(path).budget(DecodeBudget::new(1 << 20)))?;
     /// let spent = store.budget().spent();
     /// assert!(spent > 0);
     /// store.entry_info(&store.entries()[0])?;

@@ -37,17 +37,17 @@ pub struct FrameFile {
     /// Length of `header_path` on disk (of the node, for a store's node).
     pub file_len: u64,
     /// Where the frame's bytes are read from.
-    pub(crate) source: Source,
+    pub(crate) source: Backing,
     /// The trailer, once read ([`FrameFile::trailer`]).
     pub(crate) trailer_cache: TrailerCache,
 }
 
-/// Where a [`FrameFile`] reads its bytes: the source its header came from, and whether
-/// that is a file of its own, whose reads take part in C-Blosc2's lock protocol.
+/// Where a [`FrameFile`] reads its bytes: the source its header came from, and, when
+/// that is a file of its own, how its reads take part in C-Blosc2's lock protocol.
 #[derive(Clone)]
-pub(crate) struct Source {
+pub(crate) struct Backing {
     pub(crate) bytes: SharedSource,
-    pub(crate) locked: bool,
+    pub(crate) locking: Option<Locking>,
 }
 
 /// Two frames are equal when they were read from the same path, as the same header of
@@ -72,21 +72,22 @@ impl core::fmt::Debug for FrameFile {
 }
 
 impl FrameFile {
-    /// A frame whose header was read from `source` (a store's node when not `locked`).
+    /// A frame whose header was read from `source`, a file of its own read under
+    /// `locking`, or (`None`) a store's node or bytes in memory.
     pub(crate) fn new(
         header_path: PathBuf,
         header: FrameHeader,
         file_len: u64,
         source: SharedSource,
-        locked: bool,
+        locking: Option<Locking>,
     ) -> FrameFile {
         FrameFile {
             header_path,
             header,
             file_len,
-            source: Source {
+            source: Backing {
                 bytes: source,
-                locked,
+                locking,
             },
             trailer_cache: TrailerCache::default(),
         }
@@ -244,9 +245,9 @@ impl FrameFile {
             FrameKind::Sparse => path.parent().unwrap_or(path),
             _ => path,
         };
-        let _shared = match self.source.locked {
-            true => lock_frame(user_path, kind, false, Locking::default())?,
-            false => None,
+        let _shared = match self.source.locking {
+            Some(locking) => lock_frame(user_path, kind, false, locking)?,
+            None => None,
         };
         let src = &*self.source.bytes;
         // The frame_len of now (a writer may have moved the trailer since the open),

@@ -22,8 +22,11 @@
 //! A lock another process holds is waited for as long as it takes, or until the
 //! [`Locking::timeout`] ([`FrameErrorKind::LockTimeout`]); after about a second of
 //! waiting, [`Locking::on_wait`] is told which lock (the command line says so on
-//! stderr). Calls that take no [`Locking`] use the process's default
-//! ([`set_default_locking`]).
+//! stderr). Each call says how it locks: a reader through its
+//! [`Source::locking`](super::Source::locking), an edit through its
+//! [`Target::locking`](super::Target::locking), a new array through
+//! `NewArray::locking`, a vlmeta change through `VlmetaOptions::locking`;
+//! [`Locking::AUTO`] where it says nothing.
 //!
 //! Our writes also keep their own exclusive lock on the frame file itself, as before
 //! ([`open_locked`]): a vlmeta write to a frame without data replaces that file by a
@@ -33,7 +36,6 @@
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::RwLock;
 use std::time::{Duration, Instant};
 
 use super::error::{FrameError, FrameErrorKind};
@@ -119,30 +121,10 @@ impl PartialEq for Locking {
 
 impl Eq for Locking {}
 
-/// What [`Locking::default`] gives: [`Locking::AUTO`] unless set.
-static DEFAULT_LOCKING: RwLock<Locking> = RwLock::new(Locking::AUTO);
-
-/// Sets the process's default [`Locking`]: what every call that takes none uses
-/// (opening and reading frames and stores, rewriting metalayers), and
-/// [`Locking::default`]. The command line sets its `--lock-timeout` here.
-///
-/// ```
-/// use b2nd_meta::frame::{set_default_locking, Locking};
-///
-/// set_default_locking(Locking::AUTO.timeout(std::time::Duration::from_secs(5)));
-/// assert_eq!(Locking::default().timeout, Some(std::time::Duration::from_secs(5)));
-/// # set_default_locking(Locking::AUTO);
-/// ```
-pub fn set_default_locking(locking: Locking) {
-    if let Ok(mut default) = DEFAULT_LOCKING.write() {
-        *default = locking;
-    }
-}
-
 impl Default for Locking {
-    /// The process's default ([`set_default_locking`]; [`Locking::AUTO`] unless set).
+    /// [`Locking::AUTO`].
     fn default() -> Self {
-        DEFAULT_LOCKING.read().map_or(Locking::AUTO, |l| *l)
+        Locking::AUTO
     }
 }
 

@@ -191,6 +191,7 @@ pub(crate) mod lock;
 pub(crate) mod open;
 pub(crate) mod parse;
 mod shape;
+mod source;
 pub(crate) mod staged;
 mod stored;
 pub(crate) mod trailer;
@@ -205,9 +206,6 @@ pub use array_info::ArrayInfo;
 pub use check::{check_array, Mismatch};
 pub(crate) use chunks::storage_error;
 pub use chunks::{chunk_file_name, ChunkIndex, ChunkLocation};
-// The Blosc vocabulary the frame header holds, where it was before `blosc` held it
-// (`Codec` is now one enum for frames and chunks).
-pub use crate::blosc::{Codec, MAX_FILTERS};
 pub use data::DataReader;
 pub use error::{FrameError, FrameErrorKind};
 pub use file::FrameFile;
@@ -216,12 +214,13 @@ pub use header::{
     MAX_FRAME_FORMAT_VERSION, MAX_METALAYERS, METALAYER_NAME_MAXLEN, SPARSE_HEADER_FILE,
 };
 pub use lock::{
-    lock_frame, lock_path, locking_requested, set_default_locking, FrameLock, LockWhen, Locking,
-    LOCK_SEQ_OFFSET,
+    lock_frame, lock_path, locking_requested, FrameLock, LockWhen, Locking, LOCK_SEQ_OFFSET,
 };
 pub(crate) use open::open_file;
 pub use open::{open, open_with_trailer, read_header};
 pub use shape::ShapeChangeRefusal;
+pub(crate) use source::{Place, BYTES_LABEL};
+pub use source::{Source, Target};
 pub use staged::parse_header;
 pub(crate) use staged::read_staged;
 pub(crate) use stored::{Chunk, StoredChunk, StoredChunks};
@@ -229,9 +228,6 @@ pub use trailer::{
     parse_trailer, read_trailer, Trailer, VlMetalayer, MAX_VLMETALAYERS, TRAILER_MIN_LEN,
     TRAILER_VERSION,
 };
-pub use user::{set_user_meta, set_user_meta_in_slice, user_meta_bytes};
+pub use user::{set_user_meta, user_meta_bytes};
 pub use vlmeta_refusal::VlmetaRefusal;
-pub use write::{
-    rewrite_metalayer, rewrite_metalayer_if, rewrite_metalayer_in_slice, set_shape,
-    set_shape_in_slice,
-};
+pub use write::{rewrite_metalayer, rewrite_metalayer_if, set_shape};

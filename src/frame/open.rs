@@ -9,7 +9,9 @@ use std::sync::Arc;
 use super::error::{FrameError, FrameErrorKind};
 use super::file::FrameFile;
 use super::header::{FrameHeader, FrameKind, CONTENT_CAP, SPARSE_HEADER_FILE};
+use super::lock::Locking;
 use super::parse::OFF_FRAME_TYPE;
+use super::source::{Place, Source, BYTES_LABEL};
 use super::staged::read_staged;
 use super::trailer::Trailer;
 use crate::io::{special_file, SharedSource, Stream};
@@ -109,8 +111,8 @@ pub(crate) fn check_kind(
 /// assert!(!frame.is_truncated());
 /// # Ok::<(), b2nd_meta::frame::FrameError>(())
 /// ```
-pub fn open(path: impl AsRef<Path>) -> Result<FrameFile, FrameError> {
-    open_file(path.as_ref(), None, false).map(|(frame, _)| frame)
+pub fn open(source: impl Into<Source>) -> Result<FrameFile, FrameError> {
+    open_source(&source.into(), false).map(|(frame, _)| frame)
 }
 
 /// [`open`], and the trailer read at once under the same shared lock (one lock, one
@@ -124,10 +126,28 @@ pub fn open(path: impl AsRef<Path>) -> Result<FrameFile, FrameError> {
 /// # Ok::<(), b2nd_meta::frame::FrameError>(())
 /// ```
 pub fn open_with_trailer(
-    path: impl AsRef<Path>,
+    source: impl Into<Source>,
 ) -> Result<(FrameFile, Result<Trailer, FrameError>), FrameError> {
-    let (frame, trailer) = open_file(path.as_ref(), None, true)?;
+    let (frame, trailer) = open_source(&source.into(), true)?;
     let trailer = trailer.unwrap_or_else(|| frame.trailer());
+    Ok((frame, trailer))
+}
+
+/// A frame file (under its locking), or a contiguous frame held in memory.
+fn open_source(
+    source: &Source,
+    with_trailer: bool,
+) -> Result<(FrameFile, Option<Result<Trailer, FrameError>>), FrameError> {
+    let bytes: SharedSource = match &source.place {
+        Place::Path(path) => return open_file(path, None, with_trailer, source.locking),
+        Place::Bytes(bytes) => Arc::clone(bytes) as SharedSource,
+    };
+    let label = PathBuf::from(BYTES_LABEL);
+    let len = bytes.size().map_err(FrameError::io(Some(&label)))?;
+    let header = read_staged(&*bytes, CONTENT_CAP).map_err(|e| e.in_file(&label))?;
+    check_kind(&label, FrameKind::Contiguous, &header)?;
+    let frame = FrameFile::new(label, header, len, bytes, None);
+    let trailer = with_trailer.then(|| frame.read_kept_trailer());
     Ok((frame, trailer))
 }
 
@@ -139,10 +159,10 @@ pub(crate) fn open_file(
     path: &Path,
     file: Option<fs::File>,
     with_trailer: bool,
+    locking: Locking,
 ) -> Result<(FrameFile, Option<Result<Trailer, FrameError>>), FrameError> {
     let (header_path, kind) = locate(path)?;
     // Under the shared sidecar lock when C-Blosc2's lock protocol is in use.
-    let locking = super::lock::Locking::default();
     let _shared = super::lock::lock_frame(path, kind, false, locking)?;
     let io = |e| FrameError::io(Some(&header_path))(e);
     let file = match file {
@@ -156,7 +176,7 @@ pub(crate) fn open_file(
     let source: SharedSource = Arc::new(file);
     let header = read_staged(&*source, CONTENT_CAP).map_err(|e| e.in_file(&header_path))?;
     check_kind(&header_path, kind, &header)?;
-    let frame = FrameFile::new(header_path, header, file_len, source, true);
+    let frame = FrameFile::new(header_path, header, file_len, source, Some(locking));
     let trailer = with_trailer.then(|| frame.read_kept_trailer());
     Ok((frame, trailer))
 }

@@ -4,7 +4,7 @@
 //! Read one as any `T: DeserializeOwned` through rmp-serde
 //! ([`FrameHeader::user_meta`]), or as a [`Value`] with python-blosc2's conventions
 //! decoded ([`FrameHeader::user_meta_value`]); rewrite one from any `T: Serialize`
-//! ([`set_user_meta`], [`set_user_meta_in_slice`]) in place, when the new encoding has
+//! ([`set_user_meta`], on a file or in memory) in place, when the new encoding has
 //! exactly the old length (C-Blosc2's `blosc2_meta_update` rule): another length is
 //! refused with [`FrameErrorKind::ContentLengthMismatch`], which holds both lengths.
 //!
@@ -14,13 +14,12 @@
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::borrow::ToOwned;
-use std::path::Path;
 use std::vec::Vec;
 
 use super::error::{FrameError, FrameErrorKind};
 use super::header::{FrameHeader, Metalayer};
-use super::staged::parse_header;
-use super::write::{rewrite_metalayer_in_slice, update};
+use super::source::Target;
+use super::write::update;
 use crate::value::Value;
 
 impl FrameHeader {
@@ -102,7 +101,8 @@ fn encode_error(name: &str, source: crate::meta::error::Error) -> FrameError {
 ///
 /// ```
 /// use std::collections::BTreeMap;
-/// use b2nd_meta::frame::{open, set_user_meta, FrameError, FrameErrorKind};
+/// use b2nd_meta::frame::{open, set_user_meta, FrameError, FrameErrorKind, Target};
+/// use b2nd_meta::value::Value;
 ///
 /// let src = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/usermeta.b2nd");
 /// let path = std::env::temp_dir().join(format!("b2nd-meta-user-doc-{}.b2nd", std::process::id()));
@@ -122,39 +122,23 @@ fn encode_error(name: &str, source: crate::meta::error::Error) -> FrameError {
 /// let err = set_user_meta(&path, "b2nd", &[1, 2, 3]).unwrap_err();
 /// assert!(matches!(err.kind(), FrameErrorKind::NotUserMetalayer { .. }));
 /// std::fs::remove_file(&path).unwrap();
+///
+/// // In memory: python wrote [1, 2, 3]; a list of the same widths has its length.
+/// let mut bytes = std::fs::read(src).unwrap();
+/// let long = "m".repeat(31);
+/// set_user_meta(Target::bytes(&mut bytes), &long, &[7, 8, 9])?;
+/// let got = b2nd_meta::frame::parse_header(&bytes)?.user_meta_value(&long)?;
+/// assert_eq!(got, Value::Array(vec![Value::Int(7), Value::Int(8), Value::Int(9)]));
 /// # Ok::<(), FrameError>(())
 /// ```
-pub fn set_user_meta<T: ?Sized + Serialize>(
-    path: impl AsRef<Path>,
+pub fn set_user_meta<'a, T: ?Sized + Serialize>(
+    frame: impl Into<Target<'a>>,
     name: &str,
     value: &T,
 ) -> Result<(), FrameError> {
     let bytes = user_meta_bytes(value).map_err(|e| encode_error(name, e))?;
-    update(path.as_ref(), |header| {
+    update(frame.into(), |header| {
         header.refuse_array_metalayer(name)?;
         Ok((name.to_owned(), bytes, ()))
     })
-}
-
-/// [`set_user_meta`] on a frame held in memory; `buf` is untouched on any error.
-///
-/// ```
-/// use b2nd_meta::{frame, value::Value};
-///
-/// let mut bytes = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/usermeta.b2nd")).to_vec();
-/// let long = "m".repeat(31);
-/// // python wrote [1, 2, 3]; a tuple would be longer, a list of the same widths is not.
-/// frame::set_user_meta_in_slice(&mut bytes, &long, &[7, 8, 9])?;
-/// let got = frame::parse_header(&bytes)?.user_meta_value(&long)?;
-/// assert_eq!(got, Value::Array(vec![Value::Int(7), Value::Int(8), Value::Int(9)]));
-/// # Ok::<(), frame::FrameError>(())
-/// ```
-pub fn set_user_meta_in_slice<T: ?Sized + Serialize>(
-    buf: &mut [u8],
-    name: &str,
-    value: &T,
-) -> Result<(), FrameError> {
-    let bytes = user_meta_bytes(value).map_err(|e| encode_error(name, e))?;
-    parse_header(buf)?.refuse_array_metalayer(name)?;
-    rewrite_metalayer_in_slice(buf, name, &bytes)
 }

@@ -1,4 +1,4 @@
-//! Rewriting a metalayer's content in place: in a slice, or in a file as one locked,
+//! Rewriting a metalayer's content in place: in memory, or in a file as one locked,
 //! checked operation on one open handle.
 //!
 //! The file operation is: open read-write, take an exclusive advisory lock
@@ -21,6 +21,7 @@ use super::error::{FrameError, FrameErrorKind};
 use super::header::{FrameHeader, FrameKind, Metalayer};
 use super::lock::{lock_frame, open_locked, Locking};
 use super::open::{check_kind, locate};
+use super::source::Target;
 use super::staged::{parse_header, read_staged};
 use crate::io::{read_exact_at, Steps};
 use crate::meta::Meta;
@@ -49,69 +50,20 @@ pub(super) fn target<'h>(
     Ok(m)
 }
 
-/// Overwrite the content of metalayer `name` in a frame held in memory.
+/// Overwrites, in place, the content of metalayer `name` of the frame at `frame`: a
+/// path (a contiguous-frame file, or a sparse-frame directory whose `chunks.b2frame`
+/// is rewritten), as one locked operation (see the [module docs](super)), or a frame
+/// held in memory ([`Target::bytes`]).
 ///
-/// Only same-length rewrites are possible. On any error (not a valid frame
-/// header, unknown name, other length) `buf` is left untouched; on success
-/// exactly the content bytes change. Where two metalayers share the name, the first
-/// is rewritten, as `blosc2_meta_update` does.
-///
-/// ```
-/// use b2nd_meta::frame::{parse_header, rewrite_metalayer_in_slice, FrameErrorKind};
-///
-/// let mut bytes = include_bytes!(concat!(
-///     env!("CARGO_MANIFEST_DIR"),
-///     "/tests/data/frame/usermeta.b2nd"
-/// ))
-/// .to_vec();
-/// rewrite_metalayer_in_slice(&mut bytes, "user", b"\x81\xa6answer\x2b")?;
-/// let header = parse_header(&bytes)?;
-/// assert_eq!(header.metalayer("user").unwrap().content, b"\x81\xa6answer\x2b");
-///
-/// let err = rewrite_metalayer_in_slice(&mut bytes, "user", b"short").unwrap_err();
-/// assert!(matches!(err.kind(), FrameErrorKind::ContentLengthMismatch { .. }));
-/// # Ok::<(), b2nd_meta::frame::FrameError>(())
-/// ```
-pub fn rewrite_metalayer_in_slice(
-    buf: &mut [u8],
-    name: &str,
-    new_content: &[u8],
-) -> Result<(), FrameError> {
-    let header = parse_header(buf)?;
-    let m = target(&header, name, new_content.len())?;
-    let start = usize::try_from(m.content_offset()).ok();
-    let dst = start
-        .and_then(|s| Some(s..s.checked_add(new_content.len())?))
-        .and_then(|r| buf.get_mut(r));
-    match dst {
-        Some(dst) => {
-            dst.copy_from_slice(new_content);
-            Ok(())
-        }
-        // Unreachable: parse_header checked the content lies in the header.
-        None => Err(FrameError::at(
-            m.content_offset(),
-            FrameErrorKind::OutOfHeader {
-                what: "metalayer content",
-                end: m.content_offset().saturating_add(new_content.len() as u64),
-                header_len: header.info.header_len,
-            },
-        )),
-    }
-}
-
-/// Overwrite, in place, the content of metalayer `name` in the frame at `path` (a
-/// contiguous-frame file, or a sparse-frame directory whose `chunks.b2frame` is
-/// rewritten), as one locked operation (see the [module docs](super)).
-///
-/// Nothing else changes. Refused, with the file left untouched: a path that does not
-/// hold a valid frame header of the right kind, a frame whose data is cut short
+/// Nothing else changes. Refused, with the frame left untouched: what does not hold a
+/// valid frame header of the right kind, a frame whose data is cut short
 /// ([`FrameErrorKind::TruncatedFrame`]), an unknown name, content of another length than
 /// the existing one, and a metalayer changed by someone else while this call held the
-/// lock ([`FrameErrorKind::ContentChanged`]).
+/// lock ([`FrameErrorKind::ContentChanged`]). Where two metalayers share the name, the
+/// first is rewritten, as `blosc2_meta_update` does.
 ///
 /// ```
-/// use b2nd_meta::frame::{open, rewrite_metalayer};
+/// use b2nd_meta::frame::{open, parse_header, rewrite_metalayer, FrameErrorKind, Target};
 ///
 /// let src = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/frame/usermeta.b2nd");
 /// let path = std::env::temp_dir().join(format!("b2nd-meta-doc-{}.b2nd", std::process::id()));
@@ -121,15 +73,22 @@ pub fn rewrite_metalayer_in_slice(
 /// let frame = open(&path)?;
 /// assert_eq!(frame.header.metalayer("user").unwrap().content, b"\x81\xa6answer\x2b");
 /// assert!(rewrite_metalayer(&path, "nope", b"").is_err());
+///
+/// // The same in memory.
+/// let mut bytes = std::fs::read(src).unwrap();
+/// rewrite_metalayer(Target::bytes(&mut bytes), "user", b"\x81\xa6answer\x2b")?;
+/// assert_eq!(parse_header(&bytes)?.metalayer("user").unwrap().content, b"\x81\xa6answer\x2b");
+/// let err = rewrite_metalayer(Target::bytes(&mut bytes), "user", b"short").unwrap_err();
+/// assert!(matches!(err.kind(), FrameErrorKind::ContentLengthMismatch { .. }));
 /// std::fs::remove_file(&path).unwrap();
 /// # Ok::<(), b2nd_meta::frame::FrameError>(())
 /// ```
-pub fn rewrite_metalayer(
-    path: impl AsRef<Path>,
+pub fn rewrite_metalayer<'a>(
+    frame: impl Into<Target<'a>>,
     name: &str,
     new_content: &[u8],
 ) -> Result<(), FrameError> {
-    update(path.as_ref(), |_| {
+    update(frame.into(), |_| {
         Ok((name.to_string(), new_content.to_vec(), ()))
     })
 }
@@ -157,13 +116,13 @@ pub fn rewrite_metalayer(
 /// std::fs::remove_file(&path).unwrap();
 /// # Ok::<(), b2nd_meta::frame::FrameError>(())
 /// ```
-pub fn rewrite_metalayer_if(
-    path: impl AsRef<Path>,
+pub fn rewrite_metalayer_if<'a>(
+    frame: impl Into<Target<'a>>,
     name: &str,
     expected_old: &[u8],
     new_content: &[u8],
 ) -> Result<(), FrameError> {
-    update(path.as_ref(), |header| {
+    update(frame.into(), |header| {
         let m = target(header, name, new_content.len())?;
         if m.content != expected_old {
             return Err(FrameError::new(FrameErrorKind::ContentChanged {
@@ -174,12 +133,13 @@ pub fn rewrite_metalayer_if(
     })
 }
 
-/// Changes the shape of the array in the frame at `path` in place, as C-Blosc2 does
-/// when it resizes an array: only the shape entries of the `b2nd` (or `caterva`)
-/// metalayer change, nothing else in the file. The decision and the write are one
-/// locked operation on one open file (see [`rewrite_metalayer`]).
+/// Changes the shape of the array in the frame at `frame` (a path, or bytes: see
+/// [`Target`]) in place, as C-Blosc2 does when it resizes an array: only the shape
+/// entries of the `b2nd` (or `caterva`) metalayer change, nothing else in the file. The
+/// decision and the write are one locked operation on one open file (see
+/// [`rewrite_metalayer`]).
 ///
-/// Refused, leaving the file untouched: another number of dimensions, a negative
+/// Refused, leaving the frame untouched: another number of dimensions, a negative
 /// length, a shape with another number of chunks along any axis (the chunks and
 /// their offsets are not rewritten), a shape C-Blosc2 would refuse, and a frame whose
 /// data is cut short. Returns the new metadata.
@@ -199,36 +159,52 @@ pub fn rewrite_metalayer_if(
 /// std::fs::remove_file(&path)?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn set_shape(path: impl AsRef<Path>, new_shape: &[i64]) -> Result<Meta, FrameError> {
-    update(path.as_ref(), |header| {
+pub fn set_shape<'a>(frame: impl Into<Target<'a>>, new_shape: &[i64]) -> Result<Meta, FrameError> {
+    update(frame.into(), |header| {
         let (name, meta, bytes) = reshaped(header, new_shape)?;
         Ok((name, bytes, meta))
     })
 }
 
-/// [`set_shape`] on a frame held in memory.
-///
-/// ```
-/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpus/rewrite_2d_before.b2nd");
-/// let mut bytes = std::fs::read(path)?;
-/// let meta = b2nd_meta::frame::set_shape_in_slice(&mut bytes, &[9, 5])?;
-/// assert_eq!(meta.shape(), [9, 5]);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn set_shape_in_slice(buf: &mut [u8], new_shape: &[i64]) -> Result<Meta, FrameError> {
+/// Rewrites one metalayer of a frame held in memory: `decide` sees its header.
+fn update_in_memory<T>(
+    buf: &mut [u8],
+    decide: impl FnOnce(&FrameHeader) -> Result<(String, Vec<u8>, T), FrameError>,
+) -> Result<T, FrameError> {
     let header = parse_header(buf)?;
-    let (name, meta, bytes) = reshaped(&header, new_shape)?;
-    rewrite_metalayer_in_slice(buf, &name, &bytes)?;
-    Ok(meta)
+    let (name, new_content, value) = decide(&header)?;
+    let m = target(&header, &name, new_content.len())?;
+    let start = usize::try_from(m.content_offset()).ok();
+    let dst = start
+        .and_then(|s| Some(s..s.checked_add(new_content.len())?))
+        .and_then(|r| buf.get_mut(r));
+    match dst {
+        Some(dst) => {
+            dst.copy_from_slice(&new_content);
+            Ok(value)
+        }
+        // Unreachable: parse_header checked the content lies in the header.
+        None => Err(FrameError::at(
+            m.content_offset(),
+            FrameErrorKind::OutOfHeader {
+                what: "metalayer content",
+                end: m.content_offset().saturating_add(new_content.len() as u64),
+                header_len: header.info.header_len,
+            },
+        )),
+    }
 }
 
 /// The one locked read-decide-check-write operation. `decide` sees the header read
 /// under the lock and returns the metalayer to rewrite, its new content and a result.
 pub(super) fn update<T>(
-    path: &Path,
+    frame: Target<'_>,
     decide: impl FnOnce(&FrameHeader) -> Result<(String, Vec<u8>, T), FrameError>,
 ) -> Result<T, FrameError> {
-    update_with_hook(path, decide, |_| {})
+    match frame {
+        Target::Path { path, locking } => update_with_hook(&path, locking, decide, |_| {}),
+        Target::Bytes(buf) => update_in_memory(buf, decide),
+    }
 }
 
 /// [`update`], with `between` called after the decision and before the re-read (tests
@@ -237,6 +213,7 @@ pub(super) fn update<T>(
 #[clippy::msrv = "1.89"]
 pub(super) fn update_with_hook<T>(
     path: &Path,
+    locking: Locking,
     decide: impl FnOnce(&FrameHeader) -> Result<(String, Vec<u8>, T), FrameError>,
     between: impl FnOnce(&Path),
 ) -> Result<T, FrameError> {
@@ -245,7 +222,6 @@ pub(super) fn update_with_hook<T>(
     let io = |e| FrameError::io(Some(p))(e);
     // C-Blosc2's lock protocol first (when it applies), then our own lock on the file
     // the path names once locked (a vlmeta write may replace it meanwhile).
-    let locking = Locking::default();
     let _sidecar = lock_frame(path, kind, true, locking)?;
     let file = open_locked(p, true, &locking)?;
     let result = locked(&file, p, kind, decide, between);
@@ -314,11 +290,13 @@ mod tests {
         let before = std::fs::read(&path).unwrap();
         let err = update_with_hook(
             &path,
+            Locking::AUTO,
             |_| Ok(("user".into(), b"\x81\xa6answer\x2b".to_vec(), ())),
             // Another writer, taking no lock, changes the content meanwhile.
             |p| {
                 let mut bytes = std::fs::read(p).unwrap();
-                rewrite_metalayer_in_slice(&mut bytes, "user", b"\x81\xa6answer\x2c").unwrap();
+                rewrite_metalayer(Target::bytes(&mut bytes), "user", b"\x81\xa6answer\x2c")
+                    .unwrap();
                 std::fs::write(p, bytes).unwrap();
             },
         )

@@ -36,8 +36,6 @@ mod change;
 mod update;
 mod value;
 
-pub use crate::frame::VlmetaRefusal;
-pub use crate::frame::TRAILER_VERSION;
 pub(crate) use change::new_trailer;
 pub use change::{VlmetaChange, VlmetaPlan};
 pub use update::{

@@ -9,7 +9,7 @@ fn fixture_bytes(name: &str) -> Vec<u8> {
 }
 
 fn open_bytes(bytes: &[u8]) -> Result<Array, b2nd_meta::array::ArrayError> {
-    Array::from_bytes(bytes.to_vec())
+    Array::open(b2nd_meta::frame::Source::bytes(bytes.to_vec()))
 }
 
 #[test]

@@ -298,7 +298,12 @@ fn a_user_caterva_beside_b2nd_is_user_data_and_a_grid_mismatch_is_a_problem() {
         m.shape = vec![13, 8].into();
     }
     let encoded = b2nd_meta::to_vec(&meta).unwrap();
-    b2nd_meta::frame::rewrite_metalayer_in_slice(&mut bytes, "b2nd", &encoded).unwrap();
+    b2nd_meta::frame::rewrite_metalayer(
+        b2nd_meta::frame::Target::bytes(&mut bytes),
+        "b2nd",
+        &encoded,
+    )
+    .unwrap();
     let path = temp("across-grid.b2nd");
     std::fs::write(&path, &bytes).unwrap();
     let out = Command::new(BIN).arg("show").arg(&path).output().unwrap();

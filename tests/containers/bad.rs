@@ -41,7 +41,7 @@ fn entries_outside_the_data_fail_alone() {
         },
         "current_offset": 21120,
     }));
-    let c = container::open_bytes(&frame).unwrap();
+    let c = container::open(b2nd_meta::frame::Source::bytes(frame.to_vec())).unwrap();
     let keys: Vec<String> = c.nodes().map(|n| n.key).collect();
     assert_eq!(keys.len(), 10, "{keys:?}");
     assert_eq!(c.node_info("/first").unwrap().kind.name(), "NDArray");
@@ -90,7 +90,7 @@ fn a_map_that_is_not_python_s_lists_nothing_and_says_why() {
         json!({"embed_map": [1]}),
         json!("x"),
     ] {
-        let c = container::open_bytes(&with_metadata(&metadata)).unwrap();
+        let c = container::open(b2nd_meta::frame::Source::bytes(with_metadata(&metadata))).unwrap();
         assert_eq!(c.nodes().count(), 0, "{metadata}");
         assert!(
             c.notes.iter().any(|n| n.contains("embed map")),
@@ -101,7 +101,7 @@ fn a_map_that_is_not_python_s_lists_nothing_and_says_why() {
     // Not msgpack at all.
     let mut s = Schunk::from_frame(&span());
     s.vlmeta_set("estore_metadata", b"\xc1\xc1");
-    let c = container::open_bytes(&s.to_frame()).unwrap();
+    let c = container::open(b2nd_meta::frame::Source::bytes(s.to_frame())).unwrap();
     assert_eq!(c.nodes().count(), 0);
     assert!(!c.notes.is_empty());
 }
@@ -131,7 +131,8 @@ fn zip_members_pointing_outside_the_file_fail_alone() {
     let mut short = zip.clone();
     short[at + 20..at + 24].copy_from_slice(&120u32.to_le_bytes());
     for (what, bytes) in [("far", far), ("long", long), ("short", short)] {
-        let c = container::open_bytes(&bytes).unwrap_or_else(|e| panic!("{what}: {e}"));
+        let c = container::open(b2nd_meta::frame::Source::bytes(bytes.to_vec()))
+            .unwrap_or_else(|e| panic!("{what}: {e}"));
         let keys: Vec<String> = c.nodes().map(|n| n.key).collect();
         for key in ["/dir1/dir2/sc", "/objs", "/tiny", "/batches"] {
             assert!(keys.contains(&key.to_string()), "{what}: {keys:?}");
@@ -149,7 +150,7 @@ fn a_compressed_embed_member_is_refused_as_python_does() {
     let mut zip = std::fs::read(data("blosc2-4.14.1").join("dict.b2z")).unwrap();
     let at = central_entry(&zip, "embed.b2e");
     zip[at + 10..at + 12].copy_from_slice(&8u16.to_le_bytes());
-    let e = container::open_bytes(&zip).unwrap_err();
+    let e = container::open(b2nd_meta::frame::Source::bytes(zip.to_vec())).unwrap_err();
     assert!(
         matches!(e.kind(), ContainerErrorKind::Compressed { method: 8, .. }),
         "{e}"
@@ -158,7 +159,7 @@ fn a_compressed_embed_member_is_refused_as_python_does() {
     let mut zip = std::fs::read(data("blosc2-4.14.1").join("dict.b2z")).unwrap();
     let at = central_entry(&zip, "dir1/big.b2nd");
     zip[at + 10..at + 12].copy_from_slice(&8u16.to_le_bytes());
-    let c = container::open_bytes(&zip).unwrap();
+    let c = container::open(b2nd_meta::frame::Source::bytes(zip.to_vec())).unwrap();
     assert!(c.nodes().all(|n| n.key != "/dir1/big"));
     assert!(
         c.notes.iter().any(|n| n.contains("compressed")),
@@ -180,7 +181,7 @@ fn mutation_sweep_over_a_bundle_and_a_store() {
         };
         for i in (0..bytes.len()).step_by(step) {
             for mutated in [flip(&bytes, i), bytes[..i].to_vec()] {
-                if let Ok(c) = container::open_bytes(&mutated) {
+                if let Ok(c) = container::open(b2nd_meta::frame::Source::bytes(mutated.to_vec())) {
                     for e in c.entries() {
                         let _ = c.entry_info(e).map_err(|e| e.to_string());
                     }

@@ -10,7 +10,8 @@ use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use b2nd_meta::container::{self, ReadAt};
+use b2nd_meta::container;
+use b2nd_meta::io::ReadAt;
 
 use crate::c::Schunk;
 use crate::c_ffi::c_serialize;

@@ -111,7 +111,7 @@ fn a_node_claiming_256_mib_over_zero_chunks_costs_a_few_mib() {
     assert!(special >= ZEROS - 1, "{special} special chunks");
 
     let (result, stats) = alloc::measure(|| {
-        let c = container::open_bytes(&frame).unwrap();
+        let c = container::open(b2nd_meta::frame::Source::bytes(frame.to_vec())).unwrap();
         let huge = c
             .node_info("/huge")
             .map(|i| i.trailer.err().map(|e| e.to_string()));
@@ -158,7 +158,7 @@ fn special_chunks_of_a_gib_each_are_never_expanded() {
     let frame = s.to_frame();
     assert!(frame.len() < 4096, "{}", frame.len());
     let (errors, stats) = alloc::measure(|| {
-        let c = container::open_bytes(&frame).unwrap();
+        let c = container::open(b2nd_meta::frame::Source::bytes(frame.to_vec())).unwrap();
         ["/start", "/across", "/end"].map(|k| c.node_info(k).map(|_| ()).unwrap_err())
     });
     assert!(

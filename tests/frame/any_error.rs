@@ -50,7 +50,9 @@ fn run(fail: Step) -> Result<(), AnyError> {
         b2nd_meta::hex::decode("97z0")?;
     }
     if let Step::Container = fail {
-        b2nd_meta::container::open_bytes(b"neither a frame nor a zip")?;
+        b2nd_meta::container::open(b2nd_meta::frame::Source::bytes(
+            b"neither a frame nor a zip".to_vec(),
+        ))?;
     }
     if let Step::Io = fail {
         std::fs::read("/no/such/b2nd-meta/file")?;

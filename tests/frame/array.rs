@@ -67,7 +67,7 @@ fn a_shape_resized_across_the_chunk_grid_is_flagged() {
         []
     );
     // (10, 7) in chunks of (4, 4) -> (12, 8): same grid, nothing to flag.
-    frame::set_shape_in_slice(&mut bytes, &[12, 8]).unwrap();
+    frame::set_shape(b2nd_meta::frame::Target::bytes(&mut bytes), &[12, 8]).unwrap();
     let h = parse_header(&bytes).unwrap();
     assert_eq!(frame::check_array(&h.info, &h.array_meta().unwrap()), []);
     // (13, 8) without rewriting the chunks: the grid holds 4 x 2 chunks, nbytes 3 x 2.
@@ -77,7 +77,12 @@ fn a_shape_resized_across_the_chunk_grid_is_flagged() {
     let mut content = layer.content.clone();
     assert_eq!(content[..5], [0x97, 0x00, 0x02, 0x92, 0xd3]);
     content[5..13].copy_from_slice(&13i64.to_be_bytes());
-    frame::rewrite_metalayer_in_slice(&mut bytes, &layer.name.clone(), &content).unwrap();
+    frame::rewrite_metalayer(
+        b2nd_meta::frame::Target::bytes(&mut bytes),
+        &layer.name.clone(),
+        &content,
+    )
+    .unwrap();
     let h = parse_header(&bytes).unwrap();
     assert_eq!(h.array_meta().unwrap().shape(), [13, 8]);
     let m = frame::check_array(&h.info, &h.array_meta().unwrap());

@@ -4,10 +4,7 @@
 use std::fs;
 use std::io::{self, Read};
 
-use b2nd_meta::frame::{
-    self, open, parse_header, read_header, rewrite_metalayer, rewrite_metalayer_in_slice,
-    FrameErrorKind,
-};
+use b2nd_meta::frame::{self, open, parse_header, read_header, rewrite_metalayer, FrameErrorKind};
 
 use crate::common::frame::{fixstr, set_i32, set_u64};
 use crate::{build, common, fixture, fixture_headers, scratch, Counting, ALLOC_LIMIT};
@@ -62,7 +59,8 @@ fn header_len_i32_max_in_tiny_input_errors_without_allocating() {
         matches!(err.kind(), FrameErrorKind::Truncated { available: 100, .. }),
         "{err}"
     );
-    let err = rewrite_metalayer_in_slice(&mut b, "b2nd", &[0u8; 4]).unwrap_err();
+    let err =
+        rewrite_metalayer(b2nd_meta::frame::Target::bytes(&mut b), "b2nd", &[0u8; 4]).unwrap_err();
     assert!(
         matches!(err.kind(), FrameErrorKind::Truncated { .. }),
         "{err}"

@@ -3,8 +3,8 @@
 use std::fs;
 
 use b2nd_meta::frame::{
-    open, parse_header, read_header, rewrite_metalayer_in_slice, FrameError, FrameErrorKind,
-    FrameKind, FIXED_HEADER_LEN,
+    open, parse_header, read_header, rewrite_metalayer, FrameError, FrameErrorKind, FrameKind,
+    FIXED_HEADER_LEN,
 };
 
 use crate::{copy_dir, data_dir, fixture, fixture_headers, scratch};
@@ -28,7 +28,9 @@ fn every_truncation_of_every_fixture_header_is_an_error() {
                 "{name}[..{len}]: {e2}"
             );
             let mut copy = cut.to_vec();
-            assert!(rewrite_metalayer_in_slice(&mut copy, "b2nd", &[]).is_err());
+            assert!(
+                rewrite_metalayer(b2nd_meta::frame::Target::bytes(&mut copy), "b2nd", &[]).is_err()
+            );
             assert_eq!(copy, cut);
         }
         // Cutting the data (after the header) is reported, not an error.
@@ -163,7 +165,8 @@ fn corrupting_any_header_byte_never_panics() {
                     }
                 }
                 let mut copy = b.clone();
-                let _ = rewrite_metalayer_in_slice(&mut copy, "b2nd", &[0; 3]);
+                let _ =
+                    rewrite_metalayer(b2nd_meta::frame::Target::bytes(&mut copy), "b2nd", &[0; 3]);
                 assert_eq!(copy, b);
             }
         }

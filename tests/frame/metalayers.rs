@@ -1,8 +1,6 @@
 //! Hand-crafted metalayer sections: names, counts, offsets and content lengths.
 
-use b2nd_meta::frame::{
-    parse_header, rewrite_metalayer_in_slice, FrameErrorKind, FIXED_HEADER_LEN,
-};
+use b2nd_meta::frame::{parse_header, rewrite_metalayer, FrameErrorKind, FIXED_HEADER_LEN};
 
 use crate::common::frame::{fixstr, set_i32};
 use crate::{build, common, simple, ALLOC_LIMIT};
@@ -177,7 +175,7 @@ fn offsets_and_lengths_never_point_outside_the_header() {
     // Contents C reads elsewhere than where it writes them are not rewritten in place.
     assert!(!header.info.contents_as_c_writes);
     let before = h.clone();
-    let err = rewrite_metalayer_in_slice(&mut h, "b", &[9, 9]).unwrap_err();
+    let err = rewrite_metalayer(b2nd_meta::frame::Target::bytes(&mut h), "b", &[9, 9]).unwrap_err();
     assert!(matches!(err.kind(), FrameErrorKind::UnusualLayout), "{err}");
     assert_eq!(h, before);
     assert!(parse_header(&base).unwrap().info.contents_as_c_writes);

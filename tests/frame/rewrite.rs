@@ -2,9 +2,7 @@
 
 use std::fs;
 
-use b2nd_meta::frame::{
-    open, parse_header, rewrite_metalayer, rewrite_metalayer_in_slice, FrameError, FrameErrorKind,
-};
+use b2nd_meta::frame::{open, parse_header, rewrite_metalayer, FrameError, FrameErrorKind};
 
 use crate::{copy_dir, data_dir, scratch, snapshot_dir};
 
@@ -30,7 +28,7 @@ fn rewrite_changes_exactly_the_content_bytes_contiguous() {
             assert_eq!(reread.metalayer(&m.name).unwrap().content, new);
             // The buffer variant does the same thing.
             let mut buf = before.clone();
-            rewrite_metalayer_in_slice(&mut buf, &m.name, &new).unwrap();
+            rewrite_metalayer(b2nd_meta::frame::Target::bytes(&mut buf), &m.name, &new).unwrap();
             assert_eq!(buf, after);
         }
     }
@@ -120,7 +118,12 @@ fn rewrite_refusals_leave_files_byte_identical() {
         );
         assert_eq!(fs::read(&p).unwrap(), bytes, "{name}");
         let mut buf = bytes.clone();
-        assert!(rewrite_metalayer_in_slice(&mut buf, "b2nd", &vec![0u8; len]).is_err());
+        assert!(rewrite_metalayer(
+            b2nd_meta::frame::Target::bytes(&mut buf),
+            "b2nd",
+            &vec![0u8; len]
+        )
+        .is_err());
         assert_eq!(buf, bytes, "{name}");
     }
 

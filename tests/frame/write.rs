@@ -323,7 +323,7 @@ fn a_repeated_name_reads_and_rewrites_the_first() {
     let mut bytes = common::frame::build_named(&[("m", b"\x01"), ("m", b"\x02")]);
     let header = frame::parse_header(&bytes).unwrap();
     assert_eq!(header.metalayer("m").unwrap().content, b"\x01");
-    frame::rewrite_metalayer_in_slice(&mut bytes, "m", b"\x03").unwrap();
+    frame::rewrite_metalayer(b2nd_meta::frame::Target::bytes(&mut bytes), "m", b"\x03").unwrap();
     let header = frame::parse_header(&bytes).unwrap();
     let contents: Vec<&[u8]> = header.metalayers.iter().map(|m| &m.content[..]).collect();
     assert_eq!(contents, [b"\x03", b"\x02"]);

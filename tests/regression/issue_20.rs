@@ -53,13 +53,23 @@ fn the_library_refuses_the_array_metalayer_and_rewrites_a_caterva_beside_b2nd_as
 
     // The same in memory.
     let mut bytes = read(BEFORE);
-    let err = frame::set_user_meta_in_slice(&mut bytes, "b2nd", &[1, 0, 3]).unwrap_err();
+    let err = frame::set_user_meta(
+        b2nd_meta::frame::Target::bytes(&mut bytes),
+        "b2nd",
+        &[1, 0, 3],
+    )
+    .unwrap_err();
     assert!(matches!(
         err.kind(),
         FrameErrorKind::NotUserMetalayer { .. }
     ));
     assert_eq!(bytes, read(BEFORE));
-    frame::set_user_meta_in_slice(&mut bytes, "caterva", &[1, 0, 3]).unwrap();
+    frame::set_user_meta(
+        b2nd_meta::frame::Target::bytes(&mut bytes),
+        "caterva",
+        &[1, 0, 3],
+    )
+    .unwrap();
     assert_eq!(bytes, read(AFTER));
 
     // Without `b2nd`, `caterva` is the array's (the first so named), and is refused.
@@ -68,7 +78,8 @@ fn the_library_refuses_the_array_metalayer_and_rewrites_a_caterva_beside_b2nd_as
         common::frame::Fixed::empty(8),
         &[("caterva", &caterva), ("user", b"\x01")],
     );
-    let err = frame::set_user_meta_in_slice(&mut alone, "caterva", &()).unwrap_err();
+    let err = frame::set_user_meta(b2nd_meta::frame::Target::bytes(&mut alone), "caterva", &())
+        .unwrap_err();
     assert!(matches!(
         err.kind(),
         FrameErrorKind::NotUserMetalayer { .. }

@@ -14,7 +14,7 @@ use std::io::{self, IsTerminal};
 use std::process::ExitCode;
 
 use b2nd_meta::chunk::DecodeBudget;
-use b2nd_meta::frame::{self, Locking};
+use b2nd_meta::frame::Locking;
 use clap::Parser;
 
 mod cli;
@@ -43,7 +43,7 @@ fn main() -> ExitCode {
     if let Some(timeout) = cli.lock_timeout {
         locking = locking.timeout(timeout);
     }
-    frame::set_default_locking(locking);
+    output::set_locking(locking);
     let out = &mut io::stdout().lock();
     let outcome = match cli.command {
         Command::Show {

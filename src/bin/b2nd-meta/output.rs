@@ -4,6 +4,8 @@
 
 use std::io::{self, Read, Write};
 
+use b2nd_meta::frame::{Locking, Source, Target};
+
 /// How a command ended: every path done (`Ok(true)`), some refused or failing, each
 /// said on stderr (`Ok(false)`), or stopped before its end ([`Fatal`]).
 pub type Outcome = Result<bool, Fatal>;
@@ -36,6 +38,34 @@ pub fn say(context: &str, message: &str) {
         }
     }
     let _ = writeln!(io::stderr().lock(), "{line}");
+}
+
+/// After a second of waiting for a lock another process holds: which one, once.
+/// The command's lock protocol options (`--lock-timeout`), set once by `main`.
+static LOCKING: std::sync::OnceLock<Locking> = std::sync::OnceLock::new();
+
+/// Sets the command's [`Locking`] (once, before any file is opened).
+pub fn set_locking(locking: Locking) {
+    let _ = LOCKING.set(locking);
+}
+
+/// The command's [`Locking`]: C-Blosc2's protocol when it is in use, a line on stderr
+/// after a second of waiting, `--lock-timeout` when given.
+pub fn locking() -> Locking {
+    LOCKING
+        .get()
+        .copied()
+        .unwrap_or(Locking::AUTO.on_wait(lock_notice))
+}
+
+/// `path` read under the command's locking.
+pub fn source(path: &std::path::Path) -> Source {
+    Source::path(path).locking(locking())
+}
+
+/// `path` edited under the command's locking.
+pub fn target(path: &std::path::Path) -> Target<'static> {
+    Target::path(path).locking(locking())
 }
 
 /// After a second of waiting for a lock another process holds: which one, once.

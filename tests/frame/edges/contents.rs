@@ -53,7 +53,12 @@ fn a_content_ending_exactly_at_the_header_end_is_accepted() {
     assert_eq!(end, built.bytes.len());
     // And it can be rewritten in place, up to that last byte.
     let mut b = built.bytes.clone();
-    frame::rewrite_metalayer_in_slice(&mut b, "user", b"\x81\xa6answer\x2b").unwrap();
+    frame::rewrite_metalayer(
+        b2nd_meta::frame::Target::bytes(&mut b),
+        "user",
+        b"\x81\xa6answer\x2b",
+    )
+    .unwrap();
     assert_eq!(b[..end - 1], built.bytes[..end - 1]);
     assert_eq!(b[end - 1], 0x2b);
 }

@@ -46,7 +46,10 @@ fn a_stores_chunksize_never_raises_the_per_chunk_limit() {
 #[test]
 fn a_stores_chunks_are_decoded_once_whatever_the_order_of_its_keys() {
     let budget = DecodeBudget::default();
-    let c = container::open_with(data_path(ALTERNATING), budget.clone()).unwrap();
+    let c = container::open(
+        b2nd_meta::frame::Source::path(data_path(ALTERNATING)).budget(budget.clone()),
+    )
+    .unwrap();
     let entries = c.entries();
     assert_eq!(entries.len(), 100_000);
     let map = budget.spent();
@@ -64,7 +67,10 @@ fn a_stores_chunks_are_decoded_once_whatever_the_order_of_its_keys() {
 fn a_budget_spent_makes_the_nodes_past_it_errors_that_say_so() {
     // The map takes 22 MB of it (100,000 entries of 7 values each, and its bytes).
     let budget = DecodeBudget::new(60 << 20);
-    let c = container::open_with(data_path(ALTERNATING), budget.clone()).unwrap();
+    let c = container::open(
+        b2nd_meta::frame::Source::path(data_path(ALTERNATING)).budget(budget.clone()),
+    )
+    .unwrap();
     let errors: Vec<String> = c.entries()[..4]
         .iter()
         .map(|e| c.entry_info(e).unwrap_err().to_string())
@@ -118,7 +124,8 @@ fn a_store_chunk_that_does_not_decode_is_tried_once_for_all_its_nodes() {
     bytes[at + bstart..at + bstart + 4].copy_from_slice(&1i32.to_le_bytes());
 
     let budget = DecodeBudget::default();
-    let c = container::open_bytes_with(&bytes, budget.clone()).unwrap();
+    let c = container::open(b2nd_meta::frame::Source::bytes(bytes.to_vec()).budget(budget.clone()))
+        .unwrap();
     let map = budget.spent();
     let errors: Vec<String> = c
         .entries()

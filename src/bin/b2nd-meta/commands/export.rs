@@ -61,8 +61,8 @@ pub fn run(args: &Export<'_>) -> Result<bool, Fatal> {
         Err(e) => return refuse(format!("--slice {slice:?}: {e}")),
     };
     let array = match key {
-        Some(key) => Array::open_key(path, key),
-        None => Array::open(path),
+        Some(key) => Array::open_key(crate::output::source(path), key),
+        None => Array::open(crate::output::source(path)),
     };
     let array = match array {
         Ok(array) => array,

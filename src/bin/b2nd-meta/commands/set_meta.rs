@@ -24,7 +24,7 @@ pub fn run(path: &Path, name: &str, json: &str) -> Result<bool, Fatal> {
     };
     // The library's one writer of user values (python-blosc2's bytes), and its rule of
     // which metalayer is the array's.
-    match frame::set_user_meta(path, name, &value) {
+    match frame::set_user_meta(crate::output::target(path), name, &value) {
         Ok(()) => Ok(true),
         Err(e) => refuse(match e.kind() {
             FrameErrorKind::NotUserMetalayer { .. } => format!(

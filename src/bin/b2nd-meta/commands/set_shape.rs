@@ -16,7 +16,7 @@ pub fn run(out: &mut impl Write, path: &Path, shape: &[i64], dry_run: bool) -> R
     let result = if dry_run {
         dry(path, shape).map(Some)
     } else {
-        frame::set_shape(path, shape)
+        frame::set_shape(crate::output::target(path), shape)
             .map(|_| None)
             .map_err(|e| message(path, &e))
     };
@@ -36,7 +36,7 @@ pub fn run(out: &mut impl Write, path: &Path, shape: &[i64], dry_run: bool) -> R
 
 /// The metalayer now and as `set_shape` would write it, refused as it would refuse.
 fn dry(path: &Path, shape: &[i64]) -> Result<(Meta, Meta), String> {
-    let file = frame::open(path).map_err(|e| message(path, &e))?;
+    let file = frame::open(crate::output::source(path)).map_err(|e| message(path, &e))?;
     if file.is_truncated() {
         let frame_len = file.header.info.frame_len;
         let at = &file.header_path;

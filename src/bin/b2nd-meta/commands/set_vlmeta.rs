@@ -53,7 +53,9 @@ fn write(
     dry_run: bool,
 ) -> Result<bool, Fatal> {
     let context = path.to_string_lossy().into_owned();
-    let options = VlmetaOptions::default().dry_run(dry_run);
+    let options = VlmetaOptions::default()
+        .dry_run(dry_run)
+        .locking(crate::output::locking());
     match vlmeta::update_vlmeta_with(path, changes, options) {
         Ok(plan) if dry_run => {
             emit_json(out, &plan_json(&plan))?;

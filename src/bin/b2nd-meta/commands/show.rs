@@ -70,7 +70,7 @@ fn show_one<'p>(
     last_store: &mut Option<&'p Path>,
     budget: &DecodeBudget,
 ) -> Outcome {
-    match container::open_with(path, budget.clone()) {
+    match container::open(crate::output::source(path).budget(budget.clone())) {
         Ok(c) if show_store::is_listed(&c) => {
             *last_store = Some(path);
             show_store::show(out, path, &c, None, human)
@@ -121,7 +121,7 @@ pub fn show_path(
     options: Options,
     budget: &DecodeBudget,
 ) -> Outcome {
-    match frame::open_with_trailer(path) {
+    match frame::open_with_trailer(crate::output::source(path)) {
         Ok((file, trailer)) => {
             show_frame(out, &file, trailer.as_ref(), shown, human, options, budget)
         }

@@ -37,7 +37,7 @@ pub fn show_keys(
         ));
     };
     let context = path.to_string_lossy().into_owned();
-    let c = match container::open_with(path, budget.clone()) {
+    let c = match container::open(crate::output::source(path).budget(budget.clone())) {
         Ok(c) if is_store(&c.kind) => c,
         Ok(c) => {
             say(

@@ -90,8 +90,8 @@ fn show(
         None => shown.display().to_string(),
     };
     let array = match key {
-        Some(key) => Array::open_key(path, key),
-        None => Array::open(path),
+        Some(key) => Array::open_key(crate::output::source(path), key),
+        None => Array::open(crate::output::source(path)),
     };
     let shape = array.and_then(|a| Ok((a.shape_of(sel)?, a)));
     let (shape, array) = match shape {
@@ -177,5 +177,5 @@ fn show(
 
 /// Whether `path` is a store or bundle (whose arrays `--key` picks).
 fn is_store(path: &Path) -> bool {
-    b2nd_meta::container::open(path).is_ok_and(|c| show_store::is_listed(&c))
+    b2nd_meta::container::open(crate::output::source(path)).is_ok_and(|c| show_store::is_listed(&c))
 }
