@@ -31,3 +31,6 @@ pub use plan::Touched;
 pub(crate) use plan::{touched, ChunkPlan};
 pub(crate) use resolve::{resolve, Resolved};
 pub use selection::{Index, Selection};
+
+#[cfg(test)]
+mod tests;
