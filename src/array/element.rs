@@ -1,9 +1,7 @@
 //! [`Element`]: the Rust types a typed read gives, which dtypes each reads, and the
-//! conversion from the file's bytes (either byte order) to them.
+//! conversion between the file's bytes (either byte order) and them.
 
-use crate::dtype::{ByteOrder, Dtype, Kind};
-
-use super::plan::Sink;
+use crate::dtype::{Dtype, Kind};
 
 mod sealed {
     pub trait Sealed {}
@@ -126,39 +124,3 @@ macro_rules! complex {
 
 complex!(f32, "[f32; 2]");
 complex!(f64, "[f64; 2]");
-
-/// Elements converted to `T` from the file's byte order.
-pub(crate) struct Typed<T> {
-    pub(crate) itemsize: usize,
-    pub(crate) big: bool,
-    pub(crate) _type: core::marker::PhantomData<fn() -> T>,
-}
-
-impl<T: Element> Typed<T> {
-    /// The conversion of `dtype`'s elements, when `T` reads it.
-    pub(crate) fn of(dtype: &Dtype) -> Option<Typed<T>> {
-        T::accepts(dtype).then(|| Typed {
-            itemsize: dtype.itemsize() as usize,
-            big: dtype.byte_order() == ByteOrder::Big,
-            _type: core::marker::PhantomData,
-        })
-    }
-}
-
-impl<T: Element> Sink for Typed<T> {
-    type Item = T;
-
-    fn width(&self) -> usize {
-        1
-    }
-
-    fn copy(&self, dst: &mut [T], src: &[u8]) {
-        for (d, s) in dst.iter_mut().zip(src.chunks_exact(self.itemsize)) {
-            *d = T::from_bytes(s, self.big);
-        }
-    }
-
-    fn fill(&self, dst: &mut [T], element: &[u8]) {
-        dst.fill(T::from_bytes(element, self.big));
-    }
-}

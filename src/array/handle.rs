@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::vec::Vec;
 
 use super::error::{ArrayError, ArrayErrorKind};
-use super::grid::Grid;
+use super::geometry::Grid;
 use super::source::Frame;
 use crate::container::{self, Container, ContainerError, ContainerErrorKind, Kind, Location};
 use crate::dtype::Dtype;

@@ -32,35 +32,38 @@
 //!
 //! C-Blosc2 stores an array as chunks that tile it in C order, each made of blocks that
 //! tile the chunk in C order, each block holding its elements in C order; the last
-//! chunk and block along an axis are padded. `grid` is the one place this geometry is
-//! computed; `plan` works out, for one chunk, where each element taken sits and which
-//! blocks hold them ([`Array::touched`]); `read` decodes the chunks (whole, for now:
-//! the block mask is ready for the chunk decoder's partial decode) on
-//! [`Array::threads`] threads and copies each one's share into the output.
+//! chunk and block along an axis are padded.
+//!
+//! - `geometry/`: where things sit, with no I/O and no decoding, for reads and writes
+//!   alike: [`Selection`] (`selection`, `parse`) and its meeting with a shape
+//!   (`resolve`); the b2nd layout (`grid`, the one place it is computed, and `stretch`,
+//!   a chunk as stretches of the array); for one chunk, where each element taken sits
+//!   and which blocks hold them (`plan`, [`Array::touched`]); the chunks cut into runs
+//!   of blocks for threads (`pieces`) and a selection cut at block boundaries (`rows`).
+//! - `read/`: [`Array`]'s read methods (`access`), the decoding of those pieces on
+//!   [`Array::threads`] threads, reading and decoding only the blocks each needs
+//!   (`reader`), and the copy of each one's share into the output, as bytes or as an
+//!   [`Element`] (`sink`).
+//! - `write/`: a new array from values ([`write::ArrayWriter`]); `handle` and `source`:
+//!   an [`Array`] opened and its frame; `element`: the Rust types of elements; `npy`:
+//!   `.npy` output; `error`: [`ArrayError`].
 //!
 //! Chunks the index marks as zeros, NaNs or uninitialised are never materialised;
 //! uninitialised chunks read as zeros, as C-Blosc2 gives them to python.
 
-mod access;
 mod element;
 mod error;
-mod grid;
+mod geometry;
 mod handle;
 #[cfg(feature = "ndarray")]
 mod nd;
 mod npy;
-mod parse;
-mod pieces;
-mod plan;
 mod read;
-mod resolve;
-mod selection;
 mod source;
 pub mod write;
 
-pub use access::Touched;
 pub use element::Element;
 pub use error::{ArrayError, ArrayErrorKind};
+pub use geometry::{Index, Selection, Touched};
 pub use handle::Array;
 pub use npy::{npy_header, NpyHeader};
-pub use selection::{Index, Selection};

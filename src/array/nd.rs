@@ -8,7 +8,7 @@ use ndarray::{ArrayD, IxDyn};
 use super::element::Element;
 use super::error::ArrayError;
 use super::handle::Array;
-use super::selection::Selection;
+use super::Selection;
 
 impl Array {
     /// Reads `sel` as [`Array::read`] does, into an `ndarray::ArrayD<T>` of the result's

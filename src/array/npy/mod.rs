@@ -16,7 +16,7 @@ use std::vec::Vec;
 
 use super::error::{ArrayError, ArrayErrorKind};
 use super::handle::Array;
-use super::selection::Selection;
+use super::Selection;
 use crate::dtype::{write_py_str, write_shape, Dtype};
 
 /// The data starts at a multiple of this (numpy's `ARRAY_ALIGN`).

@@ -11,7 +11,7 @@ use super::defaults::{chunks_and_blocks, Caches};
 use super::options::NewArray;
 use super::pipeline_check;
 use crate::array::error::{ArrayError, ArrayErrorKind};
-use crate::array::grid::Grid;
+use crate::array::geometry::Grid;
 use crate::blosc::{Filter, MAX_FILTERS};
 use crate::chunk::{CParams, MAX_BLOCKSIZE, MAX_ENCODE_NBYTES};
 use crate::dtype::Dtype;

@@ -12,12 +12,10 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::vec::Vec;
 
-use super::error::ArrayError;
-use super::grid::{Grid, Span};
-use super::pieces::{Piece, Pieces};
-use super::plan::{out_strides, ChunkPlan, Sink, Source};
-use super::resolve::Resolved;
-use super::source::Frame;
+use super::sink::{copy, Sink, Source};
+use crate::array::error::ArrayError;
+use crate::array::geometry::{ChunkPlan, Grid, Piece, Pieces, Resolved};
+use crate::array::source::Frame;
 use crate::chunk::{self, Parts};
 use crate::frame::{Chunk, FrameError, StoredChunk};
 
@@ -69,10 +67,8 @@ impl Reader<'_> {
         if sel.len() == 0 {
             return Ok(());
         }
-        let strides = out_strides(sel);
-        let spans: Vec<Vec<Span>> = (0..self.grid.ndim())
-            .map(|d| self.grid.spans(d, &sel.axes[d]))
-            .collect();
+        let strides = sel.out_strides();
+        let spans = self.grid.selection_spans(sel);
         let pieces = Pieces::plan(
             self.grid,
             sel,
@@ -152,7 +148,8 @@ impl Reader<'_> {
                     .element
                     .extend(pattern.iter().copied().cycle().take(self.itemsize));
                 let mut dst = lock(&shared.regions[piece.region]);
-                plan.copy(
+                copy(
+                    plan,
                     shared.sink,
                     Source::Repeat(&scratch.element),
                     self.itemsize,
@@ -187,9 +184,14 @@ impl Reader<'_> {
                 bytes: chunk,
                 base: 0,
             };
-            scratch
-                .plan
-                .copy(shared.sink, src, self.itemsize, &mut dst, base);
+            copy(
+                &scratch.plan,
+                shared.sink,
+                src,
+                self.itemsize,
+                &mut dst,
+                base,
+            );
             return Ok(());
         }
         plan.block_mask(self.grid, &mut scratch.mask);
@@ -236,7 +238,7 @@ impl Reader<'_> {
             base: blocks.start * self.grid.block_items,
         };
         let mut dst = lock(&shared.regions[piece.region]);
-        plan.copy(shared.sink, src, self.itemsize, &mut dst, base);
+        copy(plan, shared.sink, src, self.itemsize, &mut dst, base);
         Ok(())
     }
 

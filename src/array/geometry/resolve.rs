@@ -5,8 +5,8 @@
 use std::format;
 use std::vec::Vec;
 
-use super::error::ArrayError;
 use super::selection::{Index, Selection};
+use crate::array::error::ArrayError;
 
 /// The positions one array axis contributes: `start`, `start + step`, ... (`count` of
 /// them, every one inside the axis). `kept` is false for an integer index, whose axis
@@ -48,6 +48,20 @@ impl Resolved {
     /// How many elements the result holds.
     pub(crate) fn len(&self) -> u128 {
         self.axes.iter().map(|a| u128::from(a.count)).product()
+    }
+
+    /// Elements between consecutive output positions of each array axis, the result in
+    /// C order (0 for a dropped axis, which has one position).
+    pub(crate) fn out_strides(&self) -> Vec<usize> {
+        let mut strides = std::vec![0usize; self.axes.len()];
+        let mut stride = 1usize;
+        for (d, axis) in self.axes.iter().enumerate().rev() {
+            if axis.kept {
+                strides[d] = stride;
+                stride = stride.saturating_mul(axis.count as usize);
+            }
+        }
+        strides
     }
 }
 

@@ -4,27 +4,15 @@
 use std::string::ToString;
 use std::vec::Vec;
 
-use super::element::{Element, Typed};
-use super::error::{ArrayError, ArrayErrorKind};
-use super::grid::Span;
-use super::handle::Array;
-use super::plan::{out_strides, ChunkPlan, Raw, Sink};
-use super::read::Reader;
-use super::resolve::{resolve, AxisRange, Resolved};
-use super::selection::Selection;
+use super::reader::Reader;
+use super::sink::{Raw, Sink, Typed};
+use crate::array::element::Element;
+use crate::array::error::{ArrayError, ArrayErrorKind};
+use crate::array::geometry::{resolve, touched, Resolved, Selection, Touched};
+use crate::array::handle::Array;
 
 /// About the most bytes [`Array::read_rows`] reads at once.
 const ROWS_CAP: usize = 16 << 20;
-
-/// A chunk a selection touches, and which of its blocks (C order) hold its elements:
-/// what a partial decode decodes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Touched {
-    /// The chunk's number in the frame (C order over the chunk grid).
-    pub chunk: u64,
-    /// One flag per block of the chunk: whether it holds an element of the selection.
-    pub blocks: Vec<bool>,
-}
 
 impl Array {
     /// The shape of the result of `sel` (numpy's: integers drop their axis, `None` adds
@@ -161,40 +149,10 @@ impl Array {
             return row(&out);
         };
         // Bytes per position along the row axis.
-        let count = resolved.axes[p].count;
-        let unit = self.nbytes(&resolved)? / (count as usize).max(1);
+        let unit = self.nbytes(&resolved)? / (resolved.axes[p].count as usize).max(1);
         let rows = (cap / unit.max(1)).max(1) as u64;
-        let axis = resolved.axes[p];
-        // Which block of the array (chunk, block in it) position k lies in.
-        let (chunk, block) = (self.grid.chunkshape[p], self.grid.blockshape[p]);
-        let key = |k: u64| {
-            let at = axis.position(k);
-            (at / chunk, at % chunk / block)
-        };
         let mut buf: Vec<u8> = Vec::new();
-        let mut first = 0;
-        while first < count {
-            let mut end = (first + rows).min(count);
-            if end < count && key(end - 1) == key(end) {
-                // Back to where the block starts; past its end when it started first.
-                let mut back = end;
-                while back > first && key(back - 1) == key(end) {
-                    back -= 1;
-                }
-                if back > first {
-                    end = back;
-                } else {
-                    while end < count && key(end) == key(first) {
-                        end += 1;
-                    }
-                }
-            }
-            let mut part = resolved.clone();
-            part.axes[p] = AxisRange {
-                start: axis.position(first),
-                count: end - first,
-                ..axis
-            };
+        for part in self.grid.rows(&resolved, p, rows) {
             let len = self.nbytes(&part)?;
             if buf.len() < len {
                 // Every byte of a piece is written by the read: no zeroing per piece.
@@ -204,7 +162,6 @@ impl Array {
             }
             self.read_resolved(&part, &sink, &mut buf[..len])?;
             row(&buf[..len])?;
-            first = end;
         }
         Ok(())
     }
@@ -223,42 +180,7 @@ impl Array {
     /// # Ok::<(), b2nd_meta::array::ArrayError>(())
     /// ```
     pub fn touched(&self, sel: &Selection) -> Result<Vec<Touched>, ArrayError> {
-        let resolved = resolve(sel, self.shape())?;
-        if resolved.len() == 0 {
-            return Ok(Vec::new());
-        }
-        let strides = out_strides(&resolved);
-        let spans: Vec<Vec<Span>> = (0..self.ndim())
-            .map(|d| self.grid.spans(d, &resolved.axes[d]))
-            .collect();
-        let mut out = Vec::new();
-        let mut plan = ChunkPlan::default();
-        let mut pick = std::vec![0usize; self.ndim()];
-        loop {
-            let chosen: Vec<Span> = pick.iter().enumerate().map(|(d, &j)| spans[d][j]).collect();
-            plan.fill(&self.grid, &resolved, &strides, &chosen);
-            let coords: Vec<u64> = chosen.iter().map(|s| s.chunk).collect();
-            let mut blocks = Vec::new();
-            plan.block_mask(&self.grid, &mut blocks);
-            out.push(Touched {
-                chunk: self.grid.chunk_number(&coords),
-                blocks,
-            });
-            // The next combination, the last axis fastest.
-            let mut d = self.ndim();
-            loop {
-                if d == 0 {
-                    out.sort_by_key(|t| t.chunk);
-                    return Ok(out);
-                }
-                d -= 1;
-                pick[d] += 1;
-                if pick[d] < spans[d].len() {
-                    break;
-                }
-                pick[d] = 0;
-            }
-        }
+        Ok(touched(&self.grid, &resolve(sel, self.shape())?))
     }
 
     /// `sel` resolved against the shape, refused when it needs a chunk the frame's index

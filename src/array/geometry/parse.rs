@@ -6,8 +6,8 @@ use std::format;
 use std::string::String;
 use std::vec::Vec;
 
-use super::error::{ArrayError, ArrayErrorKind};
 use super::selection::{Index, Selection};
+use crate::array::error::{ArrayError, ArrayErrorKind};
 
 impl Selection {
     /// Parses the text python puts between an array's brackets: items separated by

@@ -13,11 +13,11 @@
 use core::ops::Range;
 use std::vec::Vec;
 
-use super::grid::{Grid, Span};
+use super::grid::{each_chunk, Grid, Span};
 use super::resolve::Resolved;
 
 /// The most decoded bytes a piece spans (unless one block is larger).
-pub(crate) const PIECE_CAP: usize = 4 << 20;
+const PIECE_CAP: usize = 4 << 20;
 /// Pieces per thread a read aims at, so that threads finish together.
 const PIECES_PER_THREAD: usize = 4;
 
@@ -269,32 +269,4 @@ fn group(axis: &[(u64, Span)], rows: usize) -> Vec<(usize, usize)> {
         }
     }
     out
-}
-
-/// Calls `f` with the spans of every chunk a selection touches (one per axis), the last
-/// axis fastest.
-fn each_chunk(spans: &[Vec<Span>], mut f: impl FnMut(&[Span])) {
-    let ndim = spans.len();
-    if spans.iter().any(Vec::is_empty) {
-        return;
-    }
-    let mut pick = std::vec![0usize; ndim];
-    let mut chosen: Vec<Span> = spans.iter().map(|s| s[0]).collect();
-    loop {
-        f(&chosen);
-        let mut d = ndim;
-        loop {
-            if d == 0 {
-                return;
-            }
-            d -= 1;
-            pick[d] += 1;
-            if pick[d] < spans[d].len() {
-                chosen[d] = spans[d][pick[d]];
-                break;
-            }
-            pick[d] = 0;
-            chosen[d] = spans[d][0];
-        }
-    }
 }

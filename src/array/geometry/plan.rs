@@ -1,73 +1,13 @@
 //! What one piece of a chunk gives a selection: per axis, where each position taken
-//! sits in the chunk and in the output; the blocks of the chunk those positions lie in
-//! (the block mask a partial decode needs); and the copy of those elements into the
-//! output.
+//! sits in the chunk and in the output, merged into runs contiguous on both sides; and
+//! the blocks of the chunk those positions lie in (the block mask a partial decode
+//! needs, [`Touched`] for the chunks a selection touches).
 
 use core::ops::Range;
 use std::vec::Vec;
 
-use super::grid::{Grid, Span};
+use super::grid::{each_chunk, Grid, Span};
 use super::resolve::Resolved;
-
-/// Where the elements a chunk gives come from.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Source<'a> {
-    /// Decoded bytes of the chunk: its elements from element `base` on.
-    Bytes { bytes: &'a [u8], base: usize },
-    /// One element, repeated over the whole chunk (a chunk the index says is zeros,
-    /// NaNs or uninitialised).
-    Repeat(&'a [u8]),
-}
-
-/// How elements land in the output: raw bytes, or converted to a Rust type.
-pub(crate) trait Sink: Sync {
-    /// What the output holds.
-    type Item: Copy + Send;
-    /// Items of output per array element.
-    fn width(&self) -> usize;
-    /// Converts the elements of `src` (their bytes) into `dst`.
-    fn copy(&self, dst: &mut [Self::Item], src: &[u8]);
-    /// Sets every element of `dst` to `element` (its bytes).
-    fn fill(&self, dst: &mut [Self::Item], element: &[u8]);
-    /// Whether the output holds the bytes as stored, so a chunk can be decoded into it.
-    const DIRECT: bool = false;
-    /// The output as bytes, when it holds them as stored.
-    fn as_bytes(_dst: &mut [Self::Item]) -> Option<&mut [u8]> {
-        None
-    }
-}
-
-/// The elements' bytes as stored.
-pub(crate) struct Raw {
-    pub(crate) itemsize: usize,
-}
-
-impl Sink for Raw {
-    type Item = u8;
-    const DIRECT: bool = true;
-
-    fn as_bytes(dst: &mut [u8]) -> Option<&mut [u8]> {
-        Some(dst)
-    }
-
-    fn width(&self) -> usize {
-        self.itemsize
-    }
-
-    fn copy(&self, dst: &mut [u8], src: &[u8]) {
-        dst.copy_from_slice(src);
-    }
-
-    fn fill(&self, dst: &mut [u8], element: &[u8]) {
-        if element.iter().all(|&b| b == 0) {
-            dst.fill(0);
-        } else {
-            for d in dst.chunks_exact_mut(self.itemsize) {
-                d.copy_from_slice(element);
-            }
-        }
-    }
-}
 
 /// A contiguous stretch along the last axis: `len` elements from `src` in the chunk to
 /// `out` in the output (both in elements).
@@ -85,7 +25,8 @@ pub(crate) struct ChunkPlan {
     /// from the output's start) contributed by that axis.
     axes: Vec<Vec<(usize, usize)>>,
     /// The positions of the axes from `inner` on, merged where both sides are
-    /// contiguous: the copy walks the axes before `inner` and copies these runs.
+    /// contiguous: [`each_run`](ChunkPlan::each_run) walks the axes before `inner`
+    /// and gives these runs.
     runs: Vec<Run>,
     /// The first axis the runs cover (the last one, or an outer one when a single run
     /// covers every axis after it).
@@ -102,20 +43,6 @@ fn merge(runs: &mut Vec<Run>, next: Run) {
         Some(r) if r.src + r.len == next.src && r.out + r.len == next.out => r.len += next.len,
         _ => runs.push(next),
     }
-}
-
-/// Elements between consecutive output positions of each array axis (0 for a dropped
-/// axis, which has one).
-pub(crate) fn out_strides(sel: &Resolved) -> Vec<usize> {
-    let mut strides = std::vec![0usize; sel.axes.len()];
-    let mut stride = 1usize;
-    for (d, axis) in sel.axes.iter().enumerate().rev() {
-        if axis.kept {
-            strides[d] = stride;
-            stride = stride.saturating_mul(axis.count as usize);
-        }
-    }
-    strides
 }
 
 impl ChunkPlan {
@@ -211,37 +138,11 @@ impl ChunkPlan {
         }
     }
 
-    /// Copies the chunk's elements taken (`itemsize` bytes each) into `dst`, the
-    /// output's elements from `base` on (a slab of the output that holds every one).
-    pub(crate) fn copy<S: Sink>(
-        &self,
-        sink: &S,
-        src: Source<'_>,
-        itemsize: usize,
-        dst: &mut [S::Item],
-        base: usize,
-    ) {
-        let width = sink.width();
-        let mut put = |from: usize, to: usize, len: usize| {
-            let d = to
-                .checked_sub(base)
-                .and_then(|to| dst.get_mut(to * width..(to + len) * width));
-            let Some(d) = d else {
-                debug_assert!(false, "an element outside the slab");
-                return;
-            };
-            match src {
-                Source::Bytes { bytes, base } => {
-                    let at = from.checked_sub(base).map(|f| f * itemsize);
-                    match at.and_then(|at| bytes.get(at..at + len * itemsize)) {
-                        Some(s) => sink.copy(d, s),
-                        None => debug_assert!(false, "an element outside the bytes decoded"),
-                    }
-                }
-                Source::Repeat(element) => sink.fill(d, element),
-            }
-        };
-        self.walk(0, 0, 0, &mut put);
+    /// Calls `run(src, out, len)` for each run of the elements taken: `len` elements
+    /// contiguous both in the chunk (from element `src`) and in the output (from element
+    /// `out`), in the output's order.
+    pub(crate) fn each_run(&self, mut run: impl FnMut(usize, usize, usize)) {
+        self.walk(0, 0, 0, &mut run);
     }
 
     fn walk(&self, axis: usize, src: usize, out: usize, put: &mut impl FnMut(usize, usize, usize)) {
@@ -255,4 +156,37 @@ impl ChunkPlan {
             self.walk(axis + 1, src + s, out + o, put);
         }
     }
+}
+
+/// A chunk a selection touches, and which of its blocks (C order) hold its elements:
+/// what a partial decode decodes, and what a write of the selection rewrites.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Touched {
+    /// The chunk's number in the frame (C order over the chunk grid).
+    pub chunk: u64,
+    /// One flag per block of the chunk: whether it holds an element of the selection.
+    pub blocks: Vec<bool>,
+}
+
+/// The chunks `sel` touches, in the order of their numbers, each with the blocks it
+/// needs (C-Blosc2's block mask, before a filter adds the blocks it refers to).
+pub(crate) fn touched(grid: &Grid, sel: &Resolved) -> Vec<Touched> {
+    if sel.len() == 0 {
+        return Vec::new();
+    }
+    let strides = sel.out_strides();
+    let mut out = Vec::new();
+    let mut plan = ChunkPlan::default();
+    each_chunk(&grid.selection_spans(sel), |chunk| {
+        plan.fill(grid, sel, &strides, chunk);
+        let coords: Vec<u64> = chunk.iter().map(|s| s.chunk).collect();
+        let mut blocks = Vec::new();
+        plan.block_mask(grid, &mut blocks);
+        out.push(Touched {
+            chunk: grid.chunk_number(&coords),
+            blocks,
+        });
+    });
+    out.sort_by_key(|t| t.chunk);
+    out
 }
