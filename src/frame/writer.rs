@@ -395,7 +395,7 @@ impl Drop for Added {
             return;
         }
         for n in self.first..self.next {
-            let _ = std::fs::remove_file(self.objects.root().join(chunk_file_name(n)));
+            let _ = self.objects.remove(&chunk_file_name(n));
         }
     }
 }
