@@ -50,8 +50,6 @@ mod compress;
 mod cursor;
 mod decode;
 mod dest;
-#[cfg(feature = "std")]
-mod encode;
 mod error;
 mod filters;
 mod header;
@@ -78,10 +76,10 @@ pub use decode::{
     decode, decode_blocks_into, decode_into, decode_range_into, decode_with_limit,
     DEFAULT_MAX_NBYTES,
 };
-#[cfg(feature = "std")]
-pub use encode::{encode, TooLargeForChunk, ENCODE_BLOCKSIZE, MAX_ENCODE_NBYTES};
 pub use error::{ChunkError, ChunkErrorKind};
-pub use header::{ChunkHeader, EXTENDED_HEADER_LEN, MAX_BLOCKSIZE, MIN_HEADER_LEN};
+pub use header::{
+    ChunkHeader, EXTENDED_HEADER_LEN, MAX_BLOCKSIZE, MAX_BUFFERSIZE, MIN_HEADER_LEN,
+};
 pub use parts::Parts;
 // The Blosc vocabulary the chunk header holds, where it was before `blosc` held it.
 pub use crate::blosc::{Filter, Special, MAX_FILTERS};
