@@ -16,6 +16,10 @@ pub const MAX_VERSION: u8 = 6;
 pub const MAX_BLOCKSIZE: i32 = 536_866_816;
 /// The largest buffer a chunk can hold (`BLOSC2_MAX_BUFFERSIZE`).
 pub const MAX_BUFFERSIZE: i32 = i32::MAX - EXTENDED_HEADER_LEN as i32;
+/// Length of a block start, a stream's `csize` and the dictionary's size (`int32_t`).
+pub(super) const INT32_LEN: usize = 4;
+/// The largest dictionary C-Blosc2 reads (`BLOSC2_MAXDICTSIZE`).
+pub(super) const MAX_DICT_SIZE: i32 = 128 << 10;
 /// `flags` bit 0: byte-shuffle (with bit 2: the header is extended).
 pub const FLAG_SHUFFLE: u8 = 0x01;
 /// `flags` bit 1: the blocks are stored as they are (`BLOSC_MEMCPYED`).

@@ -117,17 +117,18 @@ pub(super) fn apply(
                 // The same value keeps its stored chunk, byte for byte.
                 if let Some(i) = slot {
                     plan.replaced.push(name.clone());
-                    if chunk::decode(&entries[i].1).is_ok_and(|old| old == *msgpack) {
+                    if chunk::decode(&entries[i].1, &chunk::DecodeBudget::default())
+                        .is_ok_and(|old| old == *msgpack)
+                    {
                         continue;
                     }
                 }
-                let stored =
-                    chunk::compress(msgpack, &stored_params()).map_err(|_| {
-                        VlmetaRefusal::TooLarge {
-                            name: name.clone(),
-                            len: msgpack.len(),
-                        }
-                    })?;
+                let stored = chunk::compress(msgpack, &stored_params()).map_err(|_| {
+                    VlmetaRefusal::TooLarge {
+                        name: name.clone(),
+                        len: msgpack.len(),
+                    }
+                })?;
                 match slot {
                     Some(i) => entries[i].1 = stored,
                     None => {
@@ -199,7 +200,10 @@ mod tests {
             let stored = chunk::compress(data, &params).unwrap();
             let h = ChunkHeader::parse(&stored).unwrap();
             assert_eq!((h.cbytes as usize, h.typesize), (stored.len(), 1));
-            assert_eq!(chunk::decode(&stored).unwrap(), data);
+            assert_eq!(
+                chunk::decode(&stored, &chunk::DecodeBudget::default()).unwrap(),
+                data
+            );
         }
         let stored = chunk::compress(&repeats, &params).unwrap();
         assert!(stored.len() < repeats.len() / 10);
@@ -207,6 +211,9 @@ mod tests {
         let stored = chunk::compress(&random, &params).unwrap();
         assert!(ChunkHeader::parse(&stored).unwrap().memcpyed());
         // Short values: the bytes after the 32-byte header.
-        assert_eq!(chunk::compress(b"\x81\xa1a\x01", &params).unwrap().len(), 36);
+        assert_eq!(
+            chunk::compress(b"\x81\xa1a\x01", &params).unwrap().len(),
+            36
+        );
     }
 }

@@ -114,7 +114,7 @@ pub(crate) fn reads_back(params: &CParams) -> bool {
             expected = t;
         }
     }
-    chunk::decode(&stored).is_ok_and(|back| back == expected)
+    chunk::decode(&stored, &chunk::DecodeBudget::default()).is_ok_and(|back| back == expected)
 }
 
 /// `bytes` with each `typesize`-byte float's mantissa cut as TRUNC_PREC cuts it, by
@@ -130,7 +130,11 @@ fn truncated(bytes: &[u8], typesize: usize, meta: u8) -> Option<Vec<u8>> {
         splitmode: crate::blosc::SplitMode::Never,
         filters,
     };
-    chunk::decode(&chunk::compress(bytes, &params).ok()?).ok()
+    chunk::decode(
+        &chunk::compress(bytes, &params).ok()?,
+        &chunk::DecodeBudget::default(),
+    )
+    .ok()
 }
 
 #[cfg(test)]

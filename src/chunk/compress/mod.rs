@@ -55,7 +55,7 @@ const AT_BLOSC2_FLAGS: usize = 31;
 /// let params = CParams { codec: Codec::BloscLz, typesize: 4, ..CParams::default() };
 /// let compressed = chunk::compress(&values, &params)?;
 /// assert!(compressed.len() < values.len() / 10);
-/// assert_eq!(chunk::decode(&compressed)?, values);
+/// assert_eq!(chunk::decode(&compressed, &chunk::DecodeBudget::default())?, values);
 /// // All zeros: the zeros special chunk, a header alone.
 /// assert_eq!(chunk::compress(&[0; 4000], &params)?.len(), 32);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -75,7 +75,7 @@ pub fn compress(src: &[u8], params: &CParams) -> Result<Vec<u8>, CompressError> 
 /// let params = CParams { codec: Codec::Lz4, typesize: 4, blocksize: 64 << 10, ..CParams::default() };
 /// let on_four = chunk::compress_threads(&values, &params, 4)?;
 /// assert_eq!(on_four, chunk::compress(&values, &params)?);
-/// assert_eq!(chunk::decode(&on_four)?, values);
+/// assert_eq!(chunk::decode(&on_four, &chunk::DecodeBudget::default())?, values);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn compress_threads(
@@ -188,7 +188,7 @@ mod tests {
 
     use super::{compress, CParams};
     use crate::blosc::{Codec, Filter, SplitMode};
-    use crate::chunk::decode;
+    use crate::chunk::{decode, DecodeBudget};
 
     /// Runs, a motif, a slow ramp, noise: what each codec's paths see.
     fn samples() -> Vec<Vec<u8>> {
@@ -237,7 +237,8 @@ mod tests {
                         filters: [(Filter::None, 0); 6],
                     };
                     let chunk = compress(&data, &params).unwrap();
-                    assert_eq!(decode(&chunk).unwrap(), data, "{codec:?} {clevel}");
+                    let back = decode(&chunk, &DecodeBudget::default()).unwrap();
+                    assert_eq!(back, data, "{codec:?} {clevel}");
                 }
             }
         }

@@ -4,22 +4,20 @@
 
 use alloc::vec::Vec;
 
-use super::cursor::Cursor;
-use super::dest::Dest;
-use super::error::{ChunkError, ChunkErrorKind};
-use super::filters;
-use super::header::{ChunkHeader, FLAG_DONT_SPLIT};
 use super::output::{Output, Stored, Want};
 use super::pipeline::{only_shuffle, streams_into_dest, unfilter};
 use super::scratch::{self, Buffers};
 use crate::blosc::{Codec, Filter};
+use crate::chunk::cursor::Cursor;
+use crate::chunk::dest::Dest;
+use crate::chunk::error::{ChunkError, ChunkErrorKind};
+use crate::chunk::filters;
+use crate::chunk::header::{ChunkHeader, FLAG_DONT_SPLIT, INT32_LEN};
 use crate::codec;
 use crate::simd::Unit;
 
 /// The most streams a block is split into (a byte-shuffle's rows, 16-byte elements).
 const MAX_ROWS: usize = 16;
-/// Length of a block start or a stream's `csize` (`int32_t`).
-const INT32_LEN: usize = 4;
 /// The largest byte a run (negative `csize`) can repeat.
 const MAX_RUN_BYTE: i32 = 255;
 /// Bit 0 of the token after a negative `csize`: a run of one byte.

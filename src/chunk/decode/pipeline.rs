@@ -10,12 +10,12 @@
 
 use alloc::vec::Vec;
 
-use super::dest::Dest;
-use super::error::{ChunkError, ChunkErrorKind};
-use super::filters;
-use super::header::ChunkHeader;
 use super::scratch::{self, lined, lined_mut, Buffers};
 use crate::blosc::{Filter, MAX_FILTERS};
+use crate::chunk::dest::Dest;
+use crate::chunk::error::{ChunkError, ChunkErrorKind};
+use crate::chunk::filters;
+use crate::chunk::header::ChunkHeader;
 use crate::simd::Unit;
 
 /// Where a filter reads or writes: the block's place in the destination, or a scratch
