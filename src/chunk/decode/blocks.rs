@@ -196,7 +196,11 @@ impl Chunk<'_, '_, '_> {
             Stored::Chunk => Cursor::at(self.data, start as usize, "a block")?,
             Stored::Parts(stored) => block_bytes(header, block, start as usize, stored)?,
         };
-        if self.filtered && split && filters::unshuffles_rows(nstreams) && only_shuffle(header) {
+        if self.filtered
+            && split
+            && filters::shuffle::unshuffles_rows(nstreams)
+            && only_shuffle(header)
+        {
             // The unshuffle reads the streams stored as they are where they are, not
             // from a copy (C copies them first).
             let [streams_buf, .., zeros_buf] = bufs;
@@ -211,14 +215,14 @@ impl Chunk<'_, '_, '_> {
                 Row::Zeros => zeros,
                 Row::Written => buf.get(j * neblock..(j + 1) * neblock).unwrap_or_default(),
             });
-            filters::unshuffle_rows(Unit::detected(), &rows[..nstreams], dest);
+            filters::shuffle::unshuffle_rows(Unit::detected(), &rows[..nstreams], dest);
             return Ok(());
         }
         let typesize = usize::from(header.typesize);
         if self.filtered
             && !split
             && matches!(self.streams.codec, Codec::Lz4 | Codec::Lz4Hc)
-            && filters::unshuffles_rows(typesize)
+            && filters::shuffle::unshuffles_rows(typesize)
             && bsize.is_multiple_of(typesize)
             && only_shuffle(header)
         {
@@ -231,7 +235,7 @@ impl Chunk<'_, '_, '_> {
                 let at = j * row..(j + 1) * row;
                 lead.get(at.clone()).or(buf.get(at)).unwrap_or_default()
             });
-            filters::unshuffle_rows(Unit::detected(), &rows[..typesize], dest);
+            filters::shuffle::unshuffle_rows(Unit::detected(), &rows[..typesize], dest);
             return Ok(());
         }
         let streams_out = if self.filtered && !streams_into_dest(header) {

@@ -112,7 +112,7 @@ pub(super) fn unfilter(
             usize::from(meta)
         };
         match filter {
-            Filter::Delta => filters::undelta(typesize, reference, dest.whole(0, n)),
+            Filter::Delta => filters::delta::undelta(typesize, reference, dest.whole(0, n)),
             // C's `int_trunc_backward` copies (truncation cannot be undone); a copy of a
             // buffer onto itself, which C's rotation after two deltas can ask, leaves it.
             Filter::IntTrunc if src == dst => {}
@@ -127,8 +127,10 @@ pub(super) fn unfilter(
                 })?;
                 let version = header.version;
                 match filter {
-                    Filter::Shuffle => filters::unshuffle_to(unit, size, from, &mut to),
-                    Filter::ByteDelta => filters::unbytedelta(size, from, to.whole(0, n)),
+                    Filter::Shuffle => filters::shuffle::unshuffle_to(unit, size, from, &mut to),
+                    Filter::ByteDelta => {
+                        filters::bytedelta::unbytedelta(size, from, to.whole(0, n))
+                    }
                     Filter::IntTrunc => to.put(0, from),
                     _ => filters::bitshuffle::unshuffle_to(
                         unit, typesize, version, from, bits, &mut to,
