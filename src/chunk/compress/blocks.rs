@@ -8,11 +8,7 @@ use super::input::Input;
 use super::{CParams, CompressError};
 use crate::blosc::{Codec, Filter};
 use crate::chunk::filters::{bitshuffle, bytedelta, delta, shuffle, trunc_prec};
-
-/// Length of a block start or a stream's `csize` (`int32_t`).
-pub(super) const INT32_LEN: usize = 4;
-/// The token after a negative `csize`: a run of one byte.
-const TOKEN_RUN: u8 = 0x01;
+use crate::chunk::header::{INT32_LEN, TOKEN_RUN};
 
 /// How the chunk's blocks are laid out.
 pub(super) struct Geometry {

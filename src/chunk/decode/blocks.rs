@@ -12,7 +12,7 @@ use crate::chunk::cursor::Cursor;
 use crate::chunk::dest::Dest;
 use crate::chunk::error::{ChunkError, ChunkErrorKind};
 use crate::chunk::filters;
-use crate::chunk::header::{ChunkHeader, FLAG_DONT_SPLIT, INT32_LEN};
+use crate::chunk::header::{at, ChunkHeader, FLAG_DONT_SPLIT, INT32_LEN, TOKEN_RUN};
 use crate::codec;
 use crate::simd::Unit;
 
@@ -20,13 +20,9 @@ use crate::simd::Unit;
 const MAX_ROWS: usize = 16;
 /// The largest byte a run (negative `csize`) can repeat.
 const MAX_RUN_BYTE: i32 = 255;
-/// Bit 0 of the token after a negative `csize`: a run of one byte.
-const TOKEN_RUN: u8 = 0x01;
 /// `blosc2_flags` bit 7: the streams hold instrumentation, not filtered data
 /// (`BLOSC2_INSTR_CODEC`).
 const BLOSC2_INSTR_CODEC: u8 = 0x80;
-/// Offset of `flags`, named in codec errors.
-const AT_FLAGS: usize = 2;
 
 /// What a chunk's streams are decoded with: the codec, its dictionary and its state.
 pub(super) struct Streams<'a> {
@@ -384,7 +380,7 @@ pub(super) fn stream_into(
 /// A codec's error in the stream at byte `src_at` of the chunk, placed in the chunk.
 fn placed(streams: &Streams<'_>, src_at: usize, kind: ChunkErrorKind) -> ChunkError {
     match kind {
-        ChunkErrorKind::CodecNotDecoded { .. } => ChunkError::at(AT_FLAGS, kind),
+        ChunkErrorKind::CodecNotDecoded { .. } => ChunkError::at(at::FLAGS, kind),
         ChunkErrorKind::ZstdHeader {
             field: "dictionary",
             frame_offset,
