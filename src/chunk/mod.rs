@@ -62,6 +62,9 @@ mod header;
 pub use compress::{compress, compress_threads, CParams, CompressError};
 #[cfg(feature = "std")]
 pub(crate) use compress::{compress_into, Input};
+/// The TRUNC_PREC filter on its own (the pipeline check's expected values).
+#[cfg(feature = "std")]
+pub(crate) use filters::trunc_prec::trunc_prec;
 // The special-chunk rules, for the frame reader's shortcut (one place).
 #[cfg(feature = "std")]
 pub(crate) use decode::special_value;

@@ -288,7 +288,13 @@ impl ChunkIndex {
                 })?,
             None => u64::from(DEFAULT_MAX_NBYTES),
         };
-        let limit = (expected as u32).min(DEFAULT_MAX_NBYTES);
+        // The index holds 8 bytes a chunk, as many as the header says (a file of
+        // special chunks holds a large index in a few bytes: nothing in the file
+        // bounds it). Within the call's budget when it has one (`--budget`: it pays
+        // for the index, then its locations), else within the default budget of a
+        // command ([`DecodeBudget::DEFAULT`]: 2^24 chunks).
+        let cap = budget.map_or(DecodeBudget::DEFAULT, DecodeBudget::left);
+        let limit = expected.min(cap).min(i32::MAX as u64) as u32;
         let (head, offsets) = read_chunk_at(reader, at, info.frame_len, limit, budget)?;
         let stored = head.cbytes;
         if (fixed.is_some() && offsets.len() as u64 != expected) || offsets.len() % 8 != 0 {

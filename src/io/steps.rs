@@ -24,7 +24,8 @@ use super::write_at::WriteAt;
 enum Stop {
     /// The step fails with an error; the writer leaves what it wrote.
     Error,
-    /// The process aborts.
+    /// The process aborts (`B2ND_META_CRASH_AFTER`, with the `repo-tests` feature only).
+    #[cfg_attr(not(feature = "repo-tests"), allow(dead_code))]
     Abort,
 }
 

@@ -348,8 +348,8 @@ pub fn codecs() -> Vec<Case> {
             &[(Filter::Shuffle, 4), (Filter::ByteDelta, 4)],
         ),
         (
-            "bitshuffle_delta",
-            &[(Filter::BitShuffle, 0), (Filter::Delta, 0)],
+            "delta_bitshuffle",
+            &[(Filter::Delta, 0), (Filter::BitShuffle, 0)],
         ),
         (
             "three",

@@ -7,7 +7,7 @@
 use proptest::prelude::*;
 
 use b2nd_meta::array::write::NewArray;
-use b2nd_meta::array::{Array, Selection};
+use b2nd_meta::array::{Array, ArrayErrorKind, Selection};
 use b2nd_meta::blosc::{Codec, Filter, SplitMode};
 
 use crate::c_b2nd::{c_reads, Ask};
@@ -163,6 +163,14 @@ proptest! {
                 }
             }
         }
+        // Delta only as the first filter applied, once: C reads no other place back
+        // (the writer refuses them; tests/array_write/pipelines.rs).
+        let first = filters.iter().position(|f| f.0 != Filter::None);
+        for (slot, f) in filters.iter_mut().enumerate() {
+            if f.0 == Filter::Delta && Some(slot) != first {
+                *f = (Filter::None, 0);
+            }
+        }
         let a = NewArray::new(&shape, dtype).unwrap()
             .chunks(&chunks).blocks(&blocks)
             .codec(CODECS[p.codec], p.clevel).filters(filters).splitmode(SPLITS[p.split])
@@ -170,7 +178,12 @@ proptest! {
         let n = shape.iter().product::<u64>() as usize * itemsize;
         let data = bytes(n, p.seed);
         let path = dir.0.join("a.b2nd");
-        let mut w = a.create(&path).unwrap();
+        let mut w = match a.create(&path) {
+            // A pipeline whose probe chunk does not read back (filters that do nothing
+            // for the type size handing on their buffers): refused, as it must be.
+            Err(e) if matches!(e.kind(), ArrayErrorKind::Pipeline { .. }) => return Ok(()),
+            w => w.unwrap(),
+        };
         for piece in data.chunks(p.piece) {
             w.write(piece).unwrap();
         }

@@ -28,7 +28,7 @@ fn refused(a: NewArray, nbytes: usize) -> String {
 fn parameters_python_or_c_refuse() {
     let f8 = |shape: &[u64]| new(shape, "<f8");
     let cases: Vec<(NewArray, &str)> = vec![
-        (f8(&[10, 10]).chunks(&[5]), "chunks should have 2 dimensions as the shape, found 1"),
+        (f8(&[10, 10]).chunks(&[5]), "chunks should have as many dimensions as the shape (2), found 1"),
         (f8(&[10, 10]).chunks(&[5, 0]), "chunks cannot be 0 on axis 1, where the shape is not"),
         (f8(&[10, 10]).blocks(&[5, 0]), "blocks cannot be 0 on axis 1, where the shape is not"),
         (f8(&[10, 10]).chunks(&[5, 5]).blocks(&[6, 5]), "blocks cannot be greater than chunks (axis 0)"),

@@ -240,7 +240,7 @@ fn refusals_are_one_line_and_leave_nothing() {
         (vec![&short_header, &out], format!("{short_header}: expected 118 bytes of header, found the end of the input after 90 at byte 100")),
         (vec![&short_data, &out], format!("{short_data}: truncated: expected 480 bytes of data after the 128-byte header, found 372")),
         (vec![&not_npy, &out], format!("{not_npy}: expected the magic \\x93NUMPY of a .npy file, found [50, 4b, 03, 04, 20, 61] at byte 0")),
-        (vec![&good, &out, "--chunks", "3"], format!("{out}: chunks should have 2 dimensions as the shape, found 1")),
+        (vec![&good, &out, "--chunks", "3"], format!("{out}: chunks should have as many dimensions as the shape (2), found 1")),
         (vec![&good, &out, "--chunks", "3,0"], format!("{out}: chunks cannot be 0 on axis 1, where the shape is not")),
         (vec![&good, &out, "--chunks", "3,5", "--blocks", "4,5"], format!("{out}: blocks cannot be greater than chunks (axis 0)")),
         (vec![&good, &out, "--codec", "gzip"], format!("{out}: --codec \"gzip\": expected blosclz, lz4, lz4hc, zlib or zstd")),
@@ -277,7 +277,7 @@ fn an_existing_target_is_kept_unless_forced() {
     assert_eq!(
         stderr,
         format!(
-            "b2nd-meta: {}: exists, and replacing it was not asked for\n",
+            "b2nd-meta: {}: exists: --force replaces it\n",
             out.display()
         )
     );

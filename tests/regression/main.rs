@@ -12,3 +12,5 @@ mod issue_05;
 mod issue_20;
 mod issue_24;
 mod issue_31;
+#[cfg(feature = "cli")]
+mod issue_44;

@@ -83,7 +83,7 @@ impl Display for DefaultsError {
                 expected,
             } => write!(
                 f,
-                "{what} should have {expected} dimensions as the shape, found {found}"
+                "{what} should have as many dimensions as the shape ({expected}), found {found}"
             ),
             DefaultsError::Zero { what, axis } => {
                 write!(

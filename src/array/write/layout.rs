@@ -80,6 +80,32 @@ fn python_pipeline(
     filters
 }
 
+/// The largest chunk kept longer than the array along an axis.
+const PADDED_CHUNK_LIMIT: u128 = 64 << 20;
+
+/// `chunks` (and `blocks`) cut to the array's length along the axes where they are
+/// longer, when the chunk holds more than [`PADDED_CHUNK_LIMIT`] bytes: memory is then
+/// bounded by the input (and the threads), whatever the chunks asked.
+fn cut_to_the_array(
+    shape: &[u64],
+    mut chunks: Vec<u64>,
+    mut blocks: Vec<u64>,
+    itemsize: u64,
+) -> (Vec<u64>, Vec<u64>) {
+    let nbytes = chunks.iter().fold(u128::from(itemsize), |n, &c| {
+        n.saturating_mul(u128::from(c))
+    });
+    if nbytes > PADDED_CHUNK_LIMIT {
+        for ((c, b), &s) in chunks.iter_mut().zip(&mut blocks).zip(shape) {
+            if *c > s {
+                *c = s.max(1);
+                *b = (*b).min(*c);
+            }
+        }
+    }
+    (chunks, blocks)
+}
+
 impl Layout {
     pub(crate) fn new(a: &NewArray) -> Result<Layout, ArrayError> {
         let itemsize = a.dtype.itemsize();
@@ -98,6 +124,7 @@ impl Layout {
             &caches,
         )
         .map_err(|e| ArrayError::new(ArrayErrorKind::Partition(e)))?;
+        let (chunks, blocks) = cut_to_the_array(&a.shape, chunks, blocks, itemsize);
         let chunks_i32 = as_i32("the chunk shape", &chunks)?;
         let blocks_i32 = as_i32("the block shape", &blocks)?;
         let metadata = |e| ArrayError::new(ArrayErrorKind::Metadata(e));

@@ -121,6 +121,25 @@ impl NewArray {
     }
 
     /// The chunk shape (python's `chunks=`).
+    ///
+    /// A chunk of more than 64 MiB is cut, along each axis where it is longer than the
+    /// array, to the array's length (and its blocks with it): python-blosc2 keeps it and
+    /// pads every chunk with zeros, which costs memory the input does not justify (a
+    /// chunk of 2^28 items for an array of 10). A smaller chunk is kept as given, room
+    /// for the array to grow into.
+    ///
+    /// ```
+    /// use b2nd_meta::array::write::NewArray;
+    /// # let dir = std::env::temp_dir().join(format!("b2nd-chunks-doc-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("small.b2nd");
+    /// let mut w = NewArray::new(&[10], "<i8")?.chunks(&[1 << 28]).create(&path)?;
+    /// w.write(&[0u8; 80])?;
+    /// w.finish()?;
+    /// assert_eq!(b2nd_meta::array::Array::open(&path)?.chunkshape(), &[10]);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn chunks(mut self, chunks: &[u64]) -> Self {
         self.chunks = Some(chunks.to_vec());
         self

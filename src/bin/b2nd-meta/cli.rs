@@ -212,7 +212,7 @@ pub enum Command {
         codec: Option<String>,
         /// Compression level, 0 to 9 (default 5)
         #[arg(long, value_name = "N")]
-        clevel: Option<u8>,
+        clevel: Option<u32>,
         /// A filter for the next slot: nofilter, shuffle, bitshuffle, delta, trunc_prec or
         /// bytedelta, with :META for its meta byte (default: shuffle in the last slot)
         #[arg(long = "filter", value_name = "NAME[:META]")]

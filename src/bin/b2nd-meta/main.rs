@@ -125,6 +125,7 @@ fn main() -> ExitCode {
             sparse,
             force,
             threads: threads.map(usize::from),
+            locking,
         }),
         Command::SetShape {
             dry_run,

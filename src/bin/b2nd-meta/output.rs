@@ -30,7 +30,8 @@ pub fn say(context: &str, message: &str) {
     for c in format!("b2nd-meta: {context}: {message}").chars() {
         match c {
             '\n' | '\r' => line.push(' '),
-            c if c.is_control() => line.extend(c.escape_default()),
+            // JSON's escape (`\u001b`), as `show`'s output writes it.
+            c if c.is_control() => line.push_str(&format!("\\u{:04x}", u32::from(c))),
             c => line.push(c),
         }
     }

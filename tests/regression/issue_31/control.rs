@@ -24,10 +24,10 @@ fn human_output_escapes_control_characters_in_keys_as_json_does() {
     // The store's line, then one per entry: no line faked by a newline in a key.
     assert_eq!(text.lines().count(), 1 + 7, "{text}");
     for shown in [
-        r#""\u{1b}[2J\u{1b}]0;title\u{7}clear""#,
-        r#""bell\u{7}"/"#,
+        r#""\u001b[2J\u001b]0;title\u0007clear""#,
+        r#""bell\u0007"/"#,
         r#""fake\nb2nd-meta: line""#,
-        r#""nul\0byte""#,
+        r#""nul\u0000byte""#,
     ] {
         assert!(text.contains(shown), "{shown} in {text}");
     }

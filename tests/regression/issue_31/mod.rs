@@ -12,5 +12,5 @@ mod fifo;
 mod fuzzed;
 mod lock;
 #[cfg(feature = "cli")]
-mod run;
+pub mod run;
 mod stores;

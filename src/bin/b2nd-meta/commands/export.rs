@@ -111,7 +111,10 @@ pub fn run(args: &Export<'_>) -> Result<bool, Fatal> {
 
 /// `false`, after saying what went wrong with the output.
 fn say_output(out: &str, e: &io::Error) -> bool {
-    say(out, &format!("cannot write: {e}"));
+    match e.kind() {
+        io::ErrorKind::AlreadyExists => say(out, "exists: --force replaces it"),
+        _ => say(out, &format!("cannot write: {e}")),
+    }
     false
 }
 

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use b2nd_meta::array::write::NewArray;
 use b2nd_meta::array::{ArrayError, ArrayErrorKind, NpyHeader};
 use b2nd_meta::blosc::{Codec, Filter, MAX_FILTERS};
+use b2nd_meta::frame::{FrameErrorKind, Locking};
 use b2nd_meta::value::Value;
 
 use crate::output::{say, Fatal};
@@ -53,13 +54,15 @@ pub struct Import {
     pub chunks: Option<Vec<i64>>,
     pub blocks: Option<Vec<i64>>,
     pub codec: Option<String>,
-    pub clevel: Option<u8>,
+    pub clevel: Option<u32>,
     pub filters: Vec<String>,
     pub meta: Vec<String>,
     pub vlmeta: Vec<String>,
     pub sparse: bool,
     pub force: bool,
     pub threads: Option<usize>,
+    /// The lock protocol's options (`--lock-timeout`).
+    pub locking: Locking,
 }
 
 /// `dims` as lengths, or the flag's problem.
@@ -140,7 +143,8 @@ fn params(args: &Import, header: &NpyHeader) -> Result<NewArray, String> {
     let mut a = NewArray::new(&header.shape, &header.dtype.to_string())
         .map_err(err)?
         .sparse(args.sparse)
-        .overwrite(args.force);
+        .overwrite(args.force)
+        .locking(args.locking);
     if args.input.as_os_str() != "-" {
         a = a.made_from(&args.input);
     }
@@ -161,7 +165,11 @@ fn params(args: &Import, header: &NpyHeader) -> Result<NewArray, String> {
         },
         None => Codec::Zstd,
     };
-    a = a.codec(codec, args.clevel.unwrap_or(5));
+    let clevel = args.clevel.unwrap_or(5);
+    // Past a byte: the library's own message, with the number given.
+    let clevel = u8::try_from(clevel)
+        .map_err(|_| format!("expected a compression level from 0 to 9, found {clevel}"))?;
+    a = a.codec(codec, clevel);
     if let Some(filters) = pipeline(&args.filters)? {
         a = a.filters(filters);
     }
@@ -234,7 +242,7 @@ pub fn run(args: &Import) -> Result<bool, Fatal> {
     let mut writer = match params.create(&args.output) {
         Ok(writer) => writer,
         Err(e) => {
-            say(&output_name, &message(e, &args.output));
+            say(&output_name, &written(e, &args.output));
             return Ok(false);
         }
     };
@@ -270,7 +278,7 @@ pub fn run(args: &Import) -> Result<bool, Fatal> {
         Ok(_) => match writer.finish() {
             Ok(()) => Ok(true),
             Err(e) => {
-                say(&output_name, &message(e, &args.output));
+                say(&output_name, &written(e, &args.output));
                 Ok(false)
             }
         },
@@ -279,8 +287,34 @@ pub fn run(args: &Import) -> Result<bool, Fatal> {
             Ok(false)
         }
         Err(e) => {
-            say(&output_name, &message(e, &args.output));
+            say(&output_name, &written(e, &args.output));
             Ok(false)
         }
+    }
+}
+
+/// The message of `e`, an error while writing OUT: an I/O error says it could not
+/// write (a full disk, a read-only directory), naming the file only when it is not OUT
+/// or its staging (a sparse frame's chunk file by its name).
+fn written(e: ArrayError, out: &Path) -> String {
+    let (file, source) = match e.kind() {
+        ArrayErrorKind::Io(source) => (e.path(), source),
+        ArrayErrorKind::Frame(f) => match f.kind() {
+            FrameErrorKind::Exists => return "exists: --force replaces it".to_string(),
+            FrameErrorKind::Io(source) => (f.path().or(e.path()), source),
+            _ => return message(e, out),
+        },
+        _ => return message(e, out),
+    };
+    let beside = |p: &Path| p.parent() == out.parent();
+    match file {
+        Some(p) if p != out && !beside(p) => match p.parent().is_some_and(beside) {
+            true => format!(
+                "cannot write {}: {source}",
+                p.file_name().unwrap_or_default().to_string_lossy()
+            ),
+            false => format!("cannot write {}: {source}", p.display()),
+        },
+        _ => format!("cannot write: {source}"),
     }
 }

@@ -35,7 +35,7 @@ pub fn run(out: &mut impl Write, req: &Request) -> Outcome {
     let sel = match Selection::parse(req.slice) {
         Ok(sel) => sel,
         Err(e) => {
-            say(&format!("--slice {:?}", req.slice), &e.to_string());
+            say("show", &format!("--slice {:?}: {e}", req.slice));
             return Ok(false);
         }
     };

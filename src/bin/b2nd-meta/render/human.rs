@@ -39,7 +39,23 @@ pub fn plural(n: u64, what: &str) -> String {
 /// not reach the terminal).
 pub fn printable(s: &str) -> String {
     if s.chars().any(char::is_control) {
-        format!("{s:?}")
+        // As JSON writes it: `\n`, `\t`, `\r`, the others as `\u001b`.
+        let mut quoted = String::from("\"");
+        for c in s.chars() {
+            match c {
+                '"' => quoted.push_str("\\\""),
+                '\\' => quoted.push_str("\\\\"),
+                '\n' => quoted.push_str("\\n"),
+                '\t' => quoted.push_str("\\t"),
+                '\r' => quoted.push_str("\\r"),
+                c if c.is_control() => {
+                    let _ = write!(quoted, "\\u{:04x}", u32::from(c));
+                }
+                c => quoted.push(c),
+            }
+        }
+        quoted.push('"');
+        quoted
     } else {
         s.to_owned()
     }
