@@ -122,7 +122,7 @@ fn bench_all(
     assert_eq!(c2153_decompress(chunk, &mut dest) as usize, expected.len());
     assert_eq!(dest, expected, "C-Blosc2 2.15.3 on {id}");
     assert_eq!(
-        b2nd_meta::chunk::decode(chunk).unwrap(),
+        b2nd_meta::chunk::decode(chunk, &b2nd_meta::chunk::DecodeBudget::default()).unwrap(),
         expected,
         "ours on {id}"
     );
@@ -137,7 +137,9 @@ fn bench_all(
         b.iter(|| b2nd_meta::chunk::decode_into(black_box(chunk), &mut dest).unwrap())
     });
     group.bench_with_input(BenchmarkId::new("ours", id), chunk, |b, chunk| {
-        b.iter(|| b2nd_meta::chunk::decode(black_box(chunk)).unwrap())
+        // One budget for every call, without a limit in all (a default one would run out).
+        let budget = b2nd_meta::chunk::DecodeBudget::unlimited();
+        b.iter(|| b2nd_meta::chunk::decode(black_box(chunk), &budget).unwrap())
     });
 }
 
@@ -241,6 +243,7 @@ fn interleaved() {
                             .min()
                             .unwrap_or(0)
                     };
+                    let unlimited = b2nd_meta::chunk::DecodeBudget::unlimited();
                     let mut best = [u64::MAX; 4];
                     for _ in 0..15 {
                         let t = [
@@ -248,7 +251,9 @@ fn interleaved() {
                             fastest(&mut || {
                                 b2nd_meta::chunk::decode_into(&chunk, &mut dest).unwrap();
                             }),
-                            fastest(&mut || _ = black_box(b2nd_meta::chunk::decode(&chunk))),
+                            fastest(&mut || {
+                                _ = black_box(b2nd_meta::chunk::decode(&chunk, &unlimited))
+                            }),
                             fastest(&mut || _ = black_box(c335.decompress_new(&chunk, size))),
                         ];
                         for (b, t) in best.iter_mut().zip(t) {

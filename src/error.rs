@@ -181,7 +181,7 @@ impl AnyError {
     ///
     /// ```
     /// use b2nd_meta::error::{AnyError, Class};
-    /// let err: AnyError = b2nd_meta::chunk::decode(&[5, 1]).unwrap_err().into();
+    /// let err: AnyError = b2nd_meta::chunk::decode(&[5, 1], &b2nd_meta::chunk::DecodeBudget::default()).unwrap_err().into();
     /// assert_eq!(err.classify(), Class::Truncated);
     /// ```
     pub fn classify(&self) -> Class {

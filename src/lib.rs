@@ -95,7 +95,7 @@
 //! - Without `std` the crate is `no_std` + `alloc` (it builds for
 //!   `thumbv7em-none-eabihf`): the metalayer format at the crate root, [`validate`],
 //!   [`bytes`], [`spec`], [`dtype`], [`value`], [`blosc`], [`error`], and [`chunk`]'s
-//!   decoding (zlib chunks and [`chunk::encode`] need `std`).
+//!   decoding (zlib chunks and [`chunk::compress`] need `std`).
 //! - `ndarray`: [`array::Array::read_ndarray`], a selection's values as an
 //!   `ndarray::ArrayD`.
 //! - `cli`: the `b2nd-meta` command-line tool (clap, clap_complete and serde_json,
@@ -117,7 +117,7 @@
     doc = "[`io`]: https://docs.rs/b2nd-meta/latest/b2nd_meta/io/index.html",
     doc = "[`to_writer`]: https://docs.rs/b2nd-meta/latest/b2nd_meta/fn.to_writer.html",
     doc = "[`from_reader`]: https://docs.rs/b2nd-meta/latest/b2nd_meta/fn.from_reader.html",
-    doc = "[`chunk::encode`]: https://docs.rs/b2nd-meta/latest/b2nd_meta/chunk/fn.encode.html"
+    doc = "[`chunk::compress`]: https://docs.rs/b2nd-meta/latest/b2nd_meta/chunk/fn.compress.html"
 )]
 #![cfg_attr(feature = "std", doc = "", doc = "[`array`]: mod@array")]
 #![cfg_attr(

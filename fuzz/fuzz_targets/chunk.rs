@@ -1,8 +1,8 @@
-//! Any bytes as a Blosc2 chunk: `chunk::decode_with_limit` is `Ok` or `Err`, never a
+//! Any bytes as a Blosc2 chunk: `chunk::decode` (a per-chunk limit) is `Ok` or `Err`, never a
 //! panic; an accepted chunk gives exactly its header's nbytes and lies inside the input;
 //! an error's offset is inside the input; `chunk::decode_into` a buffer of the same
-//! limit gives the same verdict and the same bytes; so does `chunk::decode_blocks_into`
-//! with every block wanted, and with a mask drawn from the input each wanted block
+//! limit gives the same verdict and the same bytes; so does `chunk::decode_range_into`
+//! of every block with every block wanted, and with a mask drawn from the input each wanted block
 //! holds the decode's bytes and the others keep the destination's. Seeds: chunks python-blosc2 wrote
 //! with every codec, filter pipeline, typesize, clevel and dictionary
 //! (fuzz/build_seeds.py).
@@ -19,12 +19,12 @@ const LIMIT: u32 = 4 << 20;
 thread_local! {
     /// `decode_into`'s destination, allocated once.
     static DEST: RefCell<Vec<u8>> = RefCell::new(vec![0; LIMIT as usize]);
-    /// `decode_blocks_into`'s destination, allocated once.
+    /// `decode_range_into`'s destination, allocated once.
     static MASKED: RefCell<Vec<u8>> = RefCell::new(vec![0; LIMIT as usize]);
 }
 
 fuzz_target!(|data: &[u8]| {
-    let decoded = chunk::decode_with_limit(data, LIMIT);
+    let decoded = chunk::decode(data, &chunk::DecodeBudget::unlimited().with_max_chunk(LIMIT));
     match &decoded {
         Ok(out) => {
             let header = chunk::ChunkHeader::parse(data).expect("a decoded chunk has a header");
@@ -43,12 +43,12 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(a.offset(), b.offset());
             assert_eq!(a.kind(), b.kind());
         }
-        (a, b) => panic!("decode_with_limit {a:?}, decode_into {b:?}"),
+        (a, b) => panic!("decode {a:?}, decode_into {b:?}"),
     });
     check_masks(data, &decoded);
 });
 
-/// `chunk::decode_blocks_into` with every block wanted gives the whole decode's verdict
+/// `chunk::decode_range_into` of every block (`..`) with every block wanted gives the whole decode's verdict
 /// and bytes; with a mask drawn from the input, each wanted block holds the whole
 /// decode's bytes and every other byte keeps the guard (fixed-size blocks; for
 /// variable-length blocks, each byte is the decode's or the guard).
@@ -60,7 +60,7 @@ fn check_masks(data: &[u8], decoded: &Result<Vec<u8>, chunk::ChunkError>) {
         if decoded.is_ok() {
             dest.fill(GUARD);
         }
-        match (decoded, chunk::decode_blocks_into(data, |_| true, dest)) {
+        match (decoded, chunk::decode_range_into(data, .., |_| true, dest)) {
             (Ok(out), Ok(n)) => assert_eq!((n, &dest[..n]), (out.len(), &out[..])),
             (Err(a), Err(b)) => {
                 assert_eq!(a.offset(), b.offset());
@@ -69,7 +69,7 @@ fn check_masks(data: &[u8], decoded: &Result<Vec<u8>, chunk::ChunkError>) {
                     assert_eq!(a.kind(), b.kind());
                 }
             }
-            (a, b) => panic!("decode_with_limit {a:?}, decode_blocks_into {b:?}"),
+            (a, b) => panic!("decode {a:?}, decode_range_into {b:?}"),
         }
         let Ok(out) = decoded else { return };
         let header = chunk::ChunkHeader::parse(data).expect("a decoded chunk has a header");
@@ -78,7 +78,7 @@ fn check_masks(data: &[u8], decoded: &Result<Vec<u8>, chunk::ChunkError>) {
             .fold(0x9e37_79b9u32, |h, &b| h.rotate_left(5) ^ u32::from(b));
         let wanted = |block: usize| (seed >> (block % 31)) & 1 == 1;
         dest.fill(GUARD);
-        let n = chunk::decode_blocks_into(data, wanted, dest).expect("the whole decode succeeded");
+        let n = chunk::decode_range_into(data, .., wanted, dest).expect("the whole decode succeeded");
         assert_eq!(n, out.len());
         // Variable-length blocks have no span in the header (nblocks may be millions:
         // nothing is collected).

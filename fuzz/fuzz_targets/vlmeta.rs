@@ -16,7 +16,7 @@ use libfuzzer_sys::fuzz_target;
 const HEADER: &[u8] = include_bytes!("../../tests/data/values/blosc2-4.14.1/vlmeta_small.b2nd");
 
 fn check_chunk(bytes: &[u8]) {
-    if let (Ok(header), Ok(out)) = (chunk::ChunkHeader::parse(bytes), chunk::decode(bytes)) {
+    if let (Ok(header), Ok(out)) = (chunk::ChunkHeader::parse(bytes), chunk::decode(bytes, &chunk::DecodeBudget::default())) {
         assert_eq!(out.len(), header.nbytes as usize);
         assert!(header.cbytes as usize <= bytes.len());
     }

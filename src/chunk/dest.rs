@@ -64,7 +64,7 @@ impl Dest<'_> {
                     if end > vec.capacity() && !vec.is_empty() {
                         vec.reserve_exact(end.max(*room) - vec.len());
                     }
-                    super::scratch::grow_zeroed(vec, end);
+                    grow_zeroed(vec, end);
                 }
                 &mut vec[from..end]
             }
@@ -96,6 +96,18 @@ impl Dest<'_> {
             Dest::Slice(s) if s[at..].as_ptr().addr().is_multiple_of(width) => {}
             _ => self.put(at, written),
         }
+    }
+}
+
+/// Grows `v` to `len` bytes, the new ones zero. An empty vector gets a fresh zeroed
+/// allocation (calloc: fresh pages are zero already), so a block that a hostile header
+/// makes large costs nothing until its streams write it, where `resize` would write
+/// every byte first.
+pub(super) fn grow_zeroed(v: &mut Vec<u8>, len: usize) {
+    if v.is_empty() && v.capacity() < len {
+        *v = alloc::vec![0; len];
+    } else {
+        v.resize(len, 0);
     }
 }
 

@@ -12,7 +12,7 @@ use crate::located::{Class, Kind, Located};
 /// ```
 /// use b2nd_meta::chunk::{self, ChunkErrorKind};
 ///
-/// let err = chunk::decode(&[5, 1, 2, 1]).unwrap_err();
+/// let err = chunk::decode(&[5, 1, 2, 1], &chunk::DecodeBudget::default()).unwrap_err();
 /// assert_eq!(err.offset(), Some(4));
 /// assert!(matches!(err.kind(), ChunkErrorKind::UnexpectedEnd { .. }));
 /// assert_eq!(
@@ -102,7 +102,6 @@ pub enum ChunkErrorKind {
     },
     /// The chunk's `nbytes` is more than what is left of the call's decode budget
     /// ([`DecodeBudget`](super::DecodeBudget)).
-    #[cfg(feature = "std")]
     #[error("{0}")]
     OverBudget(OverBudget),
     /// A block start (`bstarts`) that does not point inside the chunk.
@@ -202,7 +201,6 @@ impl Kind for ChunkErrorKind {
             | CodecNotDecoded { .. }
             | FilterNotDecoded { .. } => Class::Unsupported,
             TooLarge { .. } => Class::TooLarge,
-            #[cfg(feature = "std")]
             OverBudget(_) => Class::TooLarge,
             InvalidField { .. }
             | BadBlockStart { .. }
@@ -260,7 +258,6 @@ impl From<codec::zlib::Refusal> for ChunkErrorKind {
 
 /// A decode refused because the budget does not hold it
 /// ([`DecodeBudget`](super::DecodeBudget)).
-#[cfg(feature = "std")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error(
     "expected at most {left} more decoded bytes (what is left of a decode budget of \

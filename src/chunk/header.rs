@@ -16,6 +16,14 @@ pub const MAX_VERSION: u8 = 6;
 pub const MAX_BLOCKSIZE: i32 = 536_866_816;
 /// The largest buffer a chunk can hold (`BLOSC2_MAX_BUFFERSIZE`).
 pub const MAX_BUFFERSIZE: i32 = i32::MAX - EXTENDED_HEADER_LEN as i32;
+/// Length of a block start, a stream's `csize` and the dictionary's size (`int32_t`).
+pub(super) const INT32_LEN: usize = 4;
+/// `BLOSC2_SPECIAL_ZERO` in `blosc2_flags` bits 4..6 (the other specials: 2 to 4).
+pub(super) const SPECIAL_ZERO: u8 = 1;
+/// Bit 0 of the token after a stream's negative `csize`: a run of one byte.
+pub(super) const TOKEN_RUN: u8 = 0x01;
+/// The largest dictionary C-Blosc2 reads (`BLOSC2_MAXDICTSIZE`).
+pub(super) const MAX_DICT_SIZE: i32 = 128 << 10;
 /// `flags` bit 0: byte-shuffle (with bit 2: the header is extended).
 pub const FLAG_SHUFFLE: u8 = 0x01;
 /// `flags` bit 1: the blocks are stored as they are (`BLOSC_MEMCPYED`).
@@ -41,6 +49,7 @@ pub const BLOSC2_VL_BLOCKS: u8 = 0x01;
 
 /// Byte offsets of the header fields (`BLOSC2_CHUNK_*` in `blosc2.h`).
 pub(super) mod at {
+    pub const FLAGS: usize = 2;
     pub const NBYTES: usize = 4;
     pub const CBYTES: usize = 12;
     pub const FILTERS: usize = 16;
@@ -379,7 +388,7 @@ impl ChunkHeader {
             return None;
         }
         match (self.blosc2_flags >> SPECIAL_SHIFT) & SPECIAL_MASK {
-            1 => Some(Special::Zero),
+            SPECIAL_ZERO => Some(Special::Zero),
             2 => Some(Special::Nan),
             3 => Some(Special::Value),
             4 => Some(Special::Uninit),

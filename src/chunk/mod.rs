@@ -22,69 +22,55 @@
 //!
 //! The reference is C-Blosc2 3.3.5, what python-blosc2 4.14.1 runs: where it decodes,
 //! this decoder gives its bytes; where it refuses, this decoder refuses, with a reason.
-//! [`decode_blocks_into`] decodes only chosen blocks, [`decode_range_into`] chosen blocks
-//! of a range into a buffer holding that range only, and [`Parts`] a chunk read in parts
-//! (its header, block starts and dictionary, then the blocks needed), as C-Blosc2 reads
-//! a chunk of a frame on disk.
+//!
+//! Three ways to decode: [`decode`] a whole chunk into a new vector, within a
+//! [`DecodeBudget`]; [`decode_into`] a whole chunk into the caller's buffer, as
+//! `blosc2_decompress`; [`decode_range_into`] the blocks of a range that a mask picks
+//! into a buffer holding that range (`..` for all, in place). [`Parts`] decodes a chunk
+//! read in parts (its header, block starts and dictionary, then the blocks needed), as
+//! C-Blosc2 reads a chunk of a frame on disk. With `std`, `compress` writes a chunk as
+//! C-Blosc2 does.
 //!
 //! Nothing is allocated beyond what the input holds until the header's `nbytes` has been
-//! checked against a limit ([`DEFAULT_MAX_NBYTES`], or the one given to
-//! [`decode_with_limit`]), and no stream produces more than its block.
+//! checked against a limit (the budget's per-chunk one, [`DEFAULT_MAX_NBYTES`] by
+//! default, or the destination's length), and no stream produces more than its block.
 //!
 //! ```
+//! use b2nd_meta::chunk::{self, DecodeBudget};
+//!
 //! // python-blosc2 stores the 4-byte value {"a": 1} as a memcpyed chunk.
-//! let chunk = b2nd_meta::chunk::decode(&[
+//! let budget = DecodeBudget::default();
+//! let chunk = chunk::decode(&[
 //!     5, 1, 7, 1, 4, 0, 0, 0, 4, 0, 0, 0, 36, 0, 0, 0, // header: nbytes 4, cbytes 36
 //!     0, 0, 0, 0, 0, 1, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, // filters: shuffle; zstd
 //!     0x81, 0xa1, 0x61, 0x01,
-//! ])?;
+//! ], &budget)?;
 //! assert_eq!(chunk, [0x81, 0xa1, 0x61, 0x01]);
 //! # Ok::<(), b2nd_meta::chunk::ChunkError>(())
 //! ```
 
-mod blocks;
-#[cfg(feature = "std")]
-mod budget;
 #[cfg(feature = "std")]
 mod compress;
 mod cursor;
 mod decode;
 mod dest;
-#[cfg(feature = "std")]
-mod encode;
 mod error;
 mod filters;
 mod header;
-mod output;
-mod parts;
-mod pipeline;
-mod scratch;
-mod vlblocks;
 
-#[cfg(feature = "std")]
-pub(crate) use budget::decode_within_limit;
-#[cfg(feature = "std")]
-pub use budget::{decode_within, DecodeBudget};
 #[cfg(feature = "std")]
 pub use compress::{compress, compress_threads, CParams, CompressError};
 #[cfg(feature = "std")]
 pub(crate) use compress::{compress_into, Input};
-#[cfg(feature = "std")]
-pub use error::OverBudget;
 /// The TRUNC_PREC filter on its own (the pipeline check's expected values).
 #[cfg(feature = "std")]
-pub(crate) use filters::forward::trunc_prec;
+pub(crate) use filters::trunc_prec::trunc_prec;
 // The special-chunk rules, for the frame reader's shortcut (one place).
 #[cfg(feature = "std")]
 pub(crate) use decode::special_value;
-pub use decode::{
-    decode, decode_blocks_into, decode_into, decode_range_into, decode_with_limit,
-    DEFAULT_MAX_NBYTES,
-};
+pub use decode::{decode, decode_into, decode_range_into, DecodeBudget, Parts, DEFAULT_MAX_NBYTES};
+// A per-chunk limit, with or without a budget, for the frame readers.
 #[cfg(feature = "std")]
-pub use encode::{encode, TooLargeForChunk, ENCODE_BLOCKSIZE, MAX_ENCODE_NBYTES};
-pub use error::{ChunkError, ChunkErrorKind};
-pub use header::{ChunkHeader, EXTENDED_HEADER_LEN, MAX_BLOCKSIZE, MIN_HEADER_LEN};
-pub use parts::Parts;
-// The Blosc vocabulary the chunk header holds, where it was before `blosc` held it.
-pub use crate::blosc::{Filter, Special, MAX_FILTERS};
+pub(crate) use decode::{decode_with_limit, decode_within_limit};
+pub use error::{ChunkError, ChunkErrorKind, OverBudget};
+pub use header::{ChunkHeader, EXTENDED_HEADER_LEN, MAX_BLOCKSIZE, MAX_BUFFERSIZE, MIN_HEADER_LEN};

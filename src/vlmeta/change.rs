@@ -117,13 +117,17 @@ pub(super) fn apply(
                 // The same value keeps its stored chunk, byte for byte.
                 if let Some(i) = slot {
                     plan.replaced.push(name.clone());
-                    if chunk::decode(&entries[i].1).is_ok_and(|old| old == *msgpack) {
+                    if chunk::decode(&entries[i].1, &chunk::DecodeBudget::default())
+                        .is_ok_and(|old| old == *msgpack)
+                    {
                         continue;
                     }
                 }
-                let stored = chunk::encode(msgpack).map_err(|e| VlmetaRefusal::TooLarge {
-                    name: name.clone(),
-                    len: e.nbytes,
+                let stored = chunk::compress(msgpack, &stored_params()).map_err(|_| {
+                    VlmetaRefusal::TooLarge {
+                        name: name.clone(),
+                        len: msgpack.len(),
+                    }
                 })?;
                 match slot {
                     Some(i) => entries[i].1 = stored,
@@ -145,6 +149,24 @@ pub(super) fn apply(
     Ok(plan)
 }
 
+/// How a value's msgpack bytes are stored: one chunk of `typesize` 1, no filters, LZ4
+/// blocks of 256 KiB (a reader's buffer stays small, LZ4 finds the repeats of a large
+/// map) at acceleration 1 (`LZ4_compress_default`), or the bytes as they are when that
+/// does not make them smaller. Every C-Blosc2 since 2.0 and every python-blosc2 decodes
+/// it; vlmeta values are small and read whole, so speed matters more than ratio. With
+/// these parameters [`chunk::compress`] refuses only inputs of more than
+/// [`chunk::MAX_BUFFERSIZE`] bytes.
+fn stored_params() -> chunk::CParams {
+    chunk::CParams {
+        codec: crate::blosc::Codec::Lz4,
+        clevel: 9,
+        typesize: 1,
+        blocksize: 256 << 10,
+        splitmode: crate::blosc::SplitMode::Never,
+        filters: [(crate::blosc::Filter::None, 0); crate::blosc::MAX_FILTERS],
+    }
+}
+
 /// The trailer of a new frame whose vlmetalayers are those `changes` set, in order, and
 /// whether it holds any.
 pub(crate) fn new_trailer(changes: &[VlmetaChange]) -> Result<(Vec<u8>, bool), FrameError> {
@@ -152,4 +174,46 @@ pub(crate) fn new_trailer(changes: &[VlmetaChange]) -> Result<(Vec<u8>, bool), F
     apply(&mut entries, changes).map_err(refused)?;
     let bytes = trailer_bytes(&borrowed(&entries)).map_err(refused)?;
     Ok((bytes, !entries.is_empty()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stored_params;
+    use crate::blosc::Codec;
+    use crate::chunk::{self, ChunkHeader};
+    use std::vec::Vec;
+
+    /// What `chunk::encode` was checked for before `chunk::compress` stored vlmeta
+    /// values: every length round-trips, repeats compress over several blocks with a
+    /// short last one, noise is stored as it is.
+    #[test]
+    fn stored_values_round_trip_through_our_decoder() {
+        let mut seed = 1u32;
+        let mut noise = || {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            (seed >> 16) as u8
+        };
+        let random: Vec<u8> = (0..70_000).map(|_| noise()).collect();
+        let repeats = b"key".repeat(300_000);
+        let params = stored_params();
+        for data in [&b""[..], b"\xc0", b"\x81\xa1a\x01", &random, &repeats] {
+            let stored = chunk::compress(data, &params).unwrap();
+            let h = ChunkHeader::parse(&stored).unwrap();
+            assert_eq!((h.cbytes as usize, h.typesize), (stored.len(), 1));
+            assert_eq!(
+                chunk::decode(&stored, &chunk::DecodeBudget::default()).unwrap(),
+                data
+            );
+        }
+        let stored = chunk::compress(&repeats, &params).unwrap();
+        assert!(stored.len() < repeats.len() / 10);
+        assert_eq!(ChunkHeader::parse(&stored).unwrap().codec, Codec::Lz4);
+        let stored = chunk::compress(&random, &params).unwrap();
+        assert!(ChunkHeader::parse(&stored).unwrap().memcpyed());
+        // Short values: the bytes after the 32-byte header.
+        assert_eq!(
+            chunk::compress(b"\x81\xa1a\x01", &params).unwrap().len(),
+            36
+        );
+    }
 }

@@ -27,13 +27,14 @@ impl VlMetalayer {
     /// # Ok::<(), b2nd_meta::frame::FrameError>(())
     /// ```
     pub fn decode(&self) -> Result<Vec<u8>, FrameError> {
-        chunk::decode(&self.content).map_err(|source| self.chunk_error(source))
+        chunk::decode(&self.content, &chunk::DecodeBudget::default())
+            .map_err(|source| self.chunk_error(source))
     }
 
     /// [`VlMetalayer::decode`] within `budget`, which the chunk's `nbytes` is spent
     /// from (see [`DecodeBudget`]).
     pub fn decode_within(&self, budget: &DecodeBudget) -> Result<Vec<u8>, FrameError> {
-        chunk::decode_within(&self.content, budget).map_err(|source| self.chunk_error(source))
+        chunk::decode(&self.content, budget).map_err(|source| self.chunk_error(source))
     }
 
     fn chunk_error(&self, source: chunk::ChunkError) -> FrameError {

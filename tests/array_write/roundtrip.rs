@@ -101,7 +101,9 @@ fn every_case_reads_back_in_our_reader_and_in_c_blosc2() {
                 .unwrap()
                 .content
                 .clone();
-            let ours = b2nd_meta::chunk::decode(&content).unwrap();
+            let ours =
+                b2nd_meta::chunk::decode(&content, &b2nd_meta::chunk::DecodeBudget::default())
+                    .unwrap();
             assert_eq!(got.as_ref().ok(), Some(&ours), "{name}: C's vlmeta {meta}");
         }
     }

@@ -27,7 +27,7 @@ std::thread_local! {
 /// `chunk::decode`, checked against `chunk::decode_into` on a destination of `nbytes`
 /// and a few guard bytes.
 pub fn decode_both(bytes: &[u8]) -> Result<Vec<u8>, ChunkError> {
-    let decoded = chunk::decode(bytes);
+    let decoded = chunk::decode(bytes, &chunk::DecodeBudget::default());
     let capacity = declared_nbytes(bytes).unwrap_or(0);
     if capacity > MAX_CHECKED {
         return decoded;

@@ -245,7 +245,11 @@ fn lz4_errors_name_the_chunk_byte() {
         c_verdicts(std::slice::from_ref(&case)),
         [Lz4Verdict::Refused(7)]
     );
-    let err = b2nd_meta::chunk::decode(&super::lz4_ref::chunk_of(&case)).unwrap_err();
+    let err = b2nd_meta::chunk::decode(
+        &super::lz4_ref::chunk_of(&case),
+        &b2nd_meta::chunk::DecodeBudget::default(),
+    )
+    .unwrap_err();
     assert_eq!(err.offset(), Some(47));
     assert_eq!(
         err.to_string(),

@@ -132,7 +132,7 @@ pub fn chunk_of(case: &Case) -> Vec<u8> {
 /// Whether our decoder agrees with C on `case`: `Ok(true)` for the one known
 /// difference (offset 0), `Err` saying how it disagrees.
 pub fn agrees(case: &Case, c: &Lz4Verdict) -> Result<bool, String> {
-    let ours = chunk::decode(&chunk_of(case));
+    let ours = chunk::decode(&chunk_of(case), &chunk::DecodeBudget::default());
     if let Err(e) = &ours
         && let ChunkErrorKind::Lz4 {
             found: 0, limit: 1, ..

@@ -107,7 +107,8 @@ fn c_blosc2_chunks_decode_to_their_input() {
     for (i, &(len, codec, clevel, typesize, filter, blocksize, split)) in cases.iter().enumerate() {
         let src = sample(len, i as u32);
         let chunk = c_compress(&src, codec, clevel, typesize, filter, blocksize, split);
-        let decoded = chunk::decode(&chunk).unwrap_or_else(|e| panic!("case {i}: {e}"));
+        let decoded = chunk::decode(&chunk, &chunk::DecodeBudget::default())
+            .unwrap_or_else(|e| panic!("case {i}: {e}"));
         assert_eq!(decoded, src, "case {i}");
     }
 }
@@ -118,7 +119,11 @@ fn zeros_and_runs_from_c_decode() {
     for (len, byte) in [(10_000usize, 0u8), (10_000, 7), (131_072, 0xff)] {
         let src = vec![byte; len];
         let chunk = c_compress(&src, ZSTD, 5, 1, SHUFFLE, 0, ALWAYS_SPLIT);
-        assert_eq!(chunk::decode(&chunk).unwrap(), src, "{len} x {byte}");
+        assert_eq!(
+            chunk::decode(&chunk, &chunk::DecodeBudget::default()).unwrap(),
+            src,
+            "{len} x {byte}"
+        );
     }
 }
 
@@ -127,7 +132,9 @@ fn other_codecs_and_filters_are_named() {
     let src: Vec<u8> = b"abcdefgh".repeat(10_000);
     let mut reserved = c_compress(&src, BLOSCLZ, 5, 1, SHUFFLE, 0, ALWAYS_SPLIT);
     reserved[2] = (reserved[2] & 0x1f) | (2 << 5); // codec format 2: reserved
-    let err = chunk::decode(&reserved).map(|v| v.len()).unwrap_err();
+    let err = chunk::decode(&reserved, &chunk::DecodeBudget::default())
+        .map(|v| v.len())
+        .unwrap_err();
     assert_eq!(
         err.kind(),
         &ChunkErrorKind::CodecNotDecoded {
@@ -137,7 +144,9 @@ fn other_codecs_and_filters_are_named() {
     assert_eq!(err.offset(), Some(2));
     let mut user = c_compress(&src, ZSTD, 5, 4, SHUFFLE, 0, ALWAYS_SPLIT);
     user[21] = 200; // a user-defined filter in the last slot
-    let err = chunk::decode(&user).map(|v| v.len()).unwrap_err();
+    let err = chunk::decode(&user, &chunk::DecodeBudget::default())
+        .map(|v| v.len())
+        .unwrap_err();
     assert_eq!(
         err.kind(),
         &ChunkErrorKind::FilterNotDecoded {
@@ -147,7 +156,9 @@ fn other_codecs_and_filters_are_named() {
     assert_eq!(err.offset(), Some(21));
     // Plugins are named with their id.
     user[21] = 32;
-    let err = chunk::decode(&user).map(|v| v.len()).unwrap_err();
+    let err = chunk::decode(&user, &chunk::DecodeBudget::default())
+        .map(|v| v.len())
+        .unwrap_err();
     assert_eq!(
         err.to_string(),
         "the chunk is filtered with ndcell (filter 32), which is not decoded at byte 21"
@@ -155,7 +166,9 @@ fn other_codecs_and_filters_are_named() {
     let mut ndlz = c_compress(&src, ZSTD, 5, 4, SHUFFLE, 0, ALWAYS_SPLIT);
     ndlz[2] = (ndlz[2] & 0x1f) | (6 << 5); // a user-defined codec, its id in byte 22
     ndlz[22] = 32;
-    let err = chunk::decode(&ndlz).map(|v| v.len()).unwrap_err();
+    let err = chunk::decode(&ndlz, &chunk::DecodeBudget::default())
+        .map(|v| v.len())
+        .unwrap_err();
     assert_eq!(
         err.to_string(),
         "the chunk is compressed with ndlz (codec 32), which is not decoded at byte 2"
@@ -173,7 +186,9 @@ fn delta_over_ragged_blocks_decodes_as_c() {
             let chunk = c_compress(&src, ZSTD, 5, typesize, DELTA, 1001, split);
             let c = c_ref::decompress_all(std::slice::from_ref(&chunk));
             assert_eq!(
-                c_ref::CVerdict::Ok(chunk::decode(&chunk).unwrap()),
+                c_ref::CVerdict::Ok(
+                    chunk::decode(&chunk, &chunk::DecodeBudget::default()).unwrap()
+                ),
                 c[0],
                 "typesize {typesize}"
             );
@@ -202,21 +217,33 @@ fn header(
 fn hand_made_chunks() {
     // Special chunks: zeros (1), NaN (2), a repeated value (3), uninit (4).
     assert_eq!(
-        chunk::decode(&header(0x05, 1, 5, 5, 32, 0x10)).unwrap(),
+        chunk::decode(
+            &header(0x05, 1, 5, 5, 32, 0x10),
+            &chunk::DecodeBudget::default()
+        )
+        .unwrap(),
         [0; 5]
     );
     assert_eq!(
-        chunk::decode(&header(0x05, 4, 8, 8, 32, 0x20)).unwrap(),
+        chunk::decode(
+            &header(0x05, 4, 8, 8, 32, 0x20),
+            &chunk::DecodeBudget::default()
+        )
+        .unwrap(),
         [0, 0, 0xc0, 0x7f, 0, 0, 0xc0, 0x7f]
     );
     let mut value = header(0x05, 2, 6, 6, 34, 0x30);
     value.extend([0xab, 0xcd]);
     assert_eq!(
-        chunk::decode(&value).unwrap(),
+        chunk::decode(&value, &chunk::DecodeBudget::default()).unwrap(),
         [0xab, 0xcd, 0xab, 0xcd, 0xab, 0xcd]
     );
     assert_eq!(
-        chunk::decode(&header(0x05, 1, 3, 3, 32, 0x40)).unwrap(),
+        chunk::decode(
+            &header(0x05, 1, 3, 3, 32, 0x40),
+            &chunk::DecodeBudget::default()
+        )
+        .unwrap(),
         [0; 3]
     );
     // A stored stream (csize == block size) behind bstarts.
@@ -224,13 +251,19 @@ fn hand_made_chunks() {
     stored.extend(36i32.to_le_bytes());
     stored.extend(3i32.to_le_bytes());
     stored.extend([1, 2, 3]);
-    assert_eq!(chunk::decode(&stored).unwrap(), [1, 2, 3]);
+    assert_eq!(
+        chunk::decode(&stored, &chunk::DecodeBudget::default()).unwrap(),
+        [1, 2, 3]
+    );
     // A run of a byte: csize -9, token 1.
     let mut run = header(0x95, 1, 4, 4, 41, 0);
     run.extend(36i32.to_le_bytes());
     run.extend((-9i32).to_le_bytes());
     run.push(1);
-    assert_eq!(chunk::decode(&run).unwrap(), [9; 4]);
+    assert_eq!(
+        chunk::decode(&run, &chunk::DecodeBudget::default()).unwrap(),
+        [9; 4]
+    );
 }
 
 #[test]
@@ -311,7 +344,7 @@ fn hand_made_errors() {
         ),
     ];
     for (bytes, offset, message) in cases {
-        let err = chunk::decode(&bytes).unwrap_err();
+        let err = chunk::decode(&bytes, &chunk::DecodeBudget::default()).unwrap_err();
         assert_eq!(
             (err.offset(), err.to_string()),
             (Some(offset), format!("{message} at byte {offset}"))
@@ -335,7 +368,10 @@ fn every_truncation_and_byte_change_is_ok_or_err() {
     let mut buffer = [0; 4096];
     for chunk in &chunks {
         for len in 0..chunk.len() {
-            assert!(chunk::decode(&chunk[..len]).is_err(), "truncated to {len}");
+            assert!(
+                chunk::decode(&chunk[..len], &chunk::DecodeBudget::default()).is_err(),
+                "truncated to {len}"
+            );
             assert!(chunk::decode_into(&chunk[..len], &mut [0; 4096]).is_err());
         }
         // Every byte value at every offset of the headers and the first stream bytes.
@@ -360,7 +396,7 @@ fn every_truncation_and_byte_change_is_ok_or_err() {
 /// A changed chunk decodes within the limit, and `decode_into` a 4 KiB buffer agrees
 /// with `decode` whenever it decodes.
 fn check_mutation(changed: &[u8], buffer: &mut [u8]) {
-    let decoded = chunk::decode(changed);
+    let decoded = chunk::decode(changed, &chunk::DecodeBudget::default());
     if let Ok(out) = &decoded {
         assert!(out.len() <= chunk::DEFAULT_MAX_NBYTES as usize);
     }

@@ -1,6 +1,6 @@
-//! `chunk::decode_blocks_into` (a block mask): on every chunk python-blosc2 and c-blosc
-//! 1.x wrote (tests/data/chunks), on chunks C cuts into many blocks for every pipeline (delta
-//! included) and on special and memcpyed chunks, each wanted block holds exactly the
+//! `chunk::decode_range_into` of every block (`..`) with a block mask: on every chunk
+//! python-blosc2 and c-blosc 1.x wrote (tests/data/chunks), on chunks C cuts into many
+//! blocks for every pipeline (delta included) and on special and memcpyed chunks, each wanted block holds exactly the
 //! whole decode's bytes and every other byte stays as it was; a chunk the whole decode
 //! refuses is refused the same with every block wanted. Against C-Blosc2 3.3.5's
 //! `blosc2_set_maskout` when the library is here.
@@ -84,7 +84,7 @@ pub(super) fn masks(nblocks: usize, seed: u64) -> Vec<Vec<bool>> {
 /// Our masked decode into a destination of guard bytes.
 fn masked(chunk: &[u8], mask: &[bool], nbytes: usize) -> Result<Vec<u8>, chunk::ChunkError> {
     let mut dest = vec![GUARD; nbytes];
-    let n = chunk::decode_blocks_into(chunk, |b| mask[b], &mut dest)?;
+    let n = chunk::decode_range_into(chunk, .., |b| mask[b], &mut dest)?;
     assert_eq!(n, nbytes);
     Ok(dest)
 }
@@ -112,7 +112,7 @@ fn wanted_blocks_hold_the_whole_decode_and_the_rest_stays() {
             continue;
         };
         let nbytes = header.nbytes as usize;
-        let whole = match chunk::decode(chunk) {
+        let whole = match chunk::decode(chunk, &chunk::DecodeBudget::default()) {
             Ok(whole) => whole,
             Err(e) => {
                 let all = masked(chunk, &vec![true; header.nblocks()], nbytes).unwrap_err();

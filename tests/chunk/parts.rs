@@ -19,7 +19,7 @@ fn chunks() -> Vec<(Vec<u8>, ChunkHeader, Vec<u8>)> {
     all.into_iter()
         .filter_map(|c| {
             let header = ChunkHeader::parse(&c).ok()?;
-            let whole = chunk::decode(&c).ok()?;
+            let whole = chunk::decode(&c, &chunk::DecodeBudget::default()).ok()?;
             Some((c, header, whole))
         })
         .collect()
@@ -152,7 +152,7 @@ fn a_block_read_on_its_own_ends_at_the_next_start() {
         (two_blocks(52, 8, 40), 1, Some("expected a block's stored length (to the next block's start) from 1 to blocksize + 4 x typesize (a block read on its own), found 52 at byte 36")),
     ];
     for (chunk, block, error) in cases {
-        let whole = chunk::decode(&chunk);
+        let whole = chunk::decode(&chunk, &chunk::DecodeBudget::default());
         let parts = Parts::new(prefix(&chunk)).unwrap();
         let mut dest = [0u8; 8];
         let got = parts.decode_into(

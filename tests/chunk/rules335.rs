@@ -93,7 +93,7 @@ fn cases() -> Vec<(&'static str, Vec<u8>, Want)> {
 fn chunk_headers_and_special_chunks_as_c_3_3_5() {
     let cases = cases();
     for (name, bytes, want) in &cases {
-        match (chunk::decode(bytes), want) {
+        match (chunk::decode(bytes, &chunk::DecodeBudget::default()), want) {
             (Ok(got), Bytes(want)) => assert_eq!(&got, want, "{name}"),
             (Err(e), Refused(offset, start)) => {
                 assert_eq!(e.offset(), Some(*offset), "{name}: {e}");

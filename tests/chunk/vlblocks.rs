@@ -80,7 +80,7 @@ fn vl_block_chunks_decode_as_c_3_3_5() {
         let Some(c) = c else { continue };
         for (block, span) in spans.iter().enumerate() {
             let mut dest = vec![0xa5; c.len()];
-            chunk::decode_blocks_into(bytes, |b| b == block, &mut dest).unwrap();
+            chunk::decode_range_into(bytes, .., |b| b == block, &mut dest).unwrap();
             assert_eq!(
                 dest[span.clone()],
                 c[span.clone()],

@@ -226,8 +226,11 @@ fn libzstd_frames_of_every_kind_decode_to_their_input() {
     ] {
         let frame = libzstd(&src, level, checksum);
         walk(&frame, &mut seen);
-        let decoded = chunk::decode(&chunk_of(&frame, src.len()))
-            .unwrap_or_else(|e| panic!("{name} at level {level}: {e}"));
+        let decoded = chunk::decode(
+            &chunk_of(&frame, src.len()),
+            &chunk::DecodeBudget::default(),
+        )
+        .unwrap_or_else(|e| panic!("{name} at level {level}: {e}"));
         assert!(decoded == src, "{name} at level {level}");
     }
     eprintln!("{seen:?}");
@@ -341,7 +344,7 @@ fn hand_made_frames_decode_or_fail_as_libzstd() {
         ),
     ];
     for (name, f, n, decodes) in cases {
-        let ours = chunk::decode(&chunk_of(&f, n.max(1)));
+        let ours = chunk::decode(&chunk_of(&f, n.max(1)), &chunk::DecodeBudget::default());
         match libzstd_verdict(&f, n.max(1)) {
             ZVerdict::Ok(bytes) if bytes.len() == n.max(1) => {
                 assert!(decodes, "{name}: libzstd decodes it");
@@ -357,7 +360,10 @@ fn hand_made_frames_decode_or_fail_as_libzstd() {
     // code 3, offset code 2 with 2 bits 00: offset 1, match length code 0: 3).
     let f = windowed(&[&[0x45, 0, 0, 0x19, b'a', 1, 0x54, 3, 2, 0, 0x04]]);
     assert_eq!(libzstd_verdict(&f, 6), ZVerdict::Ok(b"aaaaaa".to_vec()));
-    assert_eq!(chunk::decode(&chunk_of(&f, 6)).unwrap(), b"aaaaaa");
+    assert_eq!(
+        chunk::decode(&chunk_of(&f, 6), &chunk::DecodeBudget::default()).unwrap(),
+        b"aaaaaa"
+    );
     // The right checksum, from libzstd's own frame of the same bytes.
     let good = libzstd(b"hello, zzzzzworld", 1, true);
     let sum: [u8; 4] = good[good.len() - 4..].try_into().unwrap();
@@ -367,7 +373,7 @@ fn hand_made_frames_decode_or_fail_as_libzstd() {
         ZVerdict::Ok(b"hello, zzzzzworld".to_vec())
     );
     assert_eq!(
-        chunk::decode(&chunk_of(&f, 17)).unwrap(),
+        chunk::decode(&chunk_of(&f, 17), &chunk::DecodeBudget::default()).unwrap(),
         b"hello, zzzzzworld"
     );
 }

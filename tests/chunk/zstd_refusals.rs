@@ -81,7 +81,7 @@ fn zstd_refusals_match_libzstd() {
             ),
             "{case}"
         );
-        let err = chunk::decode(&chunk).expect_err(&case);
+        let err = chunk::decode(&chunk, &chunk::DecodeBudget::default()).expect_err(&case);
         let ChunkErrorKind::ZstdHeader {
             expected: ours,
             frame_offset,

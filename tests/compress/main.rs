@@ -86,8 +86,11 @@ fn run(cases: &[(CParams, Vec<u8>)]) -> Option<Vec<Compared>> {
             .decoded
             .clone()
             .unwrap_or_else(|rc| panic!("C: {rc} on ours, {p:?}"));
-        let decoded =
-            chunk::decode_with_limit(&ours, u32::MAX).unwrap_or_else(|e| panic!("{p:?}: {e}"));
+        let decoded = chunk::decode(
+            &ours,
+            &chunk::DecodeBudget::unlimited().with_max_chunk(u32::MAX),
+        )
+        .unwrap_or_else(|e| panic!("{p:?}: {e}"));
         if let Some(d) = differs(&decoded, &decoded_by_c) {
             panic!("our decoder and C-Blosc2 3.3.5 decode ours differently: {d}; {p:?}");
         }

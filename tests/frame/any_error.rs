@@ -43,7 +43,7 @@ fn run(fail: Step) -> Result<(), AnyError> {
         MetaB2ndV1::new([3], [0], [1], "<i4").validate()?;
     }
     if let Step::Chunk = fail {
-        b2nd_meta::chunk::decode(&[5, 1, 2, 1])?;
+        b2nd_meta::chunk::decode(&[5, 1, 2, 1], &b2nd_meta::chunk::DecodeBudget::default())?;
     }
     #[cfg(feature = "cli")]
     if let Step::Hex = fail {

@@ -110,7 +110,8 @@ fn a_vlmeta_chunk_of_an_unknown_codec_is_named() {
     let trailer = frame.trailer().unwrap();
     let mut chunk = trailer.vlmetalayer("lz4").unwrap().content.to_vec();
     chunk[2] = (chunk[2] & 0x1f) | (7 << 5); // codec format 7: not one C-Blosc2 knows
-    let err = b2nd_meta::chunk::decode(&chunk).unwrap_err();
+    let err =
+        b2nd_meta::chunk::decode(&chunk, &b2nd_meta::chunk::DecodeBudget::default()).unwrap_err();
     assert_eq!(
         (err.offset(), err.to_string()),
         (

@@ -12,7 +12,7 @@ use b2nd_meta::chunk;
 #[test]
 fn a_zstd_dictionary_cut_before_its_repeat_offsets_is_an_error() {
     let bytes = unhex("05018504000400003b040000a000000001230000000005000004000000000005240000005500000037a430ec28142f05a0000000012300000041000000000000000000000000000000000000000000000000000000000000000037a43028000000000000000000a300000000800000000000ffffff91000000ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe4dff20b21ab33d7");
-    let err = chunk::decode(&bytes).unwrap_err();
+    let err = chunk::decode(&bytes, &chunk::DecodeBudget::default()).unwrap_err();
     assert!(
         err.offset().is_some_and(|at| at < bytes.len() as u64),
         "{err}"

@@ -13,7 +13,7 @@ use core::fmt::{self, Display};
 /// The largest block (`blosc2.MAX_BLOCKSIZE`).
 const MAX_BLOCKSIZE: u64 = crate::chunk::MAX_BLOCKSIZE as u64;
 /// The largest chunk (`blosc2.MAX_BUFFERSIZE`).
-const MAX_BUFFERSIZE: u64 = crate::chunk::MAX_ENCODE_NBYTES as u64;
+const MAX_BUFFERSIZE: u64 = crate::chunk::MAX_BUFFERSIZE as u64;
 
 /// What python-blosc2 knows of the machine: its kind and cache sizes in bytes (`None`
 /// where py-cpuinfo reports none, or not a number).

@@ -13,7 +13,7 @@ use super::pipeline_check;
 use crate::array::error::{ArrayError, ArrayErrorKind};
 use crate::array::geometry::Grid;
 use crate::blosc::{Filter, MAX_FILTERS};
-use crate::chunk::{CParams, MAX_BLOCKSIZE, MAX_ENCODE_NBYTES};
+use crate::chunk::{CParams, MAX_BLOCKSIZE, MAX_BUFFERSIZE};
 use crate::dtype::Dtype;
 use crate::frame::build::NewHeader;
 use crate::meta::validate;
@@ -143,7 +143,7 @@ impl Layout {
             .filter(|&i| i32::try_from(i).is_ok())
             .ok_or_else(|| unwritable("the dtype", "items below 2 GiB", itemsize.to_string()))?;
         let chunk_nbytes = grid.chunk_items as u128 * itemsize as u128;
-        if chunk_nbytes > MAX_ENCODE_NBYTES as u128 {
+        if chunk_nbytes > MAX_BUFFERSIZE as u128 {
             return Err(unwritable(
                 "a chunk",
                 "at most 2147483615 bytes (C-Blosc2's largest), padding to whole blocks included",
@@ -191,7 +191,7 @@ impl Layout {
         }
         let per_axis = &grid.chunks_per_axis;
         let nchunks: u64 = per_axis.iter().product();
-        if nchunks.saturating_mul(8) > MAX_ENCODE_NBYTES as u64 {
+        if nchunks.saturating_mul(8) > MAX_BUFFERSIZE as u64 {
             return Err(unwritable(
                 "the chunk grid",
                 "fewer chunks than an offsets chunk indexes (268435451)",

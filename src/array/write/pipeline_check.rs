@@ -104,7 +104,7 @@ pub(crate) fn reads_back(params: &CParams) -> bool {
     let Ok(stored) = chunk::compress(&probe, params) else {
         return false;
     };
-    let Ok(back) = chunk::decode(&stored) else {
+    let Ok(back) = chunk::decode(&stored, &chunk::DecodeBudget::default()) else {
         return false;
     };
     // A chunk stored as is (level 0, or bytes that do not compress) went through no

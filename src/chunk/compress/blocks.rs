@@ -7,12 +7,8 @@ use alloc::vec::Vec;
 use super::input::Input;
 use super::{CParams, CompressError};
 use crate::blosc::{Codec, Filter};
-use crate::chunk::filters::forward;
-
-/// Length of a block start or a stream's `csize` (`int32_t`).
-pub(super) const INT32_LEN: usize = 4;
-/// The token after a negative `csize`: a run of one byte.
-const TOKEN_RUN: u8 = 0x01;
+use crate::chunk::filters::{bitshuffle, bytedelta, delta, shuffle, trunc_prec};
+use crate::chunk::header::{INT32_LEN, TOKEN_RUN};
 
 /// How the chunk's blocks are laid out.
 pub(super) struct Geometry {
@@ -270,17 +266,19 @@ fn pipeline<'a>(
             usize::from(meta)
         };
         match filter {
-            Filter::Shuffle => forward::shuffle(size, input, output),
-            Filter::BitShuffle => forward::bitshuffle(typesize, input, &mut scratch.bits, output),
+            Filter::Shuffle => shuffle::shuffle(size, input, output),
+            Filter::BitShuffle => {
+                bitshuffle::bitshuffle(typesize, input, &mut scratch.bits, output)
+            }
             Filter::Delta => {
                 let reference = match start {
                     0 => None,
                     _ => reference.map(|first| &first[..bsize]),
                 };
-                forward::delta(typesize, reference, input, output);
+                delta::delta(typesize, reference, input, output);
             }
             Filter::TruncPrec => {
-                forward::trunc_prec(meta, typesize, input, output).map_err(|_| {
+                trunc_prec::trunc_prec(meta, typesize, input, output).map_err(|_| {
                     CompressError::TruncPrec {
                         slot,
                         meta,
@@ -288,7 +286,7 @@ fn pipeline<'a>(
                     }
                 })?
             }
-            Filter::ByteDelta => forward::bytedelta(size, input, output),
+            Filter::ByteDelta => bytedelta::bytedelta(size, input, output),
             // int_trunc (a plugin C-Blosc2 3.3.5 registers) is undone by the decoder only.
             Filter::None | Filter::IntTrunc | Filter::Other(_) => {
                 return Err(CompressError::Filter { slot, filter });

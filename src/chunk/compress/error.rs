@@ -3,6 +3,7 @@
 use core::fmt::{self, Display};
 
 use crate::blosc::{Codec, Filter};
+use crate::chunk::header::MAX_BUFFERSIZE;
 
 /// Parameters or an input C-Blosc2 refuses to compress (`blosc2_compress_ctx`'s
 /// `BLOSC2_ERROR_*`), or a filter this crate does not apply.
@@ -68,7 +69,7 @@ impl Display for CompressError {
             ),
             CompressError::TooLarge { nbytes } => write!(
                 f,
-                "{nbytes} bytes do not fit one Blosc2 chunk (at most 2147483615)"
+                "{nbytes} bytes do not fit one Blosc2 chunk (at most {MAX_BUFFERSIZE})"
             ),
             CompressError::Clevel { found } => {
                 write!(f, "expected a compression level from 0 to 9, found {found}")

@@ -22,10 +22,9 @@ pub use error::CompressError;
 pub(crate) use input::Input;
 pub use params::CParams;
 
-use super::header::CODEC_SHIFT;
 use super::header::{
-    EXTENDED_HEADER_LEN, FLAG_BITSHUFFLE, FLAG_DELTA, FLAG_DONT_SPLIT, FLAG_MEMCPYED, FLAG_SHUFFLE,
-    MAX_BUFFERSIZE, SPECIAL_SHIFT,
+    at, CODEC_SHIFT, EXTENDED_HEADER_LEN, FLAG_BITSHUFFLE, FLAG_DELTA, FLAG_DONT_SPLIT,
+    FLAG_MEMCPYED, FLAG_SHUFFLE, MAX_BUFFERSIZE, SPECIAL_SHIFT, SPECIAL_ZERO,
 };
 use crate::blosc::Filter;
 use params::MIN_BUFFERSIZE;
@@ -37,12 +36,6 @@ const CODEC_VERSION: u8 = 1;
 /// The largest type the chunk is split by; larger ones are compressed as bytes
 /// (`BLOSC_MAX_TYPESIZE`).
 const MAX_TYPESIZE: usize = 255;
-/// `BLOSC2_SPECIAL_ZERO` in `blosc2_flags` bits 4..6.
-const SPECIAL_ZERO: u8 = 1;
-/// Offsets of the header fields written after the streams.
-const AT_FLAGS: usize = 2;
-const AT_CBYTES: usize = 12;
-const AT_BLOSC2_FLAGS: usize = 31;
 
 /// Compresses `src` into one Blosc2 chunk with `params`, byte for byte as C-Blosc2 3.x's
 /// `blosc2_compress_ctx` does with one thread (given the same codec output).
@@ -55,7 +48,7 @@ const AT_BLOSC2_FLAGS: usize = 31;
 /// let params = CParams { codec: Codec::BloscLz, typesize: 4, ..CParams::default() };
 /// let compressed = chunk::compress(&values, &params)?;
 /// assert!(compressed.len() < values.len() / 10);
-/// assert_eq!(chunk::decode(&compressed)?, values);
+/// assert_eq!(chunk::decode(&compressed, &chunk::DecodeBudget::default())?, values);
 /// // All zeros: the zeros special chunk, a header alone.
 /// assert_eq!(chunk::compress(&[0; 4000], &params)?.len(), 32);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -75,7 +68,7 @@ pub fn compress(src: &[u8], params: &CParams) -> Result<Vec<u8>, CompressError> 
 /// let params = CParams { codec: Codec::Lz4, typesize: 4, blocksize: 64 << 10, ..CParams::default() };
 /// let on_four = chunk::compress_threads(&values, &params, 4)?;
 /// assert_eq!(on_four, chunk::compress(&values, &params)?);
-/// assert_eq!(chunk::decode(&on_four)?, values);
+/// assert_eq!(chunk::decode(&on_four, &chunk::DecodeBudget::default())?, values);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn compress_threads(
@@ -162,7 +155,7 @@ pub(crate) fn compress_into<I: Input + ?Sized>(
         match outcome {
             blocks::Outcome::Zeros => {
                 out.truncate(EXTENDED_HEADER_LEN);
-                out[AT_BLOSC2_FLAGS] |= SPECIAL_ZERO << SPECIAL_SHIFT;
+                out[at::BLOSC2_FLAGS] |= SPECIAL_ZERO << SPECIAL_SHIFT;
             }
             blocks::Outcome::Compressed => {}
             blocks::Outcome::DoesNotFit => memcpyed = true,
@@ -170,7 +163,7 @@ pub(crate) fn compress_into<I: Input + ?Sized>(
     }
     if memcpyed {
         out.truncate(EXTENDED_HEADER_LEN);
-        out[AT_FLAGS] |= FLAG_MEMCPYED;
+        out[at::FLAGS] |= FLAG_MEMCPYED;
         let mut buf = I::Buffer::default();
         let piece = blocksize.max(1);
         for at in (0..nbytes).step_by(piece) {
@@ -178,7 +171,7 @@ pub(crate) fn compress_into<I: Input + ?Sized>(
         }
     }
     let cbytes = out.len() as u32;
-    out[AT_CBYTES..AT_CBYTES + 4].copy_from_slice(&cbytes.to_le_bytes());
+    out[at::CBYTES..at::CBYTES + 4].copy_from_slice(&cbytes.to_le_bytes());
     Ok(())
 }
 
@@ -188,7 +181,7 @@ mod tests {
 
     use super::{compress, CParams};
     use crate::blosc::{Codec, Filter, SplitMode};
-    use crate::chunk::decode;
+    use crate::chunk::{decode, DecodeBudget};
 
     /// Runs, a motif, a slow ramp, noise: what each codec's paths see.
     fn samples() -> Vec<Vec<u8>> {
@@ -237,7 +230,8 @@ mod tests {
                         filters: [(Filter::None, 0); 6],
                     };
                     let chunk = compress(&data, &params).unwrap();
-                    assert_eq!(decode(&chunk).unwrap(), data, "{codec:?} {clevel}");
+                    let back = decode(&chunk, &DecodeBudget::default()).unwrap();
+                    assert_eq!(back, data, "{codec:?} {clevel}");
                 }
             }
         }

@@ -3,7 +3,7 @@
 
 use super::CompressError;
 use crate::blosc::{Codec, Filter, SplitMode, MAX_FILTERS};
-use crate::chunk::filters::forward;
+use crate::chunk::filters::trunc_prec::trunc_prec;
 use crate::chunk::header::MAX_BLOCKSIZE;
 
 /// The parameters of [`compress`](super::compress), as C-Blosc2's `blosc2_cparams`.
@@ -87,13 +87,8 @@ impl CParams {
                     let mut probe = [0u8; 8];
                     let typesize = self.typesize;
                     let ok = (typesize == 4 || typesize == 8)
-                        && forward::trunc_prec(
-                            meta,
-                            typesize,
-                            &[0; 8][..typesize],
-                            &mut probe[..typesize],
-                        )
-                        .is_ok();
+                        && trunc_prec(meta, typesize, &[0; 8][..typesize], &mut probe[..typesize])
+                            .is_ok();
                     if !ok {
                         return Err(CompressError::TruncPrec {
                             slot,

@@ -14,9 +14,10 @@
 use alloc::vec::Vec;
 use core::sync::atomic::{AtomicUsize, Ordering};
 
-use super::blocks::{self, Geometry, Outcome, Scratch, INT32_LEN};
+use super::blocks::{self, Geometry, Outcome, Scratch};
 use super::input::Input;
 use super::CParams;
+use crate::chunk::header::INT32_LEN;
 
 /// Compresses the blocks of `src` after the header in `out` on `threads` threads, to
 /// the bytes [`blocks::compress_blocks`] writes.

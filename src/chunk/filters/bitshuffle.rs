@@ -13,6 +13,10 @@
 
 use alloc::vec::Vec;
 
+#[cfg(feature = "std")]
+use super::shuffle::{shuffle, shuffle_tile, TILE_BYTES};
+#[cfg(feature = "std")]
+use super::vector_shuffle::elements_to_bit_rows;
 use crate::chunk::dest::Dest;
 use crate::simd::{Kernel, Unit};
 
@@ -84,7 +88,7 @@ impl Kernel for BitRows<'_, '_> {
     fn plain(self) {
         self.scratch.resize(self.src.len(), 0);
         transpose_bits(self.typesize, self.src, self.scratch);
-        super::unshuffle_to(self.unit, self.typesize, self.scratch, self.dest);
+        super::shuffle::unshuffle_to(self.unit, self.typesize, self.scratch, self.dest);
     }
 }
 
@@ -159,9 +163,105 @@ fn transpose_group(rows: &[u8], out: &mut [u8], row_len: usize) {
     }
 }
 
+/// Bit-shuffle `src` into `dst` (same length): of the largest multiple of 8 elements,
+/// row `8 * j + k` (of `n / 8` bytes) holds bit `k` of byte `j` of every element,
+/// element `i` in bit `i % 8` of the row's byte `i / 8`; the rest is copied as it is.
+/// `scratch` holds the byte-shuffled elements in between.
+#[cfg(feature = "std")]
+pub(crate) fn bitshuffle(
+    typesize: usize,
+    src: &[u8],
+    scratch: &mut alloc::vec::Vec<u8>,
+    dst: &mut [u8],
+) {
+    bitshuffle_with(Unit::detected(), typesize, src, scratch, dst);
+}
+
+/// [`bitshuffle`] on `unit`: its vectors for tiles of 1, 2, 4, 8 and 16-byte elements
+/// (`vector_shuffle`), the plain loops for the rest.
+#[cfg(feature = "std")]
+pub(super) fn bitshuffle_with(
+    unit: Unit,
+    typesize: usize,
+    src: &[u8],
+    scratch: &mut alloc::vec::Vec<u8>,
+    dst: &mut [u8],
+) {
+    let typesize = typesize.max(1);
+    let n = src.len() / typesize / 8 * 8;
+    let len = n * typesize;
+    match typesize {
+        1 => bitshuffle_on::<1>(unit, &src[..len], &mut dst[..len], n),
+        2 => bitshuffle_on::<2>(unit, &src[..len], &mut dst[..len], n),
+        4 => bitshuffle_on::<4>(unit, &src[..len], &mut dst[..len], n),
+        8 => bitshuffle_on::<8>(unit, &src[..len], &mut dst[..len], n),
+        16 => bitshuffle_on::<16>(unit, &src[..len], &mut dst[..len], n),
+        _ => {
+            scratch.resize(len, 0);
+            shuffle(typesize, &src[..len], scratch);
+            if n > 0 {
+                // Byte row j (n bytes) becomes bit rows 8j..8j+8 (n / 8 bytes each):
+                // each 8 bytes bit-transposed in place, then byte k of word g goes to
+                // bit row k at g, a byte-shuffle of 8-byte elements.
+                let (words, _) = scratch.as_chunks_mut::<8>();
+                for w in words {
+                    *w = transpose8(u64::from_le_bytes(*w)).to_le_bytes();
+                }
+                for (bytes, bits) in scratch.chunks_exact(n).zip(dst[..len].chunks_exact_mut(n)) {
+                    shuffle(8, bytes, bits);
+                }
+            }
+        }
+    }
+    dst[len..].copy_from_slice(&src[len..]);
+}
+
+/// Bit-shuffle of `n` (a multiple of 8) `N`-byte elements: the first with `unit`'s
+/// vectors (`vector_shuffle`), the rest with the plain loops.
+#[cfg(feature = "std")]
+fn bitshuffle_on<const N: usize>(unit: Unit, src: &[u8], dst: &mut [u8], n: usize) {
+    let done = elements_to_bit_rows::<N>(unit, src, dst, n);
+    bitshuffle_n::<N>(src, dst, n, done);
+}
+
+/// Bit-shuffle of `n` (a multiple of 8) `N`-byte elements from element `first` (a
+/// multiple of 8) on, a tile at a time in L1: the tile's byte rows ([`shuffle_tile`]),
+/// each 8 bytes of them bit-transposed, each row's 8-byte words split into their 8 bit
+/// rows ([`shuffle_tile`] again), copied to their place in `dst` (bit row `8j + k`
+/// holds `n / 8` bytes).
+#[cfg(feature = "std")]
+fn bitshuffle_n<const N: usize>(src: &[u8], dst: &mut [u8], n: usize, first: usize) {
+    let t = TILE_BYTES / N;
+    let stride = n / 8;
+    let (mut a, mut b) = ([0u8; TILE_BYTES], [0u8; TILE_BYTES]);
+    let (mut c, mut d) = ([0u8; TILE_BYTES], [0u8; TILE_BYTES]);
+    for (k, tile) in src[first * N..].chunks(TILE_BYTES).enumerate() {
+        let m = tile.len() / N;
+        let mut rows = [0u8; TILE_BYTES];
+        rows[..m * N].copy_from_slice(match N {
+            1 => tile,
+            _ => shuffle_tile::<N>(tile, m, &mut a, &mut b),
+        });
+        let (words, _) = rows[..m * N].as_chunks_mut::<8>();
+        for w in words {
+            *w = transpose8(u64::from_le_bytes(*w)).to_le_bytes();
+        }
+        let at = first / 8 + k * (t / 8);
+        for (j, row) in rows[..m * N].chunks_exact(m).enumerate() {
+            let bits = shuffle_tile::<8>(row, m / 8, &mut c, &mut d);
+            for (kk, bit_row) in bits.chunks_exact(m / 8).enumerate() {
+                let r = 8 * j + kk;
+                dst[r * stride + at..][..m / 8].copy_from_slice(bit_row);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(feature = "std")]
+    use crate::chunk::filters::{sample, LENS};
     use alloc::vec;
     use alloc::vec::Vec;
 
@@ -268,90 +368,21 @@ mod tests {
             }
         }
     }
-}
 
-/// Every vector unit against the plain loops.
-#[cfg(all(test, feature = "simd"))]
-mod vector_tests {
-    use alloc::vec;
-    use alloc::vec::Vec;
-
-    use proptest::collection::vec as bytes;
-    use proptest::prelude::*;
-
-    use super::unshuffle_to;
-    use crate::chunk::dest::Dest;
-    use crate::simd::Unit;
-
-    /// Every unit of this CPU bit-unshuffles `src` as the plain loops do (chunk formats
-    /// 2 and 3: whole blocks only, or the largest prefix of whole groups of 8), into a
-    /// slice and appended to a vector.
-    fn check(typesize: usize, src: &[u8]) {
-        for format in [2, 3] {
-            let mut plain = vec![0; src.len()];
-            let dest = &mut Dest::Slice(&mut plain);
-            unshuffle_to(Unit::Plain, typesize, format, src, &mut Vec::new(), dest);
-            for unit in Unit::all() {
-                let len = src.len();
-                // Outputs on a cache line, 16 bytes into one, and at an odd address.
-                for skew in [0, 16, 1] {
-                    let mut lines = vec![0xa5; len + 128];
-                    let at = lines.as_ptr().addr().next_multiple_of(64) - lines.as_ptr().addr();
-                    let out = &mut lines[at + skew..at + skew + len];
-                    let dest = &mut Dest::Slice(out);
-                    unshuffle_to(unit, typesize, format, src, &mut Vec::new(), dest);
-                    let out = &lines[at + skew..at + skew + len];
-                    assert_eq!(
-                        out, plain,
-                        "{unit:?}, {typesize}, {len} bytes, {format}, {skew}"
-                    );
-                }
-                let mut appended = vec![7; 3];
-                let dest = &mut Dest::Append {
-                    vec: &mut appended,
-                    start: 3,
-                    room: 3 + len,
-                };
-                unshuffle_to(unit, typesize, format, src, &mut Vec::new(), dest);
-                assert_eq!(
-                    appended[3..],
-                    plain,
-                    "{unit:?} appending, {typesize}, {len}, {format}"
-                );
-            }
-        }
-    }
-
+    #[cfg(feature = "std")]
     #[test]
-    fn every_typesize_and_odd_lengths_as_the_plain_loops() {
+    fn bitshuffle_is_undone_by_bitunshuffle() {
         for typesize in 1..=17 {
-            for elements in [
-                0,
-                8,
-                9,
-                511,
-                512,
-                520,
-                1024 + 8,
-                1024 + 15,
-                2048 + 64 * 8 + 3,
-            ] {
-                for extra in [0, typesize / 2] {
-                    let len = elements * typesize + extra;
-                    let src: Vec<u8> = (0..len).map(|i| (i * 131 + i / 7) as u8).collect();
-                    check(typesize, &src);
+            for len in LENS {
+                let src = sample(len);
+                let (mut mid, mut back, mut scratch) = (vec![0; len], vec![0; len], Vec::new());
+                bitshuffle(typesize, &src, &mut scratch, &mut mid);
+                for unit in Unit::all() {
+                    let dest = &mut Dest::Slice(&mut back);
+                    unshuffle_to(unit, typesize, 5, &mid, &mut scratch, dest);
+                    assert_eq!(back, src, "{unit:?} {typesize} {len}");
                 }
             }
-        }
-    }
-
-    proptest! {
-        #[test]
-        fn random_blocks_as_the_plain_loops(
-            typesize in 1usize..=17,
-            src in bytes(any::<u8>(), 0..24_000),
-        ) {
-            check(typesize, &src);
         }
     }
 }

@@ -121,3 +121,89 @@ fn swap<S: Simd, const SIZE: u32, const MASK: u64>(r: &mut [S::u64s; 8], k: usiz
     r[k + SIZE as usize] = b ^ t;
     r[k] = a ^ (t << SIZE);
 }
+
+/// Every vector unit against the plain loops.
+#[cfg(test)]
+mod tests {
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    use proptest::collection::vec as bytes;
+    use proptest::prelude::*;
+
+    use super::super::bitshuffle::unshuffle_to;
+    use crate::chunk::dest::Dest;
+    use crate::simd::Unit;
+
+    /// Every unit of this CPU bit-unshuffles `src` as the plain loops do (chunk formats
+    /// 2 and 3: whole blocks only, or the largest prefix of whole groups of 8), into a
+    /// slice and appended to a vector.
+    fn check(typesize: usize, src: &[u8]) {
+        for format in [2, 3] {
+            let mut plain = vec![0; src.len()];
+            let dest = &mut Dest::Slice(&mut plain);
+            unshuffle_to(Unit::Plain, typesize, format, src, &mut Vec::new(), dest);
+            for unit in Unit::all() {
+                let len = src.len();
+                // Outputs on a cache line, 16 bytes into one, and at an odd address.
+                for skew in [0, 16, 1] {
+                    let mut lines = vec![0xa5; len + 128];
+                    let at = lines.as_ptr().addr().next_multiple_of(64) - lines.as_ptr().addr();
+                    let out = &mut lines[at + skew..at + skew + len];
+                    let dest = &mut Dest::Slice(out);
+                    unshuffle_to(unit, typesize, format, src, &mut Vec::new(), dest);
+                    let out = &lines[at + skew..at + skew + len];
+                    assert_eq!(
+                        out, plain,
+                        "{unit:?}, {typesize}, {len} bytes, {format}, {skew}"
+                    );
+                }
+                let mut appended = vec![7; 3];
+                let dest = &mut Dest::Append {
+                    vec: &mut appended,
+                    start: 3,
+                    room: 3 + len,
+                };
+                unshuffle_to(unit, typesize, format, src, &mut Vec::new(), dest);
+                assert_eq!(
+                    appended[3..],
+                    plain,
+                    "{unit:?} appending, {typesize}, {len}, {format}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_typesize_and_odd_lengths_as_the_plain_loops() {
+        for typesize in 1..=17 {
+            for elements in [
+                0,
+                8,
+                9,
+                511,
+                512,
+                520,
+                1024 + 8,
+                1024 + 15,
+                2048 + 64 * 8 + 3,
+            ] {
+                for extra in [0, typesize / 2] {
+                    let len = elements * typesize + extra;
+                    let src: Vec<u8> = (0..len).map(|i| (i * 131 + i / 7) as u8).collect();
+                    check(typesize, &src);
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn random_blocks_as_the_plain_loops(
+            typesize in 1usize..=17,
+            src in bytes(any::<u8>(), 0..24_000),
+        ) {
+            check(typesize, &src);
+        }
+    }
+}

@@ -149,8 +149,9 @@ mod tests {
     use proptest::collection::vec as bytes;
     use proptest::prelude::*;
 
-    use super::super::forward::{bitshuffle_with, shuffle_on};
+    use super::super::bitshuffle::bitshuffle_with;
     use super::super::noise;
+    use super::super::shuffle::shuffle_on;
     use crate::simd::Unit;
 
     /// Every unit of this CPU byte- and bit-shuffles `src` as the plain loops do.

@@ -186,7 +186,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::super::noise;
-    use super::super::unshuffle_to;
+    use super::super::shuffle::unshuffle_to;
     use crate::chunk::dest::Dest;
     use crate::simd::Unit;
 

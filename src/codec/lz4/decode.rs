@@ -21,18 +21,13 @@
 //! remains, the excess overwritten by the next sequence, and exact near the ends.
 
 use super::error::Refusal;
+// A length nibble of 15 means length bytes follow (`RUN_MASK`, `ML_MASK`).
+use super::RUN_MASK as MORE;
+use super::{LASTLITERALS, MFLIMIT, MINMATCH};
 use crate::codec::copy::copy_match;
 
-/// Matches are at least this long (`MINMATCH`).
-const MIN_MATCH: usize = 4;
-/// The last bytes of output that must be literals (`LASTLITERALS`).
-const LAST_LITERALS: usize = 5;
-/// Literals ending closer than this to the output's end must be the last (`MFLIMIT`).
-const MF_LIMIT: usize = 12;
 /// C's fast loop runs while this much output remains (`FASTLOOP_SAFE_DISTANCE`).
 const FAST_LOOP_ROOM: usize = 64;
-/// A length nibble meaning "length bytes follow" (`RUN_MASK`, `ML_MASK`).
-const MORE: usize = 15;
 
 // What each refusal expects (`Refusal::expected`, before its `limit`).
 const LITERAL_BYTES: &str = "literal-length bytes to end 15 bytes before the stream's end, by byte";
@@ -172,7 +167,7 @@ fn decompress_in<const LEAD: bool>(
                         let len = usize::from(token & 0x0f);
                         if len != MORE && offset >= 8 && offset + lead.len <= op {
                             copy_short_match(dest, op, offset);
-                            op += len + MIN_MATCH;
+                            op += len + MINMATCH;
                             continue 'safe;
                         }
                         break 'sequence (offset, match_length(src, &mut ip, token)?);
@@ -188,7 +183,7 @@ fn decompress_in<const LEAD: bool>(
             };
             let cpy = op.checked_add(lit).ok_or_else(|| overflow(ip))?;
             let iend = ip.checked_add(lit).ok_or_else(|| overflow(ip))?;
-            if cpy.saturating_add(MF_LIMIT) > n || iend.saturating_add(2 + 1 + LAST_LITERALS) > s {
+            if cpy.saturating_add(MFLIMIT) > n || iend.saturating_add(2 + 1 + LASTLITERALS) > s {
                 // The last literals: they end the input exactly and fit the output.
                 if iend != s {
                     return Err(refused(LAST_END, s, iend, ip));
@@ -261,7 +256,7 @@ fn fast_loop<const LEAD: bool>(
         ip += 2;
         let mut len = usize::from(token & 0x0f);
         if len == MORE {
-            len += read_length(src, &mut ip, s.saturating_sub(4), false, MATCH_BYTES)? + MIN_MATCH;
+            len += read_length(src, &mut ip, s.saturating_sub(4), false, MATCH_BYTES)? + MINMATCH;
             if op
                 .checked_add(len)
                 .ok_or_else(|| overflow(ip))?
@@ -271,7 +266,7 @@ fn fast_loop<const LEAD: bool>(
                 break Resume::Match { offset, len };
             }
         } else {
-            len += MIN_MATCH;
+            len += MINMATCH;
             if op + len + FAST_LOOP_ROOM >= n {
                 break Resume::Match { offset, len };
             }
@@ -305,8 +300,8 @@ fn copy_any_match(
         return Err(refused(OFFSET_WITHIN, op + dict.len(), offset, ip));
     }
     let end = op.checked_add(len).ok_or_else(|| overflow(ip))?;
-    if end.saturating_add(LAST_LITERALS) > dest.len() {
-        let limit = dest.len().saturating_sub(LAST_LITERALS);
+    if end.saturating_add(LASTLITERALS) > dest.len() {
+        let limit = dest.len().saturating_sub(LASTLITERALS);
         return Err(refused(MATCH_END, limit, end, ip));
     }
     if offset > op {
@@ -354,10 +349,10 @@ fn match_length(src: &[u8], ip: &mut usize, token: u8) -> Result<usize, Refusal>
     if len == MORE {
         let more = read_length(src, ip, src.len().saturating_sub(4), false, MATCH_BYTES)?;
         len.checked_add(more)
-            .map(|l| l + MIN_MATCH)
+            .map(|l| l + MINMATCH)
             .ok_or_else(|| overflow(*ip))
     } else {
-        Ok(len + MIN_MATCH)
+        Ok(len + MINMATCH)
     }
 }
 

@@ -7,17 +7,8 @@
 
 use alloc::vec::Vec;
 
-/// Shortest match.
-const MINMATCH: usize = 4;
-/// No match starts in the last 12 bytes (`MFLIMIT`)...
-const MFLIMIT: usize = 12;
-/// ...and none ends in the last 5 (`LASTLITERALS`).
-const LASTLITERALS: usize = 5;
-/// Length fields of the token.
-const RUN_MASK: usize = 15;
-const ML_MASK: usize = 15;
-/// Farthest match.
-const DISTANCE_MAX: usize = 65535;
+use super::{DISTANCE_MAX, LASTLITERALS, MFLIMIT, MINMATCH, ML_MASK, RUN_MASK};
+
 /// Inputs below this use the 16-bit table (`LZ4_64Klimit`).
 const LIMIT_64K: usize = (64 << 10) + MFLIMIT - 1;
 /// `LZ4_HASHLOG` at the default `LZ4_MEMORY_USAGE` of 14.

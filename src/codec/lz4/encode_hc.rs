@@ -12,13 +12,8 @@ use alloc::vec::Vec;
 
 use super::encode::count;
 
-const MINMATCH: usize = 4;
-const MFLIMIT: usize = 12;
-const LASTLITERALS: usize = 5;
-const RUN_MASK: usize = 15;
-const ML_MASK: usize = 15;
-/// Farthest match, and the chain's span.
-const DISTANCE_MAX: usize = 65535;
+// DISTANCE_MAX is also the chain's span.
+use super::{DISTANCE_MAX, LASTLITERALS, MFLIMIT, MINMATCH, ML_MASK, RUN_MASK};
 const HASH_LOG: u32 = 15;
 
 fn read32(src: &[u8], at: usize) -> u32 {

@@ -12,6 +12,15 @@ a copy (sets the last element, grows the first axis by 2, writes the new rows, a
 to a 1-D array, sets a vlmeta entry) and records what it reads after. 4.14.1's worked-on
 copies are kept in python-4.14.1/ for our reader. Nothing here computes what the values
 should be: the Rust tests do.
+
+    python3 tests/data/array_write/generate.py --changed
+
+is for when the writer changes the bytes of some arrays only: it writes the fixtures into a
+temporary directory, replaces in written/ only the arrays whose bytes differ, has each
+python-blosc2 read and work on those only, and replaces their entries in python.json and
+their copies in python-4.14.1/; every other file is left as it is (python-blosc2 3.x/4.x
+do not write the same bytes on every run). metas and metas_sparse were re-recorded so when
+vlmeta values came to be stored by chunk::compress.
 """
 
 import json
@@ -19,6 +28,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
@@ -132,13 +142,94 @@ print(json.dumps(out, indent=1, sort_keys=True))
 '''
 
 
+def write_fixtures(out):
+    env = dict(os.environ, B2ND_WRITE_FIXTURES=out)
+    subprocess.run(["cargo", "test", "--release", "--all-features", "--test", "array_write",
+                    "write_fixture_files", "--", "--ignored"], cwd=ROOT, env=env, check=True)
+
+
+def same(a, b):
+    if os.path.isdir(a) != os.path.isdir(b):
+        return False
+    if os.path.isdir(a):
+        return sorted(os.listdir(a)) == sorted(os.listdir(b)) and all(
+            same(os.path.join(a, n), os.path.join(b, n)) for n in os.listdir(a))
+    with open(a, "rb") as fa, open(b, "rb") as fb:
+        return fa.read() == fb.read()
+
+
+def changed():
+    written = os.path.join(HERE, "written")
+    tmp = tempfile.mkdtemp()
+    try:
+        fresh = os.path.join(tmp, "written")
+        os.makedirs(fresh)
+        write_fixtures(fresh)
+        names = sorted(os.listdir(fresh))
+        if sorted(os.listdir(written)) != names:
+            sys.exit("other fixture names than written/'s: run without --changed")
+        differ = [n for n in names
+                  if not same(os.path.join(fresh, n), os.path.join(written, n))]
+        print("changed:", " ".join(differ) or "none")
+        if not differ:
+            return
+        only = os.path.join(tmp, "only")
+        os.makedirs(only)
+        for n in differ:
+            for d in (os.path.join(only, n), os.path.join(written, n)):
+                remove(d)
+                copy(os.path.join(fresh, n), d)
+        with open(os.path.join(HERE, "python.json")) as f:
+            manifest = json.load(f)
+        for python in VENVS:
+            work = os.path.join(tmp, "work")
+            keep = os.path.join(tmp, "keep")
+            for d in (work, keep):
+                shutil.rmtree(d, ignore_errors=True)
+                os.makedirs(d)
+            result = subprocess.run([python, "-c", PROBE, only, work, keep],
+                                    capture_output=True, text=True)
+            if result.returncode != 0:
+                sys.exit(f"{python}: {result.stderr}")
+            out = json.loads(result.stdout)
+            version = out["python_blosc2"]
+            recorded = manifest["versions"][version]
+            if out["c_blosc2"] != recorded["c_blosc2"]:
+                sys.exit(f"{python}: C-Blosc2 {out['c_blosc2']}, not {recorded['c_blosc2']}")
+            recorded["cases"].update(out["cases"])
+            if version == "4.14.1":
+                for n in differ:
+                    dst = os.path.join(HERE, f"python-{version}", n)
+                    remove(dst)
+                    if os.path.exists(os.path.join(keep, n)):
+                        copy(os.path.join(keep, n), dst)
+        with open(os.path.join(HERE, "python.json"), "w") as f:
+            json.dump(manifest, f, indent=1, sort_keys=True)
+            f.write("\n")
+    finally:
+        shutil.rmtree(tmp)
+
+
+def remove(path):
+    if os.path.isdir(path):
+        shutil.rmtree(path)
+    elif os.path.exists(path):
+        os.remove(path)
+
+
+def copy(src, dst):
+    (shutil.copytree if os.path.isdir(src) else shutil.copyfile)(src, dst)
+
+
 def main():
+    if sys.argv[1:] == ["--changed"]:
+        return changed()
+    if sys.argv[1:]:
+        sys.exit(__doc__)
     written = os.path.join(HERE, "written")
     shutil.rmtree(written, ignore_errors=True)
     os.makedirs(written)
-    env = dict(os.environ, B2ND_WRITE_FIXTURES=written)
-    subprocess.run(["cargo", "test", "--release", "--all-features", "--test", "array_write",
-                    "write_fixture_files", "--", "--ignored"], cwd=ROOT, env=env, check=True)
+    write_fixtures(written)
     versions = {}
     for python in VENVS:
         work = os.path.join(HERE, "work")

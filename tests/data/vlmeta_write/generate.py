@@ -4,10 +4,14 @@
 Usage (from the repository root; any python3, the driver needs only the stdlib, and
 cargo to build the CLI):
 
-    python3 tests/data/vlmeta_write/generate.py
+    python3 tests/data/vlmeta_write/generate.py               # everything, bases too
+    python3 tests/data/vlmeta_write/generate.py --keep-bases  # steps 2-4 only
 
 1. Each python-blosc2 (2.7.1, 3.0.0, 4.14.1; venvs found as in
-   tests/data/producers/generate.py) writes base frames into base/: a 6x10 int32 array
+   tests/data/producers/generate.py: B2ND_VENV_BLOSC2_<V>, else /work/venvs/blosc2-<v>,
+   else $XDG_CACHE_HOME/b2nd-meta/venvs/blosc2-<v>; this script creates none: make one
+   with `python3 -m venv <dir> && <dir>/bin/pip install blosc2==<v> numpy msgpack`, the
+   pins of tests/data/producers/generate.py) writes base frames into base/: a 6x10 int32 array
    in 2 chunks, contiguous (<v>.b2nd) and sparse (<v>_sparse.b2nd/), holding two
    vlmetalayers of its own ("existing" = "python wrote me", "n" = 1); and the same
    with no data (<v>_empty.b2nd, <v>_empty_sparse.b2nd: a 3x10 array shrunk to 0x10, nbytes 0, whose
@@ -32,6 +36,14 @@ python-blosc2 3.0.0 and 4.14.1 do not write the same bytes on every run (compres
 blocks land in thread order), so a rerun rewrites some base frames: the committed ones,
 and their manifest entries, are from the first run; the no-data bases were added by a
 later one, whose entries for the other bases were not kept.
+
+--keep-bases skips step 1 and runs steps 2-4 on the committed base frames (as the Rust
+test does), for when what we write changes: base/ and python_changed/ are left as they
+are (python's changes to the new results are still made and read back, in a temporary
+directory) and manifest.json is rewritten whole. manifest.json was last recorded so, when
+vlmeta values came to be stored by chunk::compress (LZ4 blocks of 256 KiB, typesize 1, no
+filters): python_changed/ still holds python's changes to the files we wrote before, with
+the earlier encoder (tests/frame/vlmeta_python.rs only reads them).
 """
 
 import hashlib
@@ -94,7 +106,9 @@ EMPTY_SCENARIOS = ["kinds_a", "delete", "mib"]
 def venv_python(version):
     name = "blosc2-" + version
     env = "B2ND_VENV_" + name.upper().replace("-", "_").replace(".", "_")
-    for c in [os.environ.get(env), os.path.join("/work/venvs", name)]:
+    cache = os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache"))
+    for c in [os.environ.get(env), os.path.join("/work/venvs", name),
+              os.path.join(cache, "b2nd-meta", "venvs", name)]:
         if c and os.path.exists(os.path.join(c, "bin", "python")):
             return os.path.join(c, "bin", "python")
     sys.exit("no venv for %s: set %s" % (name, env))
@@ -305,18 +319,24 @@ def expected_after(ops, start):
     return names
 
 
-def main():
+def main(keep_bases):
     base_dir = os.path.join(HERE, "base")
-    shutil.rmtree(base_dir, ignore_errors=True)
-    os.makedirs(base_dir)
-    for v in VERSIONS:
-        subprocess.run([venv_python(v), __file__, "--base", base_dir, v], check=True)
+    work = tempfile.mkdtemp()
+    if keep_bases:
+        for v in VERSIONS:
+            venv_python(v)  # all three found before anything runs
+        changed_dir = os.path.join(work, "python_changed")
+        os.makedirs(changed_dir)
+    else:
+        shutil.rmtree(base_dir, ignore_errors=True)
+        os.makedirs(base_dir)
+        for v in VERSIONS:
+            subprocess.run([venv_python(v), __file__, "--base", base_dir, v], check=True)
+        changed_dir = os.path.join(HERE, "python_changed")
+        shutil.rmtree(changed_dir, ignore_errors=True)
+        os.makedirs(changed_dir)
     subprocess.run(["cargo", "build", "--quiet", "--features", "cli"], cwd=ROOT, check=True)
     cli = [os.path.join(ROOT, "target", "debug", "b2nd-meta")]
-    changed_dir = os.path.join(HERE, "python_changed")
-    shutil.rmtree(changed_dir, ignore_errors=True)
-    os.makedirs(changed_dir)
-    work = tempfile.mkdtemp()
     results, jobs = [], []
     start = {"existing": '"python wrote me"', "n": "1"}
     for v in VERSIONS:
@@ -377,5 +397,9 @@ if __name__ == "__main__":
         make_base(sys.argv[2], sys.argv[3])
     elif len(sys.argv) > 1 and sys.argv[1] == "--verify":
         verify(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 2 and sys.argv[1] == "--keep-bases":
+        main(keep_bases=True)
+    elif len(sys.argv) == 1:
+        main(keep_bases=False)
     else:
-        main()
+        sys.exit(__doc__)

@@ -10,12 +10,12 @@
 
 use alloc::vec::Vec;
 
-use super::dest::Dest;
-use super::error::{ChunkError, ChunkErrorKind};
-use super::filters;
-use super::header::ChunkHeader;
 use super::scratch::{self, lined, lined_mut, Buffers};
 use crate::blosc::{Filter, MAX_FILTERS};
+use crate::chunk::dest::Dest;
+use crate::chunk::error::{ChunkError, ChunkErrorKind};
+use crate::chunk::filters;
+use crate::chunk::header::ChunkHeader;
 use crate::simd::Unit;
 
 /// Where a filter reads or writes: the block's place in the destination, or a scratch
@@ -112,7 +112,7 @@ pub(super) fn unfilter(
             usize::from(meta)
         };
         match filter {
-            Filter::Delta => filters::undelta(typesize, reference, dest.whole(0, n)),
+            Filter::Delta => filters::delta::undelta(typesize, reference, dest.whole(0, n)),
             // C's `int_trunc_backward` copies (truncation cannot be undone); a copy of a
             // buffer onto itself, which C's rotation after two deltas can ask, leaves it.
             Filter::IntTrunc if src == dst => {}
@@ -127,8 +127,10 @@ pub(super) fn unfilter(
                 })?;
                 let version = header.version;
                 match filter {
-                    Filter::Shuffle => filters::unshuffle_to(unit, size, from, &mut to),
-                    Filter::ByteDelta => filters::unbytedelta(size, from, to.whole(0, n)),
+                    Filter::Shuffle => filters::shuffle::unshuffle_to(unit, size, from, &mut to),
+                    Filter::ByteDelta => {
+                        filters::bytedelta::unbytedelta(size, from, to.whole(0, n))
+                    }
                     Filter::IntTrunc => to.put(0, from),
                     _ => filters::bitshuffle::unshuffle_to(
                         unit, typesize, version, from, bits, &mut to,

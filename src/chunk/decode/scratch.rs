@@ -5,6 +5,8 @@
 
 use alloc::vec::Vec;
 
+use crate::chunk::dest::grow_zeroed;
+
 /// The scratch buffers of a block: three for the filter pipeline (the streams go to
 /// the first), one for bitshuffle's transposed bytes, and a last one that only ever
 /// holds zeros ([`zeros`]).
@@ -84,16 +86,4 @@ pub(super) fn fit(v: &mut Vec<u8>, len: usize) {
         v.clear();
     }
     grow_zeroed(v, len);
-}
-
-/// Grows `v` to `len` bytes, the new ones zero. An empty vector gets a fresh zeroed
-/// allocation (calloc: fresh pages are zero already), so a block that a hostile header
-/// makes large costs nothing until its streams write it, where `resize` would write
-/// every byte first.
-pub(super) fn grow_zeroed(v: &mut Vec<u8>, len: usize) {
-    if v.is_empty() && v.capacity() < len {
-        *v = alloc::vec![0; len];
-    } else {
-        v.resize(len, 0);
-    }
 }

@@ -13,17 +13,14 @@ use alloc::vec::Vec;
 use core::ops::Range;
 
 use super::blocks::{is_filtered, stream_into, Streams};
-use super::cursor::Cursor;
-use super::dest::Dest;
-use super::error::{invalid, ChunkError};
-use super::header::{at, ChunkHeader};
 use super::output::{Output, Want};
 use super::pipeline::{streams_into_dest, unfilter};
 use super::scratch::{self, Buffers};
 use crate::blosc::Filter;
-
-/// Length of a block start or a block's decompressed length (`int32_t`).
-const INT32_LEN: usize = 4;
+use crate::chunk::cursor::Cursor;
+use crate::chunk::dest::Dest;
+use crate::chunk::error::{invalid, ChunkError};
+use crate::chunk::header::{at, ChunkHeader, INT32_LEN};
 
 /// One block: where its bytes are in the chunk, where its decoded bytes go.
 struct Block {

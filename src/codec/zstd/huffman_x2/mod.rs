@@ -8,6 +8,13 @@
 
 use alloc::vec::Vec;
 
+mod table;
+#[cfg(test)]
+mod tests;
+
+pub(super) use table::build;
+use table::{count, length, literals};
+
 use super::bits::{BitStream, Status};
 use super::fast4::Fast4;
 use crate::simd::{ScalarKernel, Unit};
@@ -40,96 +47,6 @@ pub(super) const WORK: usize = STREAMS_AT + STREAMS_ROOM;
 /// The streams the fast loop reads: the longest and the 8 bytes a read may take
 /// past their end.
 const STREAMS_ROOM: usize = MAX_STREAMS + 8;
-
-/// A double-symbol table from a single-symbol one (`dt[v] = symbol << 8 | length`,
-/// `log` bits): `bits | first << 8 | second << 16 | count << 24`, where `v` holds two
-/// codes when both fit `log` bits, else one. The bits come first so that the fast
-/// loop shifts its bits by the entry itself (a shift takes the count's low 6 bits):
-/// no instruction between the table's load and the next lookup's index.
-///
-/// Filled by runs, as libzstd fills it (`HUF_fillDTableX2`): a code of `n` bits takes
-/// the `2^(log - n)` entries of `dt` that start with it, aligned (the codes are
-/// complete and placed longest first), so that the entries starting with one first
-/// code, and among them those whose next bits start with one second code, are runs.
-pub(super) fn build(dt: &[u16], log: u32, out: &mut Vec<u32>, spans: &mut Vec<u32>) {
-    let size = 1usize << log;
-    // Every entry is written below (the runs cover the table): no zeroing first.
-    out.resize(size, 0);
-    // One span for each length of a first code, `2^(log - n)` entries at the offset of
-    // their count, made once: the entries after a first code of `n` bits differ only in
-    // the first literal (a field of its own), added as the span is copied.
-    spans.resize(2 * size, 0);
-    let mut made = 0u64;
-    // The shortest code is the last (placed longest first).
-    let shortest = dt.get(size - 1).map_or(0, |e| u32::from(e & 0x3f));
-    let mut v = 0;
-    while v < size {
-        let e1 = dt[v];
-        let n1 = u32::from(e1 & 0x3f).min(log);
-        let len = 1usize << (log - n1);
-        let span = &mut spans[len..2 * len];
-        if made & 1 << n1 == 0 {
-            made |= 1 << n1;
-            fill_span(dt, log, n1, shortest, span);
-        }
-        let first = u32::from(e1 >> 8) << 8;
-        for (o, &t) in out[v..v + len].iter_mut().zip(&*span) {
-            *o = t | first;
-        }
-        v += len;
-    }
-}
-
-/// The entries after a first code of `n1` bits, its literal 0: `span` (`2^(log - n1)`
-/// entries), entry `j` reading its second code at `dt[j << n1]`, filled by runs.
-fn fill_span(dt: &[u16], log: u32, n1: u32, shortest: u32, span: &mut [u32]) {
-    let single = entry(0, n1, 1);
-    if n1 + shortest > log {
-        // No second code fits after this one.
-        span.fill(single);
-        return;
-    }
-    let size = 1usize << log;
-    let mut j = 0;
-    while j < span.len() {
-        let e2 = dt[(j << n1) & (size - 1)];
-        let n2 = u32::from(e2 & 0x3f).min(log);
-        let run = 1usize << (log - n2).saturating_sub(n1);
-        let value = if n1 + n2 <= log {
-            entry(u32::from(e2 >> 8) << 8, n1 + n2, 2)
-        } else {
-            single
-        };
-        let end = (j + run).min(span.len());
-        span[j..end].fill(value);
-        j += run;
-    }
-}
-
-/// A double-symbol entry: the literals (the second byte 0 for one), the bits they
-/// take, and how many they are (libzstd's `HUF_DEltX2`).
-#[inline(always)]
-fn entry(literals: u32, length: u32, count: u32) -> u32 {
-    length | literals << 8 | count << 24
-}
-
-/// An entry's literals (the second 0 when it holds one).
-#[inline(always)]
-fn literals(e: u32) -> u16 {
-    (e >> 8) as u16
-}
-
-/// The bits an entry's literals take.
-#[inline(always)]
-fn length(e: u32) -> u32 {
-    e & 0xff
-}
-
-/// How many literals an entry holds.
-#[inline(always)]
-fn count(e: u32) -> usize {
-    (e >> 24) as usize
-}
 
 /// `HUF_decodeSymbolX2`: writes two bytes at `p` (the second only inside `out`, as
 /// libzstd's margins keep it), returns how many literals it decoded.
@@ -462,85 +379,4 @@ fn copy_table(work: &mut [u8; STREAMS_AT], dt: &[u32]) -> Result<(), &'static st
         pair.copy_from_slice(&literals(e).to_le_bytes());
     }
     Ok(())
-}
-
-/// The fast loop on every unit of this CPU against the plain code.
-#[cfg(test)]
-mod tests {
-    use alloc::vec;
-    use alloc::vec::Vec;
-
-    use proptest::collection::vec as bytes;
-    use proptest::prelude::*;
-
-    use super::{copy_table, streams_in, Fast4, Rounds, STREAMS_AT, STREAMS_ROOM, WORK};
-    use crate::simd::Unit;
-
-    /// Where the streams read and write, and their bits, after the rounds (or the refusal).
-    type State = Result<([usize; 4], [usize; 4], [u64; 4]), &'static str>;
-
-    /// The output and the streams' state after the rounds of `unit`, on the streams
-    /// where they are (followed by other bytes) or on their copy.
-    fn rounds_on(
-        unit: Unit,
-        src: &[u8],
-        starts: [usize; 4],
-        len: usize,
-        table: &[u32; 2048],
-        in_place: bool,
-    ) -> Option<(Vec<u8>, State)> {
-        let f = Fast4::start(src, starts, len)?;
-        let mut buf = vec![0u8; WORK];
-        let (work, copy) = buf.split_first_chunk_mut::<STREAMS_AT>()?;
-        let mut window = src.to_vec();
-        if in_place {
-            window.resize(STREAMS_ROOM, 0xa5);
-        }
-        let streams = streams_in((src, &window), copy)?;
-        // Read where they are exactly when the window holds the longest streams.
-        assert_eq!(core::ptr::eq(streams.as_ptr(), window.as_ptr()), in_place);
-        copy_table(work, table).ok()?;
-        let end = unit.run(Rounds {
-            work,
-            streams,
-            len,
-            f,
-        });
-        buf.truncate(len);
-        Some((buf, end.map(|f| (f.ip, f.op, f.bits))))
-    }
-
-    proptest! {
-        /// Random tables (one or two literals, 1 to 11 bits an entry), streams of 8 bytes
-        /// or more and odd output lengths: every unit writes and reads as the plain code.
-        #[test]
-        fn every_unit_as_the_plain_code(
-            entries in bytes((any::<u16>(), 1u32..=11, 1u32..=2), 2048),
-            src in bytes(any::<u8>(), 32..3000),
-            cuts in (0.0f64..1.0, 0.0f64..1.0, 0.0f64..1.0),
-            len in 1usize..12_000,
-        ) {
-            let table: [u32; 2048] = core::array::from_fn(|i| {
-                let (symbols, bits, count) = entries[i];
-                super::entry(u32::from(symbols), bits, count)
-            });
-            // Stream starts 8 bytes or more apart, in order.
-            let room = src.len() - 32;
-            let mut at = [cuts.0, cuts.1, cuts.2].map(|c| (c * room as f64) as usize);
-            at.sort_unstable();
-            let starts = [0, 8 + at[0], 16 + at[1], 24 + at[2]];
-            let plain = rounds_on(Unit::Plain, &src, starts, len, &table, false);
-            for unit in Unit::all() {
-                for in_place in [false, true] {
-                    prop_assert_eq!(
-                        &rounds_on(unit, &src, starts, len, &table, in_place),
-                        &plain,
-                        "{:?} in place: {}",
-                        unit,
-                        in_place
-                    );
-                }
-            }
-        }
-    }
 }

@@ -4,10 +4,10 @@
 use alloc::vec::Vec;
 use core::ops::Range;
 
-use super::dest::Dest;
-use super::error::{ChunkError, ChunkErrorKind};
-use super::header::at;
-use super::scratch::grow_zeroed;
+use crate::chunk::dest::grow_zeroed;
+use crate::chunk::dest::Dest;
+use crate::chunk::error::{ChunkError, ChunkErrorKind};
+use crate::chunk::header::at;
 
 /// The blocks a decode writes: those of `range` (the destination holds them, the first
 /// at its start) that `mask` picks (all of them without a mask).

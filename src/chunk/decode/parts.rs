@@ -5,14 +5,13 @@
 use alloc::vec::Vec;
 use core::ops::Range;
 
-use super::cursor::Cursor;
-use super::decode::{decode_range_into, decode_want, MAX_DICT_SIZE};
-use super::error::ChunkError;
-use super::header::{ChunkHeader, BLOSC2_USEDICT, BLOSC2_VL_BLOCKS};
 use super::output::{Stored, Want};
-
-/// Length of a block start or the dictionary's size (`int32_t`).
-const INT32_LEN: usize = 4;
+use super::{decode_range_into, decode_want};
+use crate::chunk::cursor::Cursor;
+use crate::chunk::error::ChunkError;
+use crate::chunk::header::{
+    ChunkHeader, BLOSC2_USEDICT, BLOSC2_VL_BLOCKS, INT32_LEN, MAX_DICT_SIZE,
+};
 
 /// A chunk read in parts, as C-Blosc2 reads a chunk of a frame on disk: first its
 /// prefix, the header, the block starts (bstarts) and the dictionary
@@ -99,7 +98,7 @@ impl<'a> Parts<'a> {
         let header = ChunkHeader::parse(prefix)?;
         let len = Parts::prefix_len(prefix)?;
         let Some(prefix) = prefix.get(..len) else {
-            return Err(super::cursor::short_of(
+            return Err(crate::chunk::cursor::short_of(
                 prefix,
                 len,
                 "the chunk's header, bstarts and dictionary",
@@ -181,7 +180,7 @@ impl<'a> Parts<'a> {
             range: blocks,
             mask: Some(&wanted),
         };
-        decode_want(self.prefix, Stored::Parts(&stored), &want, dest)
+        decode_want(self.prefix, Stored::Parts(&stored), u32::MAX, &want, dest)
     }
 }
 

@@ -4,31 +4,25 @@
 
 use alloc::vec::Vec;
 
-use super::cursor::Cursor;
-use super::dest::Dest;
-use super::error::{ChunkError, ChunkErrorKind};
-use super::filters;
-use super::header::{ChunkHeader, FLAG_DONT_SPLIT};
 use super::output::{Output, Stored, Want};
 use super::pipeline::{only_shuffle, streams_into_dest, unfilter};
 use super::scratch::{self, Buffers};
 use crate::blosc::{Codec, Filter};
+use crate::chunk::cursor::Cursor;
+use crate::chunk::dest::Dest;
+use crate::chunk::error::{ChunkError, ChunkErrorKind};
+use crate::chunk::filters;
+use crate::chunk::header::{at, ChunkHeader, FLAG_DONT_SPLIT, INT32_LEN, TOKEN_RUN};
 use crate::codec;
 use crate::simd::Unit;
 
 /// The most streams a block is split into (a byte-shuffle's rows, 16-byte elements).
 const MAX_ROWS: usize = 16;
-/// Length of a block start or a stream's `csize` (`int32_t`).
-const INT32_LEN: usize = 4;
 /// The largest byte a run (negative `csize`) can repeat.
 const MAX_RUN_BYTE: i32 = 255;
-/// Bit 0 of the token after a negative `csize`: a run of one byte.
-const TOKEN_RUN: u8 = 0x01;
 /// `blosc2_flags` bit 7: the streams hold instrumentation, not filtered data
 /// (`BLOSC2_INSTR_CODEC`).
 const BLOSC2_INSTR_CODEC: u8 = 0x80;
-/// Offset of `flags`, named in codec errors.
-const AT_FLAGS: usize = 2;
 
 /// What a chunk's streams are decoded with: the codec, its dictionary and its state.
 pub(super) struct Streams<'a> {
@@ -198,7 +192,11 @@ impl Chunk<'_, '_, '_> {
             Stored::Chunk => Cursor::at(self.data, start as usize, "a block")?,
             Stored::Parts(stored) => block_bytes(header, block, start as usize, stored)?,
         };
-        if self.filtered && split && filters::unshuffles_rows(nstreams) && only_shuffle(header) {
+        if self.filtered
+            && split
+            && filters::shuffle::unshuffles_rows(nstreams)
+            && only_shuffle(header)
+        {
             // The unshuffle reads the streams stored as they are where they are, not
             // from a copy (C copies them first).
             let [streams_buf, .., zeros_buf] = bufs;
@@ -213,14 +211,14 @@ impl Chunk<'_, '_, '_> {
                 Row::Zeros => zeros,
                 Row::Written => buf.get(j * neblock..(j + 1) * neblock).unwrap_or_default(),
             });
-            filters::unshuffle_rows(Unit::detected(), &rows[..nstreams], dest);
+            filters::shuffle::unshuffle_rows(Unit::detected(), &rows[..nstreams], dest);
             return Ok(());
         }
         let typesize = usize::from(header.typesize);
         if self.filtered
             && !split
             && matches!(self.streams.codec, Codec::Lz4 | Codec::Lz4Hc)
-            && filters::unshuffles_rows(typesize)
+            && filters::shuffle::unshuffles_rows(typesize)
             && bsize.is_multiple_of(typesize)
             && only_shuffle(header)
         {
@@ -233,7 +231,7 @@ impl Chunk<'_, '_, '_> {
                 let at = j * row..(j + 1) * row;
                 lead.get(at.clone()).or(buf.get(at)).unwrap_or_default()
             });
-            filters::unshuffle_rows(Unit::detected(), &rows[..typesize], dest);
+            filters::shuffle::unshuffle_rows(Unit::detected(), &rows[..typesize], dest);
             return Ok(());
         }
         let streams_out = if self.filtered && !streams_into_dest(header) {
@@ -382,7 +380,7 @@ pub(super) fn stream_into(
 /// A codec's error in the stream at byte `src_at` of the chunk, placed in the chunk.
 fn placed(streams: &Streams<'_>, src_at: usize, kind: ChunkErrorKind) -> ChunkError {
     match kind {
-        ChunkErrorKind::CodecNotDecoded { .. } => ChunkError::at(AT_FLAGS, kind),
+        ChunkErrorKind::CodecNotDecoded { .. } => ChunkError::at(at::FLAGS, kind),
         ChunkErrorKind::ZstdHeader {
             field: "dictionary",
             frame_offset,
