@@ -170,48 +170,8 @@ impl Array {
     /// `get_set_slice`), and what python-blosc2 opens as an NDArray.
     fn from_frame(frame: Frame, label: PathBuf) -> Result<Array, ArrayError> {
         let fail = |e: ArrayError| e.in_file(&label);
-        let header = &frame.header;
-        let kind = Kind::of_frame(header);
-        if kind != Kind::NDArray {
-            let kind = ArrayErrorKind::NotAnArray {
-                kind: format!("a frame python-blosc2 opens as {}", kind.name()),
-            };
-            return Err(fail(ArrayError::new(kind)));
-        }
-        let meta = header.array_meta().map_err(|e| fail(e.into()))?;
-        let typesize = header.info.typesize;
-        let dtype = match meta.effective_dtype(typesize) {
-            Some(dtype) => dtype,
-            None => {
-                let kind = match meta.parsed_dtype() {
-                    Some(Err(e)) => ArrayErrorKind::Dtype(e),
-                    _ => ArrayErrorKind::Layout {
-                        reason: format!(
-                            "dtype format {:?} is not NumPy's: no element type to read",
-                            meta.dtype_format()
-                        ),
-                    },
-                };
-                return Err(fail(ArrayError::new(kind)));
-            }
-        };
-        meta.validate_with_itemsize(u64::from(typesize), Some(dtype.itemsize()))
-            .map_err(|e| fail(ArrayError::new(ArrayErrorKind::Metadata(e))))?;
-        let to_u64 = |v: &[i32]| v.iter().map(|&x| x.max(0) as u64).collect::<Vec<u64>>();
-        let shape: Vec<u64> = meta.shape().iter().map(|&x| x.max(0) as u64).collect();
-        let grid = Grid::new(
-            &shape,
-            &to_u64(meta.chunkshape()),
-            &to_u64(meta.blockshape()),
-        )
-        .map_err(fail)?;
-        let itemsize = typesize as usize;
-        let chunk_nbytes = (grid.chunk_items as u64).saturating_mul(itemsize as u64);
-        if chunk_nbytes > MAX_CHUNK_NBYTES {
-            return Err(fail(ArrayError::layout(format!(
-                "a chunk holds {chunk_nbytes} bytes (extchunknitems x typesize); C-Blosc2 reads at most {MAX_CHUNK_NBYTES}"
-            ))));
-        }
+        let (grid, dtype) = layout_of(&frame.header).map_err(fail)?;
+        let itemsize = frame.header.info.typesize as usize;
         Ok(Array {
             frame,
             grid,
@@ -290,4 +250,50 @@ impl Array {
         self.threads = threads.max(1);
         self
     }
+}
+
+/// The grid and dtype of the array `header` holds, checked as C-Blosc2 checks them
+/// before it reads or writes an array's data (`b2nd_from_schunk`, `get_set_slice`),
+/// and as python-blosc2 opens an NDArray.
+pub(crate) fn layout_of(header: &FrameHeader) -> Result<(Grid, Dtype), ArrayError> {
+    let kind = Kind::of_frame(header);
+    if kind != Kind::NDArray {
+        let kind = ArrayErrorKind::NotAnArray {
+            kind: format!("a frame python-blosc2 opens as {}", kind.name()),
+        };
+        return Err(ArrayError::new(kind));
+    }
+    let meta = header.array_meta()?;
+    let typesize = header.info.typesize;
+    let dtype = match meta.effective_dtype(typesize) {
+        Some(dtype) => dtype,
+        None => {
+            let kind = match meta.parsed_dtype() {
+                Some(Err(e)) => ArrayErrorKind::Dtype(e),
+                _ => ArrayErrorKind::Layout {
+                    reason: format!(
+                        "dtype format {:?} is not NumPy's: no element type to read",
+                        meta.dtype_format()
+                    ),
+                },
+            };
+            return Err(ArrayError::new(kind));
+        }
+    };
+    meta.validate_with_itemsize(u64::from(typesize), Some(dtype.itemsize()))
+        .map_err(|e| ArrayError::new(ArrayErrorKind::Metadata(e)))?;
+    let to_u64 = |v: &[i32]| v.iter().map(|&x| x.max(0) as u64).collect::<Vec<u64>>();
+    let shape: Vec<u64> = meta.shape().iter().map(|&x| x.max(0) as u64).collect();
+    let grid = Grid::new(
+        &shape,
+        &to_u64(meta.chunkshape()),
+        &to_u64(meta.blockshape()),
+    )?;
+    let chunk_nbytes = (grid.chunk_items as u64).saturating_mul(u64::from(typesize));
+    if chunk_nbytes > MAX_CHUNK_NBYTES {
+        return Err(ArrayError::layout(format!(
+            "a chunk holds {chunk_nbytes} bytes (extchunknitems x typesize); C-Blosc2 reads at most {MAX_CHUNK_NBYTES}"
+        )));
+    }
+    Ok((grid, dtype))
 }

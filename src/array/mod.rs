@@ -51,6 +51,7 @@
 //! Chunks the index marks as zeros, NaNs or uninitialised are never materialised;
 //! uninitialised chunks read as zeros, as C-Blosc2 gives them to python.
 
+mod edit;
 mod element;
 mod error;
 mod geometry;
@@ -62,6 +63,7 @@ mod read;
 mod source;
 pub mod write;
 
+pub use edit::ArrayRw;
 pub use element::Element;
 pub use error::{ArrayError, ArrayErrorKind};
 pub use geometry::{Index, Selection, Touched};

@@ -75,10 +75,28 @@ fn chunks_along(len: i64, chunk: i32) -> i64 {
     }
 }
 
-/// The array metalayer of `header` with `new_shape`, checked, and its encoding.
+/// The array metalayer of `header` with `new_shape`, checked (the same chunk grid: only
+/// the metalayer changes), and its encoding.
 pub(super) fn reshaped(
     header: &FrameHeader,
     new_shape: &[i64],
+) -> Result<(String, Meta, Vec<u8>), FrameError> {
+    reshaped_in(header, new_shape, true)
+}
+
+/// The array metalayer of `header` with `new_shape`, whatever its chunk grid (a resize
+/// that rewrites the chunk index too), checked, and its encoding.
+pub(crate) fn resized(
+    header: &FrameHeader,
+    new_shape: &[i64],
+) -> Result<(String, Meta, Vec<u8>), FrameError> {
+    reshaped_in(header, new_shape, false)
+}
+
+fn reshaped_in(
+    header: &FrameHeader,
+    new_shape: &[i64],
+    same_grid: bool,
 ) -> Result<(String, Meta, Vec<u8>), FrameError> {
     let layer = header
         .array_metalayer()
@@ -103,7 +121,7 @@ pub(super) fn reshaped(
         .enumerate()
     {
         let (from, to) = (chunks_along(old, chunk), chunks_along(new, chunk));
-        if from != to {
+        if same_grid && from != to {
             return refuse(ShapeChangeRefusal::ChunkGrid { axis, from, to });
         }
     }

@@ -314,6 +314,12 @@ pub enum FrameErrorKind {
         /// Why, in a few words.
         why: String,
     },
+    /// A frame this crate does not change in place, with why.
+    #[error("not changed in place: {why}")]
+    NotEditable {
+        /// Why, in a few words.
+        why: &'static str,
+    },
 }
 
 /// `metalayer "b2nd" does not decode: <why> (byte N of its content, which starts at frame
@@ -390,7 +396,8 @@ impl Kind for FrameErrorKind {
             | ShapeChange { .. }
             | ContentLengthMismatch { .. }
             | Exists
-            | NotReplaceable { .. } => Class::Refused,
+            | NotReplaceable { .. }
+            | NotEditable { .. } => Class::Refused,
             TruncatedFrame { .. } => Class::Truncated,
             OverBudget(_) => Class::TooLarge,
             ContentChanged { .. } | LockTimeout { .. } => Class::Conflict,

@@ -175,12 +175,13 @@
 //! array metalayer, `user` the user metalayers as serde values, and `trailer` the
 //! variable-length metalayers (read, written as C writes them, and updated in files).
 
-mod array;
+pub(crate) mod array;
 mod array_info;
 pub(crate) mod build;
 mod check;
 mod chunks;
 mod data;
+pub(crate) mod edit;
 mod error;
 mod fields;
 pub(crate) mod file;

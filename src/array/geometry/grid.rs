@@ -185,7 +185,7 @@ impl Grid {
 
 /// Calls `f` with the spans of every chunk a selection touches (one per axis), the last
 /// axis fastest.
-pub(super) fn each_chunk(spans: &[Vec<Span>], mut f: impl FnMut(&[Span])) {
+pub(crate) fn each_chunk(spans: &[Vec<Span>], mut f: impl FnMut(&[Span])) {
     let ndim = spans.len();
     if spans.iter().any(Vec::is_empty) {
         return;

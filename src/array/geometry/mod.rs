@@ -25,7 +25,7 @@ mod rows;
 mod selection;
 mod stretch;
 
-pub(crate) use grid::Grid;
+pub(crate) use grid::{each_chunk, Grid, Span};
 pub(crate) use pieces::{Piece, Pieces};
 pub use plan::Touched;
 pub(crate) use plan::{touched, ChunkPlan};

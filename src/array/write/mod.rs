@@ -29,7 +29,7 @@ mod gather;
 mod layout;
 mod options;
 mod pipeline;
-mod pipeline_check;
+pub(crate) mod pipeline_check;
 mod pool;
 mod workers;
 mod writer;

@@ -1,0 +1,250 @@
+//! The chunks of one commit: where each chunk of the new grid comes from (an old
+//! chunk kept as it is, or zeros), the ones changed (decoded, held until the commit),
+//! and the commit itself: each changed chunk compressed with the frame's parameters
+//! (all zeros: C's special zero chunk) and stored, the new index put in place.
+
+use std::collections::BTreeMap;
+use std::vec::Vec;
+
+use super::super::error::ArrayError;
+use super::super::geometry::Grid;
+use crate::array::write::pipeline_check;
+use crate::blosc::{Codec, Special, MAX_FILTERS};
+use crate::chunk::{self, CParams, DecodeBudget};
+use crate::frame::array::resized;
+use crate::frame::edit::FrameEdit;
+use crate::frame::{Chunk, ChunkLocation, FrameError, FrameErrorKind};
+
+/// The chunks of the array being changed.
+pub(super) struct Chunks {
+    edit: FrameEdit,
+    grid: Grid,
+    itemsize: usize,
+    /// Bytes of a decoded chunk (`extchunknitems * typesize`).
+    chunk_nbytes: usize,
+    /// For each chunk of the grid: the old chunk it is (its number), or none (zeros).
+    origin: Vec<Option<u64>>,
+    /// The chunks changed, decoded, by number.
+    changed: BTreeMap<u64, Vec<u8>>,
+    cparams: CParams,
+}
+
+fn not_editable(why: &'static str) -> ArrayError {
+    FrameError::new(FrameErrorKind::NotEditable { why }).into()
+}
+
+impl Chunks {
+    /// The chunks of the frame `edit` holds, an array of `grid`; refused where this
+    /// crate would not write what C-Blosc2 reads back exactly.
+    pub(super) fn new(edit: FrameEdit, grid: &Grid) -> Result<Chunks, ArrayError> {
+        let info = &edit.header.info;
+        let itemsize = info.typesize as usize;
+        let chunk_nbytes = grid.chunk_items * itemsize;
+        if info.chunksize < 0 || info.chunksize as usize != chunk_nbytes {
+            return Err(not_editable(
+                "its chunksize is not its chunk's bytes (a frame without data written with variable chunks)",
+            ));
+        }
+        if info.use_dict {
+            return Err(not_editable("its chunks use a zstd dictionary"));
+        }
+        if !matches!(
+            info.codec,
+            Codec::BloscLz | Codec::Lz4 | Codec::Lz4Hc | Codec::Zlib | Codec::Zstd
+        ) {
+            return Err(not_editable("its codec is not one this crate compresses"));
+        }
+        let mut filters = [(crate::blosc::Filter::None, 0); MAX_FILTERS];
+        for (slot, f) in filters.iter_mut().enumerate() {
+            *f = (info.filters[slot], info.filters_meta[slot]);
+        }
+        if let Some(reason) = pipeline_check::refusal(&filters) {
+            return Err(ArrayError::new(crate::array::ArrayErrorKind::Pipeline {
+                pipeline: std::format!("{:?}", info.filters),
+                reason,
+            }));
+        }
+        let cparams = CParams {
+            codec: info.codec,
+            clevel: info.clevel,
+            typesize: itemsize,
+            blocksize: usize::try_from(info.blocksize).unwrap_or(0),
+            splitmode: info.splitmode,
+            filters,
+        };
+        let count = edit.chunks.index.locations.len() as u64;
+        Ok(Chunks {
+            edit,
+            grid: grid.clone(),
+            itemsize,
+            chunk_nbytes,
+            origin: (0..count).map(Some).collect(),
+            changed: BTreeMap::new(),
+            cparams,
+        })
+    }
+
+    pub(super) fn itemsize(&self) -> usize {
+        self.itemsize
+    }
+
+    /// Chunk `n`'s elements, decoded, to change.
+    pub(super) fn get_mut(&mut self, n: u64) -> Result<&mut Vec<u8>, ArrayError> {
+        if !self.changed.contains_key(&n) {
+            let origin = self.origin.get(n as usize).copied().flatten();
+            let decoded = self.decode(origin)?;
+            self.changed.insert(n, decoded);
+        }
+        self.changed
+            .get_mut(&n)
+            .ok_or_else(|| ArrayError::layout(std::format!("chunk {n} is not in the array")))
+    }
+
+    /// Old chunk `origin` decoded (zeros for none).
+    fn decode(&self, origin: Option<u64>) -> Result<Vec<u8>, ArrayError> {
+        let Some(n) = origin else {
+            return Ok(std::vec![0u8; self.chunk_nbytes]);
+        };
+        let stored = &self.edit.chunks;
+        let bytes = match stored.chunk(n)? {
+            Chunk::Special(special) => {
+                let pattern = stored.special_pattern(special)?;
+                pattern
+                    .iter()
+                    .copied()
+                    .cycle()
+                    .take(self.chunk_nbytes)
+                    .collect()
+            }
+            Chunk::Stored(chunk) => {
+                let mut raw = Vec::new();
+                chunk.read_all(&mut raw)?;
+                let limit = u32::try_from(self.chunk_nbytes).unwrap_or(u32::MAX);
+                let budget = DecodeBudget::unlimited().with_max_chunk(limit);
+                chunk::decode(&raw, &budget).map_err(|e| chunk.error(e))?
+            }
+        };
+        if bytes.len() != self.chunk_nbytes {
+            return Err(ArrayError::layout(std::format!(
+                "chunk {n} decodes to {} bytes, not the chunk's {}",
+                bytes.len(),
+                self.chunk_nbytes
+            )));
+        }
+        Ok(bytes)
+    }
+
+    /// The chunks of the array resized to `shape`: chunks inside what is kept stay as
+    /// they are; a chunk the resize cuts or grows into has every cell outside the kept
+    /// region zeroed; new chunks are zeros. The new grid.
+    pub(super) fn resize(&mut self, shape: &[u64]) -> Result<Grid, ArrayError> {
+        let old = &self.grid;
+        if shape.len() != old.ndim() {
+            return Err(ArrayError::layout(std::format!(
+                "the array has {} dimensions, the new shape {}",
+                old.ndim(),
+                shape.len()
+            )));
+        }
+        if shape.contains(&0) {
+            return Err(not_editable(
+                "resizing to an empty array (a frame without data is written whole)",
+            ));
+        }
+        let new = Grid::new(shape, &old.chunkshape, &old.blockshape)?;
+        let keep: Vec<u64> = old
+            .shape
+            .iter()
+            .zip(shape)
+            .map(|(&a, &b)| a.min(b))
+            .collect();
+        let kept = Grid::new(&keep, &old.chunkshape, &old.blockshape)?;
+        let count: u64 = new.chunks_per_axis.iter().product();
+        let mut origin = Vec::with_capacity(count as usize);
+        let mut changed = BTreeMap::new();
+        let mut coords = std::vec![0u64; new.ndim()];
+        for m in 0..count {
+            let mut rest = m;
+            for d in (0..new.ndim()).rev() {
+                coords[d] = rest % new.chunks_per_axis[d];
+                rest /= new.chunks_per_axis[d];
+            }
+            if coords.iter().zip(&old.chunks_per_axis).any(|(c, n)| c >= n) {
+                origin.push(None);
+                continue;
+            }
+            let n = old.chunk_number(&coords);
+            let moved = (0..new.ndim()).any(|d| {
+                let size = old.chunkshape[d];
+                let (start, end) = (coords[d] * size, (coords[d] + 1) * size);
+                let (lo, hi) = (keep[d], old.shape[d].max(shape[d]));
+                old.shape[d] != shape[d] && start < hi && lo < end
+            });
+            if !moved {
+                origin.push(self.origin.get(n as usize).copied().flatten());
+                if let Some(buf) = self.changed.remove(&n) {
+                    changed.insert(m, buf);
+                }
+                continue;
+            }
+            let before = match self.changed.remove(&n) {
+                Some(buf) => buf,
+                None => self.decode(self.origin.get(n as usize).copied().flatten())?,
+            };
+            let mut after = std::vec![0u8; self.chunk_nbytes];
+            if coords.iter().zip(&kept.chunks_per_axis).all(|(c, k)| c < k) {
+                let size = self.itemsize;
+                kept.chunk_runs(&coords, |_, at, len| {
+                    let r = at * size..(at + len) * size;
+                    after[r.clone()].copy_from_slice(&before[r]);
+                });
+            }
+            origin.push(None);
+            changed.insert(m, after);
+        }
+        self.origin = origin;
+        self.changed = changed;
+        self.grid = new.clone();
+        Ok(new)
+    }
+
+    /// Stores the changed chunks and puts the new frame in place (its array metalayer
+    /// given `grid`'s shape when `reshaped`).
+    pub(super) fn commit(mut self, grid: &Grid, reshaped: bool) -> Result<(), ArrayError> {
+        let origins = core::mem::take(&mut self.origin);
+        let mut locations = Vec::with_capacity(origins.len());
+        let mut changed = core::mem::take(&mut self.changed).into_iter().peekable();
+        for (m, origin) in origins.iter().enumerate() {
+            let location = match changed.next_if(|(n, _)| *n == m as u64) {
+                Some((_, buf)) => self.store(&buf)?,
+                None => match origin {
+                    Some(n) => self.edit.chunks.location(*n)?,
+                    None => ChunkLocation::Special(Special::Zero),
+                },
+            };
+            locations.push(location);
+        }
+        let nbytes = (locations.len() as i64).saturating_mul(self.chunk_nbytes as i64);
+        let metalayer = match reshaped {
+            true => {
+                let shape: Vec<i64> = grid.shape.iter().map(|&d| d as i64).collect();
+                let (name, _, bytes) = resized(&self.edit.header, &shape)?;
+                Some((name, bytes))
+            }
+            false => None,
+        };
+        let metalayer = metalayer.as_ref().map(|(n, b)| (n.as_str(), b.as_slice()));
+        self.edit.commit(&locations, nbytes, metalayer)?;
+        Ok(())
+    }
+
+    /// A changed chunk stored: C's special zero chunk when all zeros, else compressed.
+    fn store(&mut self, decoded: &[u8]) -> Result<ChunkLocation, ArrayError> {
+        if decoded.iter().all(|&b| b == 0) {
+            return Ok(ChunkLocation::Special(Special::Zero));
+        }
+        let compressed = chunk::compress(decoded, &self.cparams)
+            .map_err(|e| ArrayError::new(crate::array::ArrayErrorKind::Compress(e)))?;
+        Ok(self.edit.put(&compressed)?)
+    }
+}

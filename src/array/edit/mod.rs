@@ -1,0 +1,256 @@
+//! [`ArrayRw`]: an array changed in place, as python-blosc2 changes a stored array:
+//! `arr[sel] = x` ([`ArrayRw::write`]), `arr.resize(shape)` ([`ArrayRw::resize`]) and
+//! growing along an axis with new values ([`ArrayRw::append`]).
+//!
+//! Each call is one commit of the chunks it changes, under C-Blosc2's lock: the chunks
+//! it touches are decoded, changed and compressed again with the frame's own parameters,
+//! stored where the old frame does not look, and put in place in one step (the frame's
+//! in-place edit: a crash leaves the old array or the new one). Filters, user metalayers
+//! and vlmeta stay as they are. Cells a resize adds read as zeros, always: a chunk that
+//! a resize cuts or grows into is rewritten with every cell outside the kept region
+//! zeroed (C-Blosc2 leaves a shrunk chunk's tail, which python then shows again when it
+//! grows). A chunk that becomes all zeros is stored as C's special zero chunk.
+
+mod broadcast;
+mod chunks;
+
+use std::path::{Path, PathBuf};
+use std::string::ToString;
+use std::vec::Vec;
+
+use self::broadcast::Broadcast;
+use self::chunks::Chunks;
+use super::element::Element;
+use super::error::{ArrayError, ArrayErrorKind};
+use super::geometry::{each_chunk, resolve, ChunkPlan, Grid, Selection, Span};
+use super::handle::{layout_of, Array};
+use crate::dtype::{ByteOrder, Dtype};
+use crate::frame::edit::FrameEdit;
+use crate::frame::{Locking, Source};
+use crate::io::Steps;
+
+/// An array opened for changing its values in place ([`Array::open_rw`]).
+///
+/// ```
+/// use b2nd_meta::array::{Array, Selection};
+///
+/// let src = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/arrays/blosc2-4.14.1/ndim1_i4.b2nd");
+/// let path = std::env::temp_dir().join(format!("b2nd-meta-rw-doc-{}.b2nd", std::process::id()));
+/// std::fs::copy(src, &path)?;
+///
+/// let mut a = Array::open_rw(&path)?;
+/// let before: Vec<i32> = a.array().read(&Selection::all())?;
+/// a.write(&"2:5".parse()?, &[-1i32, -2, -3])?;      // arr[2:5] = [-1, -2, -3]
+/// a.write(&"::10".parse()?, &[7i32])?;              // arr[::10] = 7
+/// a.resize(&[31])?;                                 // two more cells, zeros
+/// let all: Vec<i32> = a.array().read(&Selection::all())?;
+/// assert_eq!(all[..6], [7, before[1], -1, -2, -3, before[5]]);
+/// assert_eq!((all[10], all[20]), (7, 7));
+/// assert_eq!(all[29..], [0, 0]);
+/// a.append(0, &[40i32, 41])?;
+/// let tail: Vec<i32> = a.array().read(&"29:".parse()?)?;
+/// assert_eq!(tail, [0, 0, 40, 41]);
+/// # std::fs::remove_file(&path)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct ArrayRw {
+    path: PathBuf,
+    locking: Locking,
+    steps: Steps,
+    array: Array,
+}
+
+impl Array {
+    /// Opens the array at `source` (a contiguous frame's file or a sparse frame's
+    /// directory) for changing its values, under the source's locking.
+    pub fn open_rw(source: impl Into<Source>) -> Result<ArrayRw, ArrayError> {
+        let source = source.into();
+        let Some(path) = source.as_path().map(Path::to_path_buf) else {
+            let why = "an array in memory (open a path)";
+            let kind = crate::frame::FrameErrorKind::NotEditable { why };
+            return Err(crate::frame::FrameError::new(kind).into());
+        };
+        let array = Array::open(source.clone())?;
+        Ok(ArrayRw {
+            path,
+            locking: source.locking,
+            steps: Steps::of_process(),
+            array,
+        })
+    }
+}
+
+/// What one commit changes: the new shape (a resize), and values written.
+struct Change<'a> {
+    shape: Option<&'a [u64]>,
+    write: Option<(&'a Selection, &'a [u8], &'a [u64])>,
+}
+
+impl ArrayRw {
+    /// The array as the last call left it (reads go through it).
+    pub fn array(&self) -> &Array {
+        &self.array
+    }
+
+    /// `arr[sel] = values`: `values` in C order, as many as the selection takes, or
+    /// one (set everywhere). `T` must read the array's dtype ([`Element::accepts`]).
+    pub fn write<T: Element>(&mut self, sel: &Selection, values: &[T]) -> Result<(), ArrayError> {
+        let shape = match values.len() {
+            1 => Vec::new(),
+            n => std::vec![n as u64],
+        };
+        let taken = self.array.shape_of(sel)?;
+        let shape = match taken.iter().product::<u64>() == values.len() as u64 {
+            true => taken,
+            false => shape,
+        };
+        self.write_shaped(sel, values, &shape)
+    }
+
+    /// `arr[sel] = values` where `values` (in C order) has `shape`, broadcast to the
+    /// selection's as numpy broadcasts an assignment.
+    pub fn write_shaped<T: Element>(
+        &mut self,
+        sel: &Selection,
+        values: &[T],
+        shape: &[u64],
+    ) -> Result<(), ArrayError> {
+        let bytes = self.typed_bytes(values)?;
+        self.write_bytes(sel, &bytes, shape)
+    }
+
+    /// `arr[sel] = values` from raw bytes: `shape`'s elements in C order, in the array's
+    /// dtype (byte order included), broadcast to the selection's shape.
+    pub fn write_bytes(
+        &mut self,
+        sel: &Selection,
+        bytes: &[u8],
+        shape: &[u64],
+    ) -> Result<(), ArrayError> {
+        self.commit(Change {
+            shape: None,
+            write: Some((sel, bytes, shape)),
+        })
+    }
+
+    /// Changes the shape, any axis growing or shrinking past the chunk grid (python's
+    /// `arr.resize`): cells it adds read as zeros.
+    pub fn resize(&mut self, shape: &[u64]) -> Result<(), ArrayError> {
+        self.commit(Change {
+            shape: Some(shape),
+            write: None,
+        })
+    }
+
+    /// Grows the array along `axis` by `values` (in C order; the array's other axes,
+    /// and as many rows along `axis` as they make), in one commit.
+    pub fn append<T: Element>(&mut self, axis: usize, values: &[T]) -> Result<(), ArrayError> {
+        let bytes = self.typed_bytes(values)?;
+        self.append_bytes(axis, &bytes)
+    }
+
+    /// [`ArrayRw::append`] from raw bytes in the array's dtype.
+    pub fn append_bytes(&mut self, axis: usize, bytes: &[u8]) -> Result<(), ArrayError> {
+        let shape = self.array.shape().to_vec();
+        if axis >= shape.len() {
+            return Err(ArrayError::layout(std::format!(
+                "axis {axis} is out of bounds for an array of {} dimensions",
+                shape.len()
+            )));
+        }
+        let row: u64 = shape
+            .iter()
+            .enumerate()
+            .filter(|(d, _)| *d != axis)
+            .map(|(_, &n)| n)
+            .product();
+        let row_bytes = row.saturating_mul(self.array.itemsize as u64);
+        if row_bytes == 0 || bytes.len() as u64 % row_bytes != 0 {
+            return Err(ArrayError::new(ArrayErrorKind::BufferLength {
+                expected: row_bytes,
+                found: bytes.len() as u64,
+            }));
+        }
+        let added = bytes.len() as u64 / row_bytes;
+        let mut grown = shape.clone();
+        grown[axis] += added;
+        let mut values_shape = shape;
+        values_shape[axis] = added;
+        let sel = Selection::new((0..grown.len()).map(|d| match d == axis {
+            true => super::geometry::Index::from(grown[d] as i64 - added as i64..grown[d] as i64),
+            false => super::geometry::Index::from(..),
+        }));
+        self.commit(Change {
+            shape: Some(&grown),
+            write: Some((&sel, bytes, &values_shape)),
+        })
+    }
+
+    fn typed_bytes<T: Element>(&self, values: &[T]) -> Result<Vec<u8>, ArrayError> {
+        let dtype: &Dtype = self.array.dtype();
+        if !T::accepts(dtype) {
+            return Err(ArrayError::new(ArrayErrorKind::TypeMismatch {
+                requested: T::NAME,
+                dtype: dtype.to_string(),
+            }));
+        }
+        let big = dtype.byte_order() == ByteOrder::Big;
+        let itemsize = self.array.itemsize;
+        let mut bytes = std::vec![0u8; values.len() * itemsize];
+        for (v, out) in values.iter().zip(bytes.chunks_exact_mut(itemsize)) {
+            v.to_bytes(out, big);
+        }
+        Ok(bytes)
+    }
+
+    /// One commit: the frame opened under its locks, the change decided from what it
+    /// holds now, the chunks changed, the new frame put in place; then read again.
+    fn commit(&mut self, change: Change<'_>) -> Result<(), ArrayError> {
+        let label = self.path.clone();
+        let fail = |e: ArrayError| e.in_file(&label);
+        let edit = FrameEdit::open(&self.path, self.locking, self.steps.clone())
+            .map_err(|e| fail(e.into()))?;
+        let (grid, _) = layout_of(&edit.header).map_err(fail)?;
+        let mut chunks = Chunks::new(edit, &grid).map_err(fail)?;
+        let grid = match change.shape {
+            Some(shape) => chunks.resize(shape).map_err(fail)?,
+            None => grid,
+        };
+        if let Some((sel, bytes, shape)) = change.write {
+            write_into(&mut chunks, &grid, sel, bytes, shape).map_err(fail)?;
+        }
+        chunks.commit(&grid, change.shape.is_some()).map_err(fail)?;
+        let source = Source::path(&self.path).locking(self.locking);
+        self.array = Array::open(source)?.with_threads(self.array.threads());
+        Ok(())
+    }
+}
+
+/// Writes `bytes` (of `shape`, broadcast) into the chunks `sel` touches.
+fn write_into(
+    chunks: &mut Chunks,
+    grid: &Grid,
+    sel: &Selection,
+    bytes: &[u8],
+    shape: &[u64],
+) -> Result<(), ArrayError> {
+    let resolved = resolve(sel, &grid.shape)?;
+    let itemsize = chunks.itemsize();
+    let values = Broadcast::new(shape, &resolved.shape, bytes, itemsize)?;
+    let strides = resolved.out_strides();
+    let spans = grid.selection_spans(&resolved);
+    let mut touched: Vec<Vec<Span>> = Vec::new();
+    each_chunk(&spans, |chosen| touched.push(chosen.to_vec()));
+    let mut plan = ChunkPlan::default();
+    for chosen in &touched {
+        let coords: Vec<u64> = chosen.iter().map(|s| s.chunk).collect();
+        let n = grid.chunk_number(&coords);
+        plan.fill(grid, &resolved, &strides, chosen);
+        let chunk = chunks.get_mut(n)?;
+        plan.each_run(|src, out, len| {
+            values.copy(out, len, &mut chunk[src * itemsize..(src + len) * itemsize]);
+        });
+    }
+    Ok(())
+}
