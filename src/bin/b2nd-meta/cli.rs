@@ -106,6 +106,53 @@ pub enum Command {
         #[arg(value_name = "HEX", required = true)]
         hex: Vec<String>,
     },
+    /// Write values into an array in place: arr[SPEC] = the .npy's values
+    #[command(long_about = WRITE_LONG, after_help = WRITE_EXAMPLES)]
+    Write {
+        #[command(flatten)]
+        frame: FramePath,
+        /// A node of a store (.b2d) holding the array, e.g. /dir/a
+        #[arg(long, value_name = "KEY")]
+        key: Option<String>,
+        /// Where to write: what goes inside python's brackets (default: ..., all)
+        #[arg(
+            long,
+            value_name = "SPEC",
+            default_value = "...",
+            allow_hyphen_values = true
+        )]
+        slice: String,
+        /// The values: a .npy file of the array's dtype, broadcast to the selection (- for stdin)
+        #[arg(value_name = "IN.npy")]
+        input: PathBuf,
+    },
+    /// Resize an array in place, past its chunk grid: new cells read as zeros
+    #[command(long_about = RESIZE_LONG, after_help = RESIZE_EXAMPLES)]
+    Resize {
+        #[command(flatten)]
+        frame: FramePath,
+        /// A node of a store (.b2d) holding the array
+        #[arg(long, value_name = "KEY")]
+        key: Option<String>,
+        /// The new shape: DIM[,DIM...]
+        #[arg(value_name = "SHAPE", value_parser = parse_shape)]
+        shape: Shape,
+    },
+    /// Grow an array in place along an axis by the .npy's values
+    #[command(long_about = APPEND_LONG, after_help = APPEND_EXAMPLES)]
+    Append {
+        #[command(flatten)]
+        frame: FramePath,
+        /// A node of a store (.b2d) holding the array
+        #[arg(long, value_name = "KEY")]
+        key: Option<String>,
+        /// The axis to grow (default 0)
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        axis: usize,
+        /// The values: a .npy of the array's dtype whose other axes are the array's (- for stdin)
+        #[arg(value_name = "IN.npy")]
+        input: PathBuf,
+    },
     /// Change an array's shape in place, within its chunk grid
     #[command(long_about = SET_SHAPE_LONG, after_help = SET_SHAPE_EXAMPLES)]
     SetShape {

@@ -247,3 +247,39 @@ Examples:
   b2nd-meta completions bash > ~/.local/share/bash-completion/completions/b2nd-meta
   b2nd-meta completions zsh > ~/.zfunc/_b2nd-meta
   b2nd-meta completions fish > ~/.config/fish/completions/b2nd-meta.fish";
+
+pub const WRITE_LONG: &str = "\
+Write values into an array in place, as python's arr[SPEC] = values: the chunks the
+selection touches are decoded, changed and compressed again with the array's own codec
+and filters, then put in place in one step (a crash leaves the old array or the new
+one). Metalayers and vlmeta stay as they are.
+
+IN.npy (or - for stdin) must have the array's dtype; its shape broadcasts to the
+selection's as numpy broadcasts an assignment (a single value sets every cell).
+Prints nothing on success.";
+
+pub const WRITE_EXAMPLES: &str = "\
+Examples:
+  b2nd-meta write a.b2nd --slice '2:5, :' rows.npy
+  b2nd-meta write a.b2nd --slice '..., 0' zero.npy      # a 0-d .npy: one value everywhere";
+
+pub const RESIZE_LONG: &str = "\
+Resize an array in place, as python's arr.resize(shape): any axis grows or shrinks,
+past the chunk grid. Cells a resize adds read as zeros, always (a chunk it cuts has its
+cut cells cleared, so that growing it again, here or in python, shows zeros). One
+crash-consistent step; prints nothing on success.";
+
+pub const RESIZE_EXAMPLES: &str = "\
+Examples:
+  b2nd-meta resize a.b2nd 100,20";
+
+pub const APPEND_LONG: &str = "\
+Grow an array in place along --axis (default 0) by the values of IN.npy (or - for
+stdin), whose dtype is the array's and whose other axes are the array's: python's
+arr.append for 1-d arrays, any axis here. One crash-consistent step; prints nothing on
+success.";
+
+pub const APPEND_EXAMPLES: &str = "\
+Examples:
+  b2nd-meta append a.b2nd more_rows.npy
+  b2nd-meta append a.b2nd --axis 1 more_columns.npy";

@@ -127,6 +127,33 @@ fn main() -> ExitCode {
             threads: threads.map(usize::from),
             locking,
         }),
+        Command::Write {
+            frame,
+            key,
+            slice,
+            input,
+        } => Ok(commands::edit::write(
+            &frame.path,
+            key.as_deref(),
+            &slice,
+            &input,
+        )),
+        Command::Resize { frame, key, shape } => Ok(commands::edit::resize(
+            &frame.path,
+            key.as_deref(),
+            &shape.0,
+        )),
+        Command::Append {
+            frame,
+            key,
+            axis,
+            input,
+        } => Ok(commands::edit::append(
+            &frame.path,
+            key.as_deref(),
+            axis,
+            &input,
+        )),
         Command::SetShape {
             dry_run,
             frame,

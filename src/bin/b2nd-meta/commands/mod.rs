@@ -3,6 +3,7 @@
 
 pub mod completions;
 pub mod decode;
+pub mod edit;
 pub mod encode;
 pub mod export;
 pub mod import;

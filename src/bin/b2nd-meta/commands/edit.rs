@@ -1,0 +1,155 @@
+//! `write`, `resize` and `append`: an array's values changed in place
+//! (`Array::open_rw`), each one crash-consistent step; nothing printed on success.
+
+use std::io::{self, BufReader, Read};
+use std::path::{Path, PathBuf};
+
+use b2nd_meta::array::{Array, ArrayError, ArrayRw, NpyHeader, Selection};
+use b2nd_meta::container::{self, Location};
+
+use crate::output::{say, source};
+
+/// The array at `path` (or its store's node `key`, when a file of its own) opened for
+/// changing; the line to say when it cannot be.
+fn open(path: &Path, key: Option<&str>) -> Result<ArrayRw, String> {
+    let target: PathBuf = match key {
+        None => path.to_path_buf(),
+        Some(key) => {
+            let store = container::open(source(path)).map_err(|e| e.to_string())?;
+            let Some(entry) = store.find(key) else {
+                return Err(format!("no node {key:?} in this store"));
+            };
+            match &entry.location {
+                Location::External { path } => path.clone(),
+                _ => {
+                    return Err(format!(
+                        "node {key:?} is stored inside the store's embed file or bundle: \
+                         only a .b2d store's own array files are changed in place"
+                    ));
+                }
+            }
+        }
+    };
+    Array::open_rw(source(&target)).map_err(|e| message(&target, e))
+}
+
+/// The error without the path the line starts with.
+fn message(path: &Path, e: ArrayError) -> String {
+    let text = e.to_string();
+    text.strip_prefix(&format!("{}: ", path.display()))
+        .map(str::to_string)
+        .unwrap_or(text)
+}
+
+/// The .npy at `input` (or stdin): its header and its elements in C order.
+fn values(input: &Path) -> Result<(NpyHeader, Vec<u8>), String> {
+    let stdin = io::stdin();
+    let reader: Box<dyn Read> = match input.as_os_str() == "-" {
+        true => Box::new(stdin.lock()),
+        false => Box::new(
+            std::fs::File::open(input)
+                .map_err(|e| format!("{}: cannot open: {e}", input.display()))?,
+        ),
+    };
+    let mut reader = BufReader::with_capacity(1 << 20, reader);
+    let named = |e: ArrayError| format!("{}: {}", input.display(), e);
+    let header = NpyHeader::read(&mut reader).map_err(named)?;
+    let nbytes = header.nbytes();
+    let mut data = Vec::new();
+    reader
+        .by_ref()
+        .take(u64::try_from(nbytes).unwrap_or(u64::MAX))
+        .read_to_end(&mut data)
+        .map_err(|e| format!("{}: cannot read: {e}", input.display()))?;
+    if data.len() as u128 != nbytes {
+        return Err(format!(
+            "{}: truncated: expected {nbytes} bytes of data after the {}-byte header, found {}",
+            input.display(),
+            header.data_offset,
+            data.len()
+        ));
+    }
+    let data = header.c_order(data);
+    Ok((header, data))
+}
+
+/// The .npy's dtype must be the array's.
+fn same_dtype(array: &Array, header: &NpyHeader) -> Result<(), String> {
+    match header.dtype == *array.dtype() {
+        true => Ok(()),
+        false => Err(format!(
+            "the values' dtype {} is not the array's {} (convert it first, e.g. numpy's astype)",
+            header.dtype,
+            array.dtype()
+        )),
+    }
+}
+
+/// Runs `edit`, saying its line on failure.
+fn run(path: &Path, edit: impl FnOnce() -> Result<(), String>) -> bool {
+    match edit() {
+        Ok(()) => true,
+        Err(line) => {
+            say(&path.to_string_lossy(), &line);
+            false
+        }
+    }
+}
+
+/// `write PATH [--key KEY] [--slice SPEC] IN.npy`.
+pub fn write(path: &Path, key: Option<&str>, slice: &str, input: &Path) -> bool {
+    run(path, || {
+        let sel = Selection::parse(slice).map_err(|e| format!("--slice {slice:?}: {e}"))?;
+        let mut array = open(path, key)?;
+        let (header, data) = values(input)?;
+        same_dtype(array.array(), &header)?;
+        array
+            .write_bytes(&sel, &data, &header.shape)
+            .map_err(|e| message(path, e))
+    })
+}
+
+/// `resize PATH [--key KEY] SHAPE`.
+pub fn resize(path: &Path, key: Option<&str>, shape: &[i64]) -> bool {
+    run(path, || {
+        let shape: Vec<u64> = shape
+            .iter()
+            .map(|&d| u64::try_from(d).map_err(|_| format!("a negative length: {d}")))
+            .collect::<Result<_, _>>()?;
+        let mut array = open(path, key)?;
+        array.resize(&shape).map_err(|e| message(path, e))
+    })
+}
+
+/// `append PATH [--key KEY] [--axis N] IN.npy`.
+pub fn append(path: &Path, key: Option<&str>, axis: usize, input: &Path) -> bool {
+    run(path, || {
+        let mut array = open(path, key)?;
+        let (header, data) = values(input)?;
+        same_dtype(array.array(), &header)?;
+        let shape = array.array().shape();
+        if axis >= shape.len() {
+            return Err(format!(
+                "--axis {axis}: the array has {} dimension{}",
+                shape.len(),
+                if shape.len() == 1 { "" } else { "s" }
+            ));
+        }
+        let others = |s: &[u64]| -> Vec<u64> {
+            s.iter()
+                .enumerate()
+                .filter(|(d, _)| *d != axis)
+                .map(|(_, &n)| n)
+                .collect()
+        };
+        if header.shape.len() != shape.len() || others(&header.shape) != others(shape) {
+            return Err(format!(
+                "the values' shape {:?} does not extend the array's {:?} along axis {axis}",
+                header.shape, shape
+            ));
+        }
+        array
+            .append_bytes(axis, &data)
+            .map_err(|e| message(path, e))
+    })
+}
