@@ -33,8 +33,9 @@ const LZ4_VERSION: u8 = 1;
 /// Bits 0 and 2 together: the header is the 32-byte extended one.
 const EXTENDED: u8 = FLAG_SHUFFLE | FLAG_BITSHUFFLE;
 
-/// The input is too large for one chunk.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The input is too large for one chunk. Its `Debug` is its message (as `main` prints
+/// it).
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct TooLargeForChunk {
     /// The input's length.
     pub nbytes: usize,
@@ -51,6 +52,8 @@ impl core::fmt::Display for TooLargeForChunk {
 }
 
 impl core::error::Error for TooLargeForChunk {}
+
+crate::located::debug_as_display!(TooLargeForChunk);
 
 /// Compresses `data` into one Blosc2 chunk (`typesize` 1, no filters): LZ4 blocks, or
 /// the bytes as they are when LZ4 does not make the chunk smaller.

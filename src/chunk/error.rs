@@ -259,9 +259,10 @@ impl From<codec::zlib::Refusal> for ChunkErrorKind {
 }
 
 /// A decode refused because the budget does not hold it
-/// ([`DecodeBudget`](super::DecodeBudget)).
+/// ([`DecodeBudget`](super::DecodeBudget)). Its `Debug` is its message (as `main`
+/// prints it).
 #[cfg(feature = "std")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error(
     "expected at most {left} more decoded bytes (what is left of a decode budget of \
      {limit}), found {nbytes}"
@@ -274,3 +275,6 @@ pub struct OverBudget {
     /// The whole budget.
     pub limit: u64,
 }
+
+#[cfg(feature = "std")]
+crate::located::debug_as_display!(OverBudget);
