@@ -78,7 +78,7 @@ fn chunks_along(len: i64, chunk: i32) -> i64 {
 /// The array metalayer of `header` with `new_shape`, checked, and its encoding.
 pub(super) fn reshaped(
     header: &FrameHeader,
-    new_shape: &[i64],
+    new_shape: &[u64],
 ) -> Result<(String, Meta, Vec<u8>), FrameError> {
     let layer = header
         .array_metalayer()
@@ -92,9 +92,15 @@ pub(super) fn reshaped(
             to: new_shape.len(),
         });
     }
-    if let Some((axis, &len)) = new_shape.iter().enumerate().find(|&(_, &len)| len < 0) {
-        return refuse(ShapeChangeRefusal::Negative { axis, len });
+    // The metalayer stores int64 lengths.
+    let mut wire = Vec::with_capacity(new_shape.len());
+    for (axis, &len) in new_shape.iter().enumerate() {
+        match i64::try_from(len) {
+            Ok(len) => wire.push(len),
+            Err(_) => return refuse(ShapeChangeRefusal::TooLong { axis, len }),
+        }
     }
+    let new_shape = &wire[..];
     for (axis, ((&old, &new), &chunk)) in meta
         .shape()
         .iter()
@@ -130,10 +136,10 @@ pub(super) fn reshaped(
 /// let header = b2nd_meta::frame::open(path)?.header;
 /// let meta = b2nd_meta::frame::reshaped_meta(&header, &[12, 8])?;
 /// assert_eq!(meta.shape(), [12, 8]);
-/// let err = b2nd_meta::frame::reshaped_meta(&header, &[-1, 7]).unwrap_err();
-/// assert!(err.to_string().contains("axis 0 is -1"));
+/// let err = b2nd_meta::frame::reshaped_meta(&header, &[u64::MAX, 7]).unwrap_err();
+/// assert!(err.to_string().contains("axis 0 is 18446744073709551615"));
 /// # Ok::<(), b2nd_meta::frame::FrameError>(())
 /// ```
-pub fn reshaped_meta(header: &FrameHeader, new_shape: &[i64]) -> Result<Meta, FrameError> {
+pub fn reshaped_meta(header: &FrameHeader, new_shape: &[u64]) -> Result<Meta, FrameError> {
     reshaped(header, new_shape).map(|(_, meta, _)| meta)
 }
