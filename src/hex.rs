@@ -38,8 +38,9 @@ pub fn encode(bytes: &[u8]) -> String {
     s
 }
 
-/// Text that is not hex: where, and what was found there.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Text that is not hex: where, and what was found there. Its `Debug` is its message (as
+/// `main` prints it).
+#[derive(Clone, PartialEq, Eq)]
 pub struct HexError {
     offset: usize,
     found: Found,
@@ -74,6 +75,8 @@ impl fmt::Display for HexError {
 }
 
 impl core::error::Error for HexError {}
+
+crate::located::debug_as_display!(HexError);
 
 /// Hex digits (either case), nothing else, into bytes.
 pub fn decode(text: &str) -> Result<Vec<u8>, HexError> {

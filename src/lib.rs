@@ -97,7 +97,7 @@
 //!   [`bytes`], [`spec`], [`dtype`], [`value`], [`blosc`], [`error`], and [`chunk`]'s
 //!   decoding (zlib chunks and [`chunk::compress`] need `std`).
 //! - `ndarray`: [`array::Array::read_ndarray`], a selection's values as an
-//!   `ndarray::ArrayD`.
+//!   `ndarray::ArrayD`, and `NewArray::write_ndarray`, a new array from one.
 //! - `cli`: the `b2nd-meta` command-line tool (clap, clap_complete and serde_json,
 //!   which the library alone never pulls in), and `hex`, the lowercase hex it prints
 //!   bytes in.

@@ -213,8 +213,21 @@ impl<K: Kind> fmt::Display for Located<K> {
     }
 }
 
-impl<K: fmt::Debug> fmt::Debug for Located<K> {
+/// The message, on one line, as [`Display`](fmt::Display) gives it: what `main` prints
+/// when it returns the error (`Error: path: message at byte N`). The alternate form
+/// (`{:#?}`) is the structure, for debugging: offset, path and kind, the kind's own
+/// errors structured too.
+///
+/// ```
+/// let err = b2nd_meta::frame::open("/no/such/file.b2nd").unwrap_err();
+/// assert_eq!(format!("{err:?}"), err.to_string());
+/// assert!(format!("{err:#?}").starts_with("Located {\n    offset: None,"));
+/// ```
+impl<K: Kind> fmt::Debug for Located<K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !f.alternate() {
+            return fmt::Display::fmt(self, f);
+        }
         let mut s = f.debug_struct("Located");
         s.field("offset", &self.inner.offset);
         #[cfg(feature = "std")]
@@ -222,6 +235,20 @@ impl<K: fmt::Debug> fmt::Debug for Located<K> {
         s.field("kind", &self.inner.kind).finish()
     }
 }
+
+/// `Debug` as `Display`, for an error type that is not a [`Located`] (an enum or struct
+/// whose message names each of its fields): the one line `main` prints when it returns
+/// the error, in the plain and in the alternate form.
+macro_rules! debug_as_display {
+    ($($ty:ty),* $(,)?) => {$(
+        impl core::fmt::Debug for $ty {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                core::fmt::Display::fmt(self, f)
+            }
+        }
+    )*};
+}
+pub(crate) use debug_as_display;
 
 impl<K: Kind + core::error::Error> core::error::Error for Located<K> {
     fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {

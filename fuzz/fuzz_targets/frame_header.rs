@@ -46,7 +46,9 @@ fn check(header: &FrameHeader, data: &[u8]) {
         );
         let _ = meta.validate_with_typesize(header.info.typesize.into());
         let mut copy = data.to_vec();
-        if let Ok(again) = frame::set_shape(b2nd_meta::frame::Target::bytes(&mut copy), meta.shape()) {
+        // `set_shape` takes `u64`: a negative length wraps past i64::MAX and is refused.
+        let unsigned = |shape: &[i64]| shape.iter().map(|&s| s as u64).collect::<Vec<u64>>();
+        if let Ok(again) = frame::set_shape(b2nd_meta::frame::Target::bytes(&mut copy), &unsigned(meta.shape())) {
             assert_eq!(again, meta);
             assert_eq!(copy, data);
         }
@@ -56,7 +58,7 @@ fn check(header: &FrameHeader, data: &[u8]) {
         let (start, end) = (layer.content_offset() as usize, layer.content.len());
         let new_shape: Vec<i64> = meta.shape().iter().map(|&s| s.wrapping_add(1)).collect();
         let mut copy = data.to_vec();
-        if frame::set_shape(b2nd_meta::frame::Target::bytes(&mut copy), &new_shape).is_ok() {
+        if frame::set_shape(b2nd_meta::frame::Target::bytes(&mut copy), &unsigned(&new_shape)).is_ok() {
             assert_eq!(copy[..start], data[..start]);
             assert_eq!(copy[start + end..], data[start + end..]);
             let reread = frame::parse_header(&copy).unwrap().array_meta().unwrap();

@@ -257,8 +257,9 @@ impl From<codec::zlib::Refusal> for ChunkErrorKind {
 }
 
 /// A decode refused because the budget does not hold it
-/// ([`DecodeBudget`](super::DecodeBudget)).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+/// ([`DecodeBudget`](super::DecodeBudget)). Its `Debug` is its message (as `main`
+/// prints it).
+#[derive(Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error(
     "expected at most {left} more decoded bytes (what is left of a decode budget of \
      {limit}), found {nbytes}"
@@ -271,3 +272,5 @@ pub struct OverBudget {
     /// The whole budget.
     pub limit: u64,
 }
+
+crate::located::debug_as_display!(OverBudget);

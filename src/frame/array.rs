@@ -79,7 +79,7 @@ fn chunks_along(len: i64, chunk: i32) -> i64 {
 /// the metalayer changes), and its encoding.
 pub(super) fn reshaped(
     header: &FrameHeader,
-    new_shape: &[i64],
+    new_shape: &[u64],
 ) -> Result<(String, Meta, Vec<u8>), FrameError> {
     reshaped_in(header, new_shape, true)
 }
@@ -88,14 +88,14 @@ pub(super) fn reshaped(
 /// that rewrites the chunk index too), checked, and its encoding.
 pub(crate) fn resized(
     header: &FrameHeader,
-    new_shape: &[i64],
+    new_shape: &[u64],
 ) -> Result<(String, Meta, Vec<u8>), FrameError> {
     reshaped_in(header, new_shape, false)
 }
 
 fn reshaped_in(
     header: &FrameHeader,
-    new_shape: &[i64],
+    new_shape: &[u64],
     same_grid: bool,
 ) -> Result<(String, Meta, Vec<u8>), FrameError> {
     let layer = header
@@ -110,9 +110,15 @@ fn reshaped_in(
             to: new_shape.len(),
         });
     }
-    if let Some((axis, &len)) = new_shape.iter().enumerate().find(|&(_, &len)| len < 0) {
-        return refuse(ShapeChangeRefusal::Negative { axis, len });
+    // The metalayer stores int64 lengths.
+    let mut wire = Vec::with_capacity(new_shape.len());
+    for (axis, &len) in new_shape.iter().enumerate() {
+        match i64::try_from(len) {
+            Ok(len) => wire.push(len),
+            Err(_) => return refuse(ShapeChangeRefusal::TooLong { axis, len }),
+        }
     }
+    let new_shape = &wire[..];
     for (axis, ((&old, &new), &chunk)) in meta
         .shape()
         .iter()
@@ -148,10 +154,10 @@ fn reshaped_in(
 /// let header = b2nd_meta::frame::open(path)?.header;
 /// let meta = b2nd_meta::frame::reshaped_meta(&header, &[12, 8])?;
 /// assert_eq!(meta.shape(), [12, 8]);
-/// let err = b2nd_meta::frame::reshaped_meta(&header, &[-1, 7]).unwrap_err();
-/// assert!(err.to_string().contains("axis 0 is -1"));
+/// let err = b2nd_meta::frame::reshaped_meta(&header, &[u64::MAX, 7]).unwrap_err();
+/// assert!(err.to_string().contains("axis 0 is 18446744073709551615"));
 /// # Ok::<(), b2nd_meta::frame::FrameError>(())
 /// ```
-pub fn reshaped_meta(header: &FrameHeader, new_shape: &[i64]) -> Result<Meta, FrameError> {
+pub fn reshaped_meta(header: &FrameHeader, new_shape: &[u64]) -> Result<Meta, FrameError> {
     reshaped(header, new_shape).map(|(_, meta, _)| meta)
 }

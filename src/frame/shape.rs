@@ -15,12 +15,12 @@ pub enum ShapeChangeRefusal {
         /// Dimensions asked for.
         to: usize,
     },
-    /// A length in the new shape is negative.
-    Negative {
+    /// A length in the new shape is above `i64::MAX`, the metalayer's largest.
+    TooLong {
         /// The axis.
         axis: usize,
         /// The length asked for.
-        len: i64,
+        len: u64,
     },
     /// The number of chunks along an axis would change: the chunks and the chunk
     /// offsets index would have to be rewritten, which this crate does not do.
@@ -58,9 +58,11 @@ impl fmt::Display for ShapeChangeRefusal {
                 "axis {axis} would go from {from} to {to} chunks, but the chunks on disk are \
                  not rewritten; only changes within the same chunk grid are possible"
             ),
-            ShapeChangeRefusal::Negative { axis, len } => write!(
+            ShapeChangeRefusal::TooLong { axis, len } => write!(
                 f,
-                "the new length of axis {axis} is {len}; lengths cannot be negative"
+                "the new length of axis {axis} is {len}; lengths are at most i64::MAX \
+                 ({}), what the metalayer stores",
+                i64::MAX
             ),
             ShapeChangeRefusal::Invalid(invalid) => write!(f, "invalid new shape: {invalid}"),
         }

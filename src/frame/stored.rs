@@ -77,6 +77,11 @@ impl<R: ReadAt> StoredChunks<R> {
         })
     }
 
+    /// What the frame is read from (from its byte 0; a sparse frame's `chunks.b2frame`).
+    pub(crate) fn reader(&self) -> &R {
+        &self.reader
+    }
+
     /// Where the index says chunk `n` is; an error when the index holds fewer chunks
     /// (C-Blosc2 opens such a frame, and fails reading the chunks it lacks).
     pub(crate) fn location(&self, n: u64) -> Result<ChunkLocation, FrameError> {

@@ -139,8 +139,12 @@ pub fn rewrite_metalayer_if<'a>(
 /// decision and the write are one locked operation on one open file (see
 /// [`rewrite_metalayer`]).
 ///
-/// Refused, leaving the frame untouched: another number of dimensions, a negative
-/// length, a shape with another number of chunks along any axis (the chunks and
+/// The shape is in `u64`, as [`Array::shape`](crate::array::Array::shape) gives it; the
+/// metalayer stores `int64`, so a length above `i64::MAX` is refused
+/// ([`ShapeChangeRefusal::TooLong`](super::ShapeChangeRefusal::TooLong)).
+///
+/// Refused, leaving the frame untouched: another number of dimensions, a length above
+/// `i64::MAX`, a shape with another number of chunks along any axis (the chunks and
 /// their offsets are not rewritten), a shape C-Blosc2 would refuse, and a frame whose
 /// data is cut short. Returns the new metadata.
 ///
@@ -156,10 +160,13 @@ pub fn rewrite_metalayer_if<'a>(
 /// assert_eq!(open(&path)?.header.array_meta()?.shape(), [12, 8]);
 /// // (13, 8) would need a fourth row of chunks.
 /// assert!(set_shape(&path, &[13, 8]).is_err());
+/// // An array's shape as `Array::shape` gives it.
+/// let shape = b2nd_meta::array::Array::open(&path)?.shape().to_vec();
+/// assert_eq!(set_shape(&path, &shape)?.shape(), [12, 8]);
 /// std::fs::remove_file(&path)?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn set_shape<'a>(frame: impl Into<Target<'a>>, new_shape: &[i64]) -> Result<Meta, FrameError> {
+pub fn set_shape<'a>(frame: impl Into<Target<'a>>, new_shape: &[u64]) -> Result<Meta, FrameError> {
     update(frame.into(), |header| {
         let (name, meta, bytes) = reshaped(header, new_shape)?;
         Ok((name, bytes, meta))

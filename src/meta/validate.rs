@@ -190,8 +190,9 @@ impl fmt::Display for Problem {
     }
 }
 
-/// The problems found, all of them, in the order of the axes.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The problems found, all of them, in the order of the axes. Its `Debug` is its message
+/// on one line (as `main` prints it); the alternate form (`{:#?}`) lists the problems.
+#[derive(Clone, PartialEq, Eq)]
 pub struct Invalid {
     problems: Vec<Problem>,
 }
@@ -212,6 +213,18 @@ impl fmt::Display for Invalid {
             fmt::Display::fmt(problem, f)?;
         }
         Ok(())
+    }
+}
+
+impl fmt::Debug for Invalid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match f.alternate() {
+            true => f
+                .debug_struct("Invalid")
+                .field("problems", &self.problems)
+                .finish(),
+            false => fmt::Display::fmt(self, f),
+        }
     }
 }
 

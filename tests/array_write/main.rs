@@ -7,6 +7,7 @@
 mod c_b2nd;
 mod cases;
 mod defaults;
+mod like;
 mod pipelines;
 mod props;
 mod python;

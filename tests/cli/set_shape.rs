@@ -100,7 +100,7 @@ fn set_shape_resizes_a_sparse_frame_in_place() {
         .unwrap();
     let grid: Vec<String> = common::frame::grid_filled(&meta)
         .iter()
-        .map(i64::to_string)
+        .map(u64::to_string)
         .collect();
     let out = set_shape(&scratch.0, &grid.join(","), false);
     assert_eq!(out.code, Some(0), "{}", out.stderr);

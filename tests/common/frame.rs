@@ -180,15 +180,16 @@ pub fn set_u64(b: &mut [u8], at: usize, v: u64) {
 
 /// `meta`'s shape grown to whole chunks on every axis (empty axes stay empty): the
 /// largest shape with the same chunk grid, which `set_shape` accepts.
-pub fn grid_filled(meta: &b2nd_meta::Meta) -> Vec<i64> {
+pub fn grid_filled(meta: &b2nd_meta::Meta) -> Vec<u64> {
     meta.shape()
         .iter()
         .zip(meta.chunkshape())
         .map(|(&s, &c)| {
+            let (s, c) = (s as u64, c as u64);
             if s == 0 {
                 0
             } else {
-                (s + i64::from(c) - 1) / i64::from(c) * i64::from(c)
+                s.div_ceil(c) * c
             }
         })
         .collect()

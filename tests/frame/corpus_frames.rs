@@ -152,14 +152,14 @@ fn set_shape_reproduces_python_blosc2_resize_byte_for_byte() {
         assert_eq!(rewrite["after_opens"], true);
         assert_eq!(rewrite["blosc2_resize_identical"], true);
         let scratch = Scratch::of(rewrite["before_path"].as_str().unwrap(), name);
-        let new_shape: Vec<i64> = rewrite["new_shape"]
+        let new_shape: Vec<u64> = rewrite["new_shape"]
             .as_array()
             .unwrap()
             .iter()
-            .map(|v| v.as_i64().unwrap())
+            .map(|v| v.as_u64().unwrap())
             .collect();
         let meta = frame::set_shape(&scratch.0, &new_shape).unwrap();
-        assert_eq!(meta.shape(), new_shape);
+        assert_eq!(meta.shapes().unwrap().shape[..], new_shape);
         let after = std::fs::read(data_path(rewrite["after_path"].as_str().unwrap())).unwrap();
         assert_eq!(
             std::fs::read(&scratch.0).unwrap(),
@@ -174,7 +174,7 @@ fn set_shape_refuses_without_touching_the_file() {
     let scratch = Scratch::of("corpus/rewrite_2d_before.b2nd", "refuse");
     let before = std::fs::read(&scratch.0).unwrap();
     let refusal =
-        |shape: &[i64]| match frame::set_shape(&scratch.0, shape).map_err(FrameError::into_kind) {
+        |shape: &[u64]| match frame::set_shape(&scratch.0, shape).map_err(FrameError::into_kind) {
             Err(FrameErrorKind::ShapeChange { reason }) => reason,
             other => panic!("{shape:?}: {other:?}"),
         };
@@ -201,8 +201,11 @@ fn set_shape_refuses_without_touching_the_file() {
     );
     // The shape itself is checked first (issue 11.4).
     assert_eq!(
-        refusal(&[-1, 7]),
-        ShapeChangeRefusal::Negative { axis: 0, len: -1 }
+        refusal(&[1 << 63, 7]),
+        ShapeChangeRefusal::TooLong {
+            axis: 0,
+            len: 1 << 63
+        }
     );
     assert_eq!(
         std::fs::read(&scratch.0).unwrap(),
@@ -215,10 +218,13 @@ fn set_shape_refuses_without_touching_the_file() {
         .to_string();
     assert!(err.contains("axis 0 would go from 3 to 4 chunks"), "{err}");
 
-    let err = frame::set_shape(&scratch.0, &[-1, 7])
+    let err = frame::set_shape(&scratch.0, &[u64::MAX, 7])
         .unwrap_err()
         .to_string();
-    assert!(err.contains("the new length of axis 0 is -1"), "{err}");
+    assert!(
+        err.contains("the new length of axis 0 is 18446744073709551615; lengths are at most i64::MAX (9223372036854775807)"),
+        "{err}"
+    );
 
     // Within the grid the shape changes, and only its bytes.
     let meta = frame::set_shape(&scratch.0, &[12, 7]).unwrap();
@@ -255,7 +261,11 @@ fn set_shape_on_a_sparse_frame_rewrites_chunks_b2frame() {
     }
     let meta = frame::open(&dir).unwrap().header.array_meta().unwrap();
     let same_grid = common::frame::grid_filled(&meta);
-    assert_ne!(same_grid, meta.shape(), "the test must change something");
+    assert_ne!(
+        same_grid,
+        meta.shapes().unwrap().shape[..],
+        "the test must change something"
+    );
     frame::set_shape(&dir, &same_grid).unwrap();
     assert_eq!(
         frame::open(&dir)
@@ -263,7 +273,9 @@ fn set_shape_on_a_sparse_frame_rewrites_chunks_b2frame() {
             .header
             .array_meta()
             .unwrap()
-            .shape(),
+            .shapes()
+            .unwrap()
+            .shape[..],
         same_grid
     );
     std::fs::remove_dir_all(&dir).unwrap();

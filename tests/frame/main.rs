@@ -27,6 +27,7 @@ mod c_frame;
 mod c_vlmeta;
 mod corpus_frames;
 mod corruption;
+mod debug_lines;
 mod edges;
 mod fixed_part;
 mod metalayers;

@@ -84,7 +84,7 @@ fn reason(err: &FrameError) -> &'static str {
         // Data cut short, or the header itself.
         FrameErrorKind::TruncatedFrame { .. } | FrameErrorKind::Truncated { .. } => "truncated",
         FrameErrorKind::ShapeChange {
-            reason: ShapeChangeRefusal::Negative { .. } | ShapeChangeRefusal::Invalid(_),
+            reason: ShapeChangeRefusal::TooLong { .. } | ShapeChangeRefusal::Invalid(_),
         } => "invalid",
         _ => "other",
     }
@@ -95,9 +95,25 @@ fn set_shape_agrees_with_the_python_verified_resizes() {
     let cases = cases();
     assert!(!cases.is_empty());
     for (n, case) in cases.iter().enumerate() {
+        // A negative length is python's refusal ("invalid"); `set_shape` takes `u64`,
+        // which cannot say it.
+        let Ok(new_shape) = case
+            .new_shape
+            .iter()
+            .map(|&d| u64::try_from(d))
+            .collect::<Result<Vec<u64>, _>>()
+        else {
+            assert_eq!(
+                (case.expect.as_str(), case.reason.as_deref()),
+                ("refused", Some("invalid")),
+                "{}",
+                case.file
+            );
+            continue;
+        };
         let copy = Scratch::of(&case.file, &n.to_string());
         let before = std::fs::read(copy.header_file()).unwrap();
-        let result = frame::set_shape(&copy.0, &case.new_shape);
+        let result = frame::set_shape(&copy.0, &new_shape);
         let after = std::fs::read(copy.header_file()).unwrap();
         drop(copy);
         let what = format!("{} -> {:?}", case.file, case.new_shape);

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use b2nd_meta::frame::{self, FrameErrorKind, ShapeChangeRefusal};
 use common::scratch::Scratch;
 
-fn refusal(path: &Path, shape: &[i64]) -> ShapeChangeRefusal {
+fn refusal(path: &Path, shape: &[u64]) -> ShapeChangeRefusal {
     match frame::set_shape(path, shape).map_err(|e| e.into_kind()) {
         Err(FrameErrorKind::ShapeChange { reason }) => reason,
         other => panic!("{shape:?}: {other:?}"),
@@ -19,7 +19,7 @@ fn refusal(path: &Path, shape: &[i64]) -> ShapeChangeRefusal {
 }
 
 /// Shapes within the chunk grid of rewrite_2d_before.b2nd: (10, 7) in (4, 4) chunks.
-const SHAPES: [[i64; 2]; 4] = [[10, 7], [12, 8], [9, 5], [11, 6]];
+const SHAPES: [[u64; 2]; 4] = [[10, 7], [12, 8], [9, 5], [11, 6]];
 
 #[test]
 #[clippy::msrv = "1.89"]
@@ -43,7 +43,7 @@ fn two_writers_and_readers_never_see_a_broken_header() {
                 for i in 0..ITERATIONS {
                     let shape = SHAPES[(i + w) % SHAPES.len()];
                     let meta = frame::set_shape(&*path, &shape).unwrap();
-                    assert_eq!(meta.shape(), shape);
+                    assert_eq!(meta.shapes().unwrap().shape[..], shape);
                 }
             })
         })
@@ -70,7 +70,7 @@ fn two_writers_and_readers_never_see_a_broken_header() {
                     assert_eq!(bytes[..start], before[..start], "outside the metalayer");
                     assert_eq!(bytes[end..], before[end..], "outside the metalayer");
                     let meta = frame::parse_header(&bytes).unwrap().array_meta().unwrap();
-                    let shape = [meta.shape()[0], meta.shape()[1]];
+                    let shape = [meta.shape()[0] as u64, meta.shape()[1] as u64];
                     if shared {
                         assert!(SHAPES.contains(&shape), "{shape:?}");
                     } else {
@@ -221,7 +221,7 @@ fn a_frame_cut_short_is_not_rewritten() {
             opened.header.info.frame_len, full,
             "{relative}: frame_len is the file"
         );
-        let shape = opened.header.array_meta().unwrap().shape().to_vec();
+        let shape = opened.header.array_meta().unwrap().shapes().unwrap().shape[..].to_vec();
         std::fs::OpenOptions::new()
             .write(true)
             .open(&file)
@@ -250,17 +250,22 @@ fn a_frame_cut_short_is_not_rewritten() {
 #[test]
 fn the_new_shape_is_checked_before_the_grid() {
     let scratch = Scratch::of("corpus/rewrite_2d_before.b2nd", "shape-first");
-    let cases: &[(&[i64], ShapeChangeRefusal)] = &[
-        (&[-1, 7], ShapeChangeRefusal::Negative { axis: 0, len: -1 }),
-        (&[10, -7], ShapeChangeRefusal::Negative { axis: 1, len: -7 }),
+    let cases: &[(&[u64], ShapeChangeRefusal)] = &[
         (
-            &[i64::MIN, 7],
-            ShapeChangeRefusal::Negative {
+            &[1 << 63, 7],
+            ShapeChangeRefusal::TooLong {
                 axis: 0,
-                len: i64::MIN,
+                len: 1 << 63,
             },
         ),
-        (&[-1], ShapeChangeRefusal::Ndim { from: 2, to: 1 }),
+        (
+            &[10, u64::MAX],
+            ShapeChangeRefusal::TooLong {
+                axis: 1,
+                len: u64::MAX,
+            },
+        ),
+        (&[u64::MAX], ShapeChangeRefusal::Ndim { from: 2, to: 1 }),
         (&[], ShapeChangeRefusal::Ndim { from: 2, to: 0 }),
         (
             &[13, 7],

@@ -227,8 +227,7 @@ impl Chunks {
         let nbytes = (locations.len() as i64).saturating_mul(self.chunk_nbytes as i64);
         let metalayer = match reshaped {
             true => {
-                let shape: Vec<i64> = grid.shape.iter().map(|&d| d as i64).collect();
-                let (name, _, bytes) = resized(&self.edit.header, &shape)?;
+                let (name, _, bytes) = resized(&self.edit.header, &grid.shape)?;
                 Some((name, bytes))
             }
             false => None,

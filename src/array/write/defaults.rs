@@ -40,8 +40,9 @@ pub enum Platform {
     Other,
 }
 
-/// Shapes python-blosc2 refuses (its `ValueError`s).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Shapes python-blosc2 refuses (its `ValueError`s). Its `Debug` is its message, on one
+/// line (as `main` prints it).
+#[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum DefaultsError {
     /// Chunks or blocks of another number of dimensions than the shape.
@@ -104,6 +105,8 @@ impl Display for DefaultsError {
 }
 
 impl core::error::Error for DefaultsError {}
+
+crate::located::debug_as_display!(DefaultsError);
 
 fn check(what: &'static str, dims: &[u64], shape: &[u64]) -> Result<(), DefaultsError> {
     if dims.len() != shape.len() {

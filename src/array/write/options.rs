@@ -7,6 +7,7 @@ use std::vec::Vec;
 
 use super::defaults::Caches;
 use crate::array::error::{ArrayError, ArrayErrorKind};
+use crate::array::Array;
 use crate::blosc::{Codec, Filter, SplitMode, MAX_FILTERS};
 use crate::dtype::{Dtype, Kind};
 use crate::frame::{FrameError, FrameErrorKind, FrameKind, Locking};
@@ -97,9 +98,14 @@ impl NewArray {
                 },
             }));
         }
+        Ok(NewArray::of_dtype(shape, dtype))
+    }
+
+    /// [`NewArray::new`] of a dtype already checked.
+    fn of_dtype(shape: &[u64], dtype: Dtype) -> NewArray {
         let mut filters = [(Filter::None, 0); MAX_FILTERS];
         filters[MAX_FILTERS - 1] = (Filter::Shuffle, 0);
-        Ok(NewArray {
+        NewArray {
             shape: shape.to_vec(),
             dtype,
             chunks: None,
@@ -117,7 +123,78 @@ impl NewArray {
             input: None,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             caches: None,
+        }
+    }
+
+    /// A new array like `array` (an array opened with [`Array::open`]): its shape (see
+    /// [`NewArray::shape`] to change it), dtype, chunk and block shapes, codec and level,
+    /// filter pipeline (the six slots and their meta bytes), split mode, user
+    /// metalayers (their exact content bytes) and vlmeta (each value's exact msgpack);
+    /// written with the defaults of [`NewArray::new`] otherwise (a contiguous frame,
+    /// whatever `array`'s kind). Python's nearest equivalents are `blosc2.empty_like(a)`
+    /// (shape and dtype only) and `a.copy()` (chunks, blocks, compression parameters and
+    /// metalayers too).
+    ///
+    /// Reads `array`'s trailer (its vlmeta): an error when that does not read.
+    ///
+    /// ```
+    /// use b2nd_meta::array::write::NewArray;
+    /// use b2nd_meta::array::{Array, Selection};
+    ///
+    /// // python: a = blosc2.asarray(x, urlpath=..., chunks=(3, 4, 2), blocks=(2, 3, 2)).
+    /// let src = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/arrays/blosc2-4.14.1/ndim3_f4.b2nd");
+    /// let a = Array::open(src)?;
+    /// let path = std::env::temp_dir().join(format!("b2nd-meta-like-doc-{}.b2nd", std::process::id()));
+    /// let values: Vec<f32> = a.read(&Selection::all())?;
+    /// NewArray::like(&a)?.overwrite(true).write_typed(&path, &values)?;
+    ///
+    /// let b = Array::open(&path)?;
+    /// assert_eq!((b.shape(), b.chunkshape(), b.blockshape()), (a.shape(), a.chunkshape(), a.blockshape()));
+    /// let (x, y) = (&a.header().info, &b.header().info);
+    /// assert_eq!((x.codec, x.clevel, x.filters, x.filters_meta), (y.codec, y.clevel, y.filters, y.filters_meta));
+    /// let bits = |v: Vec<f32>| v.into_iter().map(f32::to_bits).collect::<Vec<_>>();
+    /// assert_eq!(bits(b.read(&Selection::all())?), bits(values)); // a NaN among them
+    ///
+    /// // Another shape, the rest alike.
+    /// let _smaller = NewArray::like(&a)?.shape(&[2, 6, 5]);
+    /// # std::fs::remove_file(&path)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn like(array: &Array) -> Result<NewArray, ArrayError> {
+        let header = array.header();
+        let info = &header.info;
+        let trailer = crate::frame::read_trailer(array.frame.chunks.reader(), header)
+            .map_err(|e| ArrayError::from(e).in_file(array.label()))?;
+        let mut vlmeta = Vec::with_capacity(trailer.vlmetalayers.len());
+        for vl in &trailer.vlmetalayers {
+            let msgpack = vl
+                .decode()
+                .map_err(|e| ArrayError::from(e).in_file(array.label()))?;
+            let name = vl.name.clone();
+            vlmeta.push(VlmetaChange::Set { name, msgpack });
+        }
+        let filters = core::array::from_fn(|slot| (info.filters[slot], info.filters_meta[slot]));
+        let metalayers = header
+            .user_metalayers()
+            .map(|m| (m.name.clone(), m.content.clone()))
+            .collect();
+        Ok(NewArray {
+            chunks: Some(array.chunkshape().to_vec()),
+            blocks: Some(array.blockshape().to_vec()),
+            codec: info.codec,
+            clevel: info.clevel,
+            filters,
+            splitmode: info.splitmode,
+            metalayers,
+            vlmeta,
+            ..NewArray::of_dtype(array.shape(), array.dtype().clone())
         })
+    }
+
+    /// The shape (the one [`NewArray::new`] or [`NewArray::like`] was given, changed).
+    pub fn shape(mut self, shape: &[u64]) -> Self {
+        self.shape = shape.to_vec();
+        self
     }
 
     /// The chunk shape (python's `chunks=`).

@@ -13,7 +13,9 @@ use crate::chunk::header::MAX_BUFFERSIZE;
 /// let params = CParams { clevel: 10, ..CParams::default() };
 /// assert_eq!(compress(b"", &params), Err(CompressError::Clevel { found: 10 }));
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// Its `Debug` is its message, on one line (as `main` prints it).
+#[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum CompressError {
     /// A codec this crate does not compress with (a plugin or an unknown id).
@@ -105,3 +107,5 @@ impl Display for CompressError {
 }
 
 impl core::error::Error for CompressError {}
+
+crate::located::debug_as_display!(CompressError);
