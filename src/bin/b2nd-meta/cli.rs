@@ -67,7 +67,8 @@ pub enum Command {
         /// Only the node KEY of the store or bundle PATH (e.g. /dir/name)
         ///
         /// Its key as python-blosc2 lists it, hidden nodes too (/g1/__vlmeta__);
-        /// repeat for several nodes, printed in the order given.
+        /// repeat for several nodes, printed in the order given. A key without its
+        /// leading / (temps) names the node that has one (/temps) when only that exists.
         #[arg(long, short = 'k', value_name = "KEY")]
         key: Vec<String>,
         /// Print the values of arr[SPEC] instead (e.g. '0', '2:8, ::3', '..., -1')
@@ -167,6 +168,9 @@ pub enum Command {
         #[arg(value_name = "PATH")]
         path: PathBuf,
         /// The node of the store or bundle PATH to export (e.g. /dir/name)
+        ///
+        /// Its key as python-blosc2 lists it; a key without its leading / (temps) names
+        /// the node that has one (/temps) when only that exists.
         #[arg(long, short = 'k', value_name = "KEY")]
         key: Option<String>,
         /// The slice, as inside python's brackets (e.g. '2:8, ::3' or '..., 0')

@@ -4,7 +4,7 @@
 use std::io::{self, BufWriter};
 use std::path::Path;
 
-use b2nd_meta::array::{Array, ArrayError, ArrayErrorKind, Selection};
+use b2nd_meta::array::{ArrayError, ArrayErrorKind, Selection};
 use b2nd_meta::io::{OutFile, OutOptions};
 
 use crate::output::{say, Fatal};
@@ -17,7 +17,8 @@ indexing, C order.
 
 SLICE is written as inside python's brackets: integers (negative count from the end,
 the axis is dropped), start:stop:step (any part optional, bounds clipped, negative
-steps run backwards), ... and None; the default is ... (the whole array).
+steps run backwards), ... and None; the default is ... (the whole array). Lists and
+booleans (numpy's advanced indexing) are not supported.
 
 The values stream out in pieces of about 16 MiB cut at block boundaries, decoded on
 --threads threads (the machine's parallelism by default).";
@@ -60,13 +61,9 @@ pub fn run(args: &Export<'_>) -> Result<bool, Fatal> {
         Ok(sel) => sel,
         Err(e) => return refuse(format!("--slice {slice:?}: {e}")),
     };
-    let array = match key {
-        Some(key) => Array::open_key(crate::output::source(path), key),
-        None => Array::open(crate::output::source(path)),
-    };
-    let array = match array {
+    let array = match super::open::array(path, key, &context) {
         Ok(array) => array,
-        Err(e) => return refuse(message(e)),
+        Err(line) => return refuse(line),
     };
     let array = match args.threads {
         Some(t) => array.with_threads(t),
