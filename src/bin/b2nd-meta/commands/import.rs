@@ -13,6 +13,7 @@ use b2nd_meta::frame::{FrameErrorKind, Locking};
 use b2nd_meta::value::Value;
 
 use crate::output::{say, Fatal};
+use crate::progress::{CountingAt, CountingReader, Transfer};
 use crate::render::messages;
 
 pub const IMPORT_LONG: &str = "\
@@ -31,7 +32,9 @@ stored as python-blosc2 stores the same value given to meta= or arr.vlmeta[NAME]
 The data streams through a batch of chunk rows at a time (a Fortran-ordered file is
 read whole, then reordered), compressed on --threads threads (the machine's parallelism
 by default), written to OUT.<pid>.tmp beside OUT and renamed over it when complete. An
-existing OUT is refused unless --force.";
+existing OUT is refused unless --force. When stderr is a terminal and the import takes
+over a second, a line on stderr says how far it is (bytes read, rate, time left),
+erased at the end (B2ND_META_PROGRESS_AFTER=MS sets the wait).";
 
 pub const IMPORT_EXAMPLES_SHORT: &str = "\
 Example (more in --help):
@@ -291,9 +294,19 @@ pub fn run(args: &Import) -> Result<bool, Fatal> {
             header.data_offset
         )
     };
+    // On a terminal's stderr, after a second: how far the data is read.
+    let progress = Transfer::new("importing", u64::try_from(nbytes).unwrap_or(u64::MAX));
+    let say = |context: &str, line: &str| {
+        progress.clear();
+        say(context, line);
+    };
     let fed = if header.fortran_order {
         let mut data = Vec::new();
-        match input.by_ref().take(nbytes as u64).read_to_end(&mut data) {
+        let mut counted = CountingReader {
+            inner: input.by_ref().take(nbytes as u64),
+            progress: &progress,
+        };
+        match counted.read_to_end(&mut data) {
             Ok(n) if n as u128 == nbytes => writer.write(&header.c_order(data)).map(|()| nbytes),
             Ok(n) => {
                 say(&input_name, &truncated(n as u128));
@@ -302,11 +315,19 @@ pub fn run(args: &Import) -> Result<bool, Fatal> {
             Err(e) => Err(e.into()),
         }
     } else if let Some(file) = file {
+        let counted = CountingAt {
+            inner: file,
+            progress: &progress,
+        };
         writer
-            .write_from_at(file, header.data_offset)
+            .write_from_at(&counted, header.data_offset)
             .map(u128::from)
     } else {
-        writer.write_from(&mut input).map(u128::from)
+        let counted = CountingReader {
+            inner: &mut input,
+            progress: &progress,
+        };
+        writer.write_from(counted).map(u128::from)
     };
     match fed {
         Ok(n) if n < nbytes => {
