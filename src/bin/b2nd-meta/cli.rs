@@ -78,7 +78,8 @@ pub enum Command {
         /// float32 in its own shortest digits, complex numbers as [re, im], datetimes
         /// and timedeltas as their count of units (NaT null), bytes as latin-1 text,
         /// voids and records as hex strings. --human: laid out as numpy prints an
-        /// array. A terminal is shown at most 10000 values.
+        /// array (ints, bools and floats as numpy does; rows never wrapped nor
+        /// summarized). A terminal is shown at most 10000 values.
         #[arg(
             long,
             short = 's',

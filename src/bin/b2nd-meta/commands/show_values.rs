@@ -120,7 +120,7 @@ fn show(
         return Ok(false);
     }
     let json = !req.human;
-    let text = ElementText::new(array.dtype(), json);
+    let mut text = ElementText::new(array.dtype(), json);
     let itemsize = array.itemsize().max(1);
     let mut element = String::new();
     let result = (|| {
@@ -129,14 +129,21 @@ fn show(
         if req.human {
             let header = format!("{context} [{sel}]: shape {tuple}, dtype {}", array.dtype());
             writeln!(out, "{header}").map_err(|e| Stop::Out(stdout_error(e)))?;
+            // Floats are surveyed (numpy's notation and pads, one width for all).
+            let surveys = text.surveys();
             array.read_rows(sel, |bytes| {
                 for e in bytes.chunks_exact(itemsize) {
+                    if surveys {
+                        text.survey(e);
+                        continue;
+                    }
                     element.clear();
                     text.push(e, &mut element);
                     width = width.max(element.chars().count());
                 }
                 Ok::<(), Stop>(())
             })?;
+            text.surveyed();
         }
         let mut line = String::new();
         if n == 0 {
