@@ -104,9 +104,13 @@ pub const NPY_NOT_A_FRAME: &str =
     "a .npy file (numpy), not a Blosc2 frame: b2nd-meta import it first";
 
 /// The message for a file that is not a Blosc2 frame when its content says what it is
-/// (a `.npy` file, by numpy's magic `\x93NUMPY`, whatever its name).
+/// (a `.npy` file, by numpy's magic `\x93NUMPY`, whatever its name). Only a regular
+/// file is read: a FIFO is not opened (it would wait for a writer).
 pub fn not_a_frame(path: &Path) -> Option<String> {
     use std::io::Read;
+    if !std::fs::metadata(path).is_ok_and(|md| md.is_file()) {
+        return None;
+    }
     let mut start = [0u8; 6];
     let mut file = std::fs::File::open(path).ok()?;
     file.read_exact(&mut start).ok()?;
