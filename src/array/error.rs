@@ -64,6 +64,13 @@ pub enum ArrayErrorKind {
         /// What was found.
         found: String,
     },
+    /// The selection's text is numpy indexing beyond basic indexing (lists, booleans),
+    /// which this crate does not read (the offset is in the text).
+    #[error("{what} are not supported: only ints, slices, ..., None")]
+    UnsupportedIndex {
+        /// What was given, in numpy's words (`lists (numpy's fancy indexing)`).
+        what: &'static str,
+    },
     /// The selection does not fit the array's shape (numpy's `IndexError` and friends,
     /// in numpy's words, naming the axis when one is concerned).
     #[error("{reason}")]
@@ -153,6 +160,7 @@ impl Kind for ArrayErrorKind {
             NotAnArray { .. } => Class::NotBlosc2,
             Metadata(_) | Layout { .. } => Class::Invalid,
             Syntax { .. } => Class::Syntax,
+            UnsupportedIndex { .. } => Class::Unsupported,
             Selection { .. } | TypeMismatch { .. } | BufferLength { .. } => Class::Refused,
             TooLarge { .. } => Class::TooLarge,
             Unwritable { .. }

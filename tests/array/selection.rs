@@ -32,8 +32,15 @@ const REFUSED: &[(&str, &str)] = &[
     ("x", "expected an integer, found 'x' at byte 0"),
     ("1__0", "expected an integer, found '_' at byte 2"),
     ("10_", "expected an integer, found end of input at byte 3"),
-    ("[1, 2]", "expected an integer, found '[' at byte 0"),
-    ("True", "expected an integer, found 'T' at byte 0"),
+    (
+        "[1, 2]",
+        "lists (numpy's fancy indexing) are not supported: only ints, slices, ..., None at byte 0",
+    ),
+    (
+        "0, True",
+        "booleans (numpy's boolean masks) are not supported: only ints, slices, ..., None at byte 3",
+    ),
+    ("Truex", "expected an integer, found 'T' at byte 0"),
     (
         "9223372036854775808",
         "expected an integer that fits in 64 bits, found '9' at byte 0",

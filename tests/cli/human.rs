@@ -76,3 +76,36 @@ fn shapes_print_one_way_and_counts_agree_with_their_nouns() {
     );
     assert!(text.contains("  b2nd (b2nd-v1): shape ("), "{text}");
 }
+
+/// `show -H --slice ...` prints what numpy's `print(arr)` prints (recorded by
+/// tests/data/numpy_print/make.py): ints and bools right-aligned, floats in one
+/// notation for the array, shortest digits, integer parts and fractions aligned.
+#[test]
+fn values_print_as_numpy_prints_them() {
+    let cases: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(crate::common::data_path("numpy_print/cases.json")).unwrap(),
+    )
+    .unwrap();
+    for case in cases["cases"].as_array().unwrap() {
+        let name = case["name"].as_str().unwrap();
+        let npy = crate::temp_path(&format!("print-{name}.npy"));
+        let b2nd = crate::temp_path(&format!("print-{name}.b2nd"));
+        std::fs::write(
+            &npy,
+            crate::common::unhex(case["npy_hex"].as_str().unwrap()),
+        )
+        .unwrap();
+        let (npy_s, b2nd_s) = (npy.to_str().unwrap(), b2nd.to_str().unwrap());
+        run(["import", npy_s, b2nd_s, "--force"]).assert_ok();
+        let out = run(["show", "-H", "--slice", "...", b2nd_s]);
+        out.assert_ok();
+        let (_, values) = out.stdout.split_once('\n').unwrap();
+        assert_eq!(
+            values,
+            format!("{}\n", case["print"].as_str().unwrap()),
+            "{name}"
+        );
+        std::fs::remove_file(&npy).unwrap();
+        std::fs::remove_file(&b2nd).unwrap();
+    }
+}

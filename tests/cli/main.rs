@@ -13,6 +13,7 @@ mod completions;
 mod crash;
 mod decode_encode;
 mod export;
+mod hints;
 mod human;
 mod import;
 mod package;

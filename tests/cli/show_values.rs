@@ -171,9 +171,12 @@ fn a_stores_arrays_by_key_and_a_frame_on_stdin() {
     // Without --key: what to do instead.
     let (code, out, err) = show(&["--slice", "0", store]);
     assert_eq!((code, out.as_str()), (Some(1), ""));
-    assert!(
-        err.contains("a store or bundle: --key KEY picks one"),
-        "{err}"
+    assert_eq!(
+        err,
+        format!(
+            "b2nd-meta: {store}: a DictStore, not an array: give --key, one of /dir/ext, \
+             /dir/zeros, /emb\n"
+        )
     );
     // A frame on stdin, named `-`; python: print(arr[0, :3]) after the line naming it.
     let frame = std::fs::File::open(arrays().join("ndim2_u2.b2nd")).unwrap();

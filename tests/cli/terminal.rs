@@ -45,11 +45,22 @@ fn read_terminal(master: OwnedFd) -> thread::JoinHandle<String> {
 /// Runs `show ARGS` in `user`'s directory with stdout and/or stderr on terminals (the
 /// other piped); returns stdout, stderr and the exit status.
 fn run(user: &UserFiles, args: &[&str], out_tty: bool, err_tty: bool) -> (String, String, i32) {
+    run_after(user, args, out_tty, err_tty, "0")
+}
+
+/// [`run`], with progress lines drawn after `after_ms` milliseconds.
+fn run_after(
+    user: &UserFiles,
+    args: &[&str],
+    out_tty: bool,
+    err_tty: bool,
+    after_ms: &str,
+) -> (String, String, i32) {
     let mut command = Command::new(BIN);
     command
         .args(args)
         .current_dir(&user.0)
-        .env("B2ND_META_PROGRESS_AFTER", "0")
+        .env("B2ND_META_PROGRESS_AFTER", after_ms)
         .stdin(Stdio::null());
     let mut terminals = Vec::new();
     for (on_tty, is_out) in [(out_tty, true), (err_tty, false)] {
@@ -192,4 +203,38 @@ fn values_on_a_terminal_are_few_or_refused() {
         "{err}"
     );
     assert_eq!(err.lines().count(), 1);
+}
+
+#[test]
+fn import_and_export_draw_their_progress_on_a_terminal_and_erase_it() {
+    let user = UserFiles::new("tty-transfer");
+    let src = crate::common::data_path("arrays/blosc2-4.14.1/ndim2_u2.b2nd");
+    let src = src.to_str().unwrap();
+    // 286 bytes of data.
+    let export = ["export", src, "-o", "x.npy", "--force"];
+    let import = ["import", "x.npy", "y.b2nd", "--force"];
+    for (args, verb) in [(&export[..], "exporting"), (&import[..], "importing")] {
+        // B2ND_META_PROGRESS_AFTER=0: the line is drawn as soon as bytes move.
+        let (_, err, code) = run(&user, args, false, true);
+        assert_eq!(code, 0, "{err:?}");
+        assert!(
+            err.starts_with(&format!("\r\x1b[Kb2nd-meta: {verb}: ")),
+            "{err:?}"
+        );
+        assert!(err.contains(" of 286 B ("), "{err:?}");
+        assert!(err.contains("/s, "), "{err:?}");
+        // Erased at the end: the terminal is left clean, on one line.
+        assert!(err.ends_with("\r\x1b[K"), "{err:?}");
+        assert!(!err.contains('\n'), "{err:?}");
+        // Not on a pipe.
+        let (_, err, code) = run(&user, args, false, false);
+        assert_eq!((code, err.as_str()), (0, ""));
+        // Nor on a terminal when the work takes less than the wait (a second).
+        let (_, err, code) = run_after(&user, args, false, true, "1000");
+        assert_eq!((code, err.as_str()), (0, ""));
+    }
+    // An error after the line was drawn erases it first: one line, as always.
+    let (_, err, code) = run(&user, &["import", "x.npy", "y.b2nd"], false, true);
+    assert_eq!(code, 1);
+    assert_eq!(err, "b2nd-meta: y.b2nd: exists: --force replaces it\n");
 }

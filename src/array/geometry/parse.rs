@@ -14,7 +14,9 @@ impl Selection {
     /// commas (a trailing comma allowed, the whole optionally in parentheses), each an
     /// integer, a slice `start:stop:step` (parts optional, `None` for an omitted one),
     /// `...` (or `Ellipsis`) or `None` (or `np.newaxis`). Integers are python's: a sign,
-    /// digits and single underscores between them. Errors give the byte offset.
+    /// digits and single underscores between them. Errors give the byte offset; lists
+    /// and booleans (numpy's advanced indexing) are
+    /// [`UnsupportedIndex`](ArrayErrorKind::UnsupportedIndex).
     ///
     /// ```
     /// use b2nd_meta::array::{Index, Selection};
@@ -24,6 +26,11 @@ impl Selection {
     /// assert_eq!(Selection::parse("()")?.items(), []);
     /// let err = Selection::parse("1:2:3:4").unwrap_err();
     /// assert_eq!(err.to_string(), "expected ',' or the end, found ':' at byte 5");
+    /// let err = Selection::parse("[1, 2]").unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "lists (numpy's fancy indexing) are not supported: only ints, slices, ..., None at byte 0"
+    /// );
     /// # Ok::<(), b2nd_meta::array::ArrayError>(())
     /// ```
     pub fn parse(text: &str) -> Result<Selection, ArrayError> {
@@ -160,6 +167,17 @@ impl Parser<'_> {
         self.skip_ws();
         if self.word(&NEWAXIS_WORDS) {
             return Ok(Part::None);
+        }
+        // numpy's advanced indexing, said as such rather than as a syntax error.
+        let at = self.at;
+        let unsupported =
+            |what| ArrayError::at(at as u64, ArrayErrorKind::UnsupportedIndex { what });
+        if self.peek() == Some('[') {
+            return Err(unsupported("lists (numpy's fancy indexing)"));
+        }
+        if self.word(&["True", "False"]) {
+            self.at = at;
+            return Err(unsupported("booleans (numpy's boolean masks)"));
         }
         match self.peek() {
             None | Some(':' | ',' | ')') => Ok(Part::Empty),

@@ -67,7 +67,8 @@ pub enum Command {
         /// Only the node KEY of the store or bundle PATH (e.g. /dir/name)
         ///
         /// Its key as python-blosc2 lists it, hidden nodes too (/g1/__vlmeta__);
-        /// repeat for several nodes, printed in the order given.
+        /// repeat for several nodes, printed in the order given. A key without its
+        /// leading / (temps) names the node that has one (/temps) when only that exists.
         #[arg(long, short = 'k', value_name = "KEY")]
         key: Vec<String>,
         /// Print the values of arr[SPEC] instead (e.g. '0', '2:8, ::3', '..., -1')
@@ -77,7 +78,8 @@ pub enum Command {
         /// float32 in its own shortest digits, complex numbers as [re, im], datetimes
         /// and timedeltas as their count of units (NaT null), bytes as latin-1 text,
         /// voids and records as hex strings. --human: laid out as numpy prints an
-        /// array. A terminal is shown at most 10000 values.
+        /// array (ints, bools and floats as numpy does; rows never wrapped nor
+        /// summarized). A terminal is shown at most 10000 values.
         #[arg(
             long,
             short = 's',
@@ -214,6 +216,9 @@ pub enum Command {
         #[arg(value_name = "PATH")]
         path: PathBuf,
         /// The node of the store or bundle PATH to export (e.g. /dir/name)
+        ///
+        /// Its key as python-blosc2 lists it; a key without its leading / (temps) names
+        /// the node that has one (/temps) when only that exists.
         #[arg(long, short = 'k', value_name = "KEY")]
         key: Option<String>,
         /// The slice, as inside python's brackets (e.g. '2:8, ::3' or '..., 0')

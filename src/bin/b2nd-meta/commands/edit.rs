@@ -16,6 +16,7 @@ fn open(path: &Path, key: Option<&str>) -> Result<ArrayRw, String> {
         None => path.to_path_buf(),
         Some(key) => {
             let store = container::open(source(path)).map_err(|e| e.to_string())?;
+            let key = &*super::show_store::node_key(&store, key);
             let Some(entry) = store.find(key) else {
                 return Err(format!("no node {key:?} in this store"));
             };

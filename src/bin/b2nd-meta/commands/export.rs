@@ -4,10 +4,11 @@
 use std::io::{self, BufWriter};
 use std::path::Path;
 
-use b2nd_meta::array::{Array, ArrayError, ArrayErrorKind, Selection};
+use b2nd_meta::array::{ArrayError, ArrayErrorKind, Selection};
 use b2nd_meta::io::{OutFile, OutOptions};
 
 use crate::output::{say, Fatal};
+use crate::progress::{CountingWriter, Transfer};
 
 pub const EXPORT_LONG: &str = "\
 Write the values of an array (a contiguous frame, a sparse frame's directory, or with
@@ -17,10 +18,14 @@ indexing, C order.
 
 SLICE is written as inside python's brackets: integers (negative count from the end,
 the axis is dropped), start:stop:step (any part optional, bounds clipped, negative
-steps run backwards), ... and None; the default is ... (the whole array).
+steps run backwards), ... and None; the default is ... (the whole array). Lists and
+booleans (numpy's advanced indexing) are not supported.
 
 The values stream out in pieces of about 16 MiB cut at block boundaries, decoded on
---threads threads (the machine's parallelism by default).";
+--threads threads (the machine's parallelism by default). When stderr is a terminal
+and the export takes over a second, a line on stderr says how far it is (bytes
+written, rate, time left), erased at the end (B2ND_META_PROGRESS_AFTER=MS sets the
+wait).";
 
 pub const EXPORT_EXAMPLES: &str = "\
 Examples:
@@ -60,24 +65,32 @@ pub fn run(args: &Export<'_>) -> Result<bool, Fatal> {
         Ok(sel) => sel,
         Err(e) => return refuse(format!("--slice {slice:?}: {e}")),
     };
-    let array = match key {
-        Some(key) => Array::open_key(crate::output::source(path), key),
-        None => Array::open(crate::output::source(path)),
-    };
-    let array = match array {
+    let array = match super::open::array(path, key, &context) {
         Ok(array) => array,
-        Err(e) => return refuse(message(e)),
+        Err(line) => return refuse(line),
     };
     let array = match args.threads {
         Some(t) => array.with_threads(t),
         None => array,
     };
-    if let Err(e) = array.shape_of(&sel) {
-        return refuse(format!("--slice {slice:?}: {e}"));
-    }
+    let shape = match array.shape_of(&sel) {
+        Ok(shape) => shape,
+        Err(e) => return refuse(format!("--slice {slice:?}: {e}")),
+    };
+    let total = (shape.iter().product::<u64>()).saturating_mul(array.itemsize() as u64);
+    // On a terminal's stderr, after a second: how far the values are written.
+    let progress = Transfer::new("exporting", total);
+    let refuse = |line: String| {
+        progress.clear();
+        refuse(line)
+    };
     if output.as_os_str() == "-" {
         let stdout = io::stdout();
-        let result = array.write_npy(&sel, BufWriter::with_capacity(1 << 20, stdout.lock()));
+        let counted = CountingWriter {
+            inner: stdout.lock(),
+            progress: &progress,
+        };
+        let result = array.write_npy(&sel, BufWriter::with_capacity(1 << 20, counted));
         return match result {
             Ok(()) => Ok(true),
             Err(e) if broken_pipe(&e) => Err(Fatal::BrokenPipe),
@@ -91,8 +104,13 @@ pub fn run(args: &Export<'_>) -> Result<bool, Fatal> {
         Ok(file) => file,
         Err(e) => return Ok(say_output(&out_name, &e)),
     };
-    let mut writer = BufWriter::with_capacity(1 << 20, file);
+    let counted = CountingWriter {
+        inner: file,
+        progress: &progress,
+    };
+    let mut writer = BufWriter::with_capacity(1 << 20, counted);
     if let Err(e) = array.write_npy(&sel, &mut writer) {
+        progress.clear();
         // Where writing failed, OUT is named; where reading did, the input.
         return match e.kind() {
             ArrayErrorKind::Io(io) if e.path().is_none() => Ok(say_output(&out_name, io)),
@@ -102,7 +120,8 @@ pub fn run(args: &Export<'_>) -> Result<bool, Fatal> {
     let committed = writer
         .into_inner()
         .map_err(|e| io::Error::new(e.error().kind(), e.error().to_string()))
-        .and_then(OutFile::commit);
+        .and_then(|counted| OutFile::commit(counted.inner));
+    progress.clear();
     match committed {
         Ok(()) => Ok(true),
         Err(e) => Ok(say_output(&out_name, &e)),

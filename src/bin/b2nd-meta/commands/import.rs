@@ -2,16 +2,19 @@
 //! chunk rows at a time, compressed in parallel, staged beside the target and renamed
 //! over it.
 
-use std::io::{self, BufReader, Read};
+use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
 use b2nd_meta::array::write::NewArray;
 use b2nd_meta::array::{ArrayError, ArrayErrorKind, NpyHeader};
 use b2nd_meta::blosc::{Codec, Filter, MAX_FILTERS};
+use b2nd_meta::container::{sniff, Sniffed};
 use b2nd_meta::frame::{FrameErrorKind, Locking};
 use b2nd_meta::value::Value;
 
 use crate::output::{say, Fatal};
+use crate::progress::{CountingAt, CountingReader, Transfer};
+use crate::render::messages;
 
 pub const IMPORT_LONG: &str = "\
 Write the array of a NumPy .npy file (as np.save writes it: any dtype numpy saves
@@ -29,7 +32,9 @@ stored as python-blosc2 stores the same value given to meta= or arr.vlmeta[NAME]
 The data streams through a batch of chunk rows at a time (a Fortran-ordered file is
 read whole, then reordered), compressed on --threads threads (the machine's parallelism
 by default), written to OUT.<pid>.tmp beside OUT and renamed over it when complete. An
-existing OUT is refused unless --force.";
+existing OUT is refused unless --force. When stderr is a terminal and the import takes
+over a second, a line on stderr says how far it is (bytes read, rate, time left),
+erased at the end (B2ND_META_PROGRESS_AFTER=MS sets the wait).";
 
 pub const IMPORT_EXAMPLES_SHORT: &str = "\
 Example (more in --help):
@@ -132,8 +137,10 @@ fn named_value(flag: &str, given: &str) -> Result<(String, Value), String> {
     let Some((name, json)) = given.split_once('=') else {
         return Err(format!("{flag} {given:?}: expected NAME=JSON"));
     };
-    let value: Value = serde_json::from_str(json)
-        .map_err(|e| format!("{flag} {given:?}: the value is not JSON: {e}"))?;
+    let value: Value = serde_json::from_str(json).map_err(|e| match messages::json_hint(json) {
+        Some(hint) => format!("{flag} {given:?}: the value is not JSON: {hint}"),
+        None => format!("{flag} {given:?}: the value is not JSON: {e}"),
+    })?;
     Ok((name.to_string(), value))
 }
 
@@ -199,12 +206,42 @@ fn message(e: ArrayError, path: &Path) -> String {
     }
 }
 
+/// What is said of a Blosc2 frame given to `import`.
+const FRAME_NOT_NPY: &str = "a Blosc2 frame, not a .npy file: b2nd-meta export it first";
+
+/// Whether `start`, the first bytes of the input, are a Blosc2 frame's (its magic
+/// `b2frame\0` at byte 2).
+fn starts_as_frame(start: &[u8]) -> bool {
+    start.get(2..10) == Some(&b"b2frame\0"[..])
+}
+
+/// What is said of an input that is Blosc2's, not numpy's.
+fn blosc2_input(sniffed: Sniffed) -> Option<&'static str> {
+    match sniffed {
+        Sniffed::Frame => Some(FRAME_NOT_NPY),
+        Sniffed::SparseFrame => {
+            Some("a Blosc2 sparse frame, not a .npy file: b2nd-meta export it first")
+        }
+        Sniffed::Bundle | Sniffed::StoreDir => {
+            Some("a Blosc2 store or bundle, not a .npy file: b2nd-meta export --key KEY it first")
+        }
+        _ => None,
+    }
+}
+
 /// Imports `args.input` into `args.output`; `Ok(false)` after one line on stderr when
 /// it cannot.
 pub fn run(args: &Import) -> Result<bool, Fatal> {
     let input_name = args.input.display().to_string();
     let output_name = args.output.display().to_string();
     let stdin = io::stdin();
+    // What Blosc2 holds is named as such, by its content, not its name.
+    if args.input.as_os_str() != "-"
+        && let Some(line) = sniff(&args.input).ok().and_then(blosc2_input)
+    {
+        say(&input_name, line);
+        return Ok(false);
+    }
     let opened = match args.input.as_os_str() == "-" {
         true => None,
         false => match std::fs::File::open(&args.input) {
@@ -225,6 +262,10 @@ pub fn run(args: &Import) -> Result<bool, Fatal> {
         None => Box::new(stdin.lock()),
     };
     let mut input = BufReader::with_capacity(1 << 20, source);
+    if input.fill_buf().is_ok_and(starts_as_frame) {
+        say(&input_name, FRAME_NOT_NPY);
+        return Ok(false);
+    }
     let header = match NpyHeader::read(&mut input) {
         Ok(header) => header,
         Err(e) => {
@@ -253,9 +294,19 @@ pub fn run(args: &Import) -> Result<bool, Fatal> {
             header.data_offset
         )
     };
+    // On a terminal's stderr, after a second: how far the data is read.
+    let progress = Transfer::new("importing", u64::try_from(nbytes).unwrap_or(u64::MAX));
+    let say = |context: &str, line: &str| {
+        progress.clear();
+        say(context, line);
+    };
     let fed = if header.fortran_order {
         let mut data = Vec::new();
-        match input.by_ref().take(nbytes as u64).read_to_end(&mut data) {
+        let mut counted = CountingReader {
+            inner: input.by_ref().take(nbytes as u64),
+            progress: &progress,
+        };
+        match counted.read_to_end(&mut data) {
             Ok(n) if n as u128 == nbytes => writer.write(&header.c_order(data)).map(|()| nbytes),
             Ok(n) => {
                 say(&input_name, &truncated(n as u128));
@@ -264,11 +315,19 @@ pub fn run(args: &Import) -> Result<bool, Fatal> {
             Err(e) => Err(e.into()),
         }
     } else if let Some(file) = file {
+        let counted = CountingAt {
+            inner: file,
+            progress: &progress,
+        };
         writer
-            .write_from_at(file, header.data_offset)
+            .write_from_at(&counted, header.data_offset)
             .map(u128::from)
     } else {
-        writer.write_from(&mut input).map(u128::from)
+        let counted = CountingReader {
+            inner: &mut input,
+            progress: &progress,
+        };
+        writer.write_from(counted).map(u128::from)
     };
     match fed {
         Ok(n) if n < nbytes => {

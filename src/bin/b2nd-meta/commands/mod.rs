@@ -7,6 +7,7 @@ pub mod edit;
 pub mod encode;
 pub mod export;
 pub mod import;
+pub mod open;
 pub mod scan;
 pub mod set_meta;
 pub mod set_shape;

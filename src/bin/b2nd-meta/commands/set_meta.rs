@@ -20,7 +20,12 @@ pub fn run(path: &Path, name: &str, json: &str) -> Result<bool, Fatal> {
     };
     let value: Value = match serde_json::from_str(&json) {
         Ok(value) => value,
-        Err(e) => return refuse(format!("the new value is not JSON of the mapping: {e}")),
+        Err(e) => {
+            return refuse(match messages::json_hint(&json) {
+                Some(hint) => format!("the new value is not JSON: {hint}"),
+                None => format!("the new value is not JSON of the mapping: {e}"),
+            });
+        }
     };
     // The library's one writer of user values (python-blosc2's bytes), and its rule of
     // which metalayer is the array's.

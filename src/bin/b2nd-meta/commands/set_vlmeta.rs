@@ -26,7 +26,10 @@ pub fn set(
         Err(e) => {
             say(
                 &context,
-                &format!("the new value is not JSON of the mapping: {e}"),
+                &match messages::json_hint(&json) {
+                    Some(hint) => format!("the new value is not JSON: {hint}"),
+                    None => format!("the new value is not JSON of the mapping: {e}"),
+                },
             );
             return Ok(false);
         }

@@ -127,7 +127,9 @@ pub fn show_path(
         }
         Err(e) => {
             let context = shown.to_string_lossy();
-            say(&context, &messages::frame_error(path, &e, Access::Read));
+            let line = messages::not_a_frame(path)
+                .unwrap_or_else(|| messages::frame_error(path, &e, Access::Read));
+            say(&context, &line);
             Ok(false)
         }
     }

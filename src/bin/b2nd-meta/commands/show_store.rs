@@ -2,6 +2,7 @@
 //! JSON line per entry with its `"key"`; `--human` draws a tree (key, kind, shape,
 //! dtype, chunks) with attrs indented; `show PATH --key KEY` shows one node.
 
+use std::borrow::Cow;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -78,11 +79,24 @@ pub fn hint_key(store: &Path, path: &Path) {
     }
 }
 
-fn is_store(kind: &Kind) -> bool {
+/// Whether `kind` is a store or bundle, whose nodes `--key` names.
+pub fn is_store(kind: &Kind) -> bool {
     matches!(
         kind,
         Kind::EmbedStore | Kind::DictStore | Kind::TreeStore | Kind::CTable | Kind::RemoteStore
     )
+}
+
+/// The key of `c`'s node `key`: as given, or with the leading `/` it was given
+/// without (`temps` for `/temps`) when only that one is in `c`.
+pub fn node_key<'k>(c: &Container, key: &'k str) -> Cow<'k, str> {
+    if !key.starts_with('/') && c.find(key).is_none() {
+        let rooted = format!("/{key}");
+        if c.find(&rooted).is_some() {
+            return Cow::Owned(rooted);
+        }
+    }
+    Cow::Borrowed(key)
 }
 
 /// Shows `c` (or its node `key`); `Ok(false)` when any entry did not read (each one
@@ -96,7 +110,7 @@ pub fn show(
 ) -> Result<bool, Fatal> {
     let context = path.to_string_lossy().into_owned();
     if let Some(key) = key {
-        let Some(entry) = c.find(key) else {
+        let Some(entry) = c.find(&node_key(c, key)) else {
             say(
                 &context,
                 &format!("no node {key:?} in this {}", c.kind.name()),

@@ -6,10 +6,10 @@
 use std::io::Write;
 use std::path::Path;
 
-use b2nd_meta::array::{Array, ArrayError, Selection};
+use b2nd_meta::array::{ArrayError, Selection};
 
 use super::export::message;
-use super::{show_store, stdin};
+use super::stdin;
 use crate::output::{say, stdout_error, Fatal, Outcome};
 use crate::render::values::{empty, ElementText, Nesting};
 
@@ -89,19 +89,15 @@ fn show(
         Some(key) => format!("{}#{key}", shown.display()),
         None => shown.display().to_string(),
     };
-    let array = match key {
-        Some(key) => Array::open_key(crate::output::source(path), key),
-        None => Array::open(crate::output::source(path)),
-    };
-    let shape = array.and_then(|a| Ok((a.shape_of(sel)?, a)));
-    let (shape, array) = match shape {
-        Ok(found) => found,
-        Err(_) if key.is_none() && is_store(path) => {
-            let line = "a store or bundle: --key KEY picks one of its arrays \
-                        (`b2nd-meta show PATH` lists them)";
-            say(&context, line);
+    let array = match super::open::array(path, key, &context) {
+        Ok(array) => array,
+        Err(line) => {
+            say(&context, &line);
             return Ok(false);
         }
+    };
+    let shape = match array.shape_of(sel) {
+        Ok(shape) => shape,
         Err(e) => {
             say(&context, &message(path, &context, e));
             return Ok(false);
@@ -124,7 +120,7 @@ fn show(
         return Ok(false);
     }
     let json = !req.human;
-    let text = ElementText::new(array.dtype(), json);
+    let mut text = ElementText::new(array.dtype(), json);
     let itemsize = array.itemsize().max(1);
     let mut element = String::new();
     let result = (|| {
@@ -133,14 +129,21 @@ fn show(
         if req.human {
             let header = format!("{context} [{sel}]: shape {tuple}, dtype {}", array.dtype());
             writeln!(out, "{header}").map_err(|e| Stop::Out(stdout_error(e)))?;
+            // Floats are surveyed (numpy's notation and pads, one width for all).
+            let surveys = text.surveys();
             array.read_rows(sel, |bytes| {
                 for e in bytes.chunks_exact(itemsize) {
+                    if surveys {
+                        text.survey(e);
+                        continue;
+                    }
                     element.clear();
                     text.push(e, &mut element);
                     width = width.max(element.chars().count());
                 }
                 Ok::<(), Stop>(())
             })?;
+            text.surveyed();
         }
         let mut line = String::new();
         if n == 0 {
@@ -173,9 +176,4 @@ fn show(
             Ok(false)
         }
     }
-}
-
-/// Whether `path` is a store or bundle (whose arrays `--key` picks).
-fn is_store(path: &Path) -> bool {
-    b2nd_meta::container::open(crate::output::source(path)).is_ok_and(|c| show_store::is_listed(&c))
 }

@@ -98,3 +98,34 @@ pub fn truncated(
         "truncated: the header declares {frame_len} bytes, {holder} has {file_len} ({missing} missing){refused}"
     )
 }
+
+/// What is said of a `.npy` file given where a Blosc2 frame is expected.
+pub const NPY_NOT_A_FRAME: &str =
+    "a .npy file (numpy), not a Blosc2 frame: b2nd-meta import it first";
+
+/// The message for a file that is not a Blosc2 frame when its content says what it is
+/// (a `.npy` file, by numpy's magic `\x93NUMPY`, whatever its name). Only a regular
+/// file is read: a FIFO is not opened (it would wait for a writer).
+pub fn not_a_frame(path: &Path) -> Option<String> {
+    use std::io::Read;
+    if !std::fs::metadata(path).is_ok_and(|md| md.is_file()) {
+        return None;
+    }
+    let mut start = [0u8; 6];
+    let mut file = std::fs::File::open(path).ok()?;
+    file.read_exact(&mut start).ok()?;
+    (&start == b"\x93NUMPY").then(|| NPY_NOT_A_FRAME.to_string())
+}
+
+/// When `text`, given as a JSON value, is not JSON, and is a bare word: a string
+/// written without its quotes, given back with them, quoted for a shell
+/// (`a string needs quotes: '"hi"'`).
+pub fn json_hint(text: &str) -> Option<String> {
+    let word = text.trim();
+    let bare = word
+        .chars()
+        .next()
+        .is_some_and(|c| !matches!(c, '{' | '[' | '"' | '-' | '0'..='9'));
+    let json = serde_json::Value::String(word.to_owned()).to_string();
+    bare.then(|| format!("a string needs quotes: '{}'", json.replace('\'', r"'\''")))
+}
