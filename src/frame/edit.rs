@@ -16,6 +16,9 @@
 //! old index named are removed after. C requires every number to be at most
 //! `cbytes - 32`: `cbytes` is raised to that where the files' sizes sum to less.
 //!
+//! A frame left without chunks (an axis resized to 0) is written whole instead, staged
+//! and renamed: C reads the trailer of a frame without data right after its header.
+//!
 //! The locks are those of every writer: C-Blosc2's `.b2lock` protocol (its generation
 //! counter bumped, so python's locked handles read the new frame) and this crate's own
 //! lock on the frame's header file, held from the read of the old frame to the commit.
@@ -182,6 +185,11 @@ impl FrameEdit {
             }
             None => None,
         };
+        if locations.is_empty() {
+            self.commit_empty(patch)?;
+            self.committed = true;
+            return Ok(());
+        }
         let offsets = offsets_chunk(locations, header_len)?;
         match self.kind {
             FrameKind::Contiguous => {
@@ -207,6 +215,44 @@ impl FrameEdit {
             FrameKind::Sparse => self.commit_sparse(locations, nbytes, &offsets, patch)?,
         }
         self.committed = true;
+        Ok(())
+    }
+
+    /// A frame without chunks: C reads its trailer right after the header, so the
+    /// header file is written whole (header, trailer), staged and renamed over the old
+    /// one; a sparse frame's chunk files go after.
+    fn commit_empty(&mut self, patch: Option<(u64, Vec<u8>)>) -> Result<(), FrameError> {
+        let p = self.header_path.clone();
+        let io = |e| FrameError::io(Some(&p))(e);
+        let header_len = u64::from(self.header.info.header_len);
+        let sizes = Sizes {
+            frame_len: header_len + self.trailer.len() as u64,
+            nbytes: 0,
+            cbytes: 0,
+        };
+        let mut whole = std::vec![0u8; header_len as usize];
+        read_exact_at(&*self.file, &mut whole, 0).map_err(io)?;
+        let head = self.patched_head(&sizes, patch.as_ref())?;
+        whole[OFF_FRAME_LEN..OFF_FRAME_LEN + head.len()].copy_from_slice(&head);
+        whole.extend_from_slice(&self.trailer);
+        let like = self.file.metadata().ok();
+        let staging = Staging::file(&self.header_path, like.as_ref(), &self.steps).map_err(io)?;
+        self.steps
+            .write(staging.file_handle(), &whole, 0)
+            .map_err(io)?;
+        staging.commit().map_err(io)?;
+        self.added.clear();
+        if let Some(objects) = &self.objects {
+            for l in &self.chunks.index.locations {
+                if let ChunkLocation::File(n) = l {
+                    let name = chunk_file_name(*n);
+                    objects
+                        .remove(&name)
+                        .map_err(FrameError::io(Some(&objects.root().join(&name))))?;
+                }
+            }
+            self.steps.sync_dir(objects.root()).map_err(io)?;
+        }
         Ok(())
     }
 

@@ -146,11 +146,6 @@ impl Chunks {
                 shape.len()
             )));
         }
-        if shape.contains(&0) {
-            return Err(not_editable(
-                "resizing to an empty array (a frame without data is written whole)",
-            ));
-        }
         let new = Grid::new(shape, &old.chunkshape, &old.blockshape)?;
         let keep: Vec<u64> = old
             .shape
