@@ -2,11 +2,13 @@
 //! the chunk and block shapes python chooses; every kind of array written and read back
 //! by our reader and by C-Blosc2 3.3.5; python-blosc2's own reading of and work on files
 //! we wrote (fixtures); refusals; the staging and replacing of the target; a property
-//! test of random arrays and parameters.
+//! test of random arrays and parameters. And arrays changed in place (`edit`: writes,
+//! resizes and appends against numpy and python-blosc2).
 
 mod c_b2nd;
 mod cases;
 mod defaults;
+mod edit;
 mod like;
 mod pipelines;
 mod props;

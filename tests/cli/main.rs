@@ -12,6 +12,7 @@ mod built_frames;
 mod completions;
 mod crash;
 mod decode_encode;
+mod edit;
 mod export;
 mod hints;
 mod human;

@@ -141,9 +141,9 @@ impl Chunks {
         let old = &self.grid;
         if shape.len() != old.ndim() {
             return Err(ArrayError::layout(std::format!(
-                "the array has {} dimensions, the new shape {}",
-                old.ndim(),
-                shape.len()
+                "a new shape of {} dimension(s) for an array of {}",
+                shape.len(),
+                old.ndim()
             )));
         }
         let new = Grid::new(shape, &old.chunkshape, &old.blockshape)?;

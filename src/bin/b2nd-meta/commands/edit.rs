@@ -2,7 +2,7 @@
 //! (`Array::open_rw`), each one crash-consistent step; nothing printed on success.
 
 use std::io::{self, BufReader, Read};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use b2nd_meta::array::{Array, ArrayError, ArrayRw, NpyHeader, Selection};
 use b2nd_meta::container::{self, Location};
@@ -12,26 +12,33 @@ use crate::output::{say, source};
 /// The array at `path` (or its store's node `key`, when a file of its own) opened for
 /// changing; the line to say when it cannot be.
 fn open(path: &Path, key: Option<&str>) -> Result<ArrayRw, String> {
-    let target: PathBuf = match key {
-        None => path.to_path_buf(),
+    match key {
+        None => open_at(path),
         Some(key) => {
             let store = container::open(source(path)).map_err(|e| e.to_string())?;
             let key = &*super::show_store::node_key(&store, key);
             let Some(entry) = store.find(key) else {
                 return Err(format!("no node {key:?} in this store"));
             };
-            match &entry.location {
-                Location::External { path } => path.clone(),
-                _ => {
-                    return Err(format!(
-                        "node {key:?} is stored inside the store's embed file or bundle: \
-                         only a .b2d store's own array files are changed in place"
-                    ));
-                }
-            }
+            let where_ = match &entry.location {
+                Location::External { path } => return open_at(path),
+                Location::Embedded { .. } => "is inside the store's embed file".to_string(),
+                Location::ZipMember { .. } => "is a member of the zip file".to_string(),
+                Location::Remote { urlbase, .. } => format!("is a remote array at {urlbase}"),
+                Location::Implicit => "is a group, not an array".to_string(),
+                Location::Invalid { reason } => format!("is not readable: {reason}"),
+            };
+            Err(format!(
+                "node {key:?} {where_}, not a file of its own: \
+                 only the array files of a .b2d store are changed in place"
+            ))
         }
-    };
-    Array::open_rw(source(&target)).map_err(|e| message(&target, e))
+    }
+}
+
+/// The array file (or sparse directory) at `target` opened for changing.
+fn open_at(target: &Path) -> Result<ArrayRw, String> {
+    Array::open_rw(source(target)).map_err(|e| message(target, e))
 }
 
 /// The error without the path the line starts with.
@@ -86,6 +93,15 @@ fn same_dtype(array: &Array, header: &NpyHeader) -> Result<(), String> {
     }
 }
 
+/// "s" after a count other than one.
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
 /// Runs `edit`, saying its line on failure.
 fn run(path: &Path, edit: impl FnOnce() -> Result<(), String>) -> bool {
     match edit() {
@@ -118,6 +134,15 @@ pub fn resize(path: &Path, key: Option<&str>, shape: &[i64]) -> bool {
             .map(|&d| u64::try_from(d).map_err(|_| format!("a negative length: {d}")))
             .collect::<Result<_, _>>()?;
         let mut array = open(path, key)?;
+        let ndim = array.array().shape().len();
+        if shape.len() != ndim {
+            return Err(format!(
+                "the new shape has {} length{}, the array {ndim} dimension{}",
+                shape.len(),
+                plural(shape.len()),
+                plural(ndim)
+            ));
+        }
         array.resize(&shape).map_err(|e| message(path, e))
     })
 }
@@ -133,7 +158,7 @@ pub fn append(path: &Path, key: Option<&str>, axis: usize, input: &Path) -> bool
             return Err(format!(
                 "--axis {axis}: the array has {} dimension{}",
                 shape.len(),
-                if shape.len() == 1 { "" } else { "s" }
+                plural(shape.len())
             ));
         }
         let others = |s: &[u64]| -> Vec<u64> {
@@ -144,9 +169,20 @@ pub fn append(path: &Path, key: Option<&str>, axis: usize, input: &Path) -> bool
                 .collect()
         };
         if header.shape.len() != shape.len() || others(&header.shape) != others(shape) {
+            let want: Vec<String> = shape
+                .iter()
+                .enumerate()
+                .map(|(d, n)| match d == axis {
+                    true => "N".to_string(),
+                    false => n.to_string(),
+                })
+                .collect();
             return Err(format!(
-                "the values' shape {:?} does not extend the array's {:?} along axis {axis}",
-                header.shape, shape
+                "the values' shape {:?} does not extend the array's {:?} along axis {axis}: \
+                 expected [{}]",
+                header.shape,
+                shape,
+                want.join(", ")
             ));
         }
         array
