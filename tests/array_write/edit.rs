@@ -59,7 +59,10 @@ const SCENARIOS: &[(&str, Own)] = &[
     ("i4_shrink", NotAsked),                    // 29 -> 13
     ("i4_shrink_inside_chunk_grow", Stale),     // 29 -> 13 -> 29: C shows 13..16 again
     ("i4_shrink_on_chunk_edge_grow", Zeros),    // 29 -> 16 -> 29
-    ("i4_shrink_to_one_grow", Stale),           // 29 -> 1 -> 10 (0 is refused: a frame without data)
+    ("i4_shrink_to_one_grow", Stale),           // 29 -> 1 -> 10
+    ("i4_to_empty_grow", Zeros),                // 29 -> 0 -> 20: a frame without data between
+    ("i4s_to_empty_grow", Zeros),               // sparse: 29 -> 0 -> 12
+    ("f8_to_empty_append", NotAsked),           // (30, 20) -> (0, 20), then 3 rows appended
     ("i4s_grow", NotAsked),                     // sparse: 29 -> 40
     ("i4s_shrink_grow", Stale),                 // sparse: 29 -> 11 -> 35
     ("f8_grow_axis0", NotAsked),                // (30, 20) -> (40, 20)

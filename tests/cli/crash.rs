@@ -304,6 +304,18 @@ fn every_writer_stopped_at_every_step_leaves_the_old_state_or_the_new() {
             vec!["resize", "{}/a.b2nd", "8,7"],
         ),
         (
+            "resize-empty",
+            "a.b2nd",
+            Box::new(with_rows("4.14.1.b2nd", "a.b2nd")),
+            vec!["resize", "{}/a.b2nd", "0,10"],
+        ),
+        (
+            "resize-empty-sparse",
+            "a.b2nd",
+            Box::new(with_rows("4.14.1_sparse.b2nd", "a.b2nd")),
+            vec!["resize", "{}/a.b2nd", "0,10"],
+        ),
+        (
             "append",
             "a.b2nd",
             Box::new(with_rows("4.14.1.b2nd", "a.b2nd")),

@@ -142,8 +142,6 @@ fn a_refused_edit_says_why_in_one_line_and_leaves_the_array() {
          "the new shape has 1 length, the array 2 dimensions"),
         (I4, &["resize", "{}", "3,4"],
          "the new shape has 2 lengths, the array 1 dimension"),
-        (I4, &["resize", "{}", "0"],
-         "not changed in place: resizing to an empty array (a frame without data is written whole)"),
         (STORE, &["write", "{}", "--key", "/tiny", U1_0D],
          "node \"/tiny\" is inside the store's embed file, not a file of its own: only the array files of a .b2d store are changed in place"),
         (STORE, &["resize", "{}", "--key", "/tiny", "5"],
