@@ -90,6 +90,18 @@ const SCENARIOS: &[(&str, Own)] = &[
     ("bool_append", NotAsked),                  // 3 values
     ("c16_append", NotAsked),                   // 2 complex
     ("m8_append", NotAsked),                    // 3 datetimes
+    // every codec and value-changing filter, special chunks, 0-d, 8-d, an empty axis
+    ("i8d_write", NotAsked),                    // blosclz + delta: a[5:30:2] = 13 values
+    ("i8d_grow_append", NotAsked),              // blosclz + delta: 45; append 3
+    ("i4bd_write_shrink_grow", Stale),          // lz4hc + bytedelta, sparse: box = 9; (3, 5); (7, 10)
+    ("f4tp_write_append", NotAsked),            // zlib + trunc_prec: a[::7] = 0.75; append 2
+    ("zeros_write_box", NotAsked),              // special zero chunks: a[3:6, 9:12] = 2.5
+    ("zeros_grow", NotAsked),                   // special zero chunks: (25, 17)
+    ("i4_0d_write", NotAsked),                  // 0-d: a[...] = 42
+    ("u2_8d_write", NotAsked),                  // 8-d: a[1, ..., 0] = 7
+    ("u2_8d_grow", NotAsked),                   // 8-d: the last axis 4 -> 6
+    ("i4_empty_grow_write", NotAsked),          // (0, 6) -> (5, 6); a[1:3] = 7
+    ("i4_empty_append", NotAsked),              // (0, 6): append 2 rows
     // combinations, one commit each, in sequence
     ("i4_write_grow_append_write", NotAsked),   // a[::3] = 3; 37; append 2; a[-8:] = 8 values
     ("i4_shrink_write_grow", Stale),            // 13; a[10:] = 1; 30

@@ -80,6 +80,36 @@ def base_values():
         "bool": (np.arange(17) % 3 != 0, dict(chunks=(5,)), True),
         "c16": (np.arange(9) * (1.5 - 2j) + 1j, dict(chunks=(4,)), True),
         "m8": (dates, dict(chunks=(4,)), True),
+        # every codec and the filters that transform values
+        "i8_delta_blosclz": (
+            np.arange(40, dtype="i8") * 1000 - 7,
+            dict(chunks=(12,), blocks=(4,), cparams=blosc2.CParams(
+                codec=blosc2.Codec.BLOSCLZ, filters=[blosc2.Filter.DELTA, blosc2.Filter.SHUFFLE], nthreads=1)),
+            True,
+        ),
+        "i4_bytedelta_lz4hc": (
+            (np.arange(54, dtype="i4") * 3).reshape(6, 9),
+            dict(chunks=(4, 4), blocks=(2, 4), cparams=blosc2.CParams(
+                codec=blosc2.Codec.LZ4HC, filters=[blosc2.Filter.SHUFFLE, blosc2.Filter.BYTEDELTA], nthreads=1)),
+            False,
+        ),
+        "f4_truncprec_zlib": (
+            # values of few mantissa bits: truncation to 13 bits keeps them exactly
+            np.arange(50, dtype="f4") * 0.5 - 3,
+            dict(chunks=(16,), blocks=(8,), cparams=blosc2.CParams(
+                codec=blosc2.Codec.ZLIB, filters=[blosc2.Filter.TRUNC_PREC, blosc2.Filter.SHUFFLE],
+                filters_meta=[13, 0], nthreads=1)),
+            True,
+        ),
+        # special chunks, 0-d, 8-d, an empty axis
+        "zeros_special": (np.zeros((20, 20), dtype="f8"), dict(chunks=(8, 8), blocks=(4, 4)), True),
+        "i4_0d": (np.array(5, dtype="i4"), dict(), True),
+        "u2_8d": (
+            np.arange(576, dtype="u2").reshape(2, 3, 2, 2, 1, 2, 3, 4),
+            dict(chunks=(1, 2, 2, 1, 1, 2, 2, 3), blocks=(1, 1, 1, 1, 1, 1, 2, 3)),
+            True,
+        ),
+        "i4_empty": (np.zeros((0, 6), dtype="i4"), dict(chunks=(3, 6), blocks=(3, 2)), True),
     }
 
 
@@ -178,6 +208,18 @@ SCENARIOS = [
     ("bool_append", "bool", [("append", 0, val("?", [True, True, False]))]),
     ("c16_append", "c16", [("append", 0, val("c16", [7j, 8.5]))]),
     ("m8_append", "m8", [("append", 0, M8(10, 20, 30))]),
+    # every codec and value-changing filter, special chunks, 0-d, 8-d, an empty axis
+    ("i8d_write", "i8_delta_blosclz", [("write", "5:30:2", val("i8", range(13)))]),
+    ("i8d_grow_append", "i8_delta_blosclz", [("resize", [45]), ("append", 0, val("i8", [1, 2, 3]))]),
+    ("i4bd_write_shrink_grow", "i4_bytedelta_lz4hc", [("write", "1:5, 2:7", val(I4, 9)), ("resize", [3, 5]), ("resize", [7, 10])], True),
+    ("f4tp_write_append", "f4_truncprec_zlib", [("write", "::7", val("f4", 0.75)), ("append", 0, val("f4", [1.5, -2.0]))]),
+    ("zeros_write_box", "zeros_special", [("write", "3:6, 9:12", val(F8, 2.5))]),
+    ("zeros_grow", "zeros_special", [("resize", [25, 17])]),
+    ("i4_0d_write", "i4_0d", [("write", "...", val(I4, 42))]),
+    ("u2_8d_write", "u2_8d", [("write", "1, ..., 0", val("u2", 7))]),
+    ("u2_8d_grow", "u2_8d", [("resize", [2, 3, 2, 2, 1, 2, 3, 6])]),
+    ("i4_empty_grow_write", "i4_empty", [("resize", [5, 6]), ("write", "1:3", val(I4, 7))]),
+    ("i4_empty_append", "i4_empty", [("append", 0, val(I4, range(12), shape=(2, 6)))]),
     # combinations
     (
         "i4_write_grow_append_write",
@@ -261,12 +303,18 @@ def python_continues(path, want):
     """python sets a[0], grows axis 0 by one and adds vlmeta, then reads it again."""
     a = blosc2.open(path, mode="a")
     v = one(want.dtype)
-    a[0] = v
-    a.resize((a.shape[0] + 1,) + tuple(a.shape[1:]))
-    a.vlmeta["py"] = 1
     want = want.copy()
-    want[0] = v
-    want = resized(want, (want.shape[0] + 1,) + want.shape[1:])
+    if want.ndim == 0:
+        # a 0-d array: set its one value, nothing to grow
+        a[()] = v
+        want[()] = v
+    else:
+        if want.shape[0] > 0:
+            a[0] = v
+            want[0] = v
+        a.resize((a.shape[0] + 1,) + tuple(a.shape[1:]))
+        want = resized(want, (want.shape[0] + 1,) + want.shape[1:])
+    a.vlmeta["py"] = 1
     b = blosc2.open(path)
     return same(b[...], want) and b.vlmeta["py"] == 1
 
