@@ -13,6 +13,7 @@ mod completions;
 mod crash;
 mod decode_encode;
 mod edit;
+mod edit_kill;
 mod export;
 mod hints;
 mod human;

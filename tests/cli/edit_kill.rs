@@ -1,0 +1,121 @@
+//! `kill -9` during `write`, `resize` and `append` on an 8 MB array (contiguous and
+//! sparse), ten times each at growing delays: the array is the one before the edit or
+//! the one after it, whole (every value read back), and the next edit works.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use b2nd_meta::array::{Array, Selection};
+
+use super::{temp_path, BIN};
+use crate::common::scratch::sha256_hex;
+
+/// A `.npy` of `shape`'s int32 values `start`, `start + 1`, ...
+fn npy_i4(path: &Path, shape: &[usize], start: i32) {
+    let dims: Vec<String> = shape.iter().map(|d| format!("{d},")).collect();
+    let mut header = format!(
+        "{{'descr': '<i4', 'fortran_order': False, 'shape': ({}), }}",
+        dims.join(" ")
+    );
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+    bytes.extend((header.len() as u16).to_le_bytes());
+    bytes.extend(header.as_bytes());
+    for i in 0..shape.iter().product::<usize>() as i32 {
+        bytes.extend((start.wrapping_add(i.wrapping_mul(7919))).to_le_bytes());
+    }
+    std::fs::write(path, bytes).unwrap();
+}
+
+/// The array's shape and values, as one digest.
+fn state(path: &Path) -> String {
+    let a = Array::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let bytes = a.read_bytes(&Selection::all()).unwrap();
+    format!("{:?} {}", a.shape(), sha256_hex(&bytes))
+}
+
+fn run(args: &[&str]) -> std::process::ExitStatus {
+    Command::new(BIN)
+        .args(args)
+        .stderr(Stdio::null())
+        .status()
+        .unwrap()
+}
+
+#[test]
+fn an_edit_killed_at_any_moment_leaves_the_array_before_or_after() {
+    let dir = temp_path("edit-kill");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let s = |p: &Path| p.to_str().unwrap().to_string();
+    let npy = dir.join("in.npy");
+    npy_i4(&npy, &[2000, 1000], 1);
+    npy_i4(&dir.join("box.npy"), &[900, 1000], -5);
+    npy_i4(&dir.join("rows.npy"), &[300, 1000], 9);
+    npy_i4(&dir.join("one.npy"), &[], 3);
+    for sparse in [false, true] {
+        let base = dir.join(format!("base-{sparse}.b2nd"));
+        let mut import = vec!["import", npy.to_str().unwrap(), base.to_str().unwrap()];
+        import.extend(["--chunks", "100,1000", "--force"]);
+        if sparse {
+            import.push("--sparse");
+        }
+        assert!(run(&import).success());
+        let edits: [Vec<String>; 3] = [
+            vec![
+                "write".into(),
+                "--slice".into(),
+                "50:950".into(),
+                s(&dir.join("box.npy")),
+            ],
+            vec!["resize".into(), "1333,1200".into()],
+            vec!["append".into(), s(&dir.join("rows.npy"))],
+        ];
+        for edit in &edits {
+            let a = dir.join("a.b2nd");
+            let fresh = || {
+                let _ = std::fs::remove_dir_all(&a);
+                let _ = std::fs::remove_file(&a);
+                let copied = Command::new("cp").arg("-r").arg(&base).arg(&a).status();
+                assert!(copied.unwrap().success());
+            };
+            let args = |a: &Path| -> Vec<String> {
+                let mut v = vec![edit[0].clone(), s(a)];
+                v.extend(edit[1..].iter().cloned());
+                v
+            };
+            fresh();
+            let old = state(&a);
+            let argv = args(&a);
+            let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
+            assert!(run(&argv).success(), "{argv:?}");
+            let new = state(&a);
+            assert_ne!(old, new, "{argv:?}");
+            for i in 0..10u64 {
+                fresh();
+                let mut child = Command::new(BIN)
+                    .args(&argv)
+                    .stderr(Stdio::null())
+                    .spawn()
+                    .unwrap();
+                std::thread::sleep(Duration::from_millis(5 * i));
+                let _ = child.kill();
+                let _ = child.wait();
+                let now = state(&a);
+                assert!(
+                    now == old || now == new,
+                    "{argv:?} killed after {} ms: {now}",
+                    5 * i
+                );
+                // The array takes the next edit (a write, whatever the killed one was).
+                let one = s(&dir.join("one.npy"));
+                assert!(run(&["write", a.to_str().unwrap(), "--slice", "0:300", &one]).success());
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
