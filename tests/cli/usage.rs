@@ -8,8 +8,11 @@ use crate::common::{data_path, manifest};
 use crate::user_files::UserFiles;
 use crate::{assert_no_panic, run, BIN};
 
-const COMMANDS: [&str; 10] = [
+const COMMANDS: [&str; 13] = [
     "show",
+    "write",
+    "resize",
+    "append",
     "decode",
     "encode",
     "set-shape",
