@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Prints README's "Decoding chunks" table from criterion's estimates of one run.
+"""Prints BENCHMARKS.md's "Decoding chunks" table from criterion's estimates of one run.
 
 Run `cargo bench --bench chunk --all-features` first; this reads
 target/criterion/chunk/<decoder>/<case>/new/estimates.json (median times) and prints,
 per case and size, the throughput of C-Blosc2 3.3.5, C-Blosc2 2.15.3 and ours
 (`decode_into`, `decode`) with ours/C-3.3.5 (lower is faster). `--group lz4_stage`
 prints that group instead; `--check` exits 1 when a case misses the goal (1.0x for
-`decode_into`, 1.1x for `decode`); `--readme` prints README's compact table (one row
+`decode_into`, 1.1x for `decode`); `--readme` prints BENCHMARKS.md's compact table (one row
 per case, one column per size).
 """
 import json

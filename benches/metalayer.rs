@@ -1,7 +1,7 @@
 //! Speed against C-Blosc2 (through blosc2-src, in the same run) and rmp-serde.
 //!
 //! Run with `cargo bench --features repo-tests --bench metalayer`, then `python3 benches/report.py` for the
-//! table of ratios in README.md.
+//! table of ratios in BENCHMARKS.md.
 
 #[path = "../tests/c_ffi/mod.rs"]
 mod c_ffi;

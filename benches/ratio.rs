@@ -3,8 +3,8 @@
 //! tens of percent within seconds, which makes ratios of benchmarks run one after the
 //! other, as criterion runs them, unreliable).
 //!
-//! Run with `cargo bench --features repo-tests --bench ratio`; it prints the table of README.md's "Speed"
-//! section: for each operation, the median over rounds of (our burst's time / C's burst's
+//! Run with `cargo bench --features repo-tests --bench ratio`; it prints the first table of
+//! BENCHMARKS.md: for each operation, the median over rounds of (our burst's time / C's burst's
 //! time), with C's time per call beside it.
 
 #[path = "../tests/c_ffi/mod.rs"]

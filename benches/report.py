@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Prints the table of README.md's "Speed" section from criterion's estimates.
+"""Prints the criterion times behind BENCHMARKS.md's first section, from criterion's estimates.
 
 Run `cargo bench --features repo-tests --bench metalayer` first; this reads target/criterion/*/*/*/new/estimates.json
 (median times) and prints each measurement as a ratio to C-Blosc2 in the same run.

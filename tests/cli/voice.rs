@@ -244,13 +244,18 @@ fn show_dash_reads_stdin() {
     );
 }
 
-/// The pattern is listed where a user looks: `--help` and README.
+/// The pattern is listed where a user looks: `--help`, and README with the command's
+/// reference it links (docs/cli.md), which holds the example lines.
 #[test]
 fn the_pattern_is_listed_in_help_and_readme() {
     let help = run(["--help"]);
     help.assert_ok();
-    let readme = fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    for text in [&help.stdout, &readme] {
+    let read = |doc: &str| fs::read_to_string(format!("{}/{doc}", env!("CARGO_MANIFEST_DIR")));
+    let readme = read("README.md").unwrap();
+    assert!(readme.contains("b2nd-meta: <PATH as given>: <what>[ at byte N]"));
+    assert!(readme.contains("](docs/cli.md)"));
+    let docs = readme + &read("docs/cli.md").unwrap();
+    for text in [&help.stdout, &docs] {
         for needle in [
             "b2nd-meta: <PATH as given>: <what>[ at byte N]",
             "cannot open: No such file or directory",
