@@ -1,7 +1,8 @@
-//! Read the files in which C-Blosc2 and python-blosc2 keep n-dimensional arrays, in
-//! pure safe Rust: their metadata, their values, their metalayers and vlmeta, and the
-//! stores and bundles that hold several of them; and rewrite metadata in place, byte for
-//! byte as C-Blosc2 writes it.
+//! Read, write and change in place the files in which C-Blosc2 and python-blosc2 keep
+//! n-dimensional arrays, in pure safe Rust: their metadata, their values (read, written
+//! new, changed in place: `arr[sel] = x`, resize, append), their metalayers and vlmeta,
+//! and the stores and bundles that hold several of them; byte for byte as C-Blosc2
+//! writes them, every write crash-consistent.
 //!
 //! Open an array python-blosc2 wrote, read its metadata and its values (the README's
 //! first example; this file ships with the crate):
