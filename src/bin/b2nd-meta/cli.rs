@@ -8,12 +8,12 @@ use clap::{Args, Parser, Subcommand};
 use crate::commands::{export, import};
 use crate::help::*;
 
-/// Blosc2 files: show what they hold, export and import values, rewrite metadata in place.
+/// Blosc2 files: show what they hold, export and import values, change arrays and metadata in place.
 #[derive(Parser)]
 #[command(
     name = "b2nd-meta",
     version,
-    about = "Blosc2 files: show what they hold, export and import values, rewrite metadata in place",
+    about = "Blosc2 files: show what they hold, export and import values, change arrays and metadata in place",
     disable_help_subcommand = true,
     after_help = EXAMPLES_SHORT,
     after_long_help = EXAMPLES
