@@ -13,8 +13,9 @@
 //! A sparse frame (a directory of `chunks.b2frame` and `%08X.chunk` files): each new
 //! chunk goes into a file of a number no file there has, synced; the new
 //! `chunks.b2frame` is staged beside the old one and renamed over it; the files only the
-//! old index named are removed after. C requires every number to be at most
-//! `cbytes - 32`: `cbytes` is raised to that where the files' sizes sum to less.
+//! old index named are removed after. `cbytes` is kept as C keeps it, by the sizes of
+//! the files dropped and added (the kept ones are not stat'ed); C requires every number
+//! to be at most `cbytes - 32`: `cbytes` is raised to that where it is less.
 //!
 //! A frame left without chunks (an axis resized to 0) is written whole instead, staged
 //! and renamed: C reads the trailer of a frame without data right after its header.
@@ -117,8 +118,11 @@ impl FrameEdit {
                     taken.insert(*n);
                 }
             }
-            for listed in objects.list("").map_err(io)? {
-                if let Some(n) = chunk_number(&listed.name) {
+            // Names only: a stat of each of thousands of chunk files costs more than
+            // the edit of one.
+            for entry in std::fs::read_dir(objects.root()).map_err(io)? {
+                let name = entry.map_err(io)?.file_name();
+                if let Some(n) = name.to_str().and_then(chunk_number) {
                     taken.insert(n);
                 }
             }
@@ -271,23 +275,37 @@ impl FrameEdit {
             return Err(FrameError::new(FrameErrorKind::UnusualLayout));
         };
         self.steps.sync_dir(objects.root()).map_err(io)?;
-        let mut cbytes = 0u64;
         let mut largest = None;
         let mut kept = BTreeSet::new();
         for l in locations {
             if let ChunkLocation::File(n) = *l {
-                let len = match self.added.iter().find(|(a, _)| *a == n) {
-                    Some((_, len)) => *len,
-                    None => {
-                        let name = objects.root().join(chunk_file_name(n));
-                        std::fs::metadata(&name)
-                            .map_err(FrameError::io(Some(&name)))?
-                            .len()
-                    }
-                };
-                cbytes = cbytes.saturating_add(len);
                 largest = largest.max(Some(n));
                 kept.insert(n);
+            }
+        }
+        let old: BTreeSet<u64> = self
+            .chunks
+            .index
+            .locations
+            .iter()
+            .filter_map(|l| match l {
+                ChunkLocation::File(n) if !kept.contains(n) => Some(*n),
+                _ => None,
+            })
+            .collect();
+        // As C keeps `cbytes` (the live chunk files' sizes): the old count, less the
+        // files dropped, plus the files added; the kept files are not read.
+        let mut cbytes = u64::try_from(self.header.info.cbytes).unwrap_or(0);
+        for n in &old {
+            let name = objects.root().join(chunk_file_name(*n));
+            let len = std::fs::metadata(&name)
+                .map_err(FrameError::io(Some(&name)))?
+                .len();
+            cbytes = cbytes.saturating_sub(len);
+        }
+        for (n, len) in &self.added {
+            if kept.contains(n) {
+                cbytes = cbytes.saturating_add(*len);
             }
         }
         if let Some(n) = largest {
@@ -312,16 +330,6 @@ impl FrameEdit {
             .write(staging.file_handle(), &whole, 0)
             .map_err(io)?;
         staging.commit().map_err(io)?;
-        let old: Vec<u64> = self
-            .chunks
-            .index
-            .locations
-            .iter()
-            .filter_map(|l| match l {
-                ChunkLocation::File(n) if !kept.contains(n) => Some(*n),
-                _ => None,
-            })
-            .collect();
         // The new index is in place: what fails from here leaves files no one reads.
         self.added.clear();
         for n in old {

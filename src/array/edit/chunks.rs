@@ -8,6 +8,7 @@ use std::vec::Vec;
 
 use super::super::error::ArrayError;
 use super::super::geometry::Grid;
+use super::threads;
 use crate::array::write::pipeline_check;
 use crate::blosc::{Codec, Special, MAX_FILTERS};
 use crate::chunk::{self, CParams, DecodeBudget};
@@ -27,6 +28,8 @@ pub(super) struct Chunks {
     /// The chunks changed, decoded, by number.
     changed: BTreeMap<u64, Vec<u8>>,
     cparams: CParams,
+    /// Threads a chunk is decoded and compressed on.
+    threads: usize,
 }
 
 fn not_editable(why: &'static str) -> ArrayError {
@@ -35,8 +38,9 @@ fn not_editable(why: &'static str) -> ArrayError {
 
 impl Chunks {
     /// The chunks of the frame `edit` holds, an array of `grid`; refused where this
-    /// crate would not write what C-Blosc2 reads back exactly.
-    pub(super) fn new(edit: FrameEdit, grid: &Grid) -> Result<Chunks, ArrayError> {
+    /// crate would not write what C-Blosc2 reads back exactly; each chunk decoded and
+    /// compressed on up to `threads` threads.
+    pub(super) fn new(edit: FrameEdit, grid: &Grid, threads: usize) -> Result<Chunks, ArrayError> {
         let info = &edit.header.info;
         let itemsize = info.typesize as usize;
         let chunk_nbytes = grid.chunk_items * itemsize;
@@ -81,6 +85,7 @@ impl Chunks {
             origin: (0..count).map(Some).collect(),
             changed: BTreeMap::new(),
             cparams,
+            threads,
         })
     }
 
@@ -98,6 +103,21 @@ impl Chunks {
         self.changed
             .get_mut(&n)
             .ok_or_else(|| ArrayError::layout(std::format!("chunk {n} is not in the array")))
+    }
+
+    /// Chunk `n`'s elements, to be overwritten whole: not decoded (zeros) unless this
+    /// commit changed it already.
+    pub(super) fn overwrite(&mut self, n: u64) -> Result<&mut Vec<u8>, ArrayError> {
+        if n as usize >= self.origin.len() {
+            return Err(ArrayError::layout(std::format!(
+                "chunk {n} is not in the array"
+            )));
+        }
+        let zeros = self.chunk_nbytes;
+        Ok(self
+            .changed
+            .entry(n)
+            .or_insert_with(|| std::vec![0u8; zeros]))
     }
 
     /// Old chunk `origin` decoded (zeros for none).
@@ -121,7 +141,8 @@ impl Chunks {
                 chunk.read_all(&mut raw)?;
                 let limit = u32::try_from(self.chunk_nbytes).unwrap_or(u32::MAX);
                 let budget = DecodeBudget::unlimited().with_max_chunk(limit);
-                chunk::decode(&raw, &budget).map_err(|e| chunk.error(e))?
+                threads::decode(&raw, self.chunk_nbytes, self.threads, &budget)
+                    .map_err(|e| chunk.error(e))?
             }
         };
         if bytes.len() != self.chunk_nbytes {
@@ -237,7 +258,7 @@ impl Chunks {
         if decoded.iter().all(|&b| b == 0) {
             return Ok(ChunkLocation::Special(Special::Zero));
         }
-        let compressed = chunk::compress(decoded, &self.cparams)
+        let compressed = chunk::compress_threads(decoded, &self.cparams, self.threads)
             .map_err(|e| ArrayError::new(crate::array::ArrayErrorKind::Compress(e)))?;
         Ok(self.edit.put(&compressed)?)
     }

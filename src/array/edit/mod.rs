@@ -13,6 +13,7 @@
 
 mod broadcast;
 mod chunks;
+mod threads;
 
 use std::path::{Path, PathBuf};
 use std::string::ToString;
@@ -212,7 +213,7 @@ impl ArrayRw {
         let edit = FrameEdit::open(&self.path, self.locking, self.steps.clone())
             .map_err(|e| fail(e.into()))?;
         let (grid, _) = layout_of(&edit.header).map_err(fail)?;
-        let mut chunks = Chunks::new(edit, &grid).map_err(fail)?;
+        let mut chunks = Chunks::new(edit, &grid, self.array.threads()).map_err(fail)?;
         let grid = match change.shape {
             Some(shape) => chunks.resize(shape).map_err(fail)?,
             None => grid,
@@ -225,6 +226,19 @@ impl ArrayRw {
         self.array = Array::open(source)?.with_threads(self.array.threads());
         Ok(())
     }
+}
+
+/// Whether the selection's positions `chosen` cover every cell of their chunk in the
+/// array (unit steps, as many positions as the chunk has cells there): its old values
+/// need not be decoded.
+fn covers_chunk(grid: &Grid, resolved: &super::geometry::Resolved, chosen: &[Span]) -> bool {
+    chosen.iter().enumerate().all(|(d, span)| {
+        let size = grid.chunkshape[d];
+        let start = span.chunk.saturating_mul(size);
+        let cells = grid.shape[d].saturating_sub(start).min(size);
+        let positions = span.last.saturating_sub(span.first) + 1;
+        resolved.axes[d].step.unsigned_abs() == 1 && positions == cells
+    })
 }
 
 /// Writes `bytes` (of `shape`, broadcast) into the chunks `sel` touches.
@@ -247,7 +261,10 @@ fn write_into(
         let coords: Vec<u64> = chosen.iter().map(|s| s.chunk).collect();
         let n = grid.chunk_number(&coords);
         plan.fill(grid, &resolved, &strides, chosen);
-        let chunk = chunks.get_mut(n)?;
+        let chunk = match covers_chunk(grid, &resolved, chosen) {
+            true => chunks.overwrite(n)?,
+            false => chunks.get_mut(n)?,
+        };
         plan.each_run(|src, out, len| {
             values.copy(out, len, &mut chunk[src * itemsize..(src + len) * itemsize]);
         });
