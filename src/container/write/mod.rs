@@ -103,6 +103,48 @@ impl StoreWriter {
         tree: bool,
         steps: Steps,
     ) -> Result<StoreWriter, ContainerError> {
+        StoreWriter::make(path, tree, steps, None)
+    }
+
+    /// Makes a store at `path` (nothing may be there) holding one node, `key` from the
+    /// contiguous NDArray frame file `frame`, in one step: a crash leaves no store or
+    /// this one, never an empty one.
+    pub fn create_with_node(
+        path: impl AsRef<Path>,
+        tree: bool,
+        key: &str,
+        frame: impl AsRef<Path>,
+    ) -> Result<StoreWriter, ContainerError> {
+        StoreWriter::create_with_node_steps(
+            path.as_ref(),
+            tree,
+            key,
+            frame.as_ref(),
+            Steps::unlimited(),
+        )
+    }
+
+    /// [`StoreWriter::create_with_node`] taking `steps` (crash tests stop them).
+    #[doc(hidden)]
+    pub fn create_with_node_steps(
+        path: &Path,
+        tree: bool,
+        key: &str,
+        frame: &Path,
+        steps: Steps,
+    ) -> Result<StoreWriter, ContainerError> {
+        check_key(key)?;
+        let (src, len) = open_frame(frame)?;
+        let member = std::format!("{}.b2nd", &key[1..]);
+        StoreWriter::make(path, tree, steps, Some((&member, &src, len)))
+    }
+
+    fn make(
+        path: &Path,
+        tree: bool,
+        steps: Steps,
+        first: Option<(&str, &File, u64)>,
+    ) -> Result<StoreWriter, ContainerError> {
         let layout = layout_of_suffix(path)?;
         if path.symlink_metadata().is_ok() {
             return Err(
@@ -118,6 +160,9 @@ impl StoreWriter {
             Layout::Zip => {
                 let staging = Staging::file(path, None, &steps).map_err(&io)?;
                 let mut zip = ZipOut::new(staging.file_handle(), &steps);
+                if let Some((member, src, len)) = first {
+                    zip.member(member, src, 0, len, None).map_err(&io)?;
+                }
                 zip.member(EMBED_NAME, &embed[..], 0, embed.len() as u64, None)
                     .map_err(&io)?;
                 let len = zip.finish().map_err(&io)?;
@@ -127,6 +172,27 @@ impl StoreWriter {
             Layout::Dir => {
                 let staging = Staging::dir(path, &steps).map_err(&io)?;
                 write_new_file(&staging.path().join(EMBED_NAME), &embed, &steps).map_err(&io)?;
+                if let Some((member, src, len)) = first {
+                    let mut at = staging.path().to_path_buf();
+                    let parts: Vec<&str> = member.split('/').collect();
+                    for part in &parts[..parts.len() - 1] {
+                        at.push(part);
+                        steps.create_dir(&at).map_err(&io)?;
+                    }
+                    let mut options = fs::OpenOptions::new();
+                    options.write(true).create_new(true);
+                    let file = steps
+                        .open(&options, &staging.path().join(member))
+                        .map_err(&io)?;
+                    copy_into(&file, src, len, &steps).map_err(&io)?;
+                    steps.sync_all(&file).map_err(&io)?;
+                    // The new directories' entries, before the staging is renamed.
+                    let mut dir = at;
+                    while dir != staging.path() {
+                        steps.sync_dir(&dir).map_err(&io)?;
+                        dir.pop();
+                    }
+                }
                 staging.commit().map_err(&io)?;
             }
         }
@@ -194,22 +260,13 @@ impl StoreWriter {
     pub fn put(&self, key: &str, frame: impl AsRef<Path>) -> Result<(), ContainerError> {
         let frame = frame.as_ref();
         check_key(key)?;
-        let node = super::open(frame)?;
-        if node.kind != Kind::NDArray || !fs::metadata(frame).map_err(io_in(frame))?.is_file() {
-            return Err(refused(std::format!(
-                "a node is put from a contiguous NDArray frame (.b2nd); this is a {}",
-                node.kind.name()
-            ))
-            .in_file(frame));
-        }
+        let (src, len) = open_frame(frame)?;
         let nodes = self.nodes()?;
         if self.tree {
             check_tree_place(key, nodes.iter().map(|(k, _)| k.as_str()))?;
         }
         let old = self.leaf_of(&nodes, key, true)?;
         let member = std::format!("{}.b2nd", &key[1..]);
-        let src = File::open(frame).map_err(io_in(frame))?;
-        let len = src.metadata().map_err(io_in(frame))?.len();
         match self.layout {
             Layout::Zip => self.rewrite_zip(old.as_deref(), Some((&member, &src, len))),
             Layout::Dir => {
@@ -348,6 +405,21 @@ impl StoreWriter {
         self.steps.remove_file(&target).map_err(&io)?;
         self.steps.sync_dir(&parent_of(&target)).map_err(&io)
     }
+}
+
+/// The contiguous NDArray frame file `frame`, opened, and its length.
+fn open_frame(frame: &Path) -> Result<(File, u64), ContainerError> {
+    let node = super::open(frame)?;
+    if node.kind != Kind::NDArray || !fs::metadata(frame).map_err(io_in(frame))?.is_file() {
+        return Err(refused(std::format!(
+            "a node is put from a contiguous NDArray frame (.b2nd); this is a {}",
+            node.kind.name()
+        ))
+        .in_file(frame));
+    }
+    let src = File::open(frame).map_err(io_in(frame))?;
+    let len = src.metadata().map_err(io_in(frame))?.len();
+    Ok((src, len))
 }
 
 /// Writes `bytes` to the new file `path` (inside a staging directory) and syncs it.

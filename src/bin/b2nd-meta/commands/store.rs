@@ -1,6 +1,6 @@
 //! `store put` and `store rm`: a DictStore or TreeStore (`.b2z`, `.b2d`) made and
 //! changed as python-blosc2 makes it; a `.npy` (or stdin) imported first as `import`
-//! imports it, into a file beside the store removed once the node is in.
+//! imports it, into a file in the temporary directory removed once the node is in.
 
 use std::path::{Path, PathBuf};
 
@@ -46,17 +46,19 @@ pub struct Put {
     pub import: Import,
 }
 
-fn writer(store: &Path, tree: bool) -> Result<StoreWriter, String> {
+/// Puts `frame` under `key` of `store`, made with it when missing.
+fn put_frame(store: &Path, tree: bool, key: &str, frame: &Path) -> Result<(), String> {
     let steps = Steps::of_process();
-    let made = match store.symlink_metadata().is_ok() {
-        true => StoreWriter::open_rw_with(store, steps),
-        false => StoreWriter::create_with(store, tree, steps),
-    };
-    let made = made.map_err(|e| e.to_string())?;
-    if tree && !made.is_tree() {
+    if store.symlink_metadata().is_err() {
+        return StoreWriter::create_with_node_steps(store, tree, key, frame, steps)
+            .map(drop)
+            .map_err(|e| e.to_string());
+    }
+    let writer = StoreWriter::open_rw_with(store, steps).map_err(|e| e.to_string())?;
+    if tree && !writer.is_tree() {
         return Err("--tree: this store is a DictStore, not a TreeStore".into());
     }
-    Ok(made)
+    writer.put(key, frame).map_err(|e| e.to_string())
 }
 
 fn is_frame(path: &Path) -> bool {
@@ -74,12 +76,11 @@ pub fn put(mut args: Put) -> Result<bool, Fatal> {
     let frame = match imported {
         false => input,
         true => {
-            let dir = match args.store.parent() {
-                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-                _ => PathBuf::from("."),
-            };
+            // Imported where a crash's leftover is no store's business: the node is
+            // copied from it, never renamed.
             let name = args.store.file_name().unwrap_or_default().to_string_lossy();
-            let temp = dir.join(format!(".{name}.put.{}.b2nd", std::process::id()));
+            let temp =
+                std::env::temp_dir().join(format!(".{name}.put.{}.b2nd", std::process::id()));
             args.import.output = temp.clone();
             args.import.force = true;
             args.import.sparse = false;
@@ -90,8 +91,7 @@ pub fn put(mut args: Put) -> Result<bool, Fatal> {
             temp
         }
     };
-    let done = writer(&args.store, args.tree)
-        .and_then(|w| w.put(&args.key, &frame).map_err(|e| e.to_string()));
+    let done = put_frame(&args.store, args.tree, &args.key, &frame);
     if imported {
         let _ = std::fs::remove_file(&frame);
     }
