@@ -15,6 +15,8 @@ use crate::help::*;
     version,
     about = "Blosc2 files: show what they hold, export and import values, rewrite metadata in place",
     disable_help_subcommand = true,
+    // clap's own, without the blank line after the about: -h keeps to 24 lines.
+    help_template = "{before-help}{about-with-newline}{usage-heading} {usage}\n\n{all-args}{after-help}",
     after_help = EXAMPLES_SHORT,
     after_long_help = EXAMPLES
 )]

@@ -1,10 +1,7 @@
 //! The long help texts and examples of each command.
 
 pub const EXAMPLES_SHORT: &str = "\
-Examples:
-  b2nd-meta show -r data/                   every array, store and bundle under data/
-  b2nd-meta export array.b2nd -o array.npy  its values, for numpy
-More in b2nd-meta --help (examples, exit status, errors) and each command's --help.";
+Try `b2nd-meta show -r data/`, `b2nd-meta export a.b2nd -o a.npy`; more in --help.";
 
 pub const EXAMPLES: &str = "\
 Examples:

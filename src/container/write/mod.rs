@@ -18,7 +18,7 @@
 //! std::fs::create_dir_all(&dir)?;
 //! let store = dir.join("made.b2z");
 //! let _ = std::fs::remove_file(&store);
-//! let frame = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/containers/blosc2-4.14.1/dict.b2d/dir1/big.b2nd");
+//! let frame = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/arrays/blosc2-4.14.1/ndim1_i4.b2nd");
 //! let writer = StoreWriter::create(&store, false)?;
 //! writer.put("/dir1/big", frame)?;
 //! writer.put("/small", frame)?;
