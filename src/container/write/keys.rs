@@ -4,7 +4,7 @@
 
 use std::format;
 
-use super::refused;
+use super::files::refused;
 use crate::container::ContainerError;
 
 /// Refuses what python refuses of `key`, and what would not name a file of its own

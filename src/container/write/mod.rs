@@ -31,6 +31,7 @@
 //! ```
 
 mod embed_frame;
+mod files;
 mod keys;
 mod zip_out;
 
@@ -45,17 +46,11 @@ use super::kind::Kind;
 use super::node::Location;
 use super::store::EMBED_NAME;
 use crate::io::{SharedSource, Staging, Steps};
+use files::{
+    copy_into, io_in, layout_of_suffix, open_frame, parent_of, refused, write_new_file, Layout,
+};
 use keys::{check_key, check_tree_place};
 use zip_out::ZipOut;
-
-/// How a store keeps its members.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Layout {
-    /// A `.b2z` zip, rewritten whole for each change.
-    Zip,
-    /// A `.b2d` directory, one member file changed at a time.
-    Dir,
-}
 
 /// A DictStore or TreeStore (`.b2z` or `.b2d`) open for changes: nodes put, replaced
 /// and removed. Each call reads the store as it is then, so that what another writer
@@ -66,27 +61,6 @@ pub struct StoreWriter {
     layout: Layout,
     tree: bool,
     steps: Steps,
-}
-
-fn refused(why: impl Into<String>) -> ContainerError {
-    ContainerError::new(ContainerErrorKind::Refused { why: why.into() })
-}
-
-fn io_in(path: &Path) -> impl Fn(std::io::Error) -> ContainerError + '_ {
-    move |e| ContainerError::io(e).in_file(path)
-}
-
-fn layout_of_suffix(path: &Path) -> Result<Layout, ContainerError> {
-    match path.extension().and_then(|e| e.to_str()) {
-        Some("b2z") => Ok(Layout::Zip),
-        Some("b2d") => Ok(Layout::Dir),
-        Some("b2e") => Err(refused(
-            "an EmbedStore (.b2e) is not written yet; make a DictStore (.b2z, .b2d) instead",
-        )),
-        _ => Err(refused(
-            "a store is made at a path ending in .b2z (zip DictStore or TreeStore) or .b2d (directory)",
-        )),
-    }
 }
 
 impl StoreWriter {
@@ -404,50 +378,5 @@ impl StoreWriter {
         let io = io_in(&target);
         self.steps.remove_file(&target).map_err(&io)?;
         self.steps.sync_dir(&parent_of(&target)).map_err(&io)
-    }
-}
-
-/// The contiguous NDArray frame file `frame`, opened, and its length.
-fn open_frame(frame: &Path) -> Result<(File, u64), ContainerError> {
-    let node = super::open(frame)?;
-    if node.kind != Kind::NDArray || !fs::metadata(frame).map_err(io_in(frame))?.is_file() {
-        return Err(refused(std::format!(
-            "a node is put from a contiguous NDArray frame (.b2nd); this is a {}",
-            node.kind.name()
-        ))
-        .in_file(frame));
-    }
-    let src = File::open(frame).map_err(io_in(frame))?;
-    let len = src.metadata().map_err(io_in(frame))?.len();
-    Ok((src, len))
-}
-
-/// Writes `bytes` to the new file `path` (inside a staging directory) and syncs it.
-fn write_new_file(path: &Path, bytes: &[u8], steps: &Steps) -> std::io::Result<()> {
-    let mut options = fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    let file = steps.open(&options, path)?;
-    steps.write(&file, bytes, 0)?;
-    steps.sync_all(&file)
-}
-
-/// Copies `len` bytes of `src` into `dst`, every block a counted write.
-fn copy_into(dst: &File, src: &File, len: u64, steps: &Steps) -> std::io::Result<()> {
-    let mut buf = std::vec![0u8; (4usize << 20).min(len as usize)];
-    let mut done = 0u64;
-    while done < len {
-        let n = (len - done).min(buf.len() as u64) as usize;
-        crate::io::read_exact_at(src, &mut buf[..n], done)?;
-        steps.write(dst, &buf[..n], done)?;
-        done += n as u64;
-    }
-    Ok(())
-}
-
-/// The directory `path` is in.
-fn parent_of(path: &Path) -> PathBuf {
-    match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
     }
 }
