@@ -151,23 +151,31 @@ fn replays_as_python(name: &str) {
     let _ = std::fs::remove_file(&work);
 }
 
+const SCENARIOS: [&str; 5] = [
+    "dict_zip",
+    "dict_dir",
+    "tree_zip",
+    "tree_dir",
+    "dict_zip_embed",
+];
+
 #[test]
 fn python_reads_our_stores_and_we_read_its_changes() {
-    for name in ["dict_zip", "dict_dir", "tree_zip", "tree_dir"] {
+    for name in SCENARIOS {
         reads_as_python(name);
     }
 }
 
 #[test]
 fn our_library_replays_our_cli_steps_to_pythons_view() {
-    for name in ["dict_zip", "dict_dir", "tree_zip", "tree_dir"] {
+    for name in SCENARIOS {
         replays_as_python(name);
     }
 }
 
 #[test]
 fn every_step_was_opened_by_python_and_refusals_left_the_store_as_it_was() {
-    for name in ["dict_zip", "dict_dir", "tree_zip", "tree_dir"] {
+    for name in SCENARIOS {
         let (scenario, steps) = steps(name);
         let class = if scenario["tree"] == true {
             "TreeStore"

@@ -21,6 +21,9 @@ our CLI too and recorded with `"ok": false`: the store must be unchanged (keys p
 EmbedStore refuses, which its DictStore would file under another key, are refused
 here).
 
+A fifth scenario starts from a store python made with a `threshold`, its first node
+embedded in `embed.b2e`: our changes keep it, and refuse to replace or remove it.
+
 The inputs (.npy and .b2nd) are kept in `inputs/` so that the Rust test can replay our
 steps with the library and compare with python's view of our CLI's result.
 """
@@ -81,7 +84,7 @@ def run(cli, *args):
     return done.returncode == 0, done.stderr.strip()
 
 
-def scenario(cli, name, suffix, tree, seed, inputs):
+def scenario(cli, name, suffix, tree, seed, inputs, embed=False):
     out = os.path.join(HERE, name)
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
@@ -95,7 +98,9 @@ def scenario(cli, name, suffix, tree, seed, inputs):
     steps = []
     plan = []
     for i in range(STEPS):
-        if i < 2 or not present or rng.random() < 0.6:
+        if i == 0 and embed:
+            plan.append(("put", "/k0"))
+        elif i < 2 or not present or rng.random() < 0.6:
             plan.append(("put", KEYS[int(rng.integers(len(KEYS)))]))
         else:
             plan.append(("rm", sorted(present)[int(rng.integers(len(present)))]))
@@ -114,6 +119,8 @@ def scenario(cli, name, suffix, tree, seed, inputs):
         refusals += groups[:1] + [f"{k}/under" for k in leaves[:1]]
     for i, (op, key) in enumerate(plan + [("put", k) for k in refusals]):
         actor = "us" if i == 0 or i >= len(plan) or rng.random() < 0.6 else "py"
+        if i == 0 and embed:
+            actor = "py"
         step = {"actor": actor, "op": op, "key": key}
         if op == "put":
             arr = values(rng, i)
@@ -133,6 +140,11 @@ def scenario(cli, name, suffix, tree, seed, inputs):
                 if tree:
                     args.insert(2, "--tree")
                 ok, err = run(cli, *args)
+            elif i == 0 and embed:
+                # python's threshold keeps this node inside embed.b2e
+                with cls(work, mode="w", threshold=1 << 20) as store:
+                    store[key] = arr
+                ok, err = True, ""
             else:
                 with cls(work, mode="a") as store:
                     store[key] = arr
@@ -172,6 +184,9 @@ def main():
         [("dict_zip", ".b2z", False), ("dict_dir", ".b2d", False), ("tree_zip", ".b2z", True), ("tree_dir", ".b2d", True)]
     ):
         manifest["scenarios"][name] = scenario(cli, name, suffix, tree, 46 + seed, inputs)
+    # A store python made with a threshold: its first node embedded in embed.b2e, which
+    # our changes keep as it is (and refuse to replace or remove that node).
+    manifest["scenarios"]["dict_zip_embed"] = scenario(cli, "dict_zip_embed", ".b2z", False, 50, inputs, embed=True)
     with open(os.path.join(HERE, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1, sort_keys=True)
         f.write("\n")
