@@ -86,6 +86,13 @@ pub enum ContainerErrorKind {
         /// The key asked for.
         key: String,
     },
+    /// A store change refused as asked (a key python-blosc2 refuses, a leaf over a
+    /// group, a store kind not written): nothing was changed.
+    #[error("{why}")]
+    Refused {
+        /// Why, and what would be accepted.
+        why: String,
+    },
     /// The node is a reference to a remote array: nothing here to read.
     #[error("node {key:?} is a remote reference; nothing to read here")]
     Remote {
@@ -108,6 +115,7 @@ impl Kind for ContainerErrorKind {
             | ContainerErrorKind::NodeOutside { .. }
             | ContainerErrorKind::Unreadable { .. } => Class::Corrupt,
             ContainerErrorKind::UnknownKey { .. } => Class::NotFound,
+            ContainerErrorKind::Refused { .. } => Class::Refused,
         }
     }
 }

@@ -36,6 +36,7 @@ mod opened;
 mod sniff;
 mod store;
 mod tree;
+mod write;
 mod zip;
 
 pub use entry::{Entry, EntryInfo, Role};
@@ -46,3 +47,4 @@ pub use open::{open, open_range, open_source};
 pub use opened::Container;
 pub use sniff::{sniff, Sniffed};
 pub use store::{EMBED_NAME, LEAF_SUFFIXES};
+pub use write::StoreWriter;

@@ -29,6 +29,8 @@ pub(crate) struct Member {
     pub(crate) length: u64,
     /// Its compression method (0: stored).
     pub(crate) method: u16,
+    /// Its CRC-32, as the central directory records it.
+    pub(crate) crc32: u32,
 }
 
 fn zip_error(e: &rawzip::Error, at: Option<u64>) -> ContainerError {
@@ -76,6 +78,7 @@ pub(crate) fn members(
         let header_at = record.local_header_offset();
         let method = record.compression_method().as_u16();
         let length = record.compressed_size_hint();
+        let crc32 = record.crc32();
         let located = archive
             .get_entry(record.wayfinder())
             .map_err(|e| zip_error(&e, Some(header_at)))
@@ -97,6 +100,7 @@ pub(crate) fn members(
                     offset: start,
                     length,
                     method,
+                    crc32,
                 })
             });
         found.push((name, located));

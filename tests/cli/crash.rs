@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use b2nd_meta::array::{Array, Selection};
-use b2nd_meta::frame;
 use b2nd_meta::io::is_staging_name;
+use b2nd_meta::{container, frame};
 
 use super::{temp_path, BIN};
 use crate::common::data_path;
@@ -60,6 +60,9 @@ fn state(path: &Path) -> String {
     if !path.exists() {
         return "absent".into();
     }
+    if path.extension().is_some_and(|e| e == "b2z" || e == "b2d") {
+        return store_state(path);
+    }
     let Ok(f) = frame::open(path) else {
         return format!("file {}", sha256_hex(&std::fs::read(path).unwrap()));
     };
@@ -83,6 +86,57 @@ fn state(path: &Path) -> String {
         "frame {}",
         sha256_hex(&[summary.as_bytes(), &values].concat())
     )
+}
+
+/// What a store holds, as one digest: its kind, its keys and every leaf's values.
+fn store_state(path: &Path) -> String {
+    let store = container::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut summary = format!("{:?}", store.kind);
+    for entry in store.entries() {
+        summary += &entry.key;
+        if entry.role == container::Role::Leaf {
+            let array = Array::open_node(&store, &entry.key)
+                .unwrap_or_else(|e| panic!("{}#{}: {e}", path.display(), entry.key));
+            let values = array.read_bytes(&Selection::all()).unwrap();
+            summary += &sha256_hex(&values);
+        }
+    }
+    format!("store {}", sha256_hex(summary.as_bytes()))
+}
+
+/// Copies a directory tree (a `.b2d`).
+fn copy_tree(from: &Path, to: &Path) {
+    let _ = std::fs::remove_dir_all(to);
+    let _ = std::fs::remove_file(to);
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        match e.path().is_dir() {
+            true => copy_tree(&e.path(), &to.join(e.file_name())),
+            false => drop(std::fs::copy(e.path(), to.join(e.file_name())).unwrap()),
+        }
+    }
+}
+
+/// A store of tests/data/stores (a snapshot python read) as `name`, and `in.npy`.
+fn with_store(snapshot: &'static str, name: &'static str) -> impl Fn(&Path) {
+    move |dir: &Path| {
+        with_npy(dir);
+        let from = data_path(&format!("stores/{snapshot}"));
+        match from.is_dir() {
+            true => copy_tree(&from, &dir.join(name)),
+            false => copy(&from, &dir.join(name)),
+        }
+    }
+}
+
+/// Nothing at `name` yet, and `in.npy`.
+fn without(name: &'static str) -> impl Fn(&Path) {
+    move |dir: &Path| {
+        let _ = std::fs::remove_dir_all(dir.join(name));
+        let _ = std::fs::remove_file(dir.join(name));
+        with_npy(dir);
+    }
 }
 
 /// Staging names in `dir` (and in a sparse frame's directory inside it).
@@ -368,6 +422,91 @@ fn every_writer_stopped_at_every_step_leaves_the_old_state_or_the_new() {
             "a.b2nd",
             Box::new(with("4.14.1_empty.b2nd", "a.b2nd")),
             vec!["del-vlmeta", "{}/a.b2nd", "existing"],
+        ),
+    ];
+    let mut total = 0;
+    for (tag, target, prepare, args) in &cases {
+        let steps = every_stop(tag, target, &**prepare, args);
+        eprintln!("{tag}: stopped at each of {steps} steps");
+        total += steps;
+    }
+    assert!(total > 100, "{total}");
+}
+
+/// `store put` and `store rm` on each kind (.b2z and .b2d, DictStore and TreeStore):
+/// a new store, a node added, a node replaced, a node removed.
+#[test]
+fn store_put_and_rm_stopped_at_every_step_leave_the_old_store_or_the_new() {
+    let big = data_path("containers/blosc2-4.14.1/dict.b2d/dir1/big.b2nd");
+    let big = big.to_str().unwrap();
+    let cases: Vec<Writer> = vec![
+        (
+            "store-put-new-zip",
+            "s.b2z",
+            Box::new(without("s.b2z")),
+            vec![
+                "store",
+                "put",
+                "{}/s.b2z",
+                "/a",
+                "{}/in.npy",
+                "--chunks",
+                "3,10",
+            ],
+        ),
+        (
+            "store-put-new-tree-dir",
+            "t.b2d",
+            Box::new(without("t.b2d")),
+            vec!["store", "put", "--tree", "{}/t.b2d", "/g/a", "{}/in.npy"],
+        ),
+        (
+            "store-put-zip",
+            "s.b2z",
+            Box::new(with_store("dict_zip/step_13.b2z", "s.b2z")),
+            vec!["store", "put", "{}/s.b2z", "/g/k9", big],
+        ),
+        (
+            "store-put-replace-tree-zip",
+            "t.b2z",
+            Box::new(with_store("tree_zip/step_17.b2z", "t.b2z")),
+            vec!["store", "put", "{}/t.b2z", "/g/k3", "{}/in.npy"],
+        ),
+        (
+            "store-put-replace-dir",
+            "s.b2d",
+            Box::new(with_store("dict_dir/step_15.b2d", "s.b2d")),
+            vec!["store", "put", "{}/s.b2d", "/g/k2", big],
+        ),
+        (
+            "store-put-tree-dir",
+            "t.b2d",
+            Box::new(with_store("tree_dir/step_16.b2d", "t.b2d")),
+            vec!["store", "put", "{}/t.b2d", "/h/new", "{}/in.npy"],
+        ),
+        (
+            "store-rm-tree-zip",
+            "t.b2z",
+            Box::new(with_store("tree_zip/step_17.b2z", "t.b2z")),
+            vec!["store", "rm", "{}/t.b2z", "/g/k3"],
+        ),
+        (
+            "store-rm-dict-zip",
+            "s.b2z",
+            Box::new(with_store("dict_zip/step_13.b2z", "s.b2z")),
+            vec!["store", "rm", "{}/s.b2z", "/g/k2"],
+        ),
+        (
+            "store-rm-dir",
+            "s.b2d",
+            Box::new(with_store("dict_dir/step_15.b2d", "s.b2d")),
+            vec!["store", "rm", "{}/s.b2d", "/g/k2"],
+        ),
+        (
+            "store-rm-tree-dir",
+            "t.b2d",
+            Box::new(with_store("tree_dir/step_16.b2d", "t.b2d")),
+            vec!["store", "rm", "{}/t.b2d", "/k0"],
         ),
     ];
     let mut total = 0;

@@ -29,6 +29,7 @@ mod show_errors;
 mod show_json;
 mod show_limits;
 mod show_values;
+mod store;
 mod terminal;
 mod usage;
 mod user_files;

@@ -15,6 +15,8 @@ use crate::help::*;
     version,
     about = "Blosc2 files: show what they hold, export and import values, change arrays and metadata in place",
     disable_help_subcommand = true,
+    // clap's own, without the blank line after the about: -h keeps to 24 lines.
+    help_template = "{before-help}{about-with-newline}{usage-heading} {usage}\n\n{all-args}{after-help}",
     after_help = EXAMPLES_SHORT,
     after_long_help = EXAMPLES
 )]
@@ -286,6 +288,15 @@ pub enum Command {
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
         threads: Option<u16>,
     },
+    /// Make and change DictStores and TreeStores (.b2z, .b2d) as python-blosc2 does
+    #[command(
+        long_about = crate::commands::store::STORE_LONG,
+        after_help = crate::commands::store::STORE_EXAMPLES
+    )]
+    Store {
+        #[command(subcommand)]
+        action: StoreAction,
+    },
     /// Encode a metalayer given as JSON (the schema decode prints) to hex
     #[command(long_about = ENCODE_LONG, after_help = ENCODE_EXAMPLES)]
     Encode {
@@ -352,4 +363,51 @@ pub fn parse_shape(text: &str) -> Result<Shape, String> {
         })
         .collect::<Result<Vec<i64>, String>>()
         .map(Shape)
+}
+
+/// What `store` does.
+#[derive(Subcommand)]
+pub enum StoreAction {
+    /// Put IN under KEY, making STORE when it is missing, replacing what KEY held
+    Put {
+        /// The store: a .b2z zip or a .b2d directory
+        #[arg(value_name = "STORE")]
+        store: PathBuf,
+        /// The key, e.g. /dir/name
+        #[arg(value_name = "KEY")]
+        key: String,
+        /// A .b2nd (copied as it is), a .npy file, or - for stdin (.npy)
+        #[arg(value_name = "IN", allow_hyphen_values = true)]
+        input: PathBuf,
+        /// Make a TreeStore (when STORE is missing)
+        #[arg(long)]
+        tree: bool,
+        /// Chunk shape of an imported .npy, e.g. 100,1000
+        #[arg(long, value_name = "C", value_parser = parse_shape)]
+        chunks: Option<Shape>,
+        /// Block shape of an imported .npy, e.g. 10,1000
+        #[arg(long, value_name = "B", value_parser = parse_shape)]
+        blocks: Option<Shape>,
+        /// blosclz, lz4, lz4hc, zlib or zstd (default zstd)
+        #[arg(long, value_name = "NAME")]
+        codec: Option<String>,
+        /// Compression level, 0 to 9 (default 5)
+        #[arg(long, value_name = "N")]
+        clevel: Option<u32>,
+        /// A filter for the next slot, as import takes it
+        #[arg(long = "filter", value_name = "NAME[:META]")]
+        filters: Vec<String>,
+        /// Threads compressing chunks (default: the machine's parallelism)
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        threads: Option<u16>,
+    },
+    /// Remove KEY from STORE
+    Rm {
+        /// The store: a .b2z zip or a .b2d directory
+        #[arg(value_name = "STORE")]
+        store: PathBuf,
+        /// The key to remove
+        #[arg(value_name = "KEY")]
+        key: String,
+    },
 }

@@ -16,3 +16,4 @@ pub mod show;
 pub mod show_store;
 pub mod show_values;
 pub mod stdin;
+pub mod store;

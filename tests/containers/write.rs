@@ -1,0 +1,192 @@
+//! Stores made and changed by us and by python-blosc2 4.14.1 in turns
+//! (tests/data/stores/, from tests/data/stores/generate.py): after every step our read
+//! of the store is python's (keys, and every node's dtype, shape and bytes), python
+//! opened every store our CLI made, and our library, replaying each of our steps on the
+//! store before it, reaches python's view of the store after it.
+
+use std::path::{Path, PathBuf};
+
+use b2nd_meta::array::{Array, Selection};
+use b2nd_meta::container::{self, Role, StoreWriter};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+fn stores() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/stores")
+}
+
+fn manifest() -> Value {
+    let text = std::fs::read_to_string(stores().join("manifest.json")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+/// Our view of `path` in the manifest's form: sorted keys (groups included, as
+/// python's TreeStore lists them) and per leaf its dtype, shape and bytes' sha256.
+fn our_view(path: &Path) -> Value {
+    let store = container::open(path).unwrap();
+    let mut keys = Vec::new();
+    let mut nodes = serde_json::Map::new();
+    for entry in store.entries() {
+        keys.push(entry.key.clone());
+        if entry.role != Role::Leaf {
+            continue;
+        }
+        let info = store.entry_info(entry).unwrap();
+        let array = info.array().unwrap();
+        let read = Array::open_node(&store, &entry.key).unwrap();
+        let bytes = read.read_bytes(&Selection::all()).unwrap();
+        let digest: String = Sha256::digest(&bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        nodes.insert(
+            entry.key.clone(),
+            serde_json::json!({
+                "type": "NDArray",
+                "dtype": array.dtype_str(),
+                "shape": array.shape(),
+                "sha256": digest,
+            }),
+        );
+    }
+    keys.sort();
+    serde_json::json!({ "keys": keys, "nodes": nodes })
+}
+
+/// Python's view without what ours does not say (its class, its groups' nodes).
+fn python_view(step: &Value) -> Value {
+    let py = &step["python"];
+    let nodes: serde_json::Map<String, Value> = py["nodes"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .filter(|(_, v)| v["type"] == "NDArray")
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    serde_json::json!({ "keys": py["keys"], "nodes": nodes })
+}
+
+fn steps(name: &str) -> (Value, Vec<Value>) {
+    let m = manifest();
+    let s = m["scenarios"][name].clone();
+    let steps = s["steps"].as_array().unwrap().clone();
+    (s, steps)
+}
+
+/// A copy of a snapshot (a file or a directory tree) in the temporary directory.
+fn copy(src: &Path, dst: &Path) {
+    let _ = std::fs::remove_dir_all(dst);
+    let _ = std::fs::remove_file(dst);
+    if src.is_dir() {
+        std::fs::create_dir_all(dst).unwrap();
+        for entry in std::fs::read_dir(src).unwrap() {
+            let entry = entry.unwrap();
+            copy(&entry.path(), &dst.join(entry.file_name()));
+        }
+    } else {
+        std::fs::copy(src, dst).unwrap();
+    }
+}
+
+/// Every snapshot: python opened it (the generator's view) and ours is python's.
+fn reads_as_python(name: &str) {
+    let (_, steps) = steps(name);
+    for (i, step) in steps.iter().enumerate() {
+        let path = stores().join(step["store"].as_str().unwrap());
+        assert_eq!(
+            our_view(&path),
+            python_view(step),
+            "{name} step {i}: {step}"
+        );
+    }
+}
+
+/// Each of our steps replayed with the library on the store before it: python's view
+/// of our CLI's result, or a refusal where our CLI refused (the store unchanged).
+fn replays_as_python(name: &str) {
+    let (scenario, steps) = steps(name);
+    let suffix = scenario["suffix"].as_str().unwrap();
+    let tree = scenario["tree"].as_bool().unwrap();
+    let work = std::env::temp_dir().join(format!(
+        "b2nd-meta-write-{name}-{}{suffix}",
+        std::process::id()
+    ));
+    for (i, step) in steps.iter().enumerate() {
+        if step["actor"] != "us" {
+            continue;
+        }
+        let _ = std::fs::remove_dir_all(&work);
+        let _ = std::fs::remove_file(&work);
+        let writer = match i {
+            0 => StoreWriter::create(&work, tree).unwrap(),
+            _ => {
+                let before = stores().join(steps[i - 1]["store"].as_str().unwrap());
+                copy(&before, &work);
+                StoreWriter::open_rw(&work).unwrap()
+            }
+        };
+        let key = step["key"].as_str().unwrap();
+        let done = match step["op"].as_str().unwrap() {
+            "rm" => writer.remove(key),
+            _ => {
+                let input = step["input"].as_str().unwrap();
+                if input.ends_with(".npy") {
+                    continue; // imported by the CLI: the snapshot is the evidence
+                }
+                writer.put(key, stores().join("inputs").join(input))
+            }
+        };
+        assert_eq!(
+            done.is_ok(),
+            step["ok"].as_bool().unwrap(),
+            "{name} step {i}: {done:?}"
+        );
+        assert_eq!(
+            our_view(&work),
+            python_view(step),
+            "{name} step {i}: {step}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&work);
+    let _ = std::fs::remove_file(&work);
+}
+
+const SCENARIOS: [&str; 5] = [
+    "dict_zip",
+    "dict_dir",
+    "tree_zip",
+    "tree_dir",
+    "dict_zip_embed",
+];
+
+#[test]
+fn python_reads_our_stores_and_we_read_its_changes() {
+    for name in SCENARIOS {
+        reads_as_python(name);
+    }
+}
+
+#[test]
+fn our_library_replays_our_cli_steps_to_pythons_view() {
+    for name in SCENARIOS {
+        replays_as_python(name);
+    }
+}
+
+#[test]
+fn every_step_was_opened_by_python_and_refusals_left_the_store_as_it_was() {
+    for name in SCENARIOS {
+        let (scenario, steps) = steps(name);
+        let class = if scenario["tree"] == true {
+            "TreeStore"
+        } else {
+            "DictStore"
+        };
+        for (i, step) in steps.iter().enumerate() {
+            assert_eq!(step["python"]["class"], class, "{name} step {i}");
+            if step["ok"] == false {
+                assert_eq!(step["python"], steps[i - 1]["python"], "{name} step {i}");
+            }
+        }
+    }
+}

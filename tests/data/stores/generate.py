@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""Stores made and changed by our `b2nd-meta store put/rm` and by python-blosc2 4.14.1
+in turns, with python's read-only view after every step, for tests/containers/write.rs.
+
+Usage (from the repository root, after `cargo build --features cli`; python-blosc2
+4.14.1 and numpy from `bash .ci/references`):
+
+    $B2ND_VENV_BLOSC2_4_14_1/bin/python tests/data/stores/generate.py target/debug/b2nd-meta
+
+For each scenario (a DictStore and a TreeStore, each as a .b2z zip and a .b2d
+directory) a seeded random sequence of puts (a .npy imported by our CLI, a .b2nd
+python wrote copied as it is, or python's `store[key] = array` in mode "a") and
+removals (ours: `store rm`; python's: `del store[key]`), replacements included, is run
+on one store. After every step the store is copied to
+`<scenario>/step_NN.<suffix>` and python opens it read-only (`blosc2.open(path,
+mode="r")`): its class, `sorted(keys())`, and per node its dtype (`arr.dtype.str`),
+shape and the sha256 of its C-order bytes go to `manifest.json`, with the step (who,
+what, key, input) and whether it was accepted. Steps python refuses (a TreeStore
+leaf over a group or under a leaf) are run through
+our CLI too and recorded with `"ok": false`: the store must be unchanged (keys python's
+EmbedStore refuses, which its DictStore would file under another key, are refused
+here).
+
+A fifth scenario starts from a store python made with a `threshold`, its first node
+embedded in `embed.b2e`: our changes keep it, and refuse to replace or remove it.
+
+The inputs (.npy and .b2nd) are kept in `inputs/` so that the Rust test can replay our
+steps with the library and compare with python's view of our CLI's result.
+"""
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import blosc2
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+KEYS = ["/k0", "/k1", "/g/k2", "/g/k3", "/h/deep/k4"]
+DTYPES = ["<i4", "<f8", "<u2", "|b1", "<i8", "<f4"]
+STEPS = 14
+
+
+def view(path):
+    store = blosc2.open(path, mode="r")
+    nodes = {}
+    for key in sorted(store.keys()):
+        value = store[key]
+        if not isinstance(value, blosc2.NDArray):
+            nodes[key] = {"type": type(value).__name__}
+            continue
+        data = np.ascontiguousarray(value[()] if value.ndim == 0 else value[:])
+        nodes[key] = {
+            "type": "NDArray",
+            "dtype": value.dtype.str,
+            "shape": list(value.shape),
+            "sha256": hashlib.sha256(data.tobytes()).hexdigest(),
+        }
+    return {"class": type(store).__name__, "keys": sorted(store.keys()), "nodes": nodes}
+
+
+def snapshot(src, dst):
+    if os.path.isdir(src):
+        shutil.copytree(src, dst)
+    else:
+        shutil.copyfile(src, dst)
+
+
+def values(rng, n):
+    dtype = np.dtype(DTYPES[int(rng.integers(len(DTYPES)))])
+    shape = [int(rng.integers(1, 12)) for _ in range(int(rng.integers(1, 3)))]
+    if dtype.kind == "b":
+        return rng.integers(0, 2, size=shape).astype(dtype)
+    if dtype.kind == "f":
+        return (rng.standard_normal(shape) * 100).astype(dtype)
+    return rng.integers(0, 1000, size=shape).astype(dtype)
+
+
+def run(cli, *args):
+    done = subprocess.run([cli, *args], capture_output=True, text=True)
+    return done.returncode == 0, done.stderr.strip()
+
+
+def scenario(cli, name, suffix, tree, seed, inputs, embed=False):
+    out = os.path.join(HERE, name)
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    work = os.path.join(HERE, f".work.{suffix}")
+    shutil.rmtree(work, ignore_errors=True)
+    if os.path.exists(work):
+        os.remove(work)
+    rng = np.random.default_rng(seed)
+    cls = blosc2.TreeStore if tree else blosc2.DictStore
+    present = set()
+    steps = []
+    plan = []
+    for i in range(STEPS):
+        if i == 0 and embed:
+            plan.append(("put", "/k0"))
+        elif i < 2 or not present or rng.random() < 0.6:
+            plan.append(("put", KEYS[int(rng.integers(len(KEYS)))]))
+        else:
+            plan.append(("rm", sorted(present)[int(rng.integers(len(present)))]))
+        op, key = plan[-1]
+        if op == "put":
+            present.add(key)
+        else:
+            present.discard(key)
+    # Refusals after the random part: keys python's EmbedStore refuses (its DictStore
+    # would file them under another key), and in a TreeStore a leaf over a group or
+    # under a leaf, which TreeStore refuses.
+    refusals = ["/bad//key", "/bad:key"]
+    if tree:
+        leaves = sorted(present)
+        groups = sorted({k.rsplit("/", 1)[0] for k in leaves if k.count("/") > 1})
+        refusals += groups[:1] + [f"{k}/under" for k in leaves[:1]]
+    for i, (op, key) in enumerate(plan + [("put", k) for k in refusals]):
+        actor = "us" if i == 0 or i >= len(plan) or rng.random() < 0.6 else "py"
+        if i == 0 and embed:
+            actor = "py"
+        step = {"actor": actor, "op": op, "key": key}
+        if op == "put":
+            arr = values(rng, i)
+            form = "npy" if rng.random() < 0.5 or actor == "py" else "b2nd"
+            stem = f"{name}_{i:02d}"
+            if form == "npy":
+                input_name = f"{stem}.npy"
+                np.save(os.path.join(inputs, input_name), arr)
+            else:
+                input_name = f"{stem}.b2nd"
+                blosc2.asarray(
+                    arr, urlpath=os.path.join(inputs, input_name), mode="w", cparams={"codec": blosc2.Codec.LZ4}
+                )
+            step["input"] = input_name
+            if actor == "us":
+                args = ["store", "put", work, key, os.path.join(inputs, input_name)]
+                if tree:
+                    args.insert(2, "--tree")
+                ok, err = run(cli, *args)
+            elif i == 0 and embed:
+                # python's threshold keeps this node inside embed.b2e
+                with cls(work, mode="w", threshold=1 << 20) as store:
+                    store[key] = arr
+                ok, err = True, ""
+            else:
+                with cls(work, mode="a") as store:
+                    store[key] = arr
+                ok, err = True, ""
+        else:
+            if actor == "us":
+                ok, err = run(cli, "store", "rm", work, key)
+            else:
+                with cls(work, mode="a") as store:
+                    del store[key]
+                ok, err = True, ""
+        step["ok"] = ok
+        if not ok:
+            step["error"] = err.replace(work, "STORE")
+        step["store"] = f"{name}/step_{i:02d}{suffix}"
+        snapshot(work, os.path.join(HERE, step["store"]))
+        step["python"] = view(work)
+        steps.append(step)
+    if os.path.isdir(work):
+        shutil.rmtree(work)
+    else:
+        os.remove(work)
+    return {"suffix": suffix, "tree": tree, "steps": steps}
+
+
+def main():
+    cli = os.path.abspath(sys.argv[1])
+    inputs = os.path.join(HERE, "inputs")
+    shutil.rmtree(inputs, ignore_errors=True)
+    os.makedirs(inputs)
+    manifest = {
+        "python-blosc2": blosc2.__version__,
+        "numpy": np.__version__,
+        "scenarios": {},
+    }
+    for seed, (name, suffix, tree) in enumerate(
+        [("dict_zip", ".b2z", False), ("dict_dir", ".b2d", False), ("tree_zip", ".b2z", True), ("tree_dir", ".b2d", True)]
+    ):
+        manifest["scenarios"][name] = scenario(cli, name, suffix, tree, 46 + seed, inputs)
+    # A store python made with a threshold: its first node embedded in embed.b2e, which
+    # our changes keep as it is (and refuse to replace or remove that node).
+    manifest["scenarios"]["dict_zip_embed"] = scenario(cli, "dict_zip_embed", ".b2z", False, 50, inputs, embed=True)
+    with open(os.path.join(HERE, "manifest.json"), "w") as f:
+        json.dump(manifest, f, indent=1, sort_keys=True)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
