@@ -1,5 +1,5 @@
 //! Arrays and stores over the network (the `remote` feature): [`Remote`], a
-//! [`ReadAt`](crate::io::ReadAt) over HTTP(S) range requests, S3 (`s3://bucket/key`)
+//! [`crate::io::ReadAt`] over HTTP(S) range requests, S3 (`s3://bucket/key`)
 //! and Caterva2 (`http://host/api/fetch/ROOT/PATH`), so that whatever reads a file
 //! reads a URL: [`Source::url`](crate::frame::Source::url) hands one to
 //! [`Array::open`](crate::array::Array::open), [`container::open`](crate::container::open)

@@ -6,6 +6,7 @@
 //! connection, a server that never answers.
 
 mod cli;
+mod s3;
 mod server;
 
 use std::path::PathBuf;
