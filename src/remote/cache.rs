@@ -4,7 +4,8 @@ use std::collections::VecDeque;
 use std::vec::Vec;
 
 /// Fetched byte ranges, oldest first; the first `pinned` (the head and the tail an
-/// open prefetches) are never dropped, the others once the total passes `cap`.
+/// open prefetches) are never dropped, nor the newest (a reader is going through
+/// it), the others once the total passes `cap`.
 #[derive(Default)]
 pub(super) struct Segments {
     ranges: VecDeque<(u64, Vec<u8>)>,
@@ -30,7 +31,7 @@ impl Segments {
         } else {
             self.ranges.push_back((start, bytes));
         }
-        while self.held > self.cap && self.ranges.len() > self.pinned {
+        while self.held > self.cap && self.ranges.len() > self.pinned + 1 {
             if let Some((_, dropped)) = self.ranges.remove(self.pinned) {
                 self.held -= dropped.len() as u64;
             }
@@ -82,5 +83,9 @@ mod tests {
         assert_eq!(held.serve(&mut buf, 104), None);
         assert_eq!(held.serve(&mut buf, 0), Some(4));
         assert_eq!(held.serve(&mut buf, 201), Some(2));
+        // The newest stays, past the cap too.
+        held.insert(300, vec![7; 40], false);
+        assert_eq!(held.serve(&mut buf, 330), Some(8));
+        assert_eq!(held.serve(&mut buf, 201), None);
     }
 }

@@ -132,6 +132,9 @@ pub struct Remote {
 struct State {
     opened: Option<Opened>,
     held: Segments,
+    /// The range a reader said it is about to read ([`ReadAt::will_read`]): a miss
+    /// inside it fetches up to its end at once.
+    coming: Option<(u64, u64)>,
 }
 
 struct Opened {
@@ -182,6 +185,7 @@ impl Remote {
             state: Mutex::new(State {
                 opened: None,
                 held: Segments::new(0),
+                coming: None,
             }),
             requests: AtomicU64::new(0),
             bytes: AtomicU64::new(0),
@@ -342,7 +346,11 @@ impl ReadAt for Remote {
         if let Some(n) = state.held.serve(buf, offset) {
             return Ok(n);
         }
-        let want = (buf.len() as u64).max(self.options.read_ahead);
+        let coming = state
+            .coming
+            .filter(|(start, end)| *start <= offset && offset < *end)
+            .map_or(0, |(_, end)| end - offset);
+        let want = (buf.len() as u64).max(self.options.read_ahead).max(coming);
         let end = offset
             .saturating_add(want)
             .min(opened.size)
@@ -375,6 +383,13 @@ impl ReadAt for Remote {
     fn size(&self) -> io::Result<u64> {
         let state = self.state()?;
         Ok(state.opened.as_ref().map_or(0, |o| o.size))
+    }
+
+    fn will_read(&self, offset: u64, len: u64) {
+        // Before the open nothing is fetched; a poisoned lock drops the hint.
+        if let Ok(mut state) = self.state.lock() {
+            state.coming = Some((offset, offset.saturating_add(len)));
+        }
     }
 }
 

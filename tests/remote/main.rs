@@ -311,3 +311,18 @@ fn a_b2z_bundle_is_read_through_its_zip_directory() {
         server.ranges()
     );
 }
+
+#[test]
+fn a_long_value_is_one_request_not_one_per_doubling() {
+    // A 64 KiB vlmeta value in the trailer of a 71,749-byte frame: read past the 16
+    // KiB tail in one request (the reader's hint), not in 1, 2, 4 ... KiB pieces.
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/values/big");
+    let server = Server::serving(&dir);
+    let remote = Arc::new(Remote::new(&server.url("big.b2nd")));
+    let frame = b2nd_meta::frame::open(Source::remote(remote.clone())).unwrap();
+    let local = b2nd_meta::frame::open(dir.join("big.b2nd")).unwrap();
+    assert_eq!(frame.vlmeta_names().unwrap(), local.vlmeta_names().unwrap());
+    let value = frame.vlmeta_bytes("big").unwrap();
+    assert!(value.len() > 65_536 && value == local.vlmeta_bytes("big").unwrap());
+    assert_eq!(remote.stats().requests, 3, "{:?}", server.ranges());
+}
