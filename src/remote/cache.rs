@@ -84,7 +84,7 @@ mod tests {
         assert_eq!(held.serve(&mut buf, 0), Some(4));
         assert_eq!(held.serve(&mut buf, 201), Some(2));
         // The newest stays, past the cap too.
-        held.insert(300, vec![7; 40], false);
+        held.insert(300, [7u8; 40].to_vec(), false);
         assert_eq!(held.serve(&mut buf, 330), Some(8));
         assert_eq!(held.serve(&mut buf, 201), None);
     }
