@@ -85,3 +85,23 @@ fn a_missing_url_is_one_line_with_the_status() {
         );
     }
 }
+
+#[test]
+fn export_url_to_a_file() {
+    let server = Server::serving(arrays());
+    let fixture = fixture("edge_many_chunks");
+    let out = std::env::temp_dir().join(format!("b2nd-meta-remote-{}.npy", std::process::id()));
+    let url = server.url("edge_many_chunks.b2nd");
+    let (code, _, err) = run(&[
+        "export",
+        &url,
+        "--slice",
+        "1:-1, 1:-1",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let npy = std::fs::read(&out).unwrap();
+    std::fs::remove_file(&out).unwrap();
+    assert!(npy.ends_with(&python(&fixture, &fixture["slices"][4])));
+}
