@@ -12,7 +12,8 @@ How: python-blosc2 4.14.1 with fsspec and aiohttp in a venv of its own, then
     ~/.cache/b2nd-meta/venvs/blosc2-4.14.1-fsspec/bin/pip install 'blosc2==4.14.1' 'fsspec[http]'
     cargo build --release --features cli,remote
     ~/.cache/b2nd-meta/venvs/blosc2-4.14.1-fsspec/bin/python benches/remote/compare.py target/release/b2nd-meta
-Prints a Markdown table (README's "Reading over the network").
+Prints a Markdown table (README's "Reading over the network"); SHOW_RANGES=1 prints
+each request on stderr.
 """
 
 import http.server
@@ -47,6 +48,8 @@ class RangeHandler(http.server.BaseHTTPRequestHandler):
 
     def do_HEAD(self):
         COUNTS["requests"] += 1
+        if os.environ.get("SHOW_RANGES"):
+            print(f"  HEAD {self.path}", file=sys.stderr)
         data = self._file()
         if data is None:
             return
@@ -58,6 +61,8 @@ class RangeHandler(http.server.BaseHTTPRequestHandler):
 
     def do_GET(self):
         COUNTS["requests"] += 1
+        if os.environ.get("SHOW_RANGES"):
+            print(f"  GET {self.path} {self.headers.get('Range', '')}", file=sys.stderr)
         data = self._file()
         if data is None:
             return
@@ -127,6 +132,8 @@ def main():
             subprocess.run(args, check=True)
             return np.load(out)
 
+        if os.environ.get("SHOW_RANGES"):
+            print(name, file=sys.stderr)
         try:
             want, p_req, p_bytes, p_time = measured(python_read)
         except Exception as e:  # noqa: BLE001 - said in the table

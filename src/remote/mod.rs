@@ -31,7 +31,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::string::{String, ToString};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 use std::vec::Vec;
 
@@ -58,7 +58,8 @@ pub struct RemoteOptions {
     /// The first wait before a retry (200 ms).
     pub backoff: Duration,
     /// Bytes fetched at the head and at the tail of the file on its first read
-    /// (16 KiB each: a frame's header, trailer and chunk index, a zip's directory).
+    /// (8 KiB each, python-blosc2's first read: a frame's header, its trailer and
+    /// a small chunk index, a zip's directory).
     pub prefetch: u64,
     /// The least a fetch asks for (16 KiB): a chunk's header, its block offsets and
     /// its first blocks come in one request.
@@ -86,7 +87,7 @@ impl Default for RemoteOptions {
             timeout: Duration::from_secs(30),
             retries: 2,
             backoff: Duration::from_millis(200),
-            prefetch: 16 << 10,
+            prefetch: 8 << 10,
             read_ahead: 16 << 10,
             keep: 8 << 20,
             max_whole: crate::chunk::DecodeBudget::DEFAULT,
@@ -124,6 +125,8 @@ pub struct Remote {
     label: PathBuf,
     options: RemoteOptions,
     state: Mutex<State>,
+    /// Told when a fetch ends: the threads waiting for its bytes look again.
+    fetched: Condvar,
     requests: AtomicU64,
     bytes: AtomicU64,
 }
@@ -135,6 +138,8 @@ struct State {
     /// The range a reader said it is about to read ([`ReadAt::will_read`]): a miss
     /// inside it fetches up to its end at once.
     coming: Option<(u64, u64)>,
+    /// The ranges requested and not yet answered.
+    in_flight: Vec<(u64, u64)>,
 }
 
 struct Opened {
@@ -186,7 +191,9 @@ impl Remote {
                 opened: None,
                 held: Segments::new(0),
                 coming: None,
+                in_flight: Vec::new(),
             }),
+            fetched: Condvar::new(),
             requests: AtomicU64::new(0),
             bytes: AtomicU64::new(0),
         }
@@ -332,34 +339,59 @@ fn invalid(what: &str) -> io::Error {
 
 impl ReadAt for Remote {
     fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
-        let state = self.state()?;
-        let opened = state
-            .opened
-            .as_ref()
-            .ok_or_else(|| io::Error::other("not opened"))?;
-        if let Some(whole) = &opened.whole {
-            return whole.as_slice().read_at(buf, offset);
-        }
-        if offset >= opened.size || buf.is_empty() {
-            return Ok(0);
-        }
-        if let Some(n) = state.held.serve(buf, offset) {
-            return Ok(n);
-        }
+        let mut state = self.state()?;
+        let (size, agent, endpoint) = loop {
+            let opened = state
+                .opened
+                .as_ref()
+                .ok_or_else(|| io::Error::other("not opened"))?;
+            if let Some(whole) = &opened.whole {
+                return whole.as_slice().read_at(buf, offset);
+            }
+            if offset >= opened.size || buf.is_empty() {
+                return Ok(0);
+            }
+            if let Some(n) = state.held.serve(buf, offset) {
+                return Ok(n);
+            }
+            // Another thread is fetching these bytes: wait for them, not fetch twice.
+            if !state
+                .in_flight
+                .iter()
+                .any(|(s, e)| *s <= offset && offset < *e)
+            {
+                break (opened.size, opened.agent.clone(), opened.endpoint.clone());
+            }
+            state = self
+                .fetched
+                .wait(state)
+                .map_err(|_| io::Error::other("poisoned"))?;
+        };
         let coming = state
             .coming
             .filter(|(start, end)| *start <= offset && offset < *end)
             .map_or(0, |(_, end)| end - offset);
         let want = (buf.len() as u64).max(self.options.read_ahead).max(coming);
+        // Up to what is held or being fetched already.
+        let next_in_flight = state
+            .in_flight
+            .iter()
+            .map(|(s, _)| *s)
+            .filter(|s| *s > offset)
+            .min();
         let end = offset
             .saturating_add(want)
-            .min(opened.size)
-            .min(state.held.next_start(offset).unwrap_or(u64::MAX));
-        let (agent, endpoint) = (opened.agent.clone(), opened.endpoint.clone());
+            .min(size)
+            .min(state.held.next_start(offset).unwrap_or(u64::MAX))
+            .min(next_in_flight.unwrap_or(u64::MAX));
+        state.in_flight.push((offset, end));
         // Unlocked while the request is out: other threads read what is held, or fetch.
         drop(state);
-        let answer = self.get(&agent, &endpoint, &format!("bytes={offset}-{}", end - 1))?;
+        let answer = self.get(&agent, &endpoint, &format!("bytes={offset}-{}", end - 1));
         let mut state = self.state()?;
+        state.in_flight.retain(|range| *range != (offset, end));
+        self.fetched.notify_all();
+        let answer = answer?;
         let opened = state
             .opened
             .as_mut()

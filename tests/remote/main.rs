@@ -94,7 +94,7 @@ fn every_slice_of_every_file_and_store_node_over_http_is_pythons() {
 }
 
 #[test]
-fn an_open_is_two_requests_and_a_small_file_is_read_by_them() {
+fn an_open_is_two_requests_and_a_small_file_is_read_by_them_once() {
     let server = Server::serving(arrays());
     let fixture = fixture("edge_many_chunks");
     let url = server.url("edge_many_chunks.b2nd");
@@ -102,24 +102,31 @@ fn an_open_is_two_requests_and_a_small_file_is_read_by_them() {
         .unwrap()
         .len();
     let remote = Arc::new(Remote::new(&url));
-    let array = Array::open(Source::remote(remote.clone())).unwrap();
+    // One thread: the order of the requests is the order of the reads.
+    let array = Array::open(Source::remote(remote.clone()))
+        .unwrap()
+        .with_threads(1);
     for slice in fixture["slices"].as_array().unwrap() {
         let sel: Selection = slice["spec"].as_str().unwrap().parse().unwrap();
         assert_eq!(array.read_bytes(&sel).unwrap(), python(&fixture, slice));
     }
-    // 19,375 bytes: the 16 KiB head and the rest as the tail, nothing more.
+    // 19,375 bytes: the 8 KiB head and tail when opened, then the gap between them
+    // (the slices' chunks) in one request; each byte once.
+    let tail = size - 8192;
+    let ranges = [
+        "bytes=0-8191".to_string(),
+        format!("bytes={tail}-{}", size - 1),
+        format!("bytes=8192-{}", tail - 1),
+    ];
+    assert_eq!(server.ranges(), ranges);
     assert_eq!(
         remote.stats(),
         RemoteStats {
-            requests: 2,
+            requests: 3,
             bytes: size
         }
     );
-    assert_eq!(server.counts(), (2, size));
-    assert_eq!(
-        server.ranges(),
-        ["bytes=0-16383", &format!("bytes=16384-{}", size - 1)]
-    );
+    assert_eq!(server.counts(), (3, size));
 }
 
 #[test]
@@ -128,7 +135,9 @@ fn one_element_costs_its_chunk_not_the_file() {
     let fixture = fixture("edge_many_chunks");
     let url = server.url("edge_many_chunks.b2nd");
     let remote = Arc::new(Remote::with_options(&url, small(0)));
-    let array = Array::open(Source::remote(remote.clone())).unwrap();
+    let array = Array::open(Source::remote(remote.clone()))
+        .unwrap()
+        .with_threads(1);
     let opened = remote.stats();
     assert_eq!(
         opened,
@@ -315,7 +324,7 @@ fn a_b2z_bundle_is_read_through_its_zip_directory() {
 
 #[test]
 fn a_long_value_is_one_request_not_one_per_doubling() {
-    // A 64 KiB vlmeta value in the trailer of a 71,749-byte frame: read past the 16
+    // A 64 KiB vlmeta value in the trailer of a 71,749-byte frame: read past the 8
     // KiB tail in one request (the reader's hint), not in 1, 2, 4 ... KiB pieces.
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/values/big");
     let server = Server::serving(&dir);
@@ -326,4 +335,33 @@ fn a_long_value_is_one_request_not_one_per_doubling() {
     let value = frame.vlmeta_bytes("big").unwrap();
     assert!(value.len() > 65_536 && value == local.vlmeta_bytes("big").unwrap());
     assert_eq!(remote.stats().requests, 3, "{:?}", server.ranges());
+}
+
+#[test]
+fn threads_reading_at_once_fetch_each_byte_once() {
+    let server = Server::serving(arrays());
+    let fixture = fixture("edge_many_chunks");
+    let size = std::fs::metadata(arrays().join("edge_many_chunks.b2nd"))
+        .unwrap()
+        .len();
+    for _ in 0..5 {
+        let options = RemoteOptions {
+            read_ahead: 0,
+            ..small(0)
+        };
+        let remote = Arc::new(Remote::with_options(
+            &server.url("edge_many_chunks.b2nd"),
+            options,
+        ));
+        let array = Array::open(Source::remote(remote.clone()))
+            .unwrap()
+            .with_threads(4);
+        let all = &fixture["slices"][0];
+        assert_eq!(
+            array.read_bytes(&"...".parse().unwrap()).unwrap(),
+            python(&fixture, all)
+        );
+        // However the threads' fetches interleave, no byte comes twice.
+        assert!(remote.stats().bytes <= size, "{:?}", remote.stats());
+    }
 }
