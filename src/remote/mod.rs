@@ -70,7 +70,8 @@ pub struct RemoteOptions {
     /// file (128 MiB, the default decode budget's size): past it, an error.
     pub max_whole: u64,
     /// A Caterva2 user and password (logged in once, the cookie kept for the
-    /// requests that follow); by default `CATERVA2_USER` and `CATERVA2_PASSWORD`.
+    /// requests that follow; used for URLs with `/api/` only); by default
+    /// `CATERVA2_USER` and `CATERVA2_PASSWORD`.
     pub login: Option<(String, String)>,
 }
 
@@ -243,9 +244,12 @@ impl Remote {
                 "expected a URL starting http://, https:// or s3://",
             ));
         }
+        // Only a Caterva2 URL logs in: other servers have no such endpoint.
         let cookie = match &self.options.login {
-            Some((user, password)) => Some(http::caterva2_login(agent, &self.url, user, password)?),
-            None => None,
+            Some((user, password)) if self.url.contains("/api/") => {
+                Some(http::caterva2_login(agent, &self.url, user, password)?)
+            }
+            _ => None,
         };
         Ok(Endpoint::Http {
             url: self.url.clone(),
