@@ -102,6 +102,9 @@
 //! - `cli`: the `b2nd-meta` command-line tool (clap, clap_complete and serde_json,
 //!   which the library alone never pulls in), and `hex`, the lowercase hex it prints
 //!   bytes in.
+//! - `remote`: [`remote`], arrays and stores read over HTTP(S), S3 and Caterva2 by
+//!   range requests (`frame::Source::url`); brings ureq and rustls (with ring: C and
+//!   assembly, this feature only).
 //! - `repo-tests`: not for users; the repository's test suites and benches (they read
 //!   tests/data, which the published crate does not hold).
 // Without `std` the std-only items above are links to docs.rs (one doc line each: a
@@ -156,6 +159,8 @@ pub mod io;
 mod located;
 mod meta;
 // The vector unit the filters and codecs run on (runtime dispatch, or plain loops).
+#[cfg(feature = "remote")]
+pub mod remote;
 mod simd;
 pub mod value;
 #[cfg(feature = "std")]

@@ -17,7 +17,7 @@ use super::opened::Container;
 use super::store::{self, Found, EMBED_NAME};
 use super::{node, tree, zip};
 use crate::chunk::DecodeBudget;
-use crate::frame::{Locking, Place, Source, BYTES_LABEL};
+use crate::frame::{Locking, Reach, Source};
 use crate::io::{read_full_at, DirStorage, ReadAt, SharedSource, Storage, Window};
 use crate::wire::marker::{FIXARRAY, FIXSTR};
 
@@ -50,11 +50,10 @@ use crate::wire::marker::{FIXARRAY, FIXSTR};
 pub fn open(source: impl Into<Source>) -> Result<Container, ContainerError> {
     let source = source.into();
     let budget = source.budget_or_default();
-    let path = match &source.place {
-        Place::Path(path) => path.as_path(),
-        Place::Bytes(bytes) => {
-            let label = Path::new(BYTES_LABEL);
-            return open_source_within(Arc::clone(bytes) as SharedSource, label, true, budget);
+    let path = match source.reach() {
+        Reach::Path(path) => path,
+        Reach::Shared(src, label) => {
+            return open_source_within(src, label, true, budget).map_err(|e| e.in_file(label));
         }
     };
     let md = fs::metadata(path).map_err(|e| ContainerError::io(e).in_file(path))?;

@@ -220,7 +220,7 @@ pub use lock::{
 pub(crate) use open::open_file;
 pub use open::{open, open_with_trailer, read_header};
 pub use shape::ShapeChangeRefusal;
-pub(crate) use source::{Place, BYTES_LABEL};
+pub(crate) use source::Reach;
 pub use source::{Source, Target};
 pub use staged::parse_header;
 pub(crate) use staged::read_staged;

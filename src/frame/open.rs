@@ -11,7 +11,7 @@ use super::file::FrameFile;
 use super::header::{FrameHeader, FrameKind, CONTENT_CAP, SPARSE_HEADER_FILE};
 use super::lock::Locking;
 use super::parse::OFF_FRAME_TYPE;
-use super::source::{Place, Source, BYTES_LABEL};
+use super::source::{Reach, Source};
 use super::staged::read_staged;
 use super::trailer::Trailer;
 use crate::io::{special_file, SharedSource, Stream};
@@ -138,11 +138,10 @@ fn open_source(
     source: &Source,
     with_trailer: bool,
 ) -> Result<(FrameFile, Option<Result<Trailer, FrameError>>), FrameError> {
-    let bytes: SharedSource = match &source.place {
-        Place::Path(path) => return open_file(path, None, with_trailer, source.locking),
-        Place::Bytes(bytes) => Arc::clone(bytes) as SharedSource,
+    let (bytes, label) = match source.reach() {
+        Reach::Path(path) => return open_file(path, None, with_trailer, source.locking),
+        Reach::Shared(bytes, label) => (bytes, label.to_path_buf()),
     };
-    let label = PathBuf::from(BYTES_LABEL);
     let len = bytes.size().map_err(FrameError::io(Some(&label)))?;
     let header = read_staged(&*bytes, CONTENT_CAP).map_err(|e| e.in_file(&label))?;
     check_kind(&label, FrameKind::Contiguous, &header)?;

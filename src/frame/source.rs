@@ -9,6 +9,7 @@ use std::vec::Vec;
 
 use super::lock::Locking;
 use crate::chunk::DecodeBudget;
+use crate::io::SharedSource;
 
 /// What a reader opens and how: a path (a frame's file, a sparse frame's directory, a
 /// store or bundle) or bytes held in memory; the decode budget everything read from
@@ -48,6 +49,9 @@ pub struct Source {
 pub(crate) enum Place {
     Path(PathBuf),
     Bytes(Arc<Vec<u8>>),
+    /// A file on a server, read by range requests.
+    #[cfg(feature = "remote")]
+    Remote(Arc<crate::remote::Remote>),
 }
 
 impl core::fmt::Debug for Place {
@@ -55,8 +59,16 @@ impl core::fmt::Debug for Place {
         match self {
             Place::Path(p) => f.debug_tuple("Path").field(p).finish(),
             Place::Bytes(b) => write!(f, "Bytes({} bytes)", b.len()),
+            #[cfg(feature = "remote")]
+            Place::Remote(r) => f.debug_tuple("Remote").field(&r.url()).finish(),
         }
     }
+}
+
+/// How a [`Source`] is read: a path, or a source of bytes and what errors name it by.
+pub(crate) enum Reach<'a> {
+    Path(&'a Path),
+    Shared(SharedSource, &'a Path),
 }
 
 /// The label of bytes held in memory in errors.
@@ -81,6 +93,46 @@ impl Source {
         }
     }
 
+    /// The file at `url` (`http://`, `https://`, `s3://bucket/key`), read by range
+    /// requests ([`Remote`](crate::remote::Remote), default options; named by its URL
+    /// in errors). Nothing is sent before the open.
+    ///
+    /// ```
+    /// use b2nd_meta::frame::Source;
+    ///
+    /// let source = Source::url("http://127.0.0.1:9/a.b2nd");
+    /// assert_eq!(source.label(), std::path::Path::new("http://127.0.0.1:9/a.b2nd"));
+    /// // Nothing listens there: the open fails, naming the URL.
+    /// let err = b2nd_meta::frame::open(source).unwrap_err();
+    /// assert!(err.to_string().starts_with("http://127.0.0.1:9/a.b2nd"), "{err}");
+    /// ```
+    #[cfg(feature = "remote")]
+    pub fn url(url: &str) -> Source {
+        Source::remote(Arc::new(crate::remote::Remote::new(url)))
+    }
+
+    /// The file `remote` reads (keep a clone of the `Arc` to read its
+    /// [`stats`](crate::remote::Remote::stats)).
+    ///
+    /// ```
+    /// use b2nd_meta::frame::Source;
+    /// use b2nd_meta::remote::{Remote, RemoteOptions};
+    /// use std::sync::Arc;
+    ///
+    /// let options = RemoteOptions { retries: 0, ..RemoteOptions::default() };
+    /// let remote = Arc::new(Remote::with_options("http://127.0.0.1:9/a.b2nd", options));
+    /// assert!(b2nd_meta::array::Array::open(Source::remote(remote.clone())).is_err());
+    /// assert_eq!(remote.stats().requests, 1);
+    /// ```
+    #[cfg(feature = "remote")]
+    pub fn remote(remote: Arc<crate::remote::Remote>) -> Source {
+        Source {
+            place: Place::Remote(remote),
+            budget: None,
+            locking: Locking::AUTO,
+        }
+    }
+
     /// Everything decoded from it spent from `budget` (shared with its clones); without
     /// one, [`DecodeBudget::default`] for each call that opens it.
     pub fn budget(mut self, budget: DecodeBudget) -> Source {
@@ -98,13 +150,29 @@ impl Source {
     pub fn as_path(&self) -> Option<&Path> {
         match &self.place {
             Place::Path(p) => Some(p),
-            Place::Bytes(_) => None,
+            _ => None,
         }
     }
 
-    /// What errors name it by: the path, or `<bytes>`.
+    /// What errors name it by: the path, the URL, or `<bytes>`.
     pub fn label(&self) -> &Path {
-        self.as_path().unwrap_or(Path::new(BYTES_LABEL))
+        match &self.place {
+            Place::Path(p) => p,
+            #[cfg(feature = "remote")]
+            Place::Remote(r) => r.label(),
+            Place::Bytes(_) => Path::new(BYTES_LABEL),
+        }
+    }
+
+    /// Its path, or what a source not on the file system reads from (bytes in memory,
+    /// a remote file) and its label.
+    pub(crate) fn reach(&self) -> Reach<'_> {
+        match &self.place {
+            Place::Path(p) => Reach::Path(p),
+            Place::Bytes(b) => Reach::Shared(Arc::clone(b) as SharedSource, Path::new(BYTES_LABEL)),
+            #[cfg(feature = "remote")]
+            Place::Remote(r) => Reach::Shared(Arc::clone(r) as SharedSource, r.label()),
+        }
     }
 
     /// Its budget, or a new default one.

@@ -71,6 +71,10 @@ macro_rules! forward {
             fn size_up_to(&self, want: u64) -> io::Result<u64> {
                 (**self).size_up_to(want)
             }
+
+            fn will_read(&self, offset: u64, len: u64) {
+                (**self).will_read(offset, len)
+            }
         }
     )*};
 }

@@ -80,8 +80,10 @@ impl OutFile {
     pub fn create(path: &Path, options: OutOptions<'_>) -> io::Result<OutFile> {
         let steps = Steps::of_process();
         let out = Out::inspect(path)?;
+        // An input that is not on the file system (a URL) cannot be the output.
         if let Some(input) = options.input
-            && out.is(&std::fs::metadata(input)?)
+            && let Ok(input) = std::fs::metadata(input)
+            && out.is(&input)
         {
             return Err(refused(
                 io::ErrorKind::InvalidInput,

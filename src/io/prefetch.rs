@@ -76,4 +76,8 @@ impl<S: ReadAt> ReadAt for Prefetch<S> {
     fn size(&self) -> io::Result<u64> {
         Ok(self.len)
     }
+
+    fn will_read(&self, offset: u64, len: u64) {
+        self.inner.will_read(offset, len);
+    }
 }

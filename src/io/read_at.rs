@@ -49,6 +49,18 @@ pub trait ReadAt {
     fn size_up_to(&self, want: u64) -> io::Result<u64> {
         Ok(self.size()?.min(want))
     }
+
+    /// A hint: bytes `[offset, offset + len)` are about to be read, in pieces (a
+    /// reader grows its buffer as bytes arrive). A source that pays per request (a
+    /// [remote](crate::remote) file) fetches them at once; the others ignore it.
+    ///
+    /// ```
+    /// use b2nd_meta::io::ReadAt;
+    /// b"hello"[..].will_read(0, 5); // bytes in memory: nothing to do
+    /// ```
+    fn will_read(&self, offset: u64, len: u64) {
+        let _ = (offset, len);
+    }
 }
 
 /// Reads `buf.len()` bytes at `offset`, fewer only where the input ends; how many.
@@ -93,6 +105,7 @@ pub(crate) fn read_vec_at<S: ReadAt + ?Sized>(
     offset: u64,
     len: usize,
 ) -> io::Result<Vec<u8>> {
+    src.will_read(offset, len as u64);
     let mut out = Vec::new();
     while out.len() < len {
         let start = out.len();

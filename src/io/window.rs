@@ -54,4 +54,9 @@ impl ReadAt for Window {
     fn size(&self) -> io::Result<u64> {
         Ok(self.len)
     }
+
+    fn will_read(&self, offset: u64, len: u64) {
+        let len = len.min(self.len.saturating_sub(offset));
+        self.src.will_read(self.start.saturating_add(offset), len);
+    }
 }

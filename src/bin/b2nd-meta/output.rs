@@ -58,9 +58,38 @@ pub fn locking() -> Locking {
         .unwrap_or(Locking::AUTO.on_wait(lock_notice))
 }
 
-/// `path` read under the command's locking.
+/// `path` read under the command's locking; a URL (`http://`, `https://`, `s3://`)
+/// read by range requests, with the `remote` feature.
 pub fn source(path: &std::path::Path) -> Source {
+    #[cfg(feature = "remote")]
+    if let Some(url) = path.to_str().filter(|p| b2nd_meta::remote::is_url(p)) {
+        return Source::remote(remote(url));
+    }
     Source::path(path).locking(locking())
+}
+
+/// The one [`Remote`](b2nd_meta::remote::Remote) of `url` for the whole command: a
+/// second open of the same URL (an error's explanation) reads what the first fetched.
+/// `B2ND_META_TIMEOUT` (seconds a request may take) and `B2ND_META_RETRIES` bound it.
+#[cfg(feature = "remote")]
+fn remote(url: &str) -> std::sync::Arc<b2nd_meta::remote::Remote> {
+    use b2nd_meta::remote::{Remote, RemoteOptions};
+    use std::collections::BTreeMap;
+    use std::sync::{Arc, Mutex};
+    static REMOTES: Mutex<BTreeMap<String, Arc<Remote>>> = Mutex::new(BTreeMap::new());
+    let env = |name: &str| std::env::var(name).ok().and_then(|v| v.trim().parse().ok());
+    let mut options = RemoteOptions::default();
+    if let Some(secs) = env("B2ND_META_TIMEOUT") {
+        options.timeout = std::time::Duration::from_secs(secs);
+    }
+    if let Some(retries) = env("B2ND_META_RETRIES") {
+        options.retries = u32::try_from(retries).unwrap_or(u32::MAX);
+    }
+    let mut remotes = REMOTES.lock().unwrap_or_else(|p| p.into_inner());
+    let remote = remotes
+        .entry(url.to_string())
+        .or_insert_with(|| Arc::new(Remote::with_options(url, options)));
+    Arc::clone(remote)
 }
 
 /// `path` edited under the command's locking.
