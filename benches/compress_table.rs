@@ -1,6 +1,6 @@
 //! Issue 48's table: `chunk::compress` against C-Blosc2 3.3.5's `blosc2_compress_ctx`
 //! (python-blosc2 4.14.1's `libblosc2.so`, loaded with `dlopen`, one thread, one context
-//! kept for the run as C's users keep theirs), interleaved in one process: rounds of one
+//! kept for the run as C's users keep theirs, a new output buffer per call as ours), interleaved in one process: rounds of one
 //! call of C and one of ours taking turns (which goes first alternates), so that both see
 //! the same machine; for each case the median over rounds of ours / C, C's median time
 //! and both chunks' sizes (ours / C).
@@ -192,15 +192,19 @@ fn main() {
             let cp = case.cparams();
             let ctx = unsafe { (lib.create_cctx)(cp) };
             assert!(!ctx.is_null());
-            let mut dest = vec![0u8; src.len() + 64];
-            let mut c_compress = || unsafe {
-                (lib.compress_ctx)(
+            // A new output buffer per call on both sides, as `chunk::compress` returns
+            // one (and python-blosc2's `compress2` allocates one): both pay its faults.
+            let c_compress = || unsafe {
+                let mut dest = Vec::<u8>::with_capacity(src.len() + 64);
+                let n = (lib.compress_ctx)(
                     ctx,
                     black_box(src.as_ptr()).cast(),
                     src.len() as i32,
                     dest.as_mut_ptr().cast(),
-                    dest.len() as i32,
-                ) as usize
+                    dest.capacity() as i32,
+                );
+                black_box(&mut dest);
+                n as usize
             };
             let c_len = c_compress();
             let ours_len = chunk::compress(src, &p).unwrap().len();

@@ -11,6 +11,8 @@ use alloc::vec::Vec;
 
 use super::sequences::Sequence;
 
+mod fast;
+
 /// What the level sets (`ZSTD_compressionParameters`, less the window).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Params {
@@ -146,6 +148,9 @@ impl Matcher {
         seqs: &mut Vec<Sequence>,
         lits: &mut Vec<u8>,
     ) -> usize {
+        if self.p.chain_log == 0 {
+            return self.fast_block(src, start, end, seqs, lits);
+        }
         let limit = end.saturating_sub(TAIL);
         let mut anchor = start;
         let mut ip = start + usize::from(start == 0);
@@ -182,15 +187,6 @@ impl Matcher {
             self.skipping = false;
             ip = mstart + len;
             anchor = ip;
-            if self.p.chain_log == 0 {
-                // The fast strategy fills in two positions of the match.
-                for at in [mstart + 2, ip - 2] {
-                    if at + 8 <= src.len() && at > mstart {
-                        let h = self.hash_at(src, at);
-                        self.hash[h] = (self.base + at) as u32;
-                    }
-                }
-            }
             // The offset before the last one, right away.
             while ip < limit {
                 let rep1 = self.reps[1] as usize;
@@ -259,19 +255,6 @@ impl Matcher {
     /// The longest match at `ip` (length, offset), 0 if none of at least 4 bytes.
     #[inline(always)]
     fn search(&mut self, src: &[u8], ip: usize, end: usize) -> (usize, usize) {
-        if self.p.chain_log == 0 {
-            let h = self.hash_at(src, ip);
-            let entry = self.hash[h] as usize;
-            self.hash[h] = (self.base + ip) as u32;
-            let cand = entry.wrapping_sub(self.base);
-            if entry >= self.base && cand < ip && read32(src, cand) == read32(src, ip) {
-                let l = 4 + count(src, ip + 4, cand + 4, end);
-                if l >= self.p.min_match {
-                    return (l, ip - cand);
-                }
-            }
-            return (0, 0);
-        }
         let chain_mask = (1usize << self.p.chain_log) - 1;
         if self.skipping {
             self.next_to_update = self.next_to_update.max(ip);
