@@ -46,29 +46,10 @@ fn read64(src: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(*b)
 }
 
-/// How many bytes from `a` and `b` (`a` later) are equal, up to `end` for `a`: 32 bytes
-/// a step while they all match (long matches in repetitive data), then 8, then one,
-/// over two slices cut once (no bounds test per word).
+/// How many bytes from `a` and `b` (`a` later) are equal, up to `end` for `a`.
+#[inline(always)]
 fn count(src: &[u8], a: usize, b: usize, end: usize) -> usize {
-    let x = &src[a..end];
-    let y = &src[b..b + x.len()];
-    let (x32, _) = x.as_chunks::<32>();
-    let (y32, _) = y.as_chunks::<32>();
-    let mut n = 32 * x32.iter().zip(y32).take_while(|(p, q)| p == q).count();
-    let (x8, _) = x[n..].as_chunks::<8>();
-    let (y8, _) = y[n..].as_chunks::<8>();
-    for (p, q) in x8.iter().zip(y8) {
-        let diff = u64::from_le_bytes(*p) ^ u64::from_le_bytes(*q);
-        if diff != 0 {
-            return n + (diff.trailing_zeros() / 8) as usize;
-        }
-        n += 8;
-    }
-    n + x[n..]
-        .iter()
-        .zip(&y[n..])
-        .take_while(|(p, q)| p == q)
-        .count()
+    crate::codec::equal_prefix(&src[a..end], &src[b..])
 }
 
 fn highbit(v: u32) -> i64 {
