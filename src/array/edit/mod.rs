@@ -166,7 +166,7 @@ impl ArrayRw {
             .map(|(_, &n)| n)
             .product();
         let row_bytes = row.saturating_mul(self.array.itemsize as u64);
-        if row_bytes == 0 || bytes.len() as u64 % row_bytes != 0 {
+        if row_bytes == 0 || !(bytes.len() as u64).is_multiple_of(row_bytes) {
             return Err(ArrayError::new(ArrayErrorKind::BufferLength {
                 expected: row_bytes,
                 found: bytes.len() as u64,

@@ -72,10 +72,7 @@ impl Matcher {
         let ilimit = end.saturating_sub(TAIL);
         let mut anchor = start;
         let mut ip0 = start + usize::from(start == 0);
-        loop {
-            let Some(found) = self.search_fast::<MLS>(src, ip0, ilimit) else {
-                break;
-            };
+        while let Some(found) = self.search_fast::<MLS>(src, ip0, ilimit) {
             let Found {
                 mut at,
                 mut from,
