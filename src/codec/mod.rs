@@ -13,3 +13,40 @@ pub(crate) mod lz4;
 #[cfg(feature = "std")]
 pub(crate) mod zlib;
 pub(crate) mod zstd;
+
+/// How many leading bytes of `x` equal those of `y` (at least as long): the match
+/// length every encoder extends its matches by. The first word alone first (most
+/// matches end in it), then 32 bytes a step while they all match (long matches in
+/// repetitive data, compared as vectors), then 8, then one, over slices cut once (no
+/// bounds test per word).
+#[cfg(feature = "std")]
+#[inline(always)]
+pub(crate) fn equal_prefix(x: &[u8], y: &[u8]) -> usize {
+    let y = &y[..x.len()];
+    let word = |a: &[u8; 8], b: &[u8; 8]| u64::from_le_bytes(*a) ^ u64::from_le_bytes(*b);
+    let mut n = 0;
+    if let (Some((p, _)), Some((q, _))) = (x.split_first_chunk::<8>(), y.split_first_chunk::<8>()) {
+        let diff = word(p, q);
+        if diff != 0 {
+            return (diff.trailing_zeros() / 8) as usize;
+        }
+        n = 8;
+    }
+    let (x32, _) = x[n..].as_chunks::<32>();
+    let (y32, _) = y[n..].as_chunks::<32>();
+    n += 32 * x32.iter().zip(y32).take_while(|(p, q)| p == q).count();
+    let (x8, _) = x[n..].as_chunks::<8>();
+    let (y8, _) = y[n..].as_chunks::<8>();
+    for (p, q) in x8.iter().zip(y8) {
+        let diff = word(p, q);
+        if diff != 0 {
+            return n + (diff.trailing_zeros() / 8) as usize;
+        }
+        n += 8;
+    }
+    n + x[n..]
+        .iter()
+        .zip(&y[n..])
+        .take_while(|(p, q)| p == q)
+        .count()
+}

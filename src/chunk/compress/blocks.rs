@@ -225,10 +225,36 @@ fn encode(codec: Codec, clevel: u8, src: &[u8], maxout: usize, out: &mut Vec<u8>
 
 /// The buffers a thread keeps across the blocks of a chunk: the block read, when the
 /// input is read, and what the filters write.
-#[derive(Default)]
 pub(super) struct Scratch<B> {
     input: B,
     filters: Filtered,
+}
+
+/// The most bytes of filter buffers a thread keeps between chunks.
+const KEEP_AT_MOST: usize = 16 << 20;
+
+std::thread_local! {
+    /// The filters' buffers of the thread's last chunk, for its next: new ones per
+    /// chunk were fresh pages (above malloc's mmap threshold) faulted in on every call.
+    static KEPT: core::cell::Cell<Filtered> = core::cell::Cell::new(Filtered::default());
+}
+
+impl<B: Default> Default for Scratch<B> {
+    fn default() -> Self {
+        Scratch {
+            input: B::default(),
+            filters: KEPT.with(|k| k.take()),
+        }
+    }
+}
+
+impl<B> Drop for Scratch<B> {
+    fn drop(&mut self) {
+        let f = core::mem::take(&mut self.filters);
+        if f.a.capacity() + f.b.capacity() + f.bits.capacity() <= KEEP_AT_MOST {
+            KEPT.with(|k| k.set(f));
+        }
+    }
 }
 
 /// The buffers the filters write.

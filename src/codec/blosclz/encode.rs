@@ -41,26 +41,16 @@ fn hash(seq: u32, hashlog: u32) -> usize {
 
 /// Where the match or run at `ip` (compared with `r`) ends, as C's `get_run_or_match`
 /// returns it: one past the first differing byte, or `bound` if none differs before it.
-fn match_end(src: &[u8], mut ip: usize, mut r: usize, bound: usize) -> usize {
-    while ip + 8 < bound {
-        let a = u64::from_le_bytes(src[ip..ip + 8].try_into().unwrap_or([0; 8]));
-        let b = u64::from_le_bytes(src[r..r + 8].try_into().unwrap_or([0; 8]));
-        let diff = a ^ b;
-        if diff != 0 {
-            return ip + (diff.trailing_zeros() / 8) as usize + 1;
-        }
-        ip += 8;
-        r += 8;
+fn match_end(src: &[u8], ip: usize, r: usize, bound: usize) -> usize {
+    if ip >= bound {
+        return ip;
     }
-    while ip < bound {
-        let same = src[ip] == src[r];
-        ip += 1;
-        if !same {
-            break;
-        }
-        r += 1;
+    let n = crate::codec::equal_prefix(&src[ip..bound], &src[r..]);
+    if ip + n < bound {
+        ip + n + 1
+    } else {
+        bound
     }
-    ip
 }
 
 /// The probe's estimate of the ratio of `src` (C's `get_cratio`).
@@ -120,17 +110,37 @@ fn probe_ratio(src: &[u8], hashlog: u32, htab: &mut [u32]) -> f64 {
 /// shorter than 16 bytes, or the stream does not fit `maxout` bytes (C's checks, which
 /// keep a byte or two of margin). What was appended is then left for the caller to drop.
 pub(crate) fn compress(clevel: u8, src: &[u8], maxout: usize, out: &mut Vec<u8>) -> bool {
+    // The thread's table, cleared where used (as C's on its stack): a new one per
+    // stream was a third memset of 64 KiB.
+    let mut htab = TABLE.with(|t| t.take());
+    htab.resize(1 << HASH_LOG, 0);
+    let fits = compress_with(clevel, src, maxout, out, &mut htab);
+    TABLE.with(|t| t.replace(htab));
+    fits
+}
+
+std::thread_local! {
+    static TABLE: core::cell::Cell<Vec<u32>> = const { core::cell::Cell::new(Vec::new()) };
+}
+
+/// [`compress`] with a hash table of `1 << HASH_LOG` cells (any contents).
+fn compress_with(
+    clevel: u8,
+    src: &[u8],
+    maxout: usize,
+    out: &mut Vec<u8>,
+    htab: &mut [u32],
+) -> bool {
     let clevel = usize::from(clevel.clamp(1, 9));
     let hashlog = HASHLOG_BY_LEVEL[clevel];
     let length = src.len();
-    let mut htab = alloc::vec![0u32; 1 << HASH_LOG];
     let maxlen = match clevel {
         0 | 1 => length / 8,
         2 | 3 => length / 4,
         4..=6 => length / 2,
         _ => length,
     };
-    if probe_ratio(&src[length - maxlen..], hashlog, &mut htab) < MIN_RATIO_BY_LEVEL[clevel] {
+    if probe_ratio(&src[length - maxlen..], hashlog, htab) < MIN_RATIO_BY_LEVEL[clevel] {
         return false;
     }
     if length < 16 || maxout < 66 {

@@ -39,22 +39,9 @@ fn hash<const SMALL: bool>(src: &[u8], at: usize) -> usize {
 
 /// Equal bytes at `a` and `b` (`a` later), up to `limit` for `a` (`LZ4_count`; the
 /// HC matcher's too).
-pub(super) fn count(src: &[u8], mut a: usize, mut b: usize, limit: usize) -> usize {
-    let start = a;
-    while a + 8 <= limit {
-        let x = u64::from_le_bytes(src[a..a + 8].try_into().unwrap_or([0; 8]));
-        let y = u64::from_le_bytes(src[b..b + 8].try_into().unwrap_or([0; 8]));
-        if x != y {
-            return a - start + ((x ^ y).trailing_zeros() / 8) as usize;
-        }
-        a += 8;
-        b += 8;
-    }
-    while a < limit && src[a] == src[b] {
-        a += 1;
-        b += 1;
-    }
-    a - start
+#[inline(always)]
+pub(super) fn count(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
+    crate::codec::equal_prefix(&src[a..limit], &src[b..])
 }
 
 /// Appends the LZ4 block of `src` at blosc level `clevel` (acceleration `10 - clevel`)

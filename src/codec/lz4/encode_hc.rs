@@ -16,10 +16,13 @@ use super::encode::count;
 use super::{DISTANCE_MAX, LASTLITERALS, MFLIMIT, MINMATCH, ML_MASK, RUN_MASK};
 const HASH_LOG: u32 = 15;
 
+#[inline(always)]
 fn read32(src: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes([src[at], src[at + 1], src[at + 2], src[at + 3]])
+    let (b, _) = src[at..].split_first_chunk::<4>().unwrap_or((&[0; 4], &[]));
+    u32::from_le_bytes(*b)
 }
 
+#[inline(always)]
 fn hash(src: &[u8], at: usize) -> usize {
     (read32(src, at).wrapping_mul(2_654_435_761) >> (32 - HASH_LOG)) as usize
 }
@@ -34,6 +37,7 @@ struct Chain {
 }
 
 impl Chain {
+    #[inline(always)]
     fn insert_up_to(&mut self, src: &[u8], ip: usize) {
         while self.next < ip {
             let at = self.next;
@@ -75,7 +79,17 @@ impl Chain {
             at
         };
         let into_run = if run { ip - run_start(ip) } else { 0 };
-        let consider = |cand: usize, best: &mut usize, offset: &mut usize| {
+        // A candidate is counted only when it beats the best so far at its last byte.
+        #[inline(always)]
+        fn consider(
+            src: &[u8],
+            ip: usize,
+            limit: usize,
+            seq: u32,
+            cand: usize,
+            best: &mut usize,
+            offset: &mut usize,
+        ) {
             if ip + *best < limit
                 && src[cand + *best] == src[ip + *best]
                 && read32(src, cand) == seq
@@ -86,19 +100,19 @@ impl Chain {
                     *offset = ip - cand;
                 }
             }
-        };
+        }
         for _ in 0..self.attempts {
             if cand >= ip || cand < lowest {
                 break;
             }
-            consider(cand, &mut best, &mut offset);
+            consider(src, ip, limit, seq, cand, &mut best, &mut offset);
             if ip + best == limit {
                 break;
             }
             if run && read32(src, cand) == seq {
                 cand = run_start(cand);
                 if cand + into_run < ip {
-                    consider(cand + into_run, &mut best, &mut offset);
+                    consider(src, ip, limit, seq, cand + into_run, &mut best, &mut offset);
                 }
             }
             let delta = usize::from(self.back[cand & DISTANCE_MAX]);

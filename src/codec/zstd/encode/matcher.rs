@@ -11,6 +11,8 @@ use alloc::vec::Vec;
 
 use super::sequences::Sequence;
 
+mod fast;
+
 /// What the level sets (`ZSTD_compressionParameters`, less the window).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Params {
@@ -44,29 +46,10 @@ fn read64(src: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(*b)
 }
 
-/// How many bytes from `a` and `b` (`a` later) are equal, up to `end` for `a`: 32 bytes
-/// a step while they all match (long matches in repetitive data), then 8, then one,
-/// over two slices cut once (no bounds test per word).
+/// How many bytes from `a` and `b` (`a` later) are equal, up to `end` for `a`.
+#[inline(always)]
 fn count(src: &[u8], a: usize, b: usize, end: usize) -> usize {
-    let x = &src[a..end];
-    let y = &src[b..b + x.len()];
-    let (x32, _) = x.as_chunks::<32>();
-    let (y32, _) = y.as_chunks::<32>();
-    let mut n = 32 * x32.iter().zip(y32).take_while(|(p, q)| p == q).count();
-    let (x8, _) = x[n..].as_chunks::<8>();
-    let (y8, _) = y[n..].as_chunks::<8>();
-    for (p, q) in x8.iter().zip(y8) {
-        let diff = u64::from_le_bytes(*p) ^ u64::from_le_bytes(*q);
-        if diff != 0 {
-            return n + (diff.trailing_zeros() / 8) as usize;
-        }
-        n += 8;
-    }
-    n + x[n..]
-        .iter()
-        .zip(&y[n..])
-        .take_while(|(p, q)| p == q)
-        .count()
+    crate::codec::equal_prefix(&src[a..end], &src[b..])
 }
 
 fn highbit(v: u32) -> i64 {
@@ -146,6 +129,9 @@ impl Matcher {
         seqs: &mut Vec<Sequence>,
         lits: &mut Vec<u8>,
     ) -> usize {
+        if self.p.chain_log == 0 {
+            return self.fast_block(src, start, end, seqs, lits);
+        }
         let limit = end.saturating_sub(TAIL);
         let mut anchor = start;
         let mut ip = start + usize::from(start == 0);
@@ -182,15 +168,6 @@ impl Matcher {
             self.skipping = false;
             ip = mstart + len;
             anchor = ip;
-            if self.p.chain_log == 0 {
-                // The fast strategy fills in two positions of the match.
-                for at in [mstart + 2, ip - 2] {
-                    if at + 8 <= src.len() && at > mstart {
-                        let h = self.hash_at(src, at);
-                        self.hash[h] = (self.base + at) as u32;
-                    }
-                }
-            }
             // The offset before the last one, right away.
             while ip < limit {
                 let rep1 = self.reps[1] as usize;
@@ -259,19 +236,6 @@ impl Matcher {
     /// The longest match at `ip` (length, offset), 0 if none of at least 4 bytes.
     #[inline(always)]
     fn search(&mut self, src: &[u8], ip: usize, end: usize) -> (usize, usize) {
-        if self.p.chain_log == 0 {
-            let h = self.hash_at(src, ip);
-            let entry = self.hash[h] as usize;
-            self.hash[h] = (self.base + ip) as u32;
-            let cand = entry.wrapping_sub(self.base);
-            if entry >= self.base && cand < ip && read32(src, cand) == read32(src, ip) {
-                let l = 4 + count(src, ip + 4, cand + 4, end);
-                if l >= self.p.min_match {
-                    return (l, ip - cand);
-                }
-            }
-            return (0, 0);
-        }
         let chain_mask = (1usize << self.p.chain_log) - 1;
         if self.skipping {
             self.next_to_update = self.next_to_update.max(ip);

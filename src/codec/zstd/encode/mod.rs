@@ -59,7 +59,11 @@ fn params(level: u32, len: usize) -> Params {
         6 | 7 => p(17, 16, 3, 4, 1),
         8..=10 => p(17, 16, 5, 4, 2),
         11 | 12 => p(17, 17, 6, 4, 2),
-        _ => p(18, 18, 8, 4, 2),
+        13..=19 => p(18, 18, 8, 4, 2),
+        // Levels 20 and 22 (blosc 8 and 9, whose blocks are a whole 1 MiB chunk and
+        // more): a window of 1 MiB as libzstd's (its chain of 2^25 and up covers the
+        // block), 512 links per search as its `searchLog` 9.
+        _ => p(20, 20, 9, 4, 2),
     }
 }
 
