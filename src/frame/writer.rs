@@ -302,9 +302,17 @@ impl FrameWriter {
             false => offsets_chunk(locations, self.header_len)?,
         };
         let trailer_at = index_at + index.len() as u64;
+        // C requires every chunk file's number to be at most `cbytes - 32`
+        // (`validate_offsets_chunk`): numbered past an old frame's files, a few small
+        // chunks may need more than their bytes (docs/design/in-place-edits.md).
+        let largest = locations.iter().filter_map(|l| match l {
+            ChunkLocation::File(n) => Some(n.saturating_add(32)),
+            _ => None,
+        });
+        let cbytes = largest.fold(self.cbytes, u64::max);
         let sizes = Sizes {
             nbytes: nbytes as i64,
-            cbytes: self.cbytes as i64,
+            cbytes: cbytes as i64,
             frame_len: trailer_at + trailer.0.len() as u64,
             has_vlmeta: trailer.1,
         };

@@ -14,3 +14,4 @@ mod issue_24;
 mod issue_31;
 #[cfg(feature = "cli")]
 mod issue_44;
+mod issue_45;
