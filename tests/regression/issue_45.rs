@@ -21,7 +21,7 @@ fn a_sparse_frame_replaced_many_times_keeps_its_chunk_numbers_within_cbytes() {
     // Three int32: a chunk file of about 44 bytes, so numbers past 12 need more cbytes.
     let npy = dir.join("three.npy");
     let mut header = "{'descr': '<i4', 'fortran_order': False, 'shape': (3,), }".to_string();
-    while (10 + header.len() + 1) % 64 != 0 {
+    while !(10 + header.len() + 1).is_multiple_of(64) {
         header.push(' ');
     }
     header.push('\n');
