@@ -233,24 +233,9 @@ fn with_user_meta(dir: &Path) {
     std::fs::copy(data_path("frame/usermeta.b2nd"), dir.join("a.b2nd")).unwrap();
 }
 
-/// A `.npy` of `shape`'s int32 values 100, 101, ... (numpy's version 1 layout).
+/// A `.npy` of `shape`'s int32 values 100, 101, ...
 fn npy_i4(path: &Path, shape: &[usize]) {
-    let dims: Vec<String> = shape.iter().map(|d| format!("{d},")).collect();
-    let mut header = format!(
-        "{{'descr': '<i4', 'fortran_order': False, 'shape': ({}), }}",
-        dims.join(" ")
-    );
-    while (10 + header.len() + 1) % 64 != 0 {
-        header.push(' ');
-    }
-    header.push('\n');
-    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
-    bytes.extend((header.len() as u16).to_le_bytes());
-    bytes.extend(header.as_bytes());
-    for i in 0..shape.iter().product::<usize>() as i32 {
-        bytes.extend((100 + i).to_le_bytes());
-    }
-    std::fs::write(path, bytes).unwrap();
+    crate::common::npy::write_i4(path, shape, |i| 100 + i);
 }
 
 /// python-blosc2's 6x10 int32 array (`base`, as `name`), and rows to write: `row.npy`

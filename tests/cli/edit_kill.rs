@@ -11,24 +11,9 @@ use b2nd_meta::array::{Array, Selection};
 use super::{temp_path, BIN};
 use crate::common::scratch::sha256_hex;
 
-/// A `.npy` of `shape`'s int32 values `start`, `start + 1`, ...
+/// A `.npy` of `shape`'s int32 values `start`, `start + 7919`, ...
 fn npy_i4(path: &Path, shape: &[usize], start: i32) {
-    let dims: Vec<String> = shape.iter().map(|d| format!("{d},")).collect();
-    let mut header = format!(
-        "{{'descr': '<i4', 'fortran_order': False, 'shape': ({}), }}",
-        dims.join(" ")
-    );
-    while (10 + header.len() + 1) % 64 != 0 {
-        header.push(' ');
-    }
-    header.push('\n');
-    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
-    bytes.extend((header.len() as u16).to_le_bytes());
-    bytes.extend(header.as_bytes());
-    for i in 0..shape.iter().product::<usize>() as i32 {
-        bytes.extend((start.wrapping_add(i.wrapping_mul(7919))).to_le_bytes());
-    }
-    std::fs::write(path, bytes).unwrap();
+    crate::common::npy::write_i4(path, shape, |i| start.wrapping_add(i.wrapping_mul(7919)));
 }
 
 /// The array's shape and values, as one digest.

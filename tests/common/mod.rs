@@ -4,6 +4,7 @@
 pub mod alloc;
 pub mod frame;
 pub mod hex;
+pub mod npy;
 pub mod reference;
 pub mod scratch;
 

@@ -20,16 +20,7 @@ fn a_sparse_frame_replaced_many_times_keeps_its_chunk_numbers_within_cbytes() {
     std::fs::create_dir_all(&dir).unwrap();
     // Three int32: a chunk file of about 44 bytes, so numbers past 12 need more cbytes.
     let npy = dir.join("three.npy");
-    let mut header = "{'descr': '<i4', 'fortran_order': False, 'shape': (3,), }".to_string();
-    while !(10 + header.len() + 1).is_multiple_of(64) {
-        header.push(' ');
-    }
-    header.push('\n');
-    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
-    bytes.extend((header.len() as u16).to_le_bytes());
-    bytes.extend(header.as_bytes());
-    bytes.extend([1i32, 2, 3].iter().flat_map(|v| v.to_le_bytes()));
-    std::fs::write(&npy, bytes).unwrap();
+    crate::common::npy::write_i4(&npy, &[3], |i| i + 1);
     let out = dir.join("s.b2nd");
     for _ in 0..40 {
         let status = Command::new(BIN)

@@ -81,35 +81,17 @@ pub fn ok<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
 
 /// A `.npy` of the bytes `values`, as uint8, one axis.
 pub fn npy_u1(path: &Path, values: &[u8]) {
-    let bytes = [npy_header("|u1", &[values.len()]), values.to_vec()].concat();
+    let bytes = [
+        crate::common::npy::header("|u1", &[values.len()]),
+        values.to_vec(),
+    ]
+    .concat();
     std::fs::write(path, bytes).unwrap();
-}
-
-/// A `.npy` version 1 header (numpy's layout: padded with spaces to 64 bytes).
-fn npy_header(descr: &str, shape: &[usize]) -> Vec<u8> {
-    let dims: Vec<String> = shape.iter().map(|d| format!("{d},")).collect();
-    let mut header = format!(
-        "{{'descr': '{descr}', 'fortran_order': False, 'shape': ({}), }}",
-        dims.join(" ")
-    );
-    while (10 + header.len() + 1) % 64 != 0 {
-        header.push(' ');
-    }
-    header.push('\n');
-    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
-    bytes.extend((header.len() as u16).to_le_bytes());
-    bytes.extend(header.as_bytes());
-    bytes
 }
 
 /// A `.npy` of `n` little-endian int32, 0..n, in C order and shape `shape`.
 pub fn npy_i4(path: &Path, shape: &[usize]) {
-    let n: usize = shape.iter().product();
-    let mut bytes = npy_header("<i4", shape);
-    for i in 0..n as i32 {
-        bytes.extend(i.to_le_bytes());
-    }
-    std::fs::write(path, bytes).unwrap();
+    crate::common::npy::write_i4(path, shape, |i| i);
 }
 
 /// `arr[slice]` of the array at `path`, as `show --slice` prints it.
