@@ -47,6 +47,9 @@ const HEADER_PAGE: u64 = 4096;
 /// The smallest chunk C indexes (`BLOSC_EXTENDED_HEADER_LENGTH`): every sparse chunk
 /// number must be at most `cbytes` minus this.
 const MIN_CHUNK_LEN: u64 = 32;
+/// Sparse: the new chunk files kept open for one sync together (well under the usual
+/// limit of 1024 open files).
+const PENDING_CAP: usize = 64;
 
 /// A frame opened for changing its chunks, under its locks.
 pub(crate) struct FrameEdit {
@@ -68,6 +71,9 @@ pub(crate) struct FrameEdit {
     objects: Option<DirStorage>,
     taken: BTreeSet<u64>,
     added: Vec<(u64, u64)>,
+    /// Sparse: new chunk files written, not yet synced (synced together, at most
+    /// [`PENDING_CAP`] open at once).
+    pending: Vec<File>,
     steps: Steps,
     committed: bool,
 }
@@ -139,6 +145,7 @@ impl FrameEdit {
             objects,
             taken,
             added: Vec::new(),
+            pending: Vec::new(),
             steps,
             committed: false,
         })
@@ -159,11 +166,15 @@ impl FrameEdit {
             Some(objects) => {
                 let n = (0..).find(|n| !self.taken.contains(n)).unwrap_or(u64::MAX);
                 let name = chunk_file_name(n);
-                objects
-                    .create(&name, chunk)
+                let file = objects
+                    .create_unsynced(&name, chunk)
                     .map_err(FrameError::io(Some(&objects.root().join(&name))))?;
                 self.taken.insert(n);
                 self.added.push((n, len));
+                self.pending.push(file);
+                if self.pending.len() >= PENDING_CAP {
+                    self.sync_pending()?;
+                }
                 Ok(ChunkLocation::File(n))
             }
         }
@@ -271,6 +282,7 @@ impl FrameEdit {
     ) -> Result<(), FrameError> {
         let p = self.header_path.clone();
         let io = |e| FrameError::io(Some(&p))(e);
+        self.sync_pending()?;
         let Some(objects) = self.objects.as_ref() else {
             return Err(FrameError::new(FrameErrorKind::UnusualLayout));
         };
@@ -339,6 +351,14 @@ impl FrameEdit {
                 .map_err(FrameError::io(Some(&objects.root().join(&name))))?;
         }
         self.steps.sync_dir(objects.root()).map_err(io)
+    }
+
+    /// Makes the new chunk files written so far durable, together.
+    fn sync_pending(&mut self) -> Result<(), FrameError> {
+        let files = core::mem::take(&mut self.pending);
+        self.steps
+            .sync_data_together(&files)
+            .map_err(FrameError::io(Some(&self.header_path)))
     }
 
     /// The header's bytes from `frame_len` to the end of what changes, as they will be:

@@ -40,6 +40,10 @@ struct Countdown {
 #[derive(Debug, Clone, Default)]
 pub struct Steps(Option<Arc<Countdown>>);
 
+/// The threads [`Steps::sync_data_together`] issues syncs from: they wait on the disk,
+/// not on a core.
+pub(crate) const SYNC_THREADS: usize = 16;
+
 /// The variable the command line reads, with the `repo-tests` feature.
 #[cfg(feature = "repo-tests")]
 const CRASH_AFTER: &str = "B2ND_META_CRASH_AFTER";
@@ -148,6 +152,32 @@ impl Steps {
     pub(crate) fn sync_data<W: WriteAt + ?Sized>(&self, sink: &W) -> io::Result<()> {
         self.step()?;
         sink.sync_data()
+    }
+
+    /// Makes the data of several new files durable, their `fdatasync`s issued together
+    /// from up to [`SYNC_THREADS`] threads: the file system commits them in one journal
+    /// transaction or a few, where one after another each waits for its own.
+    pub(crate) fn sync_data_together(&self, files: &[File]) -> io::Result<()> {
+        if files.len() < 2 {
+            return files.iter().try_for_each(|f| self.sync_data(f));
+        }
+        let per = files.len().div_ceil(SYNC_THREADS);
+        std::thread::scope(|s| {
+            let handles: std::vec::Vec<_> = files
+                .chunks(per)
+                .map(|part| s.spawn(move || part.iter().try_for_each(|f| self.sync_data(f))))
+                .collect();
+            let mut first = Ok(());
+            for h in handles {
+                let r = h
+                    .join()
+                    .unwrap_or_else(|_| Err(io::Error::other("a sync thread panicked")));
+                if first.is_ok() {
+                    first = r;
+                }
+            }
+            first
+        })
     }
 
     /// Makes a new file durable, data and metadata (its length, mode and owner).

@@ -16,6 +16,7 @@
 //! ```
 
 use std::collections::BTreeMap;
+use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::string::{String, ToString};
@@ -162,6 +163,17 @@ impl DirStorage {
         &self.root
     }
 
+    /// [`Storage::create`] but for its sync: the file, written, for the caller to sync
+    /// (with others, [`Steps::sync_data_together`]) before anything points to it.
+    pub(crate) fn create_unsynced(&self, key: &str, bytes: &[u8]) -> io::Result<File> {
+        let path = self.path(key)?;
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        let file = self.steps.open(&options, &path)?;
+        self.steps.write(&file, bytes, 0)?;
+        Ok(file)
+    }
+
     fn path(&self, key: &str) -> io::Result<PathBuf> {
         Ok(self.root.join(relative(key)?))
     }
@@ -228,11 +240,7 @@ impl Storage for DirStorage {
     }
 
     fn create(&self, key: &str, bytes: &[u8]) -> io::Result<()> {
-        let path = self.path(key)?;
-        let mut options = std::fs::OpenOptions::new();
-        options.write(true).create_new(true);
-        let file = self.steps.open(&options, &path)?;
-        self.steps.write(&file, bytes, 0)?;
+        let file = self.create_unsynced(key, bytes)?;
         self.steps.sync_data(&file)
     }
 
