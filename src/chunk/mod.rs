@@ -61,7 +61,7 @@ mod header;
 #[cfg(feature = "std")]
 pub use compress::{compress, compress_threads, CParams, CompressError};
 #[cfg(feature = "std")]
-pub(crate) use compress::{compress_into, Input};
+pub(crate) use compress::{compress_into, splice, Fate, Input, Spliced};
 /// The TRUNC_PREC filter on its own (the pipeline check's expected values).
 #[cfg(feature = "std")]
 pub(crate) use filters::trunc_prec::trunc_prec;

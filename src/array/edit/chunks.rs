@@ -8,10 +8,11 @@ use std::vec::Vec;
 
 use super::super::error::ArrayError;
 use super::super::geometry::Grid;
+use super::cut::Cut;
 use super::threads;
 use crate::array::write::pipeline_check;
 use crate::blosc::{Codec, Special, MAX_FILTERS};
-use crate::chunk::{self, CParams, DecodeBudget};
+use crate::chunk::{self, CParams, DecodeBudget, Spliced};
 use crate::frame::array::resized;
 use crate::frame::edit::FrameEdit;
 use crate::frame::{Chunk, ChunkLocation, FrameError, FrameErrorKind};
@@ -27,6 +28,8 @@ pub(super) struct Chunks {
     origin: Vec<Option<u64>>,
     /// The chunks changed, decoded, by number.
     changed: BTreeMap<u64, Vec<u8>>,
+    /// The chunks a resize cut and nothing else changed, by number (not decoded).
+    cut: BTreeMap<u64, Cut>,
     cparams: CParams,
     /// Threads a chunk is decoded and compressed on.
     threads: usize,
@@ -84,6 +87,7 @@ impl Chunks {
             chunk_nbytes,
             origin: (0..count).map(Some).collect(),
             changed: BTreeMap::new(),
+            cut: BTreeMap::new(),
             cparams,
             threads,
         })
@@ -96,8 +100,7 @@ impl Chunks {
     /// Chunk `n`'s elements, decoded, to change.
     pub(super) fn get_mut(&mut self, n: u64) -> Result<&mut Vec<u8>, ArrayError> {
         if !self.changed.contains_key(&n) {
-            let origin = self.origin.get(n as usize).copied().flatten();
-            let decoded = self.decode(origin)?;
+            let decoded = self.decoded(n)?;
             self.changed.insert(n, decoded);
         }
         self.changed
@@ -114,10 +117,20 @@ impl Chunks {
             )));
         }
         let zeros = self.chunk_nbytes;
+        self.cut.remove(&n);
         Ok(self
             .changed
             .entry(n)
             .or_insert_with(|| std::vec![0u8; zeros]))
+    }
+
+    /// Chunk `n` of the grid as it is before this commit's changes to it, decoded.
+    fn decoded(&mut self, n: u64) -> Result<Vec<u8>, ArrayError> {
+        if let Some(cut) = self.cut.remove(&n) {
+            let before = self.decode(Some(cut.origin))?;
+            return Ok(cut.apply(&before, self.itemsize));
+        }
+        self.decode(self.origin.get(n as usize).copied().flatten())
     }
 
     /// Old chunk `origin` decoded (zeros for none).
@@ -159,7 +172,7 @@ impl Chunks {
     /// they are; a chunk the resize cuts or grows into has every cell outside the kept
     /// region zeroed; new chunks are zeros. The new grid.
     pub(super) fn resize(&mut self, shape: &[u64]) -> Result<Grid, ArrayError> {
-        let old = &self.grid;
+        let old = &self.grid.clone();
         if shape.len() != old.ndim() {
             return Err(ArrayError::layout(std::format!(
                 "a new shape of {} dimension(s) for an array of {}",
@@ -178,6 +191,7 @@ impl Chunks {
         let count: u64 = new.chunks_per_axis.iter().product();
         let mut origin = Vec::with_capacity(count as usize);
         let mut changed = BTreeMap::new();
+        let mut cut = BTreeMap::new();
         let mut coords = std::vec![0u64; new.ndim()];
         for m in 0..count {
             let mut rest = m;
@@ -201,25 +215,41 @@ impl Chunks {
                 if let Some(buf) = self.changed.remove(&n) {
                     changed.insert(m, buf);
                 }
+                if let Some(c) = self.cut.remove(&n) {
+                    cut.insert(m, c);
+                }
                 continue;
             }
-            let before = match self.changed.remove(&n) {
-                Some(buf) => buf,
-                None => self.decode(self.origin.get(n as usize).copied().flatten())?,
+            let inside = coords.iter().zip(&kept.chunks_per_axis).all(|(c, k)| c < k);
+            let this = Cut {
+                origin: 0,
+                kept: inside.then(|| kept.clone()),
+                coords: coords.clone(),
             };
-            let mut after = std::vec![0u8; self.chunk_nbytes];
-            if coords.iter().zip(&kept.chunks_per_axis).all(|(c, k)| c < k) {
-                let size = self.itemsize;
-                kept.chunk_runs(&coords, |_, at, len| {
-                    let r = at * size..(at + len) * size;
-                    after[r.clone()].copy_from_slice(&before[r]);
-                });
-            }
             origin.push(None);
-            changed.insert(m, after);
+            let old_origin = self.origin.get(n as usize).copied().flatten();
+            match (
+                self.changed.contains_key(&n) || self.cut.contains_key(&n),
+                old_origin,
+            ) {
+                // Changed in this commit already: cut what it holds now.
+                (true, _) => {
+                    let before = match self.changed.remove(&n) {
+                        Some(buf) => buf,
+                        None => self.decoded(n)?,
+                    };
+                    changed.insert(m, this.apply(&before, self.itemsize));
+                }
+                (false, Some(o)) => {
+                    cut.insert(m, Cut { origin: o, ..this });
+                }
+                // Zeros before, zeros after.
+                (false, None) => {}
+            }
         }
         self.origin = origin;
         self.changed = changed;
+        self.cut = cut;
         self.grid = new.clone();
         Ok(new)
     }
@@ -230,7 +260,12 @@ impl Chunks {
         let origins = core::mem::take(&mut self.origin);
         let mut locations = Vec::with_capacity(origins.len());
         let mut changed = core::mem::take(&mut self.changed).into_iter().peekable();
+        let mut cut = core::mem::take(&mut self.cut).into_iter().peekable();
         for (m, origin) in origins.iter().enumerate() {
+            if let Some((_, c)) = cut.next_if(|(n, _)| *n == m as u64) {
+                locations.push(self.store_cut(&c)?);
+                continue;
+            }
             let location = match changed.next_if(|(n, _)| *n == m as u64) {
                 Some((_, buf)) => self.store(&buf)?,
                 None => match origin {
@@ -251,6 +286,25 @@ impl Chunks {
         let metalayer = metalayer.as_ref().map(|(n, b)| (n.as_str(), b.as_slice()));
         self.edit.commit(&locations, nbytes, metalayer)?;
         Ok(())
+    }
+
+    /// A cut chunk stored: spliced from the old one where its blocks allow, else decoded,
+    /// cut and compressed whole.
+    fn store_cut(&mut self, cut: &Cut) -> Result<ChunkLocation, ArrayError> {
+        if let Chunk::Stored(stored) = self.edit.chunks.chunk(cut.origin)? {
+            let mut raw = Vec::new();
+            stored.read_all(&mut raw)?;
+            match cut
+                .splice(&raw, &self.cparams, self.itemsize)
+                .map_err(|e| stored.error(e))?
+            {
+                Spliced::Chunk(spliced) => return Ok(self.edit.put(&spliced)?),
+                Spliced::Zeros => return Ok(ChunkLocation::Special(Special::Zero)),
+                Spliced::Whole => {}
+            }
+        }
+        let before = self.decode(Some(cut.origin))?;
+        self.store(&cut.apply(&before, self.itemsize))
     }
 
     /// A changed chunk stored: C's special zero chunk when all zeros, else compressed.

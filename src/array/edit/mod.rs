@@ -13,6 +13,7 @@
 
 mod broadcast;
 mod chunks;
+mod cut;
 mod threads;
 
 use std::path::{Path, PathBuf};

@@ -14,6 +14,7 @@ mod blocks;
 mod error;
 mod input;
 mod params;
+mod splice;
 mod threads;
 
 use alloc::vec::Vec;
@@ -21,6 +22,7 @@ use alloc::vec::Vec;
 pub use error::CompressError;
 pub(crate) use input::Input;
 pub use params::CParams;
+pub(crate) use splice::{splice, Fate, Spliced};
 
 use super::header::{
     at, CODEC_SHIFT, EXTENDED_HEADER_LEN, FLAG_BITSHUFFLE, FLAG_DELTA, FLAG_DONT_SPLIT,
