@@ -9,6 +9,7 @@ use std::vec::Vec;
 use super::super::error::ArrayError;
 use super::super::geometry::Grid;
 use super::cut::Cut;
+use super::partial::Partial;
 use super::threads;
 use crate::array::write::pipeline_check;
 use crate::blosc::{Codec, Special, MAX_FILTERS};
@@ -30,6 +31,8 @@ pub(super) struct Chunks {
     changed: BTreeMap<u64, Vec<u8>>,
     /// The chunks a resize cut and nothing else changed, by number (not decoded).
     cut: BTreeMap<u64, Cut>,
+    /// The chunks written in a few blocks, by number (those blocks decoded).
+    partial: BTreeMap<u64, Partial>,
     cparams: CParams,
     /// Threads a chunk is decoded and compressed on.
     threads: usize,
@@ -88,6 +91,7 @@ impl Chunks {
             origin: (0..count).map(Some).collect(),
             changed: BTreeMap::new(),
             cut: BTreeMap::new(),
+            partial: BTreeMap::new(),
             cparams,
             threads,
         })
@@ -118,14 +122,68 @@ impl Chunks {
         }
         let zeros = self.chunk_nbytes;
         self.cut.remove(&n);
+        self.partial.remove(&n);
         Ok(self
             .changed
             .entry(n)
             .or_insert_with(|| std::vec![0u8; zeros]))
     }
 
+    /// Chunk `n`'s elements, to change those of the blocks `mask` picks: where they are
+    /// few in a stored chunk, only they are decoded now and compressed at the commit.
+    pub(super) fn blocks_mut(&mut self, n: u64, mask: &[bool]) -> Result<&mut Vec<u8>, ArrayError> {
+        let few = mask.iter().filter(|&&b| b).count() * 2 <= mask.len();
+        let whole = self.changed.contains_key(&n) || self.cut.contains_key(&n);
+        if !self.partial.contains_key(&n) && (whole || !few || !self.start_partial(n)?) {
+            return self.get_mut(n);
+        }
+        if !self.partial.contains_key(&n) {
+            return self.get_mut(n);
+        }
+        if let Some(Err((origin, e))) = self.partial.get_mut(&n).map(|p| p.touch(mask)) {
+            return Err(self.chunk_error(origin, e));
+        }
+        self.partial
+            .get_mut(&n)
+            .map(Partial::buf_mut)
+            .ok_or_else(|| ArrayError::layout(std::format!("chunk {n} is not in the array")))
+    }
+
+    /// `e`, found in old chunk `origin`, placed in the frame.
+    fn chunk_error(&self, origin: u64, e: chunk::ChunkError) -> ArrayError {
+        match self.edit.chunks.chunk(origin) {
+            Ok(Chunk::Stored(stored)) => stored.error(e).into(),
+            Ok(Chunk::Special(_)) => ArrayError::layout(std::format!("chunk {origin}: {e}")),
+            Err(other) => other.into(),
+        }
+    }
+
+    /// Chunk `n` as a [`Partial`], when it is a stored chunk of the grid's blocks.
+    fn start_partial(&mut self, n: u64) -> Result<bool, ArrayError> {
+        let Some(origin) = self.origin.get(n as usize).copied().flatten() else {
+            return Ok(false);
+        };
+        let Chunk::Stored(stored) = self.edit.chunks.chunk(origin)? else {
+            return Ok(false);
+        };
+        let mut raw = Vec::new();
+        stored.read_all(&mut raw)?;
+        let block_bytes = self.grid.block_items * self.itemsize;
+        match Partial::new(origin, raw, self.chunk_nbytes, block_bytes) {
+            Some(p) => {
+                self.partial.insert(n, p);
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+
     /// Chunk `n` of the grid as it is before this commit's changes to it, decoded.
     fn decoded(&mut self, n: u64) -> Result<Vec<u8>, ArrayError> {
+        if let Some(partial) = self.partial.remove(&n) {
+            let origin = partial.origin;
+            return partial.complete().map_err(|e| self.chunk_error(origin, e));
+        }
         if let Some(cut) = self.cut.remove(&n) {
             let before = self.decode(Some(cut.origin))?;
             return Ok(cut.apply(&before, self.itemsize));
@@ -192,6 +250,7 @@ impl Chunks {
         let mut origin = Vec::with_capacity(count as usize);
         let mut changed = BTreeMap::new();
         let mut cut = BTreeMap::new();
+        let mut partial = BTreeMap::new();
         let mut coords = std::vec![0u64; new.ndim()];
         for m in 0..count {
             let mut rest = m;
@@ -218,6 +277,9 @@ impl Chunks {
                 if let Some(c) = self.cut.remove(&n) {
                     cut.insert(m, c);
                 }
+                if let Some(p) = self.partial.remove(&n) {
+                    partial.insert(m, p);
+                }
                 continue;
             }
             let inside = coords.iter().zip(&kept.chunks_per_axis).all(|(c, k)| c < k);
@@ -229,7 +291,9 @@ impl Chunks {
             origin.push(None);
             let old_origin = self.origin.get(n as usize).copied().flatten();
             match (
-                self.changed.contains_key(&n) || self.cut.contains_key(&n),
+                self.changed.contains_key(&n)
+                    || self.cut.contains_key(&n)
+                    || self.partial.contains_key(&n),
                 old_origin,
             ) {
                 // Changed in this commit already: cut what it holds now.
@@ -250,6 +314,7 @@ impl Chunks {
         self.origin = origin;
         self.changed = changed;
         self.cut = cut;
+        self.partial = partial;
         self.grid = new.clone();
         Ok(new)
     }
@@ -261,7 +326,12 @@ impl Chunks {
         let mut locations = Vec::with_capacity(origins.len());
         let mut changed = core::mem::take(&mut self.changed).into_iter().peekable();
         let mut cut = core::mem::take(&mut self.cut).into_iter().peekable();
+        let mut partial = core::mem::take(&mut self.partial).into_iter().peekable();
         for (m, origin) in origins.iter().enumerate() {
+            if let Some((_, p)) = partial.next_if(|(n, _)| *n == m as u64) {
+                locations.push(self.store_partial(p)?);
+                continue;
+            }
             if let Some((_, c)) = cut.next_if(|(n, _)| *n == m as u64) {
                 locations.push(self.store_cut(&c)?);
                 continue;
@@ -305,6 +375,22 @@ impl Chunks {
         }
         let before = self.decode(Some(cut.origin))?;
         self.store(&cut.apply(&before, self.itemsize))
+    }
+
+    /// A chunk written in a few blocks stored: spliced from the old one where it can be,
+    /// else decoded whole and compressed.
+    fn store_partial(&mut self, partial: Partial) -> Result<ChunkLocation, ArrayError> {
+        let origin = partial.origin;
+        match partial.splice(&self.cparams) {
+            Ok(Spliced::Chunk(spliced)) => return Ok(self.edit.put(&spliced)?),
+            Ok(Spliced::Zeros) => return Ok(ChunkLocation::Special(Special::Zero)),
+            Ok(Spliced::Whole) => {}
+            Err(e) => return Err(self.chunk_error(origin, e)),
+        }
+        let whole = partial
+            .complete()
+            .map_err(|e| self.chunk_error(origin, e))?;
+        self.store(&whole)
     }
 
     /// A changed chunk stored: C's special zero chunk when all zeros, else compressed.

@@ -14,6 +14,7 @@
 mod broadcast;
 mod chunks;
 mod cut;
+mod partial;
 mod threads;
 
 use std::path::{Path, PathBuf};
@@ -258,13 +259,17 @@ fn write_into(
     let mut touched: Vec<Vec<Span>> = Vec::new();
     each_chunk(&spans, |chosen| touched.push(chosen.to_vec()));
     let mut plan = ChunkPlan::default();
+    let mut mask = Vec::new();
     for chosen in &touched {
         let coords: Vec<u64> = chosen.iter().map(|s| s.chunk).collect();
         let n = grid.chunk_number(&coords);
         plan.fill(grid, &resolved, &strides, chosen);
         let chunk = match covers_chunk(grid, &resolved, chosen) {
             true => chunks.overwrite(n)?,
-            false => chunks.get_mut(n)?,
+            false => {
+                plan.block_mask(grid, &mut mask);
+                chunks.blocks_mut(n, &mask)?
+            }
         };
         plan.each_run(|src, out, len| {
             values.copy(out, len, &mut chunk[src * itemsize..(src + len) * itemsize]);

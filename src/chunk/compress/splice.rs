@@ -32,6 +32,8 @@ pub(crate) enum Fate {
     Zeros,
     /// It is decoded, changed, and compressed again.
     Change,
+    /// Its new bytes are given whole (not decoded), then compressed.
+    Put,
 }
 
 /// What [`splice`] made.
@@ -70,8 +72,8 @@ impl Input for OneBlock<'_> {
 }
 
 /// `old`, a chunk of `params`' codec, filters and type size, rebuilt: block `j` as
-/// `fate(j)` says, a changed block given to `change(j, bytes)` decoded and compressed
-/// with `params` after. The old chunk's header is kept (its sizes but `cbytes`).
+/// `fate(j)` says, a changed block given to `change(j, bytes)` decoded (zeros for one
+/// put) and compressed with `params` after. The old chunk's header is kept (its sizes but `cbytes`).
 pub(crate) fn splice(
     old: &[u8],
     params: &CParams,
@@ -132,6 +134,8 @@ pub(crate) fn splice(
                 block.resize(bsize, 0);
                 if fate == Fate::Change {
                     decode_range_into(old, j..j + 1, |_| true, &mut block)?;
+                }
+                if fate != Fate::Zeros {
                     change(j, &mut block);
                 }
                 match compress_block(params, &g, j, &block, reference, &mut scratch) {
@@ -245,9 +249,16 @@ mod tests {
             0 => Fate::Keep,
             1 => Fate::Zeros,
             2 => Fate::Change,
+            _ if j == 7 => Fate::Put,
             _ => Fate::Keep,
         };
-        for codec in [Codec::BloscLz, Codec::Lz4, Codec::Lz4Hc, Codec::Zstd, Codec::Zlib] {
+        for codec in [
+            Codec::BloscLz,
+            Codec::Lz4,
+            Codec::Lz4Hc,
+            Codec::Zstd,
+            Codec::Zlib,
+        ] {
             for filters in [
                 &[(Filter::Shuffle, 0)][..],
                 &[(Filter::BitShuffle, 0)],
@@ -262,6 +273,10 @@ mod tests {
                     match fates(j) {
                         Fate::Zeros => block.fill(0),
                         Fate::Change => block[..7].fill(9),
+                        Fate::Put => {
+                            block.fill(0);
+                            block[..7].fill(9);
+                        }
                         Fate::Keep => {}
                     }
                 }
