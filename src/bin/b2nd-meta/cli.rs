@@ -288,7 +288,7 @@ pub enum Command {
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
         threads: Option<u16>,
     },
-    /// Make and change DictStores and TreeStores (.b2z, .b2d) as python-blosc2 does
+    /// Make and change DictStores, TreeStores and EmbedStores as python-blosc2 does
     #[command(
         long_about = crate::commands::store::STORE_LONG,
         after_help = crate::commands::store::STORE_EXAMPLES
@@ -370,7 +370,7 @@ pub fn parse_shape(text: &str) -> Result<Shape, String> {
 pub enum StoreAction {
     /// Put IN under KEY, making STORE when it is missing, replacing what KEY held
     Put {
-        /// The store: a .b2z zip or a .b2d directory
+        /// The store: a .b2z zip, a .b2d directory or a .b2e EmbedStore
         #[arg(value_name = "STORE")]
         store: PathBuf,
         /// The key, e.g. /dir/name
@@ -382,6 +382,10 @@ pub enum StoreAction {
         /// Make a TreeStore (when STORE is missing)
         #[arg(long)]
         tree: bool,
+        /// Put IN inside embed.b2e when its array holds fewer bytes (python's
+        /// threshold; default 0: never)
+        #[arg(long, value_name = "BYTES")]
+        threshold: Option<u64>,
         /// Chunk shape of an imported .npy, e.g. 100,1000
         #[arg(long, value_name = "C", value_parser = parse_shape)]
         chunks: Option<Shape>,
@@ -403,7 +407,7 @@ pub enum StoreAction {
     },
     /// Remove KEY from STORE
     Rm {
-        /// The store: a .b2z zip or a .b2d directory
+        /// The store: a .b2z zip, a .b2d directory or a .b2e EmbedStore
         #[arg(value_name = "STORE")]
         store: PathBuf,
         /// The key to remove

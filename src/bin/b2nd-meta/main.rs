@@ -133,6 +133,7 @@ fn main() -> ExitCode {
                 key,
                 input,
                 tree,
+                threshold,
                 chunks,
                 blocks,
                 codec,
@@ -143,6 +144,7 @@ fn main() -> ExitCode {
                 store,
                 key,
                 tree,
+                threshold: threshold.unwrap_or(0),
                 import: import::Import {
                     input,
                     output: std::path::PathBuf::new(),

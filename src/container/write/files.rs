@@ -26,17 +26,17 @@ pub(super) enum Layout {
     Zip,
     /// A `.b2d` directory, one member file changed at a time.
     Dir,
+    /// A `.b2e` EmbedStore, one frame rewritten whole for each change.
+    Embed,
 }
 
 pub(super) fn layout_of_suffix(path: &Path) -> Result<Layout, ContainerError> {
     match path.extension().and_then(|e| e.to_str()) {
         Some("b2z") => Ok(Layout::Zip),
         Some("b2d") => Ok(Layout::Dir),
-        Some("b2e") => Err(refused(
-            "an EmbedStore (.b2e) is not written yet; make a DictStore (.b2z, .b2d) instead",
-        )),
+        Some("b2e") => Ok(Layout::Embed),
         _ => Err(refused(
-            "a store is made at a path ending in .b2z (zip DictStore or TreeStore) or .b2d (directory)",
+            "a store is made at a path ending in .b2z (zip DictStore or TreeStore), .b2d (directory) or .b2e (EmbedStore)",
         )),
     }
 }
@@ -56,13 +56,23 @@ pub(super) fn open_frame(frame: &Path) -> Result<(File, u64), ContainerError> {
     Ok((src, len))
 }
 
-/// Writes `bytes` to the new file `path` (inside a staging directory) and syncs it.
-pub(super) fn write_new_file(path: &Path, bytes: &[u8], steps: &Steps) -> std::io::Result<()> {
-    let mut options = fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    let file = steps.open(&options, path)?;
-    steps.write(&file, bytes, 0)?;
-    steps.sync_all(&file)
+/// The bytes of the array in the frame file `frame` (its shape's product times its
+/// item size, python's `NDArray.nbytes`).
+pub(super) fn array_nbytes(frame: &Path) -> Result<u64, ContainerError> {
+    let file = File::open(frame).map_err(io_in(frame))?;
+    let header = crate::frame::read_staged(&file, crate::frame::CONTENT_CAP)
+        .map_err(|e| ContainerError::frame(e, 0).in_file(frame))?;
+    let itemsize = u64::from(header.info.typesize);
+    let Some(Ok(array)) = header.array_info() else {
+        return Err(refused("its array metalayer does not read").in_file(frame));
+    };
+    let itemsize = match &array.dtype {
+        Some(Ok(dtype)) => dtype.itemsize(),
+        _ => itemsize,
+    };
+    Ok(array.shape().iter().fold(itemsize, |n, &d| {
+        n.saturating_mul(u64::try_from(d).unwrap_or(0))
+    }))
 }
 
 /// Copies `len` bytes of `src` into `dst`, every block a counted write.
