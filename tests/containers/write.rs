@@ -1,15 +1,21 @@
 //! Stores made and changed by us and by python-blosc2 4.14.1 in turns
-//! (tests/data/stores/, from tests/data/stores/generate.py): after every step our read
-//! of the store is python's (keys, and every node's dtype, shape and bytes), python
-//! opened every store our CLI made, and our library, replaying each of our steps on the
-//! store before it, reaches python's view of the store after it.
+//! (tests/data/stores/, from tests/data/stores/generate.py): DictStores and TreeStores
+//! (.b2z, .b2d, with and without a threshold) and EmbedStores (.b2e). After every step
+//! our read of the store is python's (keys, which are embedded, and every node's dtype,
+//! shape and bytes), python opened every store our CLI made, and our library,
+//! replaying each of our steps on the store before it, reaches python's view of the
+//! store after it; with python-blosc2 4.14.1's venv there, python opens each store our
+//! library made and gives that view too.
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 use b2nd_meta::array::{Array, Selection};
-use b2nd_meta::container::{self, Role, StoreWriter};
+use b2nd_meta::container::{self, Location, Role, StoreWriter};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
+
+use crate::common::reference;
 
 fn stores() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/stores")
@@ -21,9 +27,16 @@ fn manifest() -> Value {
 }
 
 /// Our view of `path` in the manifest's form: sorted keys (groups included, as
-/// python's TreeStore lists them) and per leaf its dtype, shape and bytes' sha256.
+/// python's TreeStore lists them), those embedded, and per leaf its dtype, shape and
+/// bytes' sha256.
 fn our_view(path: &Path) -> Value {
     let store = container::open(path).unwrap();
+    let mut embedded: Vec<String> = store
+        .nodes()
+        .filter(|n| matches!(n.location, Location::Embedded { .. }))
+        .map(|n| n.key)
+        .collect();
+    embedded.sort();
     let mut keys = Vec::new();
     let mut nodes = serde_json::Map::new();
     for entry in store.entries() {
@@ -50,7 +63,7 @@ fn our_view(path: &Path) -> Value {
         );
     }
     keys.sort();
-    serde_json::json!({ "keys": keys, "nodes": nodes })
+    serde_json::json!({ "keys": keys, "embedded": embedded, "nodes": nodes })
 }
 
 /// Python's view without what ours does not say (its class, its groups' nodes).
@@ -63,7 +76,7 @@ fn python_view(step: &Value) -> Value {
         .filter(|(_, v)| v["type"] == "NDArray")
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
-    serde_json::json!({ "keys": py["keys"], "nodes": nodes })
+    serde_json::json!({ "keys": py["keys"], "embedded": py["embedded"], "nodes": nodes })
 }
 
 fn steps(name: &str) -> (Value, Vec<Value>) {
@@ -102,15 +115,19 @@ fn reads_as_python(name: &str) {
 }
 
 /// Each of our steps replayed with the library on the store before it: python's view
-/// of our CLI's result, or a refusal where our CLI refused (the store unchanged).
-fn replays_as_python(name: &str) {
+/// of our CLI's result, or a refusal where our CLI refused (the store unchanged). The
+/// stores made are kept in `kept` (named after the scenario and step) for python to
+/// open; their steps returned.
+fn replays_as_python(name: &str, kept: &Path) -> Vec<(PathBuf, Value)> {
     let (scenario, steps) = steps(name);
     let suffix = scenario["suffix"].as_str().unwrap();
     let tree = scenario["tree"].as_bool().unwrap();
+    let threshold = scenario["threshold"].as_u64().unwrap();
     let work = std::env::temp_dir().join(format!(
         "b2nd-meta-write-{name}-{}{suffix}",
         std::process::id()
     ));
+    let mut made = Vec::new();
     for (i, step) in steps.iter().enumerate() {
         if step["actor"] != "us" {
             continue;
@@ -125,6 +142,7 @@ fn replays_as_python(name: &str) {
                 StoreWriter::open_rw(&work).unwrap()
             }
         };
+        let writer = writer.with_threshold(threshold);
         let key = step["key"].as_str().unwrap();
         let done = match step["op"].as_str().unwrap() {
             "rm" => writer.remove(key),
@@ -146,17 +164,24 @@ fn replays_as_python(name: &str) {
             python_view(step),
             "{name} step {i}: {step}"
         );
+        let keep = kept.join(format!("{name}_{i:02}{suffix}"));
+        copy(&work, &keep);
+        made.push((keep, step.clone()));
     }
     let _ = std::fs::remove_dir_all(&work);
     let _ = std::fs::remove_file(&work);
+    made
 }
 
-const SCENARIOS: [&str; 5] = [
+const SCENARIOS: [&str; 8] = [
     "dict_zip",
     "dict_dir",
     "tree_zip",
     "tree_dir",
     "dict_zip_embed",
+    "embed_file",
+    "dict_dir_threshold",
+    "tree_zip_threshold",
 ];
 
 #[test]
@@ -166,21 +191,59 @@ fn python_reads_our_stores_and_we_read_its_changes() {
     }
 }
 
+/// python-blosc2 4.14.1's view of `paths` (`generate.py --view`), when its venv is
+/// there.
+fn python_views(paths: &[PathBuf]) -> Option<Vec<Value>> {
+    let Some(python) = reference::python() else {
+        assert!(
+            !reference::required(),
+            "python-blosc2 4.14.1 is required in CI (.ci/references)"
+        );
+        eprintln!("skipped: no python-blosc2 4.14.1 venv (run .ci/references)");
+        return None;
+    };
+    let out = Command::new(python)
+        .arg(stores().join("generate.py"))
+        .arg("--view")
+        .args(paths)
+        .env_remove("BLOSC_LOCKING")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    Some(serde_json::from_slice(&out.stdout).unwrap())
+}
+
 #[test]
 fn our_library_replays_our_cli_steps_to_pythons_view() {
-    for name in SCENARIOS {
-        replays_as_python(name);
+    let kept = std::env::temp_dir().join(format!("b2nd-meta-write-kept-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&kept);
+    std::fs::create_dir_all(&kept).unwrap();
+    let made: Vec<(PathBuf, Value)> = SCENARIOS
+        .iter()
+        .flat_map(|name| replays_as_python(name, &kept))
+        .collect();
+    assert!(made.len() > 60, "{}", made.len());
+    // python opens what the library made (each step's store, refusals included) and
+    // sees what it saw of our CLI's result.
+    let paths: Vec<PathBuf> = made.iter().map(|(path, _)| path.clone()).collect();
+    if let Some(views) = python_views(&paths) {
+        assert_eq!(views.len(), made.len());
+        for (view, (path, step)) in views.iter().zip(&made) {
+            assert_eq!(view, &step["python"], "{}", path.display());
+        }
     }
+    let _ = std::fs::remove_dir_all(&kept);
 }
 
 #[test]
 fn every_step_was_opened_by_python_and_refusals_left_the_store_as_it_was() {
     for name in SCENARIOS {
         let (scenario, steps) = steps(name);
-        let class = if scenario["tree"] == true {
-            "TreeStore"
-        } else {
-            "DictStore"
+        let class = match (scenario["suffix"].as_str(), scenario["tree"] == true) {
+            (Some(".b2e"), _) => "EmbedStore",
+            (_, true) => "TreeStore",
+            _ => "DictStore",
         };
         for (i, step) in steps.iter().enumerate() {
             assert_eq!(step["python"]["class"], class, "{name} step {i}");

@@ -22,7 +22,15 @@ EmbedStore refuses, which its DictStore would file under another key, are refuse
 here).
 
 A fifth scenario starts from a store python made with a `threshold`, its first node
-embedded in `embed.b2e`: our changes keep it, and refuse to replace or remove it.
+embedded in `embed.b2e`: our changes replace and remove it there. Three more: an
+EmbedStore (`.b2e`, python's `EmbedStore(path, mode="a")`, whose `store[key] = arr`
+refuses a key it holds: python deletes it first), and a DictStore directory and a
+TreeStore zip changed with a threshold of 32 bytes by both (our `--threshold 32`,
+python's `threshold=32`), nodes under it embedded in `embed.b2e` by both. python's
+view says which keys are embedded (its `_estore.keys()`).
+
+`generate.py --view PATH...` prints python's view of each store, a JSON list (the
+Rust tests run it on the stores our library makes when the venv is there).
 
 The inputs (.npy and .b2nd) are kept in `inputs/` so that the Rust test can replay our
 steps with the library and compare with python's view of our CLI's result.
@@ -46,6 +54,10 @@ STEPS = 14
 
 def view(path):
     store = blosc2.open(path, mode="r")
+    if isinstance(store, blosc2.EmbedStore):
+        embedded = sorted(store.keys())
+    else:
+        embedded = sorted(store._estore.keys())
     nodes = {}
     for key in sorted(store.keys()):
         value = store[key]
@@ -59,7 +71,12 @@ def view(path):
             "shape": list(value.shape),
             "sha256": hashlib.sha256(data.tobytes()).hexdigest(),
         }
-    return {"class": type(store).__name__, "keys": sorted(store.keys()), "nodes": nodes}
+    return {
+        "class": type(store).__name__,
+        "keys": sorted(store.keys()),
+        "embedded": embedded,
+        "nodes": nodes,
+    }
 
 
 def snapshot(src, dst):
@@ -84,7 +101,7 @@ def run(cli, *args):
     return done.returncode == 0, done.stderr.strip()
 
 
-def scenario(cli, name, suffix, tree, seed, inputs, embed=False):
+def scenario(cli, name, suffix, tree, seed, inputs, embed=False, threshold=None):
     out = os.path.join(HERE, name)
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
@@ -94,6 +111,9 @@ def scenario(cli, name, suffix, tree, seed, inputs, embed=False):
         os.remove(work)
     rng = np.random.default_rng(seed)
     cls = blosc2.TreeStore if tree else blosc2.DictStore
+    if suffix == ".b2e":
+        cls = blosc2.EmbedStore
+    kwargs = {} if threshold is None else {"threshold": threshold}
     present = set()
     steps = []
     plan = []
@@ -139,6 +159,8 @@ def scenario(cli, name, suffix, tree, seed, inputs, embed=False):
                 args = ["store", "put", work, key, os.path.join(inputs, input_name)]
                 if tree:
                     args.insert(2, "--tree")
+                if threshold is not None:
+                    args[2:2] = ["--threshold", str(threshold)]
                 ok, err = run(cli, *args)
             elif i == 0 and embed:
                 # python's threshold keeps this node inside embed.b2e
@@ -146,14 +168,16 @@ def scenario(cli, name, suffix, tree, seed, inputs, embed=False):
                     store[key] = arr
                 ok, err = True, ""
             else:
-                with cls(work, mode="a") as store:
+                with cls(work, mode="a", **kwargs) as store:
+                    if cls is blosc2.EmbedStore and key in store:
+                        del store[key]  # its __setitem__ refuses a key it holds
                     store[key] = arr
                 ok, err = True, ""
         else:
             if actor == "us":
                 ok, err = run(cli, "store", "rm", work, key)
             else:
-                with cls(work, mode="a") as store:
+                with cls(work, mode="a", **kwargs) as store:
                     del store[key]
                 ok, err = True, ""
         step["ok"] = ok
@@ -167,7 +191,7 @@ def scenario(cli, name, suffix, tree, seed, inputs, embed=False):
         shutil.rmtree(work)
     else:
         os.remove(work)
-    return {"suffix": suffix, "tree": tree, "steps": steps}
+    return {"suffix": suffix, "tree": tree, "threshold": threshold or 0, "steps": steps}
 
 
 def main():
@@ -185,12 +209,22 @@ def main():
     ):
         manifest["scenarios"][name] = scenario(cli, name, suffix, tree, 46 + seed, inputs)
     # A store python made with a threshold: its first node embedded in embed.b2e, which
-    # our changes keep as it is (and refuse to replace or remove that node).
+    # our changes replace and remove there.
     manifest["scenarios"]["dict_zip_embed"] = scenario(cli, "dict_zip_embed", ".b2z", False, 50, inputs, embed=True)
+    manifest["scenarios"]["embed_file"] = scenario(cli, "embed_file", ".b2e", False, 51, inputs)
+    manifest["scenarios"]["dict_dir_threshold"] = scenario(
+        cli, "dict_dir_threshold", ".b2d", False, 52, inputs, threshold=32
+    )
+    manifest["scenarios"]["tree_zip_threshold"] = scenario(
+        cli, "tree_zip_threshold", ".b2z", True, 53, inputs, threshold=32
+    )
     with open(os.path.join(HERE, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1, sort_keys=True)
         f.write("\n")
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--view"]:
+        json.dump([view(path) for path in sys.argv[2:]], sys.stdout, sort_keys=True)
+    else:
+        main()
