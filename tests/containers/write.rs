@@ -66,9 +66,14 @@ fn our_view(path: &Path) -> Value {
     serde_json::json!({ "keys": keys, "embedded": embedded, "nodes": nodes })
 }
 
-/// Python's view without what ours does not say (its class, its groups' nodes).
+/// Python's view of a step without what ours does not say (its class, its groups'
+/// nodes).
 fn python_view(step: &Value) -> Value {
-    let py = &step["python"];
+    view_of(&step["python"])
+}
+
+/// A python view without its class and its groups' nodes.
+fn view_of(py: &Value) -> Value {
     let nodes: serde_json::Map<String, Value> = py["nodes"]
         .as_object()
         .unwrap()
@@ -252,4 +257,93 @@ fn every_step_was_opened_by_python_and_refusals_left_the_store_as_it_was() {
             }
         }
     }
+}
+
+/// The stored bytes of each chunk of the frame at `path` (`None` for a special one).
+fn stored_chunks(path: &Path) -> Vec<Option<Vec<u8>>> {
+    use b2nd_meta::chunk::ChunkHeader;
+    use b2nd_meta::frame::{ChunkIndex, ChunkLocation};
+    let bytes = std::fs::read(path).unwrap();
+    let header = b2nd_meta::frame::parse_header(&bytes).unwrap();
+    let index = ChunkIndex::parse(&bytes, &header).unwrap();
+    index
+        .locations
+        .iter()
+        .map(|l| match *l {
+            ChunkLocation::Offset(at) => {
+                let at = at as usize;
+                let cbytes = ChunkHeader::parse(&bytes[at..]).unwrap().cbytes as usize;
+                Some(bytes[at..at + cbytes].to_vec())
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// An EmbedStore python made whose data spans several chunks, changed by our library
+/// as python changed it (`/r3` put, `/r1` removed, `/r2` replaced): python's view of
+/// its own result, ours and (live) python's of our library's; the full chunks of the
+/// old data copied byte for byte, the bytes of `/r1` left in place as python leaves
+/// them.
+#[test]
+fn an_embed_store_of_several_chunks_changed_as_python_changes_it() {
+    let m = manifest()["embed_big"].clone();
+    let start = stores().join("embed_big/python.b2e");
+    assert_eq!(our_view(&start), view_of(&m["python"]));
+    let work = std::env::temp_dir().join(format!("b2nd-meta-embed-big-{}.b2e", std::process::id()));
+    std::fs::copy(&start, &work).unwrap();
+    let inputs = stores().join("inputs");
+    let writer = StoreWriter::open_rw(&work).unwrap();
+    writer.put("/r3", inputs.join("embed_big_r3.b2nd")).unwrap();
+    writer.remove("/r1").unwrap();
+    writer.put("/r2", inputs.join("embed_big_r2.b2nd")).unwrap();
+    assert_eq!(our_view(&work), view_of(&m["python_changed"]));
+    assert_eq!(m["ours_changed"], m["python_changed"]);
+    let (old, new) = (stored_chunks(&start), stored_chunks(&work));
+    assert!(
+        old.len() >= 3 && new.len() > old.len(),
+        "{} {}",
+        old.len(),
+        new.len()
+    );
+    // Every chunk of the old data but its last, partial one, as it was.
+    assert_eq!(old[..old.len() - 1], new[..old.len() - 1]);
+    // A node removed leaves the map alone: the data only grows.
+    let nbytes = |p: &Path| b2nd_meta::frame::open(p).unwrap().header.info.nbytes;
+    let r3 = std::fs::metadata(inputs.join("embed_big_r3.b2nd"))
+        .unwrap()
+        .len();
+    let r2 = std::fs::metadata(inputs.join("embed_big_r2.b2nd"))
+        .unwrap()
+        .len();
+    assert_eq!(nbytes(&work) as u64, nbytes(&start) as u64 + r3 + r2);
+    if let Some(views) = python_views(std::slice::from_ref(&work)) {
+        assert_eq!(views[0], m["python_changed"]);
+    }
+    // Made anew here from the same nodes, in one step each.
+    let _ = std::fs::remove_file(&work);
+    StoreWriter::create_with_node(&work, false, "/r3", inputs.join("embed_big_r3.b2nd")).unwrap();
+    assert!(StoreWriter::create(&work, false).is_err());
+    assert!(StoreWriter::open_rw(&work)
+        .unwrap()
+        .put("/r3/..", inputs.join("embed_big_r2.b2nd"))
+        .is_err());
+    let view = our_view(&work);
+    assert_eq!(view["keys"], serde_json::json!(["/r3"]));
+    assert_eq!(view["nodes"]["/r3"], m["python_changed"]["nodes"]["/r3"]);
+    std::fs::remove_file(&work).unwrap();
+}
+
+/// An EmbedStore is flat: no TreeStore is made as a .b2e; an array frame is not a
+/// store to change.
+#[test]
+fn a_tree_is_not_made_as_an_embed_store() {
+    let dir = std::env::temp_dir().join(format!("b2nd-meta-embed-tree-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let err = StoreWriter::create(dir.join("t.b2e"), true).unwrap_err();
+    assert!(err.to_string().contains("flat"), "{err}");
+    assert!(!dir.join("t.b2e").exists());
+    let frame = stores().join("inputs/embed_big_r3.b2nd");
+    assert!(StoreWriter::open_rw(&frame).is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
 }
