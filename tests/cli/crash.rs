@@ -60,7 +60,10 @@ fn state(path: &Path) -> String {
     if !path.exists() {
         return "absent".into();
     }
-    if path.extension().is_some_and(|e| e == "b2z" || e == "b2d") {
+    if path
+        .extension()
+        .is_some_and(|e| e == "b2z" || e == "b2d" || e == "b2e")
+    {
         return store_state(path);
     }
     let Ok(f) = frame::open(path) else {
@@ -492,6 +495,109 @@ fn store_put_and_rm_stopped_at_every_step_leave_the_old_store_or_the_new() {
             "t.b2d",
             Box::new(with_store("tree_dir/step_16.b2d", "t.b2d")),
             vec!["store", "rm", "{}/t.b2d", "/k0"],
+        ),
+    ];
+    let mut total = 0;
+    for (tag, target, prepare, args) in &cases {
+        let steps = every_stop(tag, target, &**prepare, args);
+        eprintln!("{tag}: stopped at each of {steps} steps");
+        total += steps;
+    }
+    assert!(total > 100, "{total}");
+}
+
+/// `store put` and `store rm` on an EmbedStore (.b2e: made, a node added, replaced,
+/// removed, on a store of several chunks too) and on nodes inside a store's embed.b2e
+/// (--threshold): put there in a .b2z and a .b2d, moved out of it and into it, removed
+/// from it.
+#[test]
+fn embedded_nodes_put_and_removed_stopped_at_every_step_leave_the_old_store_or_the_new() {
+    let big = data_path("stores/inputs/embed_big_r3.b2nd");
+    let big = big.to_str().unwrap();
+    let cases: Vec<Writer> = vec![
+        (
+            "store-put-new-b2e",
+            "e.b2e",
+            Box::new(without("e.b2e")),
+            vec!["store", "put", "{}/e.b2e", "/a", "{}/in.npy"],
+        ),
+        (
+            "store-put-b2e",
+            "e.b2e",
+            Box::new(with_store("embed_file/step_11.b2e", "e.b2e")),
+            vec!["store", "put", "{}/e.b2e", "/g/new", big],
+        ),
+        (
+            "store-put-replace-b2e-chunks",
+            "e.b2e",
+            Box::new(with_store("embed_big/python.b2e", "e.b2e")),
+            vec!["store", "put", "{}/e.b2e", "/r1", "{}/in.npy"],
+        ),
+        (
+            "store-rm-b2e",
+            "e.b2e",
+            Box::new(with_store("embed_file/step_11.b2e", "e.b2e")),
+            vec!["store", "rm", "{}/e.b2e", "/k0"],
+        ),
+        (
+            "store-put-new-embedded-dir",
+            "s.b2d",
+            Box::new(without("s.b2d")),
+            vec![
+                "store",
+                "put",
+                "--threshold",
+                "1000",
+                "{}/s.b2d",
+                "/g/a",
+                "{}/in.npy",
+            ],
+        ),
+        (
+            "store-put-embedded-zip",
+            "s.b2z",
+            Box::new(with_store("dict_zip/step_13.b2z", "s.b2z")),
+            vec![
+                "store",
+                "put",
+                "--threshold",
+                "1000",
+                "{}/s.b2z",
+                "/g/k2",
+                "{}/in.npy",
+            ],
+        ),
+        (
+            "store-put-into-embed-dir",
+            "s.b2d",
+            Box::new(with_store("dict_dir_threshold/step_12.b2d", "s.b2d")),
+            vec![
+                "store",
+                "put",
+                "--threshold",
+                "1000",
+                "{}/s.b2d",
+                "/h/deep/k4",
+                "{}/in.npy",
+            ],
+        ),
+        (
+            "store-put-out-of-embed-dir",
+            "s.b2d",
+            Box::new(with_store("dict_dir_threshold/step_13.b2d", "s.b2d")),
+            vec!["store", "put", "{}/s.b2d", "/k0", big],
+        ),
+        (
+            "store-rm-embedded-dir",
+            "s.b2d",
+            Box::new(with_store("dict_dir_threshold/step_13.b2d", "s.b2d")),
+            vec!["store", "rm", "{}/s.b2d", "/k1"],
+        ),
+        (
+            "store-rm-embedded-tree-zip",
+            "t.b2z",
+            Box::new(with_store("tree_zip_threshold/step_12.b2z", "t.b2z")),
+            vec!["store", "rm", "{}/t.b2z", "/k1"],
         ),
     ];
     let mut total = 0;

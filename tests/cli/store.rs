@@ -78,17 +78,74 @@ fn a_tree_refuses_a_leaf_over_a_group_and_a_dictstore_is_not_made_a_tree() {
     run(["store", "put", dict.to_str().unwrap(), "/a", b2nd]).assert_ok();
     let tree_flag = run(["store", "put", "--tree", dict.to_str().unwrap(), "/b", b2nd]);
     assert_eq!(tree_flag.code, Some(1), "{}", tree_flag.stderr);
-    let embed = run([
+    // An EmbedStore is flat: made without --tree, refused with it.
+    let e = dir.join("e.b2e");
+    let e = e.to_str().unwrap();
+    let flat = run(["store", "put", "--tree", e, "/a", b2nd]);
+    assert!(
+        flat.code == Some(1) && flat.stderr.contains("flat"),
+        "{}",
+        flat.stderr
+    );
+    run(["store", "put", e, "/a", b2nd]).assert_ok();
+    let other = run([
         "store",
         "put",
-        dir.join("e.b2e").to_str().unwrap(),
+        dir.join("x.zip").to_str().unwrap(),
         "/a",
         b2nd,
     ]);
     assert!(
-        embed.code == Some(1) && embed.stderr.contains(".b2e"),
+        other.code == Some(1) && other.stderr.contains(".b2e"),
         "{}",
-        embed.stderr
+        other.stderr
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--threshold`: a node whose array holds fewer bytes goes inside embed.b2e (python's
+/// threshold); put again without it, it moves out to a member of its own; removed, it
+/// is gone from both. An EmbedStore holds every node inside itself.
+#[test]
+fn a_threshold_puts_small_nodes_inside_embed_b2e_and_moves_them_out_again() {
+    let dir = temp_path("store-threshold");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let npy = data_path("npy/v1_f8.npy");
+    let npy = npy.to_str().unwrap();
+    let place = |s: &str, key: &str| -> String {
+        run(["show", "--json", s]).json_lines()[1..]
+            .iter()
+            .find(|l| l["key"] == key)
+            .map_or("absent".into(), |l| {
+                l["location"]["in"].as_str().unwrap().to_owned()
+            })
+    };
+    for name in ["d.b2d", "d.b2z", "t.b2z"] {
+        let store = dir.join(name);
+        let s = store.to_str().unwrap();
+        let mut args = vec!["store", "put", "--threshold", "100000", s, "/g/a", npy];
+        if name.starts_with('t') {
+            args.insert(2, "--tree");
+        }
+        run(args).assert_ok();
+        assert_eq!(place(s, "/g/a"), "embedded", "{name}");
+        run(["store", "put", "--threshold", "16", s, "/g/b", npy]).assert_ok();
+        assert_ne!(place(s, "/g/b"), "embedded", "{name}");
+        run(["store", "put", s, "/g/a", npy]).assert_ok();
+        assert_ne!(place(s, "/g/a"), "embedded", "{name}");
+        run(["store", "put", "--threshold", "100000", s, "/g/b", npy]).assert_ok();
+        assert_eq!(place(s, "/g/b"), "embedded", "{name}");
+        run(["store", "rm", s, "/g/b"]).assert_ok();
+        assert_eq!(place(s, "/g/b"), "absent", "{name}");
+        assert_eq!(run(["store", "rm", s, "/g/b"]).code, Some(1), "{name}");
+    }
+    let e = dir.join("e.b2e");
+    let e = e.to_str().unwrap();
+    run(["store", "put", e, "/a", npy]).assert_ok();
+    run(["store", "put", e, "/a", npy]).assert_ok();
+    assert_eq!(place(e, "/a"), "embedded");
+    run(["store", "rm", e, "/a"]).assert_ok();
+    assert_eq!(place(e, "/a"), "absent");
     let _ = std::fs::remove_dir_all(&dir);
 }
