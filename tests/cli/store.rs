@@ -2,8 +2,10 @@
 //! by `export --key`; what python refuses refused (exit 1, a line saying why, the store
 //! unchanged). python's view of what these make: tests/containers/write.rs.
 
-use super::{run, temp_path};
-use crate::common::data_path;
+use std::process::Command;
+
+use super::{run, temp_path, BIN};
+use crate::common::{data_path, reference};
 
 #[test]
 fn a_store_made_and_changed_from_the_shell_is_listed_and_read_back() {
@@ -148,4 +150,44 @@ fn a_threshold_puts_small_nodes_inside_embed_b2e_and_moves_them_out_again() {
     run(["store", "rm", e, "/a"]).assert_ok();
     assert_eq!(place(e, "/a"), "absent");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// python-blosc2 4.14.1 with locking (tests/data/stores/lock_check.py): our `store put`
+/// waits while python holds a `.b2d`'s or a `.b2e`'s lock, and a locked python handle
+/// opened before our put and rm sees both, then writes beside them.
+#[test]
+fn python_blosc2_4_14_1_recorded_our_store_writes_under_its_lock() {
+    let text = std::fs::read_to_string(data_path("stores/lock_check.json")).unwrap();
+    let recorded: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(recorded["python_blosc2"], "4.14.1");
+    for case in ["dict_dir", "embed_file"] {
+        assert_eq!(recorded[case]["ok"], true, "{case}: {}", recorded[case]);
+    }
+}
+
+#[test]
+fn python_blosc2_4_14_1_live_store_locks_when_its_venv_exists() {
+    let Some(python) = reference::python() else {
+        assert!(
+            !reference::required(),
+            "python-blosc2 4.14.1 is required in CI (.ci/references)"
+        );
+        eprintln!("skipped: no python-blosc2 4.14.1 venv (run .ci/references)");
+        return;
+    };
+    let out = Command::new(&python)
+        .arg(data_path("stores/lock_check.py"))
+        .arg(BIN)
+        .env_remove("BLOSC_LOCKING")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let live: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for case in ["dict_dir", "embed_file"] {
+        assert_eq!(live[case]["ok"], true, "{case}: {}", live[case]);
+    }
 }

@@ -58,7 +58,7 @@ use std::vec::Vec;
 use super::error::{ContainerError, ContainerErrorKind};
 use super::kind::Kind;
 use super::node::Location;
-use crate::frame::Locking;
+use crate::frame::{Locking, Source};
 use crate::io::Steps;
 use estore::Change;
 use files::{io_in, layout_of_suffix, open_frame, refused, Layout};
@@ -326,7 +326,9 @@ impl StoreWriter {
     /// Where node `key` is now: its member (relative path), and whether the embed map
     /// holds it; in a TreeStore, a key where no leaf may be is refused.
     fn where_is(&self, key: &str) -> Result<(Option<String>, bool), ContainerError> {
-        let opened = super::open(&self.path)?;
+        // Read without the lock, which this change holds already (a second `flock` of
+        // the sidecar, on another open file, would wait for this one).
+        let opened = super::open(Source::path(&self.path).locking(Locking::NEVER))?;
         let nodes: Vec<(String, Location)> = opened.nodes().map(|n| (n.key, n.location)).collect();
         let in_embed = self.embed()?.holds(key);
         if self.layout == Layout::Embed {
