@@ -16,7 +16,7 @@ use crate::container::store::EMBED_NAME;
 use crate::container::ContainerError;
 use crate::frame::lock::{lock_frame, open_locked, FrameLock};
 use crate::frame::FrameKind;
-use crate::io::{SharedSource, Staging, Window};
+use crate::io::{ReadAt, SharedSource, Staging, Window};
 
 /// A new file at `path` (inside a staging directory), open for writing.
 fn new_file(path: &Path, steps: &crate::io::Steps) -> std::io::Result<File> {
@@ -25,8 +25,8 @@ fn new_file(path: &Path, steps: &crate::io::Steps) -> std::io::Result<File> {
     steps.open(&options, path)
 }
 
-/// A member put: its name, its source file and length.
-pub(super) type Add<'a> = Option<(&'a str, &'a File, u64)>;
+/// A member put: its name, its source and length.
+pub(super) type Add<'a> = Option<(&'a str, &'a dyn ReadAt, u64)>;
 
 impl StoreWriter {
     /// The frame file of the store's EmbedStore (`None` in a zip).
@@ -266,7 +266,7 @@ impl StoreWriter {
     }
 
     /// Puts member `rel` of a `.b2d`: its directories made, the file staged and renamed.
-    fn put_file(&self, rel: &str, src: &File, len: u64) -> Result<(), ContainerError> {
+    fn put_file(&self, rel: &str, src: &dyn ReadAt, len: u64) -> Result<(), ContainerError> {
         let target = self.path.join(rel);
         let io = io_in(&target);
         let mut dir = self.path.clone();

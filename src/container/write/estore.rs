@@ -26,7 +26,7 @@ use crate::frame::{
     read_staged, read_trailer, ChunkIndex, ChunkLocation, DataReader, FrameError, FrameHeader,
     FrameKind, CONTENT_CAP,
 };
-use crate::io::{read_exact_at, read_vec_at, SharedSource, Steps};
+use crate::io::{read_exact_at, read_vec_at, ReadAt, SharedSource, Steps};
 use crate::value::Value;
 use crate::vlmeta::{changed_trailer, VlmetaChange};
 
@@ -45,8 +45,8 @@ const READ_BLOCK: usize = 1 << 20;
 pub(crate) struct Change<'a> {
     /// A key whose entry goes.
     pub(crate) remove: Option<&'a str>,
-    /// A node appended: its key and its frame (`len` bytes of the file from 0).
-    pub(crate) add: Option<(&'a str, &'a File, u64)>,
+    /// A node appended: its key and its frame (`len` bytes of the source from 0).
+    pub(crate) add: Option<(&'a str, &'a dyn ReadAt, u64)>,
     /// Changes to the store's own vlmeta (`estore_metadata` is this module's).
     pub(crate) vlmeta: &'a [VlmetaChange],
     /// Whether the vlmetalayer `dstore_tick` goes up by one, as a locked python

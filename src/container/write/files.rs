@@ -76,7 +76,12 @@ pub(super) fn array_nbytes(frame: &Path) -> Result<u64, ContainerError> {
 }
 
 /// Copies `len` bytes of `src` into `dst`, every block a counted write.
-pub(super) fn copy_into(dst: &File, src: &File, len: u64, steps: &Steps) -> std::io::Result<()> {
+pub(super) fn copy_into(
+    dst: &File,
+    src: &dyn crate::io::ReadAt,
+    len: u64,
+    steps: &Steps,
+) -> std::io::Result<()> {
     let mut buf = std::vec![0u8; (4usize << 20).min(len as usize)];
     let mut done = 0u64;
     while done < len {

@@ -48,6 +48,8 @@ mod embed_frame;
 mod estore;
 mod files;
 mod keys;
+mod vlmeta_copy;
+mod vlmeta_ops;
 mod zip_out;
 
 use std::fs::{self, File};
@@ -63,6 +65,7 @@ use crate::io::Steps;
 use estore::Change;
 use files::{io_in, layout_of_suffix, open_frame, refused, Layout};
 use keys::{check_key, check_tree_place};
+pub use vlmeta_ops::TREE_VLMETA_KEY;
 
 /// A store (`.b2z`, `.b2d`: a DictStore or TreeStore; `.b2e`: an EmbedStore) open for
 /// changes: nodes put, replaced and removed. Each call reads the store as it is then,
@@ -182,7 +185,8 @@ impl StoreWriter {
             Some((_, _, _, frame)) => writer.embeds(frame)?,
             None => false,
         };
-        writer.make_here(first.map(|(k, s, l, _)| (k, s, l)), embedded)?;
+        let first = first.map(|(k, s, l, _)| (k, s as &dyn crate::io::ReadAt, l));
+        writer.make_here(first, embedded)?;
         Ok(writer)
     }
 
@@ -279,23 +283,33 @@ impl StoreWriter {
         let (src, len) = open_frame(frame)?;
         let embed_it = self.embeds(frame)?;
         let lock = self.lock()?;
+        self.put_node(key, &src, len, ".b2nd", embed_it, lock.is_some())
+    }
+
+    /// Puts the frame `src` (`len` bytes) under `key`: inside the EmbedStore when
+    /// `embed_it`, a member of its own named with `suffix` otherwise; what `key` held
+    /// is replaced, wherever it was. The store's lock is held (`locked`: taken).
+    fn put_node(
+        &self,
+        key: &str,
+        src: &dyn crate::io::ReadAt,
+        len: u64,
+        suffix: &str,
+        embed_it: bool,
+        locked: bool,
+    ) -> Result<(), ContainerError> {
         let (member, in_embed) = self.where_is(key)?;
         let mut change = Change {
             remove: in_embed.then_some(key),
             ..Change::default()
         };
         if embed_it {
-            change.add = Some((key, &src, len));
-            return self.apply(member.as_deref(), None, change, lock.is_some());
+            change.add = Some((key, src, len));
+            return self.apply(member.as_deref(), None, change, locked);
         }
-        let name = std::format!("{}.b2nd", &key[1..]);
+        let name = std::format!("{}{suffix}", &key[1..]);
         let drop = member.filter(|m| *m != name);
-        self.apply(
-            drop.as_deref(),
-            Some((&name, &src, len)),
-            change,
-            lock.is_some(),
-        )
+        self.apply(drop.as_deref(), Some((&name, src, len)), change, locked)
     }
 
     /// Removes the node under `key`: its member and its entry in `embed.b2e` (python
