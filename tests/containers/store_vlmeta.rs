@@ -234,3 +234,95 @@ fn a_tree_without_vlmeta_gets_its_schunk_on_the_first_write() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Our view, and an EmbedStore's own vlmeta (its frame's, the map left out).
+fn state(path: &Path) -> Value {
+    let mut view = our_view(path);
+    if view["class"] == "EmbedStore" {
+        let frame = b2nd_meta::frame::open(path).unwrap();
+        let trailer = frame.trailer().unwrap();
+        let names: Vec<&str> = trailer
+            .names()
+            .filter(|n| *n != "estore_metadata")
+            .collect();
+        view["store"] = json!(names);
+    }
+    view
+}
+
+/// Staging names under `dir`.
+fn stagings(dir: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let e = e.unwrap();
+        let name = e.file_name().into_string().unwrap();
+        if b2nd_meta::io::is_staging_name(&name) {
+            found.push(name);
+        } else if e.path().is_dir() {
+            found.extend(stagings(&e.path()));
+        }
+    }
+    found
+}
+
+/// Each change stopped at every step, as a crash would stop it: the store reads as it
+/// was or as the change leaves it, and the change run again completes, leaving no
+/// staging behind.
+#[test]
+fn vlmeta_changes_stopped_at_every_step_leave_the_old_store_or_the_new() {
+    use b2nd_meta::io::Steps;
+    let dir = std::env::temp_dir().join(format!("b2nd-meta-vlmeta-stop-{}", std::process::id()));
+    let set = [VlmetaChange::set("ours", "x").unwrap()];
+    let cases = [
+        ("tree.b2d", Some("/g/a")),
+        ("tree.b2d", None),
+        ("tree.b2z", Some("/b")),
+        ("tree.b2z", None),
+        ("dict.b2z", Some("/small")),
+        ("nodes.b2e", Some("/b")),
+        ("nodes.b2e", None),
+    ];
+    let mut total = 0;
+    for (name, key) in cases {
+        let path = dir.join(name);
+        let reset = || {
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            copy(&here().join(name), &path);
+        };
+        let run = |steps: Steps| {
+            let writer = StoreWriter::open_rw_with(&path, steps)?;
+            match key {
+                Some(key) => writer.update_node_vlmeta(key, &set),
+                None => writer.update_store_vlmeta(&set),
+            }
+        };
+        reset();
+        let old = state(&path);
+        run(Steps::stop_after(u64::MAX)).unwrap();
+        let new = state(&path);
+        assert_ne!(old, new, "{name} {key:?}");
+        for n in 0.. {
+            reset();
+            if run(Steps::stop_after(n)).is_ok() {
+                assert_eq!(state(&path), new, "{name} {key:?}");
+                total += n;
+                break;
+            }
+            let now = state(&path);
+            assert!(
+                now == old || now == new,
+                "{name} {key:?} stopped at {n}: {now}"
+            );
+            run(Steps::stop_after(u64::MAX)).unwrap();
+            assert_eq!(state(&path), new, "{name} {key:?} again after {n}");
+            assert!(
+                stagings(&dir).is_empty(),
+                "{name} {key:?}: {:?}",
+                stagings(&dir)
+            );
+        }
+    }
+    assert!(total > 40, "{total}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

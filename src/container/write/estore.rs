@@ -17,11 +17,12 @@ use std::fs::File;
 use std::string::String;
 use std::vec::Vec;
 
+use super::estore_data::Data;
 use super::files::refused;
 use crate::blosc::MAX_FILTERS;
 use crate::chunk::{self, CParams, ChunkHeader, EXTENDED_HEADER_LEN};
 use crate::container::ContainerError;
-use crate::frame::build::{offsets_chunk, NewHeader, Sizes};
+use crate::frame::build::{NewHeader, Sizes};
 use crate::frame::{
     read_staged, read_trailer, ChunkIndex, ChunkLocation, DataReader, FrameError, FrameHeader,
     FrameKind, CONTENT_CAP,
@@ -196,17 +197,7 @@ impl OldEmbed {
             splitmode: info.splitmode,
             filters,
         };
-        let mut data = Data {
-            out,
-            base,
-            steps,
-            pos: header_len,
-            locations: Vec::new(),
-            params,
-            buf: Vec::new(),
-            chunksize: chunksize as usize,
-            nbytes: 0,
-        };
+        let mut data = Data::new(out, base, steps, header_len, params, chunksize as usize);
         // The full chunks as they are, then the partial one's bytes.
         let data_end = u64::from(info.header_len).saturating_add(info.cbytes.max(0) as u64);
         for (n, location) in self.index.locations.iter().take(full as usize).enumerate() {
@@ -321,103 +312,4 @@ impl OldEmbed {
 /// `n` as python's msgpack writes an int.
 fn int(n: u64) -> Value {
     i64::try_from(n).map_or(Value::UInt(n), Value::Int)
-}
-
-/// The new frame's data being written: chunks at `base + pos`, their locations, and
-/// the bytes not yet a full chunk.
-struct Data<'a> {
-    out: &'a File,
-    base: u64,
-    steps: &'a Steps,
-    /// Where the next chunk goes, from the frame's start.
-    pos: u64,
-    locations: Vec<ChunkLocation>,
-    params: CParams,
-    buf: Vec<u8>,
-    chunksize: usize,
-    /// Bytes of data so far (the chunks', and `buf`'s).
-    nbytes: u64,
-}
-
-impl Data<'_> {
-    fn io(e: std::io::Error) -> ContainerError {
-        ContainerError::io(e)
-    }
-
-    /// A stored chunk, as it is.
-    fn stored(&mut self, raw: &[u8]) -> Result<(), ContainerError> {
-        self.steps
-            .write(self.out, raw, self.base + self.pos)
-            .map_err(Data::io)?;
-        self.locations.push(ChunkLocation::Offset(self.pos));
-        self.pos += raw.len() as u64;
-        self.nbytes += self.chunksize as u64;
-        Ok(())
-    }
-
-    /// Bytes of data: every full chunk compressed and written.
-    fn push(&mut self, mut bytes: &[u8]) -> Result<(), ContainerError> {
-        while !bytes.is_empty() {
-            let n = (self.chunksize - self.buf.len()).min(bytes.len());
-            self.buf.extend_from_slice(&bytes[..n]);
-            bytes = &bytes[n..];
-            self.nbytes += n as u64;
-            if self.buf.len() == self.chunksize {
-                self.compress()?;
-            }
-        }
-        Ok(())
-    }
-
-    fn compress(&mut self) -> Result<(), ContainerError> {
-        let chunk = chunk::compress(&self.buf, &self.params).map_err(|e| {
-            refused(format!(
-                "the EmbedStore's data is not compressed here with its own parameters: {e}"
-            ))
-        })?;
-        self.steps
-            .write(self.out, &chunk, self.base + self.pos)
-            .map_err(Data::io)?;
-        self.locations.push(ChunkLocation::Offset(self.pos));
-        self.pos += chunk.len() as u64;
-        self.buf.clear();
-        Ok(())
-    }
-
-    /// The last, partial chunk.
-    fn flush(&mut self) -> Result<(), ContainerError> {
-        match self.buf.is_empty() {
-            true => Ok(()),
-            false => self.compress(),
-        }
-    }
-
-    /// The offsets chunk, the trailer, then the header with the sizes; the length.
-    fn finish(
-        self,
-        header: &NewHeader,
-        header_len: u64,
-        trailer: &(Vec<u8>, bool),
-    ) -> Result<u64, ContainerError> {
-        // C writes no offsets chunk for a frame without chunks.
-        let index = match self.locations.is_empty() {
-            true => Vec::new(),
-            false => offsets_chunk(&self.locations, header_len).map_err(frame_err)?,
-        };
-        let trailer_at = self.pos + index.len() as u64;
-        let sizes = Sizes {
-            nbytes: self.nbytes as i64,
-            cbytes: (self.pos - header_len) as i64,
-            frame_len: trailer_at + trailer.0.len() as u64,
-            has_vlmeta: trailer.1,
-        };
-        let header_bytes = header.to_bytes(&sizes).map_err(frame_err)?;
-        let at = |x: u64| self.base + x;
-        self.steps
-            .write(self.out, &index, at(self.pos))
-            .and_then(|()| self.steps.write(self.out, &trailer.0, at(trailer_at)))
-            .and_then(|()| self.steps.write(self.out, &header_bytes, at(0)))
-            .map_err(Data::io)?;
-        Ok(sizes.frame_len)
-    }
 }

@@ -46,6 +46,7 @@
 mod apply;
 mod embed_frame;
 mod estore;
+mod estore_data;
 mod files;
 mod keys;
 mod vlmeta_copy;
