@@ -69,9 +69,22 @@ use keys::{check_key, check_tree_place};
 pub use vlmeta_ops::TREE_VLMETA_KEY;
 
 /// A store (`.b2z`, `.b2d`: a DictStore or TreeStore; `.b2e`: an EmbedStore) open for
-/// changes: nodes put, replaced and removed. Each call reads the store as it is then,
-/// so that what another writer did in between (python-blosc2, between two calls) is
-/// kept.
+/// changes: nodes put, replaced and removed, their vlmeta and the store's set. Each call
+/// reads the store as it is then, so that what another writer did in between
+/// (python-blosc2, between two calls) is kept.
+///
+/// A crash leaves the old store or the new one: a `.b2z`, a `.b2e` and a `.b2d`'s
+/// `embed.b2e` are written whole beside themselves and renamed (members and full
+/// chunks copied as they are); a `.b2d` changes one file at a time, in the order that
+/// shows python the old node or the new one in between.
+///
+/// Locks: python-blosc2 takes C-Blosc2's frame lock (`.b2lock`) of a `.b2e`, and of a
+/// `.b2d`'s `embed.b2e` for the whole store, when locking is on (`locking=True`,
+/// `BLOSC_LOCKING`); a `.b2z` it never locks. Each change here takes the same lock for
+/// its whole run when its [`Locking`] says to take part ([`Locking::AUTO`] by default:
+/// when `BLOSC_LOCKING` asks, or the sidecar exists), and in a locked `.b2d` bumps the
+/// `dstore_tick` vlmetalayer of `embed.b2e` as python does, so that locked handles
+/// elsewhere see the change.
 #[derive(Debug)]
 pub struct StoreWriter {
     path: PathBuf,
@@ -250,7 +263,7 @@ impl StoreWriter {
     }
 
     /// The same writer taking part in C-Blosc2's lock protocol as `locking` says
-    /// ([`Locking::AUTO`] by default; see the [module docs](self)).
+    /// ([`Locking::AUTO`] by default; see [`StoreWriter`]).
     pub fn with_locking(mut self, locking: Locking) -> StoreWriter {
         self.locking = locking;
         self
