@@ -347,3 +347,47 @@ fn a_tree_is_not_made_as_an_embed_store() {
     assert!(StoreWriter::open_rw(&frame).is_err());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// What is not an EmbedStore python writes is refused before anything is written, the
+/// file left as it was: a map that is not a map, a chunk size python does not give, a
+/// TreeStore's vlmeta key given as a node.
+#[test]
+fn an_embed_store_python_would_not_write_is_refused_untouched() {
+    let dir = std::env::temp_dir().join(format!("b2nd-meta-embed-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let node = stores().join("inputs/embed_big_r3.b2nd");
+    let path = dir.join("e.b2e");
+    let refused = |path: &Path, why: &str| {
+        let before = std::fs::read(path).unwrap();
+        let err = StoreWriter::open_rw(path)
+            .and_then(|w| w.put("/x", &node))
+            .unwrap_err();
+        assert!(err.to_string().contains(why), "{err}");
+        assert_eq!(std::fs::read(path).unwrap(), before);
+    };
+    // estore_metadata = 1 (python's _load_metadata would fail on it).
+    std::fs::copy(stores().join("embed_big/python.b2e"), &path).unwrap();
+    b2nd_meta::vlmeta::set_vlmeta(&path, "estore_metadata", &1).unwrap();
+    let err = StoreWriter::open_rw(&path).and_then(|w| w.put("/x", &node));
+    assert!(err.is_err(), "{err:?}");
+    // A chunksize of 128 MiB in the header (the int32 at byte 58), past what is held
+    // to be compressed again; its one chunk still reads.
+    std::fs::copy(stores().join("embed_file/step_11.b2e"), &path).unwrap();
+    let mut bytes = std::fs::read(&path).unwrap();
+    let at = 58;
+    assert_eq!(
+        i32::from_be_bytes(bytes[at..at + 4].try_into().unwrap()),
+        8192
+    );
+    bytes[at..at + 4].copy_from_slice(&(1i32 << 27).to_be_bytes());
+    std::fs::write(&path, &bytes).unwrap();
+    assert_eq!(our_view(&path)["keys"], serde_json::json!(["/g/k3", "/k0"]));
+    refused(&path, "chunksize");
+    // A TreeStore's vlmeta is not a node.
+    let tree = dir.join("t.b2z");
+    std::fs::copy(stores().join("vlmeta/tree.b2z"), &tree).unwrap();
+    let writer = StoreWriter::open_rw(&tree).unwrap();
+    assert!(writer.put("/__vlmeta__", &node).is_err());
+    assert!(writer.remove("/__vlmeta__").is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

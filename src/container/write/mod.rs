@@ -294,6 +294,7 @@ impl StoreWriter {
     pub fn put(&self, key: &str, frame: impl AsRef<Path>) -> Result<(), ContainerError> {
         let frame = frame.as_ref();
         check_key(key)?;
+        self.check_not_vlmeta(key)?;
         let (src, len) = open_frame(frame)?;
         let embed_it = self.embeds(frame)?;
         let lock = self.lock()?;
@@ -330,6 +331,7 @@ impl StoreWriter {
     /// removes the member alone, which lets an embedded node of the same key, left by
     /// an older python, show again).
     pub fn remove(&self, key: &str) -> Result<(), ContainerError> {
+        self.check_not_vlmeta(key)?;
         let lock = self.lock()?;
         let (member, in_embed) = self.where_is(key)?;
         if member.is_none() && !in_embed {
@@ -343,6 +345,19 @@ impl StoreWriter {
             ..Change::default()
         };
         self.apply(member.as_deref(), None, change, lock.is_some())
+    }
+
+    /// In a TreeStore, refuses a key of the SChunks python keeps vlmeta in
+    /// (`.../__vlmeta__`), as python refuses it: they change through
+    /// [`StoreWriter::update_store_vlmeta`].
+    fn check_not_vlmeta(&self, key: &str) -> Result<(), ContainerError> {
+        match self.tree && key.ends_with("/__vlmeta__") {
+            true => Err(refused(std::format!(
+                "{key:?} holds the TreeStore's vlmeta, which python does not give as a node; change it with update_store_vlmeta"
+            ))
+            .in_file(&self.path)),
+            false => Ok(()),
+        }
     }
 
     /// Whether the node of `frame` goes inside the EmbedStore.
