@@ -4,18 +4,20 @@
 
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
+use std::string::String;
 use std::sync::Arc;
 use std::vec::Vec;
 
 use super::embed_frame::empty_embed;
 use super::estore::{Change, OldEmbed};
 use super::files::{copy_into, io_in, parent_of, refused, Layout};
+use super::keys::check_tree_place;
 use super::zip_out::ZipOut;
 use super::StoreWriter;
 use crate::container::store::EMBED_NAME;
-use crate::container::ContainerError;
+use crate::container::{ContainerError, Location};
 use crate::frame::lock::{lock_frame, open_locked, FrameLock};
-use crate::frame::FrameKind;
+use crate::frame::{FrameKind, Locking, Source};
 use crate::io::{ReadAt, SharedSource, Staging, Window};
 
 /// A new file at `path` (inside a staging directory), open for writing.
@@ -46,6 +48,44 @@ impl StoreWriter {
             Some(file) => lock_frame(&file, FrameKind::Contiguous, true, self.locking)
                 .map_err(|e| ContainerError::frame(e, 0)),
         }
+    }
+
+    /// Where node `key` is now: its member (relative path), and whether the embed map
+    /// holds it; in a TreeStore, a key where no leaf may be is refused.
+    pub(super) fn where_is(&self, key: &str) -> Result<(Option<String>, bool), ContainerError> {
+        // Read without the lock, which this change holds already (a second `flock` of
+        // the sidecar, on another open file, would wait for this one).
+        let opened = crate::container::open(Source::path(&self.path).locking(Locking::NEVER))?;
+        let nodes: Vec<(String, Location)> = opened.nodes().map(|n| (n.key, n.location)).collect();
+        let in_embed = self.embed()?.holds(key);
+        if self.layout == Layout::Embed {
+            return Ok((None, in_embed));
+        }
+        if self.tree {
+            check_tree_place(key, nodes.iter().map(|(k, _)| k.as_str()))?;
+        }
+        let Some((_, location)) = nodes.iter().find(|(k, _)| k == key) else {
+            return Ok((None, in_embed));
+        };
+        let member = match location {
+            Location::ZipMember { name, .. } => Some(name.clone()),
+            Location::External { path } => {
+                let rel = path.strip_prefix(&self.path).unwrap_or(path);
+                let parts: Vec<String> = rel
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                    .collect();
+                Some(parts.join("/"))
+            }
+            Location::Invalid { reason } if !in_embed => {
+                return Err(refused(std::format!(
+                    "node {key:?} is not one this replaces or removes: {reason}"
+                ))
+                .in_file(&self.path))
+            }
+            _ => None,
+        };
+        Ok((member, in_embed))
     }
 
     /// The store's EmbedStore as it is now.

@@ -55,17 +55,14 @@ mod zip_out;
 
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
-use std::string::String;
-use std::vec::Vec;
 
 use super::error::{ContainerError, ContainerErrorKind};
 use super::kind::Kind;
-use super::node::Location;
-use crate::frame::{Locking, Source};
+use crate::frame::Locking;
 use crate::io::Steps;
 use estore::Change;
 use files::{io_in, layout_of_suffix, open_frame, refused, Layout};
-use keys::{check_key, check_tree_place};
+use keys::check_key;
 pub use vlmeta_ops::TREE_VLMETA_KEY;
 
 /// A store (`.b2z`, `.b2d`: a DictStore or TreeStore; `.b2e`: an EmbedStore) open for
@@ -364,43 +361,5 @@ impl StoreWriter {
     fn embeds(&self, frame: &Path) -> Result<bool, ContainerError> {
         Ok(self.layout == Layout::Embed
             || (self.threshold > 0 && files::array_nbytes(frame)? < self.threshold))
-    }
-
-    /// Where node `key` is now: its member (relative path), and whether the embed map
-    /// holds it; in a TreeStore, a key where no leaf may be is refused.
-    fn where_is(&self, key: &str) -> Result<(Option<String>, bool), ContainerError> {
-        // Read without the lock, which this change holds already (a second `flock` of
-        // the sidecar, on another open file, would wait for this one).
-        let opened = super::open(Source::path(&self.path).locking(Locking::NEVER))?;
-        let nodes: Vec<(String, Location)> = opened.nodes().map(|n| (n.key, n.location)).collect();
-        let in_embed = self.embed()?.holds(key);
-        if self.layout == Layout::Embed {
-            return Ok((None, in_embed));
-        }
-        if self.tree {
-            check_tree_place(key, nodes.iter().map(|(k, _)| k.as_str()))?;
-        }
-        let Some((_, location)) = nodes.iter().find(|(k, _)| k == key) else {
-            return Ok((None, in_embed));
-        };
-        let member = match location {
-            Location::ZipMember { name, .. } => Some(name.clone()),
-            Location::External { path } => {
-                let rel = path.strip_prefix(&self.path).unwrap_or(path);
-                let parts: Vec<String> = rel
-                    .components()
-                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                    .collect();
-                Some(parts.join("/"))
-            }
-            Location::Invalid { reason } if !in_embed => {
-                return Err(refused(std::format!(
-                    "node {key:?} is not one this replaces or removes: {reason}"
-                ))
-                .in_file(&self.path))
-            }
-            _ => None,
-        };
-        Ok((member, in_embed))
     }
 }
