@@ -376,7 +376,7 @@ pub enum StoreAction {
         /// The key, e.g. /dir/name
         #[arg(value_name = "KEY")]
         key: String,
-        /// A .b2nd (copied as it is), a .npy file, or - for stdin (.npy)
+        /// A .b2nd, .b2f or .b2b frame (copied as it is), a .npy file, or - for stdin
         #[arg(value_name = "IN", allow_hyphen_values = true)]
         input: PathBuf,
         /// Make a TreeStore (when STORE is missing)

@@ -10,7 +10,7 @@ use std::vec::Vec;
 
 use super::embed_frame::empty_embed;
 use super::estore::{Change, OldEmbed};
-use super::files::{copy_into, io_in, parent_of, refused, Layout};
+use super::files::{copy_into, io_in, parent_of, refused, Layout, NodeFile};
 use super::keys::check_tree_place;
 use super::zip_out::ZipOut;
 use super::StoreWriter;
@@ -116,7 +116,11 @@ impl StoreWriter {
 
     /// Makes the store at its path, where nothing is: empty, or holding `first`
     /// (inside its EmbedStore when `embedded`).
-    pub(super) fn make_here(&self, first: Add<'_>, embedded: bool) -> Result<(), ContainerError> {
+    pub(super) fn make_here(
+        &self,
+        first: Option<(&str, &NodeFile)>,
+        embedded: bool,
+    ) -> Result<(), ContainerError> {
         let path = &self.path;
         let marker = match (self.layout, self.tree) {
             (Layout::Embed, _) => "b2embed",
@@ -126,16 +130,20 @@ impl StoreWriter {
         let empty = empty_embed(marker).map_err(|e| ContainerError::frame(e, 0).in_file(path))?;
         let embedded = embedded || self.layout == Layout::Embed;
         let (change, member) = match first {
-            Some((key, src, len)) if embedded => (
+            Some((key, node)) if embedded => (
                 Change {
-                    add: Some((key, src, len)),
+                    add: Some((key, &node.file as &dyn ReadAt, node.len)),
                     ..Change::default()
                 },
                 None,
             ),
-            Some((key, src, len)) => (
+            Some((key, node)) => (
                 Change::default(),
-                Some((std::format!("{}.b2nd", &key[1..]), src, len)),
+                Some((
+                    std::format!("{}{}", &key[1..], node.suffix),
+                    &node.file as &dyn ReadAt,
+                    node.len,
+                )),
             ),
             None => (Change::default(), None),
         };

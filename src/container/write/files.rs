@@ -41,38 +41,60 @@ pub(super) fn layout_of_suffix(path: &Path) -> Result<Layout, ContainerError> {
     }
 }
 
-/// The contiguous NDArray frame file `frame`, opened, and its length.
-pub(super) fn open_frame(frame: &Path) -> Result<(File, u64), ContainerError> {
+/// A node's frame file, opened: what it is put from.
+pub(super) struct NodeFile {
+    pub(super) file: File,
+    pub(super) len: u64,
+    /// The suffix python gives its member (`_external_ext`, `_expected_ext_from_kind`).
+    pub(super) suffix: &'static str,
+    /// Its bytes as python's threshold counts them (`DictStore._value_nbytes`): an
+    /// array's shape times its item size, the SChunk's `nbytes` otherwise.
+    pub(super) nbytes: u64,
+}
+
+/// The contiguous frame file `frame` of a node python keeps in stores: an NDArray
+/// (`.b2nd`), an SChunk or an ObjectArray (`.b2f`), a BatchArray or a ListArray
+/// (`.b2b`).
+pub(super) fn open_node(frame: &Path) -> Result<NodeFile, ContainerError> {
     let node = crate::container::open(frame)?;
-    if node.kind != Kind::NDArray || !fs::metadata(frame).map_err(io_in(frame))?.is_file() {
+    let suffix = match node.kind {
+        Kind::NDArray => ".b2nd",
+        Kind::SChunk | Kind::ObjectArray => ".b2f",
+        Kind::BatchArray | Kind::ListArray => ".b2b",
+        _ => "",
+    };
+    if suffix.is_empty() || !fs::metadata(frame).map_err(io_in(frame))?.is_file() {
         return Err(refused(std::format!(
-            "a node is put from a contiguous NDArray frame (.b2nd); this is a {}",
+            "a node is put from a contiguous frame of an NDArray (.b2nd), an SChunk or ObjectArray (.b2f), a BatchArray or ListArray (.b2b); this is a {}",
             node.kind.name()
         ))
         .in_file(frame));
     }
-    let src = File::open(frame).map_err(io_in(frame))?;
-    let len = src.metadata().map_err(io_in(frame))?.len();
-    Ok((src, len))
-}
-
-/// The bytes of the array in the frame file `frame` (its shape's product times its
-/// item size, python's `NDArray.nbytes`).
-pub(super) fn array_nbytes(frame: &Path) -> Result<u64, ContainerError> {
     let file = File::open(frame).map_err(io_in(frame))?;
+    let len = file.metadata().map_err(io_in(frame))?.len();
     let header = crate::frame::read_staged(&file, crate::frame::CONTENT_CAP)
         .map_err(|e| ContainerError::frame(e, 0).in_file(frame))?;
-    let itemsize = u64::from(header.info.typesize);
-    let Some(Ok(array)) = header.array_info() else {
-        return Err(refused("its array metalayer does not read").in_file(frame));
+    let nbytes = match node.kind {
+        Kind::NDArray => {
+            let Some(Ok(array)) = header.array_info() else {
+                return Err(refused("its array metalayer does not read").in_file(frame));
+            };
+            let itemsize = match &array.dtype {
+                Some(Ok(dtype)) => dtype.itemsize(),
+                _ => u64::from(header.info.typesize),
+            };
+            array.shape().iter().fold(itemsize, |n, &d| {
+                n.saturating_mul(u64::try_from(d).unwrap_or(0))
+            })
+        }
+        _ => u64::try_from(header.info.nbytes).unwrap_or(0),
     };
-    let itemsize = match &array.dtype {
-        Some(Ok(dtype)) => dtype.itemsize(),
-        _ => itemsize,
-    };
-    Ok(array.shape().iter().fold(itemsize, |n, &d| {
-        n.saturating_mul(u64::try_from(d).unwrap_or(0))
-    }))
+    Ok(NodeFile {
+        file,
+        len,
+        suffix,
+        nbytes,
+    })
 }
 
 /// Copies `len` bytes of `src` into `dst`, every block a counted write.

@@ -53,7 +53,7 @@ mod vlmeta_copy;
 mod vlmeta_ops;
 mod zip_out;
 
-use std::fs::{self, File};
+use std::fs;
 use std::path::{Path, PathBuf};
 
 use super::error::{ContainerError, ContainerErrorKind};
@@ -61,7 +61,7 @@ use super::kind::Kind;
 use crate::frame::Locking;
 use crate::io::Steps;
 use estore::Change;
-use files::{io_in, layout_of_suffix, open_frame, refused, Layout};
+use files::{io_in, layout_of_suffix, open_node, refused, Layout, NodeFile};
 use keys::check_key;
 pub use vlmeta_ops::TREE_VLMETA_KEY;
 
@@ -160,15 +160,15 @@ impl StoreWriter {
         threshold: u64,
     ) -> Result<StoreWriter, ContainerError> {
         check_key(key)?;
-        let (src, len) = open_frame(frame)?;
-        StoreWriter::make(path, tree, steps, Some((key, &src, len, frame)), threshold)
+        let node = open_node(frame)?;
+        StoreWriter::make(path, tree, steps, Some((key, &node)), threshold)
     }
 
     fn make(
         path: &Path,
         tree: bool,
         steps: Steps,
-        first: Option<(&str, &File, u64, &Path)>,
+        first: Option<(&str, &NodeFile)>,
         threshold: u64,
     ) -> Result<StoreWriter, ContainerError> {
         let layout = layout_of_suffix(path)?;
@@ -192,11 +192,7 @@ impl StoreWriter {
             threshold,
             locking: Locking::AUTO,
         };
-        let embedded = match first {
-            Some((_, _, _, frame)) => writer.embeds(frame)?,
-            None => false,
-        };
-        let first = first.map(|(k, s, l, _)| (k, s as &dyn crate::io::ReadAt, l));
+        let embedded = first.is_some_and(|(_, node)| writer.embeds(node));
         writer.make_here(first, embedded)?;
         Ok(writer)
     }
@@ -282,8 +278,9 @@ impl StoreWriter {
         self.tree
     }
 
-    /// Puts the NDArray of the contiguous frame file `frame` (a `.b2nd`) under `key`,
-    /// its bytes copied as they are; a node under `key` is replaced, wherever it was
+    /// Puts the node of the contiguous frame file `frame` under `key`, its bytes copied
+    /// as they are: an NDArray (a `.b2nd` member), an SChunk or an ObjectArray
+    /// (`.b2f`), a BatchArray or a ListArray (`.b2b`), as python names them; a node under `key` is replaced, wherever it was
     /// (a member, inside `embed.b2e`, a remote reference). Keys are checked as
     /// python-blosc2 checks them (`/`-rooted, no `//`, no trailing `/`, none of `:`,
     /// NUL, tab, CR, LF); in a TreeStore a key naming a group, or under a leaf, is
@@ -292,10 +289,17 @@ impl StoreWriter {
         let frame = frame.as_ref();
         check_key(key)?;
         self.check_not_vlmeta(key)?;
-        let (src, len) = open_frame(frame)?;
-        let embed_it = self.embeds(frame)?;
+        let node = open_node(frame)?;
+        let embed_it = self.embeds(&node);
         let lock = self.lock()?;
-        self.put_node(key, &src, len, ".b2nd", embed_it, lock.is_some())
+        self.put_node(
+            key,
+            &node.file,
+            node.len,
+            node.suffix,
+            embed_it,
+            lock.is_some(),
+        )
     }
 
     /// Puts the frame `src` (`len` bytes) under `key`: inside the EmbedStore when
@@ -357,9 +361,8 @@ impl StoreWriter {
         }
     }
 
-    /// Whether the node of `frame` goes inside the EmbedStore.
-    fn embeds(&self, frame: &Path) -> Result<bool, ContainerError> {
-        Ok(self.layout == Layout::Embed
-            || (self.threshold > 0 && files::array_nbytes(frame)? < self.threshold))
+    /// Whether `node` goes inside the EmbedStore.
+    fn embeds(&self, node: &NodeFile) -> bool {
+        self.layout == Layout::Embed || (self.threshold > 0 && node.nbytes < self.threshold)
     }
 }

@@ -18,8 +18,9 @@ every node's frame in its data.
 
 `store put` makes STORE when it is missing (a DictStore, or with --tree a TreeStore;
 the suffix says .b2z, .b2d or .b2e) and puts IN under KEY, replacing what KEY held. IN
-is a contiguous .b2nd, copied as it is (its chunks are not recompressed), or a .npy
-file (- for stdin) imported with import's options. With --threshold BYTES, a node
+is a contiguous frame copied as it is (its chunks are not recompressed: an NDArray
+.b2nd, an SChunk or ObjectArray .b2f, a BatchArray or ListArray .b2b, each a member of
+that suffix), or a .npy file (- for stdin) imported with import's options. With --threshold BYTES, a node
 whose array holds fewer bytes goes inside embed.b2e, as python's threshold puts it
 (default 0: none). `store rm` removes KEY, wherever it is.
 
