@@ -29,6 +29,10 @@ TreeStore zip changed with a threshold of 32 bytes by both (our `--threshold 32`
 python's `threshold=32`), nodes under it embedded in `embed.b2e` by both. python's
 view says which keys are embedded (its `_estore.keys()`).
 
+`other_kinds/` holds a DictStore zip, a TreeStore directory and an EmbedStore our CLI
+put an SChunk, an ObjectArray, a BatchArray and a ListArray in (python's files), with
+python's view of each (their contents' sha256) and of the files.
+
 `generate.py --view PATH...` prints python's view of each store, a JSON list (the
 Rust tests run it on the stores our library makes when the venv is there).
 
@@ -63,6 +67,8 @@ def view(path):
         value = store[key]
         if not isinstance(value, blosc2.NDArray):
             nodes[key] = {"type": type(value).__name__}
+            if isinstance(value, (blosc2.SChunk, blosc2.ObjectArray, blosc2.BatchArray, blosc2.ListArray)):
+                nodes[key]["sha256"] = digest(value)
             continue
         data = np.ascontiguousarray(value[()] if value.ndim == 0 else value[:])
         nodes[key] = {
@@ -77,6 +83,45 @@ def view(path):
         "embedded": embedded,
         "nodes": nodes,
     }
+
+
+def digest(value):
+    """The sha256 of what a node that is not an array holds: an SChunk's bytes, the
+    items of an ObjectArray, a BatchArray or a ListArray."""
+    if isinstance(value, blosc2.SChunk):
+        data = value[:] if value.nbytes else b""
+    else:
+        data = repr([value[i] for i in range(len(value))]).encode()
+    return hashlib.sha256(data).hexdigest()
+
+
+def other_kinds(cli):
+    """Nodes that are not arrays, put by our CLI as python names them: an SChunk and an
+    ObjectArray (.b2f), a BatchArray and a ListArray (.b2b), from python's files in
+    tests/data/containers/blosc2-4.14.1; one more SChunk inside embed.b2e by a
+    threshold. python's view of each store, and of each source file."""
+    out = os.path.join(HERE, "other_kinds")
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    src = os.path.join(os.path.dirname(HERE), "containers", "blosc2-4.14.1")
+    files = ["schunk.b2f", "objectarray.b2f", "batcharray.b2b", "listarray.b2b"]
+    stores = {}
+    for name in ["dict.b2z", "tree.b2d", "nodes.b2e"]:
+        path = os.path.join(out, name)
+        tree = ["--tree"] if name.startswith("tree") else []
+        for f in files:
+            ok, err = run(cli, "store", "put", *tree, path, "/" + f.split(".")[0], os.path.join(src, f))
+            assert ok, err
+        ok, err = run(
+            cli, "store", "put", "--threshold", "100000", path, "/small/schunk", os.path.join(src, files[0])
+        )
+        assert ok, err
+        stores[name] = view(path)
+    sources = {}
+    for f in files:
+        value = blosc2.open(os.path.join(src, f), mode="r")
+        sources[f] = {"type": type(value).__name__, "sha256": digest(value)}
+    return {"files": files, "sources": sources, "stores": stores}
 
 
 def snapshot(src, dst):
