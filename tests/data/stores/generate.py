@@ -29,6 +29,11 @@ TreeStore zip changed with a threshold of 32 bytes by both (our `--threshold 32`
 python's `threshold=32`), nodes under it embedded in `embed.b2e` by both. python's
 view says which keys are embedded (its `_estore.keys()`).
 
+`embed_big/` holds an EmbedStore python made whose data spans several 8 KiB chunks
+(random values: its nodes' frames do not compress), and the same store after python
+put `/r3` (in `inputs/embed_big_r3.b2nd`), deleted `/r1` and replaced `/r2`, with
+the view of python's result and of our CLI's doing the same.
+
 `other_kinds/` holds a DictStore zip, a TreeStore directory and an EmbedStore our CLI
 put an SChunk, an ObjectArray, a BatchArray and a ListArray in (python's files), with
 python's view of each (their contents' sha256) and of the files.
@@ -239,6 +244,40 @@ def scenario(cli, name, suffix, tree, seed, inputs, embed=False, threshold=None)
     return {"suffix": suffix, "tree": tree, "threshold": threshold or 0, "steps": steps}
 
 
+def big_embed(cli, inputs):
+    """An EmbedStore spanning several chunks, changed by python and by our CLI."""
+    out = os.path.join(HERE, "embed_big")
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    rng = np.random.default_rng(54)
+    start = os.path.join(out, "python.b2e")
+    with blosc2.EmbedStore(start, mode="w") as store:
+        store["/r1"] = rng.standard_normal(3000)
+        store["/r2"] = rng.integers(0, 1 << 30, size=2000).astype("<i4")
+    r3 = os.path.join(inputs, "embed_big_r3.b2nd")
+    blosc2.asarray(rng.standard_normal(1500).astype("<f4"), urlpath=r3, mode="w")
+    r2 = os.path.join(inputs, "embed_big_r2.b2nd")
+    blosc2.asarray(rng.integers(0, 100, size=(30, 40)).astype("<i8"), urlpath=r2, mode="w")
+    theirs = os.path.join(out, "python_changed.b2e")
+    shutil.copyfile(start, theirs)
+    with blosc2.EmbedStore(theirs, mode="a") as store:
+        store["/r3"] = blosc2.open(r3, mode="r")
+        del store["/r1"]
+        del store["/r2"]
+        store["/r2"] = blosc2.open(r2, mode="r")
+    ours = os.path.join(out, "ours_changed.b2e")
+    shutil.copyfile(start, ours)
+    for args in (["put", ours, "/r3", r3], ["rm", ours, "/r1"], ["put", ours, "/r2", r2]):
+        ok, err = run(cli, "store", *args)
+        assert ok, err
+    return {
+        "python": view(start),
+        "python_changed": view(theirs),
+        "ours_changed": view(ours),
+        "inputs": {"/r3": "embed_big_r3.b2nd", "/r2": "embed_big_r2.b2nd"},
+    }
+
+
 def main():
     cli = os.path.abspath(sys.argv[1])
     inputs = os.path.join(HERE, "inputs")
@@ -263,6 +302,8 @@ def main():
     manifest["scenarios"]["tree_zip_threshold"] = scenario(
         cli, "tree_zip_threshold", ".b2z", True, 53, inputs, threshold=32
     )
+    manifest["embed_big"] = big_embed(cli, inputs)
+    manifest["other_kinds"] = other_kinds(cli)
     with open(os.path.join(HERE, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1, sort_keys=True)
         f.write("\n")
