@@ -391,3 +391,93 @@ fn an_embed_store_python_would_not_write_is_refused_untouched() {
     assert!(writer.remove("/__vlmeta__").is_err());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Nodes that are not arrays (python's SChunk and ObjectArray, `.b2f`; BatchArray and
+/// ListArray, `.b2b`) put by our CLI into a DictStore zip, a TreeStore directory and an
+/// EmbedStore: python opens each as the class of its file, holding what the file
+/// holds; our library, doing the same, makes stores we read alike (and, live, python
+/// sees them as it saw our CLI's).
+#[test]
+fn nodes_that_are_not_arrays_are_put_as_python_names_them() {
+    let m = manifest()["other_kinds"].clone();
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/containers/blosc2-4.14.1");
+    let files: Vec<String> = m["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap().to_owned())
+        .collect();
+    let dir = std::env::temp_dir().join(format!("b2nd-meta-other-kinds-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut made = Vec::new();
+    for (name, py) in m["stores"].as_object().unwrap() {
+        // python saw each node as the class of its file, with the file's contents.
+        for f in &files {
+            let key = format!("/{}", f.split('.').next().unwrap());
+            assert_eq!(py["nodes"][&key], m["sources"][f], "{name} {key}");
+        }
+        assert_eq!(
+            py["embedded"].as_array().unwrap().len(),
+            if name.ends_with(".b2e") { 5 } else { 1 }
+        );
+        let path = dir.join(name);
+        let writer = StoreWriter::create(&path, name.starts_with("tree")).unwrap();
+        for f in &files {
+            writer
+                .put(&format!("/{}", f.split('.').next().unwrap()), src.join(f))
+                .unwrap();
+        }
+        let writer = writer.with_threshold(100_000);
+        writer.put("/small/schunk", src.join(&files[0])).unwrap();
+        // Our read: the same keys, kinds and embedded ones as python's view.
+        let store = container::open(&path).unwrap();
+        for f in &files {
+            let key = format!("/{}", f.split('.').next().unwrap());
+            let kind = store.node_info(&key).unwrap().kind;
+            assert_eq!(kind.name(), py["nodes"][&key]["type"], "{name} {key}");
+        }
+        let mut embedded: Vec<String> = store
+            .nodes()
+            .filter(|n| matches!(n.location, Location::Embedded { .. }))
+            .map(|n| n.key)
+            .collect();
+        embedded.sort();
+        assert_eq!(serde_json::json!(embedded), py["embedded"], "{name}");
+        // Members named as python names them, our library's bytes the CLI's.
+        let ours = stores().join("other_kinds").join(name);
+        if path.is_dir() {
+            for member in [
+                "schunk.b2f",
+                "objectarray.b2f",
+                "batcharray.b2b",
+                "listarray.b2b",
+                "embed.b2e",
+            ] {
+                let read = |p: &Path| std::fs::read(p.join(member)).unwrap();
+                assert_eq!(read(&path), read(&ours), "{name} {member}");
+            }
+        } else {
+            assert_eq!(
+                std::fs::read(&path).unwrap(),
+                std::fs::read(&ours).unwrap(),
+                "{name}"
+            );
+        }
+        made.push((path, py.clone()));
+    }
+    let paths: Vec<PathBuf> = made.iter().map(|(p, _)| p.clone()).collect();
+    if let Some(views) = python_views(&paths) {
+        for (view, (path, py)) in views.iter().zip(&made) {
+            assert_eq!(view, py, "{}", path.display());
+        }
+    }
+    // A kind python does not keep as a store's node is refused.
+    let lazy = src.join("lazyexpr.b2nd");
+    let err = StoreWriter::create(dir.join("x.b2z"), false)
+        .unwrap()
+        .put("/l", lazy)
+        .unwrap_err();
+    assert!(err.to_string().contains("this is a"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
