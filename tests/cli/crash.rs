@@ -97,12 +97,26 @@ fn store_state(path: &Path) -> String {
     let mut summary = format!("{:?}", store.kind);
     for entry in store.entries() {
         summary += &entry.key;
-        if entry.role == container::Role::Leaf {
-            let array = Array::open_node(&store, &entry.key)
-                .unwrap_or_else(|e| panic!("{}#{}: {e}", path.display(), entry.key));
-            let values = array.read_bytes(&Selection::all()).unwrap();
-            summary += &sha256_hex(&values);
+        if entry.role != container::Role::Leaf {
+            continue;
         }
+        let info = store
+            .node_info(&entry.key)
+            .unwrap_or_else(|e| panic!("{}#{}: {e}", path.display(), entry.key));
+        let values = match info.kind {
+            container::Kind::NDArray => Array::open_node(&store, &entry.key)
+                .unwrap_or_else(|e| panic!("{}#{}: {e}", path.display(), entry.key))
+                .read_bytes(&Selection::all())
+                .unwrap(),
+            // An SChunk and the others: their data's bytes.
+            _ => {
+                let mut data = info.frame.data_reader().unwrap();
+                let n = data.nbytes() as usize;
+                data.read_range(0, n).unwrap()
+            }
+        };
+        summary += info.kind.name();
+        summary += &sha256_hex(&values);
     }
     format!("store {}", sha256_hex(summary.as_bytes()))
 }
@@ -514,6 +528,8 @@ fn store_put_and_rm_stopped_at_every_step_leave_the_old_store_or_the_new() {
 fn embedded_nodes_put_and_removed_stopped_at_every_step_leave_the_old_store_or_the_new() {
     let big = data_path("stores/inputs/embed_big_r3.b2nd");
     let big = big.to_str().unwrap();
+    let schunk = data_path("containers/blosc2-4.14.1/schunk.b2f");
+    let schunk = schunk.to_str().unwrap();
     let cases: Vec<Writer> = vec![
         (
             "store-put-new-b2e",
@@ -592,6 +608,12 @@ fn embedded_nodes_put_and_removed_stopped_at_every_step_leave_the_old_store_or_t
             "s.b2d",
             Box::new(with_store("dict_dir_threshold/step_13.b2d", "s.b2d")),
             vec!["store", "rm", "{}/s.b2d", "/k1"],
+        ),
+        (
+            "store-put-schunk-dir",
+            "s.b2d",
+            Box::new(with_store("dict_dir_threshold/step_13.b2d", "s.b2d")),
+            vec!["store", "put", "{}/s.b2d", "/k0", schunk],
         ),
         (
             "store-rm-embedded-tree-zip",
