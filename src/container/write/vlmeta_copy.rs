@@ -91,3 +91,58 @@ impl ReadAt for Patched {
         Ok(self.len())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::Value;
+    use std::sync::Arc;
+
+    /// Read in pieces of every size from every offset, the patched frame is the same
+    /// bytes, and reads as a frame whose vlmeta is the old one changed.
+    #[test]
+    fn a_patched_frame_reads_the_same_in_any_pieces_and_holds_the_new_vlmeta() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/values/blosc2-4.14.1/vlmeta_small.b2nd"
+        );
+        let bytes = std::fs::read(path).unwrap();
+        let changes = [
+            VlmetaChange::set("int", &7).unwrap(),
+            VlmetaChange::set("new", "x").unwrap(),
+        ];
+        let patched = Patched::new(Arc::new(bytes.clone()), &changes).unwrap();
+        let len = patched.len() as usize;
+        let mut whole = std::vec![0u8; len];
+        read_exact_at(&patched, &mut whole, 0).unwrap();
+        for piece in [1, 7, 64, 4096] {
+            let mut again = Vec::new();
+            let mut at = 0;
+            while at < len {
+                let mut buf = std::vec![0u8; piece];
+                let n = patched.read_at(&mut buf, at as u64).unwrap();
+                assert!(n > 0, "piece {piece} at {at}");
+                again.extend_from_slice(&buf[..n]);
+                at += n;
+            }
+            assert_eq!(again, whole, "piece {piece}");
+        }
+        let mut past = [0u8; 4];
+        assert_eq!(patched.read_at(&mut past, len as u64).unwrap(), 0);
+        let frame = crate::frame::parse_header(&whole).unwrap();
+        assert_eq!(frame.info.frame_len, len as u64);
+        let trailer = crate::frame::parse_trailer(&whole, &frame).unwrap();
+        assert_eq!(
+            trailer.vlmetalayer("int").unwrap().value().unwrap(),
+            Value::Int(7)
+        );
+        assert_eq!(
+            trailer.vlmetalayer("new").unwrap().value().unwrap(),
+            Value::Str("x".into())
+        );
+        // Everything before the trailer but the header's frame_len is as it was.
+        let cut = trailer.offset as usize;
+        assert_eq!(whole[24..cut], bytes[24..cut]);
+        assert_eq!(whole[..16], bytes[..16]);
+    }
+}
