@@ -8,7 +8,8 @@
 //! Writers: import (a new contiguous and a new sparse frame, each replacing one),
 //! export (new, and replacing a file), write, resize and append (contiguous and
 //! sparse), set-shape, set-meta, set-vlmeta and del-vlmeta (on a frame with data, a
-//! sparse one, and one without data, which is replaced whole).
+//! sparse one, and one without data, which is replaced whole); store put and rm on every
+//! store kind, and set-vlmeta and del-vlmeta --key on a store's nodes and on the store.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -91,10 +92,26 @@ fn state(path: &Path) -> String {
     )
 }
 
-/// What a store holds, as one digest: its kind, its keys and every leaf's values.
+/// What a store holds, as one digest: its kind, its keys, every leaf's values and
+/// vlmeta, a TreeStore's vlmeta (its `/__vlmeta__` node) and an EmbedStore's own.
 fn store_state(path: &Path) -> String {
     let store = container::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut summary = format!("{:?}", store.kind);
+    let vlmeta = |info: &container::NodeInfo| -> String {
+        let trailer = info.trailer.as_ref().unwrap();
+        let names = trailer.names().filter(|n| *n != "estore_metadata");
+        names
+            .map(|n| format!("{n}={:?};", info.vlmeta(n)))
+            .collect()
+    };
+    if let Ok(info) = store.node_info(container::TREE_VLMETA_KEY) {
+        summary += &vlmeta(&info);
+    }
+    if store.kind == container::Kind::EmbedStore {
+        let frame = frame::open(path).unwrap();
+        let trailer = frame.trailer().unwrap();
+        summary += &format!("{:?}", trailer.names().collect::<Vec<_>>());
+    }
     for entry in store.entries() {
         summary += &entry.key;
         if entry.role != container::Role::Leaf {
@@ -116,6 +133,7 @@ fn store_state(path: &Path) -> String {
             }
         };
         summary += info.kind.name();
+        summary += &vlmeta(&info);
         summary += &sha256_hex(&values);
     }
     format!("store {}", sha256_hex(summary.as_bytes()))
@@ -614,6 +632,30 @@ fn embedded_nodes_put_and_removed_stopped_at_every_step_leave_the_old_store_or_t
             "s.b2d",
             Box::new(with_store("dict_dir_threshold/step_13.b2d", "s.b2d")),
             vec!["store", "put", "{}/s.b2d", "/k0", schunk],
+        ),
+        (
+            "set-vlmeta-key-tree-zip",
+            "t.b2z",
+            Box::new(with_store("vlmeta/tree.b2z", "t.b2z")),
+            vec!["set-vlmeta", "--key", "/g/a", "{}/t.b2z", "ours", "1"],
+        ),
+        (
+            "set-vlmeta-key-embedded-zip",
+            "s.b2z",
+            Box::new(with_store("vlmeta/dict.b2z", "s.b2z")),
+            vec!["set-vlmeta", "--key", "/small", "{}/s.b2z", "ours", "1"],
+        ),
+        (
+            "set-vlmeta-store-tree-dir",
+            "t.b2d",
+            Box::new(with_store("vlmeta/tree.b2d", "t.b2d")),
+            vec!["set-vlmeta", "--key", "/", "{}/t.b2d", "ours", "1"],
+        ),
+        (
+            "del-vlmeta-key-b2e",
+            "e.b2e",
+            Box::new(with_store("vlmeta/nodes.b2e", "e.b2e")),
+            vec!["del-vlmeta", "--key", "/a", "{}/e.b2e", "units"],
         ),
         (
             "store-rm-embedded-tree-zip",

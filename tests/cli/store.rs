@@ -191,3 +191,77 @@ fn python_blosc2_4_14_1_live_store_locks_when_its_venv_exists() {
         assert_eq!(live[case]["ok"], true, "{case}: {}", live[case]);
     }
 }
+
+/// `set-vlmeta --key` and `del-vlmeta --key` on a store's nodes wherever they are (a
+/// .b2z member, inside embed.b2e, an EmbedStore's, a .b2d member) and, with `/`, on a
+/// TreeStore itself: `show --key` reads the new vlmeta (python reading it:
+/// tests/containers/store_vlmeta.rs).
+#[test]
+fn set_and_del_vlmeta_with_a_key_change_a_stores_nodes_and_the_store() {
+    let dir = temp_path("store-vlmeta");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let copy = |name: &str| -> String {
+        let from = data_path(&format!("stores/vlmeta/{name}"));
+        let to = dir.join(name);
+        if from.is_dir() {
+            for e in walk(&from) {
+                let rel = e.strip_prefix(&from).unwrap();
+                std::fs::create_dir_all(to.join(rel).parent().unwrap()).unwrap();
+                std::fs::copy(&e, to.join(rel)).unwrap();
+            }
+        } else {
+            std::fs::copy(&from, &to).unwrap();
+        }
+        to.to_str().unwrap().to_owned()
+    };
+    let vlmeta = |s: &str, key: &str| -> serde_json::Value {
+        run(["show", "--json", s, "--key", key]).json_lines()[0]["vlmeta"].clone()
+    };
+    for (name, key) in [
+        ("dict.b2z", "/small"),
+        ("dict.b2z", "/big"),
+        ("nodes.b2e", "/a"),
+        ("tree.b2d", "/g/a"),
+    ] {
+        let s = copy(name);
+        run(["set-vlmeta", "--key", key, &s, "ours", "[1, 2]"]).assert_ok();
+        assert_eq!(
+            vlmeta(&s, key)["ours"],
+            serde_json::json!([1, 2]),
+            "{name} {key}"
+        );
+        run(["del-vlmeta", "--key", key, &s, "ours"]).assert_ok();
+        assert!(vlmeta(&s, key).get("ours").is_none(), "{name} {key}");
+        let gone = run(["del-vlmeta", "--key", key, &s, "ours"]);
+        assert_eq!(gone.code, Some(1), "{name} {key}: {}", gone.stderr);
+        std::fs::remove_file(&s).ok();
+        std::fs::remove_dir_all(&s).ok();
+    }
+    let s = copy("tree.b2d");
+    run(["set-vlmeta", "--key", "/", &s, "author", "\"me\""]).assert_ok();
+    assert_eq!(vlmeta(&s, "/__vlmeta__")["author"], "me");
+    let dry = run(["set-vlmeta", "--dry-run", "--key", "/", &s, "a", "1"]);
+    assert_eq!(dry.code, Some(2), "{}", dry.stderr);
+    let d = copy("dict.b2z");
+    let none = run(["set-vlmeta", "--key", "/", &d, "a", "1"]);
+    assert!(
+        none.code == Some(1) && none.stderr.contains("DictStore"),
+        "{}",
+        none.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every file under `dir`.
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut found = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        match p.is_dir() {
+            true => found.extend(walk(&p)),
+            false => found.push(p),
+        }
+    }
+    found
+}

@@ -189,6 +189,10 @@ pub enum Command {
         dry_run: bool,
         #[command(flatten)]
         frame: FramePath,
+        /// The node of the store PATH (.b2z, .b2d, .b2e) to change; / for the store's own
+        /// vlmeta (a TreeStore's, an EmbedStore's)
+        #[arg(long, value_name = "KEY", conflicts_with = "dry_run")]
+        key: Option<String>,
         /// The vlmetalayer's name (at most 31 bytes)
         #[arg(value_name = "NAME")]
         name: String,
@@ -204,6 +208,10 @@ pub enum Command {
         dry_run: bool,
         #[command(flatten)]
         frame: FramePath,
+        /// The node of the store PATH (.b2z, .b2d, .b2e) to change; / for the store's own
+        /// vlmeta (a TreeStore's, an EmbedStore's)
+        #[arg(long, value_name = "KEY", conflicts_with = "dry_run")]
+        key: Option<String>,
         /// The vlmetalayer's name
         #[arg(value_name = "NAME")]
         name: String,

@@ -199,14 +199,16 @@ fn main() -> ExitCode {
         Command::SetVlmeta {
             dry_run,
             frame,
+            key,
             name,
             json,
-        } => set_vlmeta::set(out, &frame.path, &name, &json, dry_run),
+        } => set_vlmeta::set(out, &frame.path, key.as_deref(), &name, &json, dry_run),
         Command::DelVlmeta {
             dry_run,
             frame,
+            key,
             name,
-        } => set_vlmeta::del(out, &frame.path, &name, dry_run),
+        } => set_vlmeta::del(out, &frame.path, key.as_deref(), &name, dry_run),
     };
     finish(outcome)
 }
