@@ -160,6 +160,12 @@ impl OldEmbed {
                 info.chunksize
             )));
         }
+        if info.typesize != 1 {
+            return Err(not_pythons(format!(
+                "its typesize is {} (python's is 1: bytes)",
+                info.typesize
+            )));
+        }
         let full = nbytes / chunksize;
         if self.index.locations.len() as u64 != nbytes.div_ceil(chunksize) {
             return Err(not_pythons(format!(
@@ -192,7 +198,7 @@ impl OldEmbed {
         let params = CParams {
             codec: info.codec,
             clevel: info.clevel,
-            typesize: info.typesize.max(1) as usize,
+            typesize: 1,
             blocksize: usize::try_from(info.blocksize).unwrap_or(0),
             splitmode: info.splitmode,
             filters,
