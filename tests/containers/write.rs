@@ -199,6 +199,11 @@ fn python_reads_our_stores_and_we_read_its_changes() {
 /// python-blosc2 4.14.1's view of `paths` (`generate.py --view`), when its venv is
 /// there.
 fn python_views(paths: &[PathBuf]) -> Option<Vec<Value>> {
+    python_says("--view", paths)
+}
+
+/// What `generate.py FLAG PATHS...` prints, when python-blosc2 4.14.1's venv is there.
+fn python_says(flag: &str, paths: &[PathBuf]) -> Option<Vec<Value>> {
     let Some(python) = reference::python() else {
         assert!(
             !reference::required(),
@@ -209,7 +214,7 @@ fn python_views(paths: &[PathBuf]) -> Option<Vec<Value>> {
     };
     let out = Command::new(python)
         .arg(stores().join("generate.py"))
-        .arg("--view")
+        .arg(flag)
         .args(paths)
         .env_remove("BLOSC_LOCKING")
         .output()
@@ -479,5 +484,79 @@ fn nodes_that_are_not_arrays_are_put_as_python_names_them() {
         .put("/l", lazy)
         .unwrap_err();
     assert!(err.to_string().contains("this is a"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A remote reference (python's entry for a `C2Array`: `{"urlbase", "path"}` in the
+/// embed map) put into a `.b2z`, a `.b2d` and a `.b2e`, over a node and beside one;
+/// removed, and replaced by a node: we list it as python does, and python (live)
+/// lists the keys and the entries we wrote.
+#[test]
+fn a_remote_reference_is_put_as_python_puts_a_c2array() {
+    let dir = std::env::temp_dir().join(format!("b2nd-meta-refs-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let frame = stores().join("inputs/embed_big_r3.b2nd");
+    let (urlbase, path) = ("https://cat2.cloud/demo", "@public/examples/ds-1d.b2nd");
+    let mut made = Vec::new();
+    for name in ["r.b2z", "r.b2d", "r.b2e", "t.b2z"] {
+        let store = dir.join(name);
+        let writer = StoreWriter::create(&store, name.starts_with('t')).unwrap();
+        writer.put("/a", &frame).unwrap();
+        writer.put("/c", &frame).unwrap();
+        writer.put_reference("/a", urlbase, path).unwrap();
+        writer
+            .put_reference("/g/b", urlbase, "@public/other.b2nd")
+            .unwrap();
+        writer.put_reference("/c", urlbase, path).unwrap();
+        writer.put("/c", &frame).unwrap();
+        writer.put_reference("/gone", urlbase, path).unwrap();
+        writer.remove("/gone").unwrap();
+        let opened = container::open(&store).unwrap();
+        let mut nodes: Vec<(String, Location)> =
+            opened.nodes().map(|n| (n.key, n.location)).collect();
+        nodes.sort_by(|a, b| a.0.cmp(&b.0));
+        let remote = |p: &str| Location::Remote {
+            urlbase: urlbase.into(),
+            path: p.into(),
+        };
+        assert_eq!(nodes.len(), 3, "{name}: {nodes:?}");
+        assert_eq!(nodes[0], ("/a".into(), remote(path)), "{name}");
+        assert!(
+            !matches!(nodes[1].1, Location::Remote { .. }),
+            "{name}: {:?}",
+            nodes[1]
+        );
+        assert_eq!(
+            nodes[2],
+            ("/g/b".into(), remote("@public/other.b2nd")),
+            "{name}"
+        );
+        made.push(store);
+    }
+    if let Some(seen) = python_says("--references", &made) {
+        for (store, seen) in made.iter().zip(seen) {
+            let tree = store
+                .file_name()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .starts_with('t');
+            let keys = match tree {
+                true => serde_json::json!(["/a", "/c", "/g", "/g/b"]),
+                false => serde_json::json!(["/a", "/c", "/g/b"]),
+            };
+            assert_eq!(seen["keys"], keys, "{}", store.display());
+            assert_eq!(
+                seen["references"],
+                serde_json::json!({
+                    "/a": {"urlbase": urlbase, "path": path},
+                    "/g/b": {"urlbase": urlbase, "path": "@public/other.b2nd"},
+                }),
+                "{}",
+                store.display()
+            );
+        }
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -88,6 +88,24 @@ impl StoreWriter {
         Ok((member, in_embed))
     }
 
+    /// In a TreeStore, refuses a key of the SChunks python keeps vlmeta in
+    /// (`.../__vlmeta__`), as python refuses it: they change through
+    /// [`StoreWriter::update_store_vlmeta`].
+    pub(super) fn check_not_vlmeta(&self, key: &str) -> Result<(), ContainerError> {
+        match self.tree && key.ends_with("/__vlmeta__") {
+            true => Err(refused(std::format!(
+                "{key:?} holds the TreeStore's vlmeta, which python does not give as a node; change it with update_store_vlmeta"
+            ))
+            .in_file(&self.path)),
+            false => Ok(()),
+        }
+    }
+
+    /// Whether `node` goes inside the EmbedStore.
+    pub(super) fn embeds(&self, node: &NodeFile) -> bool {
+        self.layout == Layout::Embed || (self.threshold > 0 && node.nbytes < self.threshold)
+    }
+
     /// The store's EmbedStore as it is now.
     pub(super) fn embed(&self) -> Result<OldEmbed, ContainerError> {
         let path = &self.path;

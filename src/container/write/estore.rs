@@ -48,6 +48,9 @@ pub(crate) struct Change<'a> {
     pub(crate) remove: Option<&'a str>,
     /// A node appended: its key and its frame (`len` bytes of the source from 0).
     pub(crate) add: Option<(&'a str, &'a dyn ReadAt, u64)>,
+    /// A reference put: its key, and the remote array's `urlbase` and `path` (python's
+    /// entry for a `C2Array`).
+    pub(crate) reference: Option<(&'a str, &'a str, &'a str)>,
     /// Changes to the store's own vlmeta (`estore_metadata` is this module's).
     pub(crate) vlmeta: &'a [VlmetaChange],
     /// Whether the vlmetalayer `dstore_tick` goes up by one, as a locked python
@@ -58,7 +61,11 @@ pub(crate) struct Change<'a> {
 impl Change<'_> {
     /// Whether the store changes at all.
     pub(crate) fn changes(&self) -> bool {
-        self.remove.is_some() || self.add.is_some() || !self.vlmeta.is_empty() || self.bump_tick
+        self.remove.is_some()
+            || self.add.is_some()
+            || self.reference.is_some()
+            || !self.vlmeta.is_empty()
+            || self.bump_tick
     }
 }
 
@@ -233,7 +240,9 @@ impl OldEmbed {
             .iter()
             .filter(|(k, _)| {
                 let k = k.as_str();
-                k != change.remove && k != change.add.map(|a| a.0)
+                k != change.remove
+                    && k != change.add.map(|a| a.0)
+                    && k != change.reference.map(|r| r.0)
             })
             .cloned()
             .collect();
@@ -255,6 +264,13 @@ impl OldEmbed {
             ]);
             map.push((Value::Str(key.into()), entry));
             current_offset = int(offset + len);
+        }
+        if let Some((key, urlbase, path)) = change.reference {
+            let entry = Value::Map(std::vec![
+                (Value::Str("urlbase".into()), Value::Str(urlbase.into())),
+                (Value::Str("path".into()), Value::Str(path.into())),
+            ]);
+            map.push((Value::Str(key.into()), entry));
         }
         data.flush()?;
         let metadata = Value::Map(std::vec![

@@ -302,6 +302,42 @@ impl StoreWriter {
         )
     }
 
+    /// Puts under `key` a reference to the remote array `path` of the Caterva2 server
+    /// `urlbase`, as python-blosc2 keeps a `C2Array` put in a store (always inside
+    /// `embed.b2e`, an EmbedStore's map: `{"urlbase", "path"}`); what `key` held is
+    /// replaced. Nothing is fetched: python opens the array when the node is read.
+    ///
+    /// ```
+    /// use b2nd_meta::container::{self, Location, StoreWriter};
+    ///
+    /// let dir = std::env::temp_dir().join(format!("b2nd-meta-doc-ref-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir)?;
+    /// let store = dir.join("refs.b2z");
+    /// let writer = StoreWriter::create(&store, false)?;
+    /// writer.put_reference("/remote", "https://cat2.cloud/demo", "@public/examples/ds-1d.b2nd")?;
+    /// let node = container::open(&store)?.nodes().next().unwrap();
+    /// assert!(matches!(node.location, Location::Remote { .. }));
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn put_reference(
+        &self,
+        key: &str,
+        urlbase: &str,
+        path: &str,
+    ) -> Result<(), ContainerError> {
+        check_key(key)?;
+        self.check_not_vlmeta(key)?;
+        let lock = self.lock()?;
+        let (member, in_embed) = self.where_is(key)?;
+        let change = Change {
+            remove: in_embed.then_some(key),
+            reference: Some((key, urlbase, path)),
+            ..Change::default()
+        };
+        self.apply(member.as_deref(), None, change, lock.is_some())
+    }
+
     /// Puts the frame `src` (`len` bytes) under `key`: inside the EmbedStore when
     /// `embed_it`, a member of its own named with `suffix` otherwise; what `key` held
     /// is replaced, wherever it was. The store's lock is held (`locked`: taken).
@@ -346,23 +382,5 @@ impl StoreWriter {
             ..Change::default()
         };
         self.apply(member.as_deref(), None, change, lock.is_some())
-    }
-
-    /// In a TreeStore, refuses a key of the SChunks python keeps vlmeta in
-    /// (`.../__vlmeta__`), as python refuses it: they change through
-    /// [`StoreWriter::update_store_vlmeta`].
-    fn check_not_vlmeta(&self, key: &str) -> Result<(), ContainerError> {
-        match self.tree && key.ends_with("/__vlmeta__") {
-            true => Err(refused(std::format!(
-                "{key:?} holds the TreeStore's vlmeta, which python does not give as a node; change it with update_store_vlmeta"
-            ))
-            .in_file(&self.path)),
-            false => Ok(()),
-        }
-    }
-
-    /// Whether `node` goes inside the EmbedStore.
-    fn embeds(&self, node: &NodeFile) -> bool {
-        self.layout == Layout::Embed || (self.threshold > 0 && node.nbytes < self.threshold)
     }
 }

@@ -39,7 +39,8 @@ put an SChunk, an ObjectArray, a BatchArray and a ListArray in (python's files),
 python's view of each (their contents' sha256) and of the files.
 
 `generate.py --view PATH...` prints python's view of each store, a JSON list (the
-Rust tests run it on the stores our library makes when the venv is there).
+Rust tests run it on the stores our library makes when the venv is there);
+`--references PATH...` its keys and remote references (embed map entries), unread.
 
 The inputs (.npy and .b2nd) are kept in `inputs/` so that the Rust test can replay our
 steps with the library and compare with python's view of our CLI's result.
@@ -309,8 +310,19 @@ def main():
         f.write("\n")
 
 
+def references(path):
+    """The keys of a store and its remote references (python's embed map entries of a
+    C2Array), without reading them (that needs the server)."""
+    store = blosc2.open(path, mode="r")
+    estore = store if isinstance(store, blosc2.EmbedStore) else store._estore
+    refs = {k: v for k, v in estore._embed_map.items() if "urlbase" in v}
+    return {"class": type(store).__name__, "keys": sorted(store.keys()), "references": refs}
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--view"]:
         json.dump([view(path) for path in sys.argv[2:]], sys.stdout, sort_keys=True)
+    elif sys.argv[1:2] == ["--references"]:
+        json.dump([references(path) for path in sys.argv[2:]], sys.stdout, sort_keys=True)
     else:
         main()
