@@ -2,8 +2,9 @@
 //! (tests/data/stores/vlmeta/, from tests/data/stores/vlmeta.py): python-blosc2
 //! 4.14.1's are read as python reads them; ours set and deleted on every kind of node
 //! (a `.b2d` member, a `.b2z` member, one inside `embed.b2e`, an EmbedStore's) and on a
-//! TreeStore are read back by us, and, with the venv there, by python, which then
-//! writes its own beside ours, read back by us.
+//! TreeStore are read back by us as python read the same changes made by our CLI
+//! (`vlmeta/ours/`), and, with the venv there, by python, which then writes its own
+//! beside ours, read back by us.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -160,6 +161,9 @@ fn our_vlmeta_changes_read_back_by_us_and_by_python_which_writes_beside_them() {
         let mut view = views[name].clone();
         change(&path, &mut view);
         assert_eq!(our_view(&path), view, "{name}");
+        // python's view of the same changes made by our CLI (vlmeta.py).
+        assert_eq!(views["ours"][name], view, "{name}");
+        assert_eq!(our_view(&here().join("ours").join(name)), view, "{name}");
         // The data is untouched: every node reads the same values.
         let store = container::open(&path).unwrap();
         for entry in store.entries().iter().filter(|e| e.role == Role::Leaf) {

@@ -5,11 +5,15 @@ tests/containers/store_vlmeta.rs.
 
 Usage (from the repository root):
 
-    $B2ND_VENV_BLOSC2_4_14_1/bin/python tests/data/stores/vlmeta.py
+    $B2ND_VENV_BLOSC2_4_14_1/bin/python tests/data/stores/vlmeta.py target/debug/b2nd-meta
 
 writes `vlmeta/` (a TreeStore directory and zip, a DictStore zip whose node `/small`
 is embedded in `embed.b2e` by a threshold, an EmbedStore) and `vlmeta/views.json`,
-python's view of each: per node its vlmeta, and the TreeStore's own.
+python's view of each: per node its vlmeta, and the TreeStore's own. Then `vlmeta/ours/`:
+copies our CLI changed (`set-vlmeta --key KEY ... ours '{"n": 1}'` and `del-vlmeta
+--key KEY` of the node's first name, on every node; `--key /` on a TreeStore, `ours`
+set and `count` deleted, and on an EmbedStore, `ours` set), with python's view of
+each in `views.json` under `"ours"`.
 
     vlmeta.py --view PATH...     python's view of each store, a JSON list
     vlmeta.py --write PATH       python's turn: `py2` = 2 set on every node (and on a
@@ -21,6 +25,7 @@ python's view of each: per node its vlmeta, and the TreeStore's own.
 import json
 import os
 import shutil
+import subprocess
 import sys
 
 import blosc2
@@ -67,7 +72,31 @@ def write(path):
         store.close()
 
 
-def make():
+def ours(cli, names):
+    """Copies of the stores changed by our CLI, and python's view of each."""
+    out = os.path.join(HERE, "ours")
+    os.makedirs(out)
+    views = {}
+    for name in names:
+        src, dst = os.path.join(HERE, name), os.path.join(out, name)
+        (shutil.copytree if os.path.isdir(src) else shutil.copyfile)(src, dst)
+        before = view(dst)
+        steps = []
+        for key, vlmeta in before["nodes"].items():
+            steps.append(["set-vlmeta", "--key", key, dst, "ours", '{"n": 1}'])
+            steps.append(["del-vlmeta", "--key", key, dst, sorted(vlmeta)[0]])
+        if before["class"] == "TreeStore":
+            steps.append(["set-vlmeta", "--key", "/", dst, "ours", '{"n": 1}'])
+            steps.append(["del-vlmeta", "--key", "/", dst, "count"])
+        if before["class"] == "EmbedStore":
+            steps.append(["set-vlmeta", "--key", "/", dst, "ours", '{"n": 1}'])
+        for step in steps:
+            subprocess.run([cli, *step], check=True)
+        views[name] = view(dst)
+    return views
+
+
+def make(cli):
     shutil.rmtree(HERE, ignore_errors=True)
     os.makedirs(HERE)
     for name in ["tree.b2d", "tree.b2z"]:
@@ -82,8 +111,10 @@ def make():
     with blosc2.EmbedStore(os.path.join(HERE, "nodes.b2e"), mode="w") as e:
         e["/a"] = node(np.arange(6, dtype="<u1"), units="px")
         e["/b"] = node(np.zeros(3), tags=["x", "y"])
-    views = {name: view(os.path.join(HERE, name)) for name in sorted(os.listdir(HERE))}
+    names = sorted(os.listdir(HERE))
+    views = {name: view(os.path.join(HERE, name)) for name in names}
     views["python-blosc2"] = blosc2.__version__
+    views["ours"] = ours(cli, names)
     with open(os.path.join(HERE, "views.json"), "w") as f:
         json.dump(views, f, indent=1, sort_keys=True)
         f.write("\n")
@@ -95,4 +126,4 @@ if __name__ == "__main__":
     elif sys.argv[1:2] == ["--write"]:
         write(sys.argv[2])
     else:
-        make()
+        make(os.path.abspath(sys.argv[1]))
