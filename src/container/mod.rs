@@ -47,4 +47,4 @@ pub use open::{open, open_range, open_source};
 pub use opened::Container;
 pub use sniff::{sniff, Sniffed};
 pub use store::{EMBED_NAME, LEAF_SUFFIXES};
-pub use write::StoreWriter;
+pub use write::{StoreWriter, TREE_VLMETA_KEY};

@@ -176,6 +176,18 @@ pub(crate) fn new_trailer(changes: &[VlmetaChange]) -> Result<(Vec<u8>, bool), F
     Ok((bytes, !entries.is_empty()))
 }
 
+/// The trailer holding `entries` (name, stored chunk: an existing trailer's) with
+/// `changes` applied, as [`crate::vlmeta::update_vlmeta`] applies them, and whether it
+/// holds any.
+pub(crate) fn changed_trailer(
+    mut entries: Vec<(String, Vec<u8>)>,
+    changes: &[VlmetaChange],
+) -> Result<(Vec<u8>, bool), FrameError> {
+    apply(&mut entries, changes).map_err(refused)?;
+    let bytes = trailer_bytes(&borrowed(&entries)).map_err(refused)?;
+    Ok((bytes, !entries.is_empty()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::stored_params;

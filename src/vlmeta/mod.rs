@@ -36,8 +36,9 @@ mod change;
 mod update;
 mod value;
 
-pub(crate) use change::new_trailer;
+pub(crate) use change::{changed_trailer, new_trailer};
 pub use change::{VlmetaChange, VlmetaPlan};
+pub(crate) use update::update_with_steps;
 pub use update::{
     del_vlmeta, set_vlmeta, update_stopping_after, update_vlmeta, update_vlmeta_with, VlmetaOptions,
 };

@@ -129,7 +129,8 @@ pub fn update_stopping_after(
     update_with_steps(path, changes, options, &Steps::stop_after(budget))
 }
 
-fn update_with_steps(
+/// [`update_vlmeta_with`] taking the `steps` its writes take.
+pub(crate) fn update_with_steps(
     path: &Path,
     changes: &[VlmetaChange],
     options: VlmetaOptions,

@@ -8,7 +8,8 @@
 //! Writers: import (a new contiguous and a new sparse frame, each replacing one),
 //! export (new, and replacing a file), write, resize and append (contiguous and
 //! sparse), set-shape, set-meta, set-vlmeta and del-vlmeta (on a frame with data, a
-//! sparse one, and one without data, which is replaced whole).
+//! sparse one, and one without data, which is replaced whole); store put and rm on every
+//! store kind, and set-vlmeta and del-vlmeta --key on a store's nodes and on the store.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -60,7 +61,10 @@ fn state(path: &Path) -> String {
     if !path.exists() {
         return "absent".into();
     }
-    if path.extension().is_some_and(|e| e == "b2z" || e == "b2d") {
+    if path
+        .extension()
+        .is_some_and(|e| e == "b2z" || e == "b2d" || e == "b2e")
+    {
         return store_state(path);
     }
     let Ok(f) = frame::open(path) else {
@@ -88,18 +92,49 @@ fn state(path: &Path) -> String {
     )
 }
 
-/// What a store holds, as one digest: its kind, its keys and every leaf's values.
+/// What a store holds, as one digest: its kind, its keys, every leaf's values and
+/// vlmeta, a TreeStore's vlmeta (its `/__vlmeta__` node) and an EmbedStore's own.
 fn store_state(path: &Path) -> String {
     let store = container::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut summary = format!("{:?}", store.kind);
+    let vlmeta = |info: &container::NodeInfo| -> String {
+        let trailer = info.trailer.as_ref().unwrap();
+        let names = trailer.names().filter(|n| *n != "estore_metadata");
+        names
+            .map(|n| format!("{n}={:?};", info.vlmeta(n)))
+            .collect()
+    };
+    if let Ok(info) = store.node_info(container::TREE_VLMETA_KEY) {
+        summary += &vlmeta(&info);
+    }
+    if store.kind == container::Kind::EmbedStore {
+        let frame = frame::open(path).unwrap();
+        let trailer = frame.trailer().unwrap();
+        summary += &format!("{:?}", trailer.names().collect::<Vec<_>>());
+    }
     for entry in store.entries() {
         summary += &entry.key;
-        if entry.role == container::Role::Leaf {
-            let array = Array::open_node(&store, &entry.key)
-                .unwrap_or_else(|e| panic!("{}#{}: {e}", path.display(), entry.key));
-            let values = array.read_bytes(&Selection::all()).unwrap();
-            summary += &sha256_hex(&values);
+        if entry.role != container::Role::Leaf {
+            continue;
         }
+        let info = store
+            .node_info(&entry.key)
+            .unwrap_or_else(|e| panic!("{}#{}: {e}", path.display(), entry.key));
+        let values = match info.kind {
+            container::Kind::NDArray => Array::open_node(&store, &entry.key)
+                .unwrap_or_else(|e| panic!("{}#{}: {e}", path.display(), entry.key))
+                .read_bytes(&Selection::all())
+                .unwrap(),
+            // An SChunk and the others: their data's bytes.
+            _ => {
+                let mut data = info.frame.data_reader().unwrap();
+                let n = data.nbytes() as usize;
+                data.read_range(0, n).unwrap()
+            }
+        };
+        summary += info.kind.name();
+        summary += &vlmeta(&info);
+        summary += &sha256_hex(&values);
     }
     format!("store {}", sha256_hex(summary.as_bytes()))
 }
@@ -492,6 +527,141 @@ fn store_put_and_rm_stopped_at_every_step_leave_the_old_store_or_the_new() {
             "t.b2d",
             Box::new(with_store("tree_dir/step_16.b2d", "t.b2d")),
             vec!["store", "rm", "{}/t.b2d", "/k0"],
+        ),
+    ];
+    let mut total = 0;
+    for (tag, target, prepare, args) in &cases {
+        let steps = every_stop(tag, target, &**prepare, args);
+        eprintln!("{tag}: stopped at each of {steps} steps");
+        total += steps;
+    }
+    assert!(total > 100, "{total}");
+}
+
+/// `store put` and `store rm` on an EmbedStore (.b2e: made, a node added, replaced,
+/// removed, on a store of several chunks too) and on nodes inside a store's embed.b2e
+/// (--threshold): put there in a .b2z and a .b2d, moved out of it and into it, removed
+/// from it.
+#[test]
+fn embedded_nodes_put_and_removed_stopped_at_every_step_leave_the_old_store_or_the_new() {
+    let big = data_path("stores/inputs/embed_big_r3.b2nd");
+    let big = big.to_str().unwrap();
+    let schunk = data_path("containers/blosc2-4.14.1/schunk.b2f");
+    let schunk = schunk.to_str().unwrap();
+    let cases: Vec<Writer> = vec![
+        (
+            "store-put-new-b2e",
+            "e.b2e",
+            Box::new(without("e.b2e")),
+            vec!["store", "put", "{}/e.b2e", "/a", "{}/in.npy"],
+        ),
+        (
+            "store-put-b2e",
+            "e.b2e",
+            Box::new(with_store("embed_file/step_11.b2e", "e.b2e")),
+            vec!["store", "put", "{}/e.b2e", "/g/new", big],
+        ),
+        (
+            "store-put-replace-b2e-chunks",
+            "e.b2e",
+            Box::new(with_store("embed_big/python.b2e", "e.b2e")),
+            vec!["store", "put", "{}/e.b2e", "/r1", "{}/in.npy"],
+        ),
+        (
+            "store-rm-b2e",
+            "e.b2e",
+            Box::new(with_store("embed_file/step_11.b2e", "e.b2e")),
+            vec!["store", "rm", "{}/e.b2e", "/k0"],
+        ),
+        (
+            "store-put-new-embedded-dir",
+            "s.b2d",
+            Box::new(without("s.b2d")),
+            vec![
+                "store",
+                "put",
+                "--threshold",
+                "1000",
+                "{}/s.b2d",
+                "/g/a",
+                "{}/in.npy",
+            ],
+        ),
+        (
+            "store-put-embedded-zip",
+            "s.b2z",
+            Box::new(with_store("dict_zip/step_13.b2z", "s.b2z")),
+            vec![
+                "store",
+                "put",
+                "--threshold",
+                "1000",
+                "{}/s.b2z",
+                "/g/k2",
+                "{}/in.npy",
+            ],
+        ),
+        (
+            "store-put-into-embed-dir",
+            "s.b2d",
+            Box::new(with_store("dict_dir_threshold/step_12.b2d", "s.b2d")),
+            vec![
+                "store",
+                "put",
+                "--threshold",
+                "1000",
+                "{}/s.b2d",
+                "/h/deep/k4",
+                "{}/in.npy",
+            ],
+        ),
+        (
+            "store-put-out-of-embed-dir",
+            "s.b2d",
+            Box::new(with_store("dict_dir_threshold/step_13.b2d", "s.b2d")),
+            vec!["store", "put", "{}/s.b2d", "/k0", big],
+        ),
+        (
+            "store-rm-embedded-dir",
+            "s.b2d",
+            Box::new(with_store("dict_dir_threshold/step_13.b2d", "s.b2d")),
+            vec!["store", "rm", "{}/s.b2d", "/k1"],
+        ),
+        (
+            "store-put-schunk-dir",
+            "s.b2d",
+            Box::new(with_store("dict_dir_threshold/step_13.b2d", "s.b2d")),
+            vec!["store", "put", "{}/s.b2d", "/k0", schunk],
+        ),
+        (
+            "set-vlmeta-key-tree-zip",
+            "t.b2z",
+            Box::new(with_store("vlmeta/tree.b2z", "t.b2z")),
+            vec!["set-vlmeta", "--key", "/g/a", "{}/t.b2z", "ours", "1"],
+        ),
+        (
+            "set-vlmeta-key-embedded-zip",
+            "s.b2z",
+            Box::new(with_store("vlmeta/dict.b2z", "s.b2z")),
+            vec!["set-vlmeta", "--key", "/small", "{}/s.b2z", "ours", "1"],
+        ),
+        (
+            "set-vlmeta-store-tree-dir",
+            "t.b2d",
+            Box::new(with_store("vlmeta/tree.b2d", "t.b2d")),
+            vec!["set-vlmeta", "--key", "/", "{}/t.b2d", "ours", "1"],
+        ),
+        (
+            "del-vlmeta-key-b2e",
+            "e.b2e",
+            Box::new(with_store("vlmeta/nodes.b2e", "e.b2e")),
+            vec!["del-vlmeta", "--key", "/a", "{}/e.b2e", "units"],
+        ),
+        (
+            "store-rm-embedded-tree-zip",
+            "t.b2z",
+            Box::new(with_store("tree_zip_threshold/step_12.b2z", "t.b2z")),
+            vec!["store", "rm", "{}/t.b2z", "/k1"],
         ),
     ];
     let mut total = 0;

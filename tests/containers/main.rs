@@ -14,6 +14,7 @@ mod cli;
 mod common;
 mod hostile;
 mod python;
+mod store_vlmeta;
 mod write;
 
 /// Counts allocations, for the memory bounds of `hostile`.

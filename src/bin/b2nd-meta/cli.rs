@@ -189,6 +189,10 @@ pub enum Command {
         dry_run: bool,
         #[command(flatten)]
         frame: FramePath,
+        /// The node of the store PATH (.b2z, .b2d, .b2e) to change; / for the store's own
+        /// vlmeta (a TreeStore's, an EmbedStore's)
+        #[arg(long, value_name = "KEY", conflicts_with = "dry_run")]
+        key: Option<String>,
         /// The vlmetalayer's name (at most 31 bytes)
         #[arg(value_name = "NAME")]
         name: String,
@@ -204,6 +208,10 @@ pub enum Command {
         dry_run: bool,
         #[command(flatten)]
         frame: FramePath,
+        /// The node of the store PATH (.b2z, .b2d, .b2e) to change; / for the store's own
+        /// vlmeta (a TreeStore's, an EmbedStore's)
+        #[arg(long, value_name = "KEY", conflicts_with = "dry_run")]
+        key: Option<String>,
         /// The vlmetalayer's name
         #[arg(value_name = "NAME")]
         name: String,
@@ -288,7 +296,7 @@ pub enum Command {
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
         threads: Option<u16>,
     },
-    /// Make and change DictStores and TreeStores (.b2z, .b2d) as python-blosc2 does
+    /// Make and change DictStores, TreeStores and EmbedStores as python-blosc2 does
     #[command(
         long_about = crate::commands::store::STORE_LONG,
         after_help = crate::commands::store::STORE_EXAMPLES
@@ -370,18 +378,22 @@ pub fn parse_shape(text: &str) -> Result<Shape, String> {
 pub enum StoreAction {
     /// Put IN under KEY, making STORE when it is missing, replacing what KEY held
     Put {
-        /// The store: a .b2z zip or a .b2d directory
+        /// The store: a .b2z zip, a .b2d directory or a .b2e EmbedStore
         #[arg(value_name = "STORE")]
         store: PathBuf,
         /// The key, e.g. /dir/name
         #[arg(value_name = "KEY")]
         key: String,
-        /// A .b2nd (copied as it is), a .npy file, or - for stdin (.npy)
+        /// A .b2nd, .b2f or .b2b frame (copied as it is), a .npy file, or - for stdin
         #[arg(value_name = "IN", allow_hyphen_values = true)]
         input: PathBuf,
         /// Make a TreeStore (when STORE is missing)
         #[arg(long)]
         tree: bool,
+        /// Put IN inside embed.b2e when its array holds fewer bytes (python's
+        /// threshold; default 0: never)
+        #[arg(long, value_name = "BYTES")]
+        threshold: Option<u64>,
         /// Chunk shape of an imported .npy, e.g. 100,1000
         #[arg(long, value_name = "C", value_parser = parse_shape)]
         chunks: Option<Shape>,
@@ -403,7 +415,7 @@ pub enum StoreAction {
     },
     /// Remove KEY from STORE
     Rm {
-        /// The store: a .b2z zip or a .b2d directory
+        /// The store: a .b2z zip, a .b2d directory or a .b2e EmbedStore
         #[arg(value_name = "STORE")]
         store: PathBuf,
         /// The key to remove

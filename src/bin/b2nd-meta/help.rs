@@ -217,23 +217,32 @@ one small write, so a crash leaves the old vlmeta or the new one; chunks, the of
 index and the metalayers are never written. At most 16 entries, names of at most 31
 bytes. With BLOSC_LOCKING set, or when the frame's .b2lock sidecar exists, C-Blosc2's
 lock protocol is followed. --dry-run prints what would change, as JSON, and writes
-nothing. - reads the JSON from stdin.";
+nothing. - reads the JSON from stdin.
+
+With --key, PATH is a store (.b2z, .b2d, .b2e) and KEY its node, wherever it is (a
+member, inside embed.b2e); / names the store itself: a TreeStore's vlmeta (python's
+tstore.vlmeta, in its /__vlmeta__ SChunk, made when missing), an EmbedStore's. A .b2z
+is written whole beside itself and renamed, as store put writes it.";
 
 pub const SET_VLMETA_EXAMPLES: &str = "\
 Examples:
   b2nd-meta set-vlmeta array.b2nd units '\"m/s\"'
   b2nd-meta set-vlmeta --dry-run array.b2nd attrs '{\"scale\": 0.5, \"tags\": [\"a\", \"b\"]}'
-  echo '[1, 2, 3]' | b2nd-meta set-vlmeta sparse_dir.b2nd mylist -";
+  echo '[1, 2, 3]' | b2nd-meta set-vlmeta sparse_dir.b2nd mylist -
+  b2nd-meta set-vlmeta --key /dir/a data.b2z units '\"m\"'
+  b2nd-meta set-vlmeta --key / tree.b2d author '\"me\"'";
 
 pub const DEL_VLMETA_LONG: &str = "\
 Delete the variable-length metalayer (vlmeta) NAME of a Blosc2 frame: python-blosc2's
 del arr.vlmeta[NAME]. An unknown NAME is refused. Written as set-vlmeta writes
-(crash-consistent, lock protocol); --dry-run prints what would change and writes nothing.";
+(crash-consistent, lock protocol; --key a store's node, / the store itself); --dry-run
+prints what would change and writes nothing.";
 
 pub const DEL_VLMETA_EXAMPLES: &str = "\
 Examples:
   b2nd-meta del-vlmeta array.b2nd units
-  b2nd-meta del-vlmeta --dry-run array.b2nd units";
+  b2nd-meta del-vlmeta --dry-run array.b2nd units
+  b2nd-meta del-vlmeta --key /dir/a data.b2z units";
 
 pub const COMPLETIONS_LONG: &str = "\
 Print the completions of b2nd-meta's commands and options for SHELL, as clap_complete

@@ -133,6 +133,7 @@ fn main() -> ExitCode {
                 key,
                 input,
                 tree,
+                threshold,
                 chunks,
                 blocks,
                 codec,
@@ -143,6 +144,7 @@ fn main() -> ExitCode {
                 store,
                 key,
                 tree,
+                threshold: threshold.unwrap_or(0),
                 import: import::Import {
                     input,
                     output: std::path::PathBuf::new(),
@@ -197,14 +199,16 @@ fn main() -> ExitCode {
         Command::SetVlmeta {
             dry_run,
             frame,
+            key,
             name,
             json,
-        } => set_vlmeta::set(out, &frame.path, &name, &json, dry_run),
+        } => set_vlmeta::set(out, &frame.path, key.as_deref(), &name, &json, dry_run),
         Command::DelVlmeta {
             dry_run,
             frame,
+            key,
             name,
-        } => set_vlmeta::del(out, &frame.path, &name, dry_run),
+        } => set_vlmeta::del(out, &frame.path, key.as_deref(), &name, dry_run),
     };
     finish(outcome)
 }

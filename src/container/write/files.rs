@@ -26,47 +26,84 @@ pub(super) enum Layout {
     Zip,
     /// A `.b2d` directory, one member file changed at a time.
     Dir,
+    /// A `.b2e` EmbedStore, one frame rewritten whole for each change.
+    Embed,
 }
 
 pub(super) fn layout_of_suffix(path: &Path) -> Result<Layout, ContainerError> {
     match path.extension().and_then(|e| e.to_str()) {
         Some("b2z") => Ok(Layout::Zip),
         Some("b2d") => Ok(Layout::Dir),
-        Some("b2e") => Err(refused(
-            "an EmbedStore (.b2e) is not written yet; make a DictStore (.b2z, .b2d) instead",
-        )),
+        Some("b2e") => Ok(Layout::Embed),
         _ => Err(refused(
-            "a store is made at a path ending in .b2z (zip DictStore or TreeStore) or .b2d (directory)",
+            "a store is made at a path ending in .b2z (zip DictStore or TreeStore), .b2d (directory) or .b2e (EmbedStore)",
         )),
     }
 }
 
-/// The contiguous NDArray frame file `frame`, opened, and its length.
-pub(super) fn open_frame(frame: &Path) -> Result<(File, u64), ContainerError> {
+/// A node's frame file, opened: what it is put from.
+pub(super) struct NodeFile {
+    pub(super) file: File,
+    pub(super) len: u64,
+    /// The suffix python gives its member (`_external_ext`, `_expected_ext_from_kind`).
+    pub(super) suffix: &'static str,
+    /// Its bytes as python's threshold counts them (`DictStore._value_nbytes`): an
+    /// array's shape times its item size, the SChunk's `nbytes` otherwise.
+    pub(super) nbytes: u64,
+}
+
+/// The contiguous frame file `frame` of a node python keeps in stores: an NDArray
+/// (`.b2nd`), an SChunk or an ObjectArray (`.b2f`), a BatchArray or a ListArray
+/// (`.b2b`).
+pub(super) fn open_node(frame: &Path) -> Result<NodeFile, ContainerError> {
     let node = crate::container::open(frame)?;
-    if node.kind != Kind::NDArray || !fs::metadata(frame).map_err(io_in(frame))?.is_file() {
+    let suffix = match node.kind {
+        Kind::NDArray => ".b2nd",
+        Kind::SChunk | Kind::ObjectArray => ".b2f",
+        Kind::BatchArray | Kind::ListArray => ".b2b",
+        _ => "",
+    };
+    if suffix.is_empty() || !fs::metadata(frame).map_err(io_in(frame))?.is_file() {
         return Err(refused(std::format!(
-            "a node is put from a contiguous NDArray frame (.b2nd); this is a {}",
+            "a node is put from a contiguous frame of an NDArray (.b2nd), an SChunk or ObjectArray (.b2f), a BatchArray or ListArray (.b2b); this is a {}",
             node.kind.name()
         ))
         .in_file(frame));
     }
-    let src = File::open(frame).map_err(io_in(frame))?;
-    let len = src.metadata().map_err(io_in(frame))?.len();
-    Ok((src, len))
-}
-
-/// Writes `bytes` to the new file `path` (inside a staging directory) and syncs it.
-pub(super) fn write_new_file(path: &Path, bytes: &[u8], steps: &Steps) -> std::io::Result<()> {
-    let mut options = fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    let file = steps.open(&options, path)?;
-    steps.write(&file, bytes, 0)?;
-    steps.sync_all(&file)
+    let file = File::open(frame).map_err(io_in(frame))?;
+    let len = file.metadata().map_err(io_in(frame))?.len();
+    let header = crate::frame::read_staged(&file, crate::frame::CONTENT_CAP)
+        .map_err(|e| ContainerError::frame(e, 0).in_file(frame))?;
+    let nbytes = match node.kind {
+        Kind::NDArray => {
+            let Some(Ok(array)) = header.array_info() else {
+                return Err(refused("its array metalayer does not read").in_file(frame));
+            };
+            let itemsize = match &array.dtype {
+                Some(Ok(dtype)) => dtype.itemsize(),
+                _ => u64::from(header.info.typesize),
+            };
+            array.shape().iter().fold(itemsize, |n, &d| {
+                n.saturating_mul(u64::try_from(d).unwrap_or(0))
+            })
+        }
+        _ => u64::try_from(header.info.nbytes).unwrap_or(0),
+    };
+    Ok(NodeFile {
+        file,
+        len,
+        suffix,
+        nbytes,
+    })
 }
 
 /// Copies `len` bytes of `src` into `dst`, every block a counted write.
-pub(super) fn copy_into(dst: &File, src: &File, len: u64, steps: &Steps) -> std::io::Result<()> {
+pub(super) fn copy_into(
+    dst: &File,
+    src: &dyn crate::io::ReadAt,
+    len: u64,
+    steps: &Steps,
+) -> std::io::Result<()> {
     let mut buf = std::vec![0u8; (4usize << 20).min(len as usize)];
     let mut done = 0u64;
     while done < len {

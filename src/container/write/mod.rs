@@ -1,15 +1,28 @@
-//! [`StoreWriter`]: DictStores and TreeStores made and changed as python-blosc2 4.14.1
-//! makes them, so that it opens them as its own: a `.b2z` zip or a `.b2d` directory
-//! holding `embed.b2e` (an EmbedStore, empty when made here) and one `.b2nd` member
-//! per node, named after its key (`/dir/a` is `dir/a.b2nd`). python-blosc2's default
-//! `threshold` (0) keeps every node as such a member: so does this.
+//! [`StoreWriter`]: stores made and changed as python-blosc2 4.14.1 makes them, so that
+//! it opens them as its own. A DictStore or TreeStore is a `.b2z` zip or a `.b2d`
+//! directory holding `embed.b2e` (an EmbedStore) and one `.b2nd` member per node,
+//! named after its key (`/dir/a` is `dir/a.b2nd`); a node of fewer bytes than the
+//! store's threshold ([`StoreWriter::with_threshold`], python's `threshold`, 0 by
+//! default: none) goes inside `embed.b2e` instead. An EmbedStore (`.b2e`) is one frame
+//! holding every node's frame in its data (`estore.rs`).
 //!
 //! Every change goes through the crate's one write path, so that a crash leaves the old
 //! store or the new one: a `.b2z` is written whole to a staging file beside it (its
 //! members copied as they are, the new node copied from its `.b2nd` file, not
-//! recompressed, `embed.b2e` last as python puts it) and renamed over it; a `.b2d`
-//! changes one member file at a time, each staged and renamed, and is made as a
-//! staging directory renamed onto its path.
+//! recompressed, `embed.b2e` last as python puts it) and renamed over it; a `.b2e`, and
+//! the `embed.b2e` of a `.b2d`, is written whole to a staging file and renamed; a
+//! `.b2d` changes one file at a time, each staged and renamed, in the order that shows
+//! python the old node or the new one in between (an external leaf wins over an
+//! embedded node of the same key), and is made as a staging directory renamed onto its
+//! path.
+//!
+//! Locks: python-blosc2 takes C-Blosc2's frame lock (`.b2lock`) of a `.b2e`, and of a
+//! `.b2d`'s `embed.b2e` for the whole store, when locking is on (`locking=True`,
+//! `BLOSC_LOCKING`); a `.b2z` it never locks. Each change here takes the same lock for
+//! its whole run, when [`Locking`] says to take part ([`Locking::AUTO`] by default: when
+//! `BLOSC_LOCKING` asks, or the sidecar exists), and in a locked `.b2d` bumps the
+//! `dstore_tick` vlmetalayer of `embed.b2e` as python does, so that locked handles
+//! elsewhere see the change.
 //!
 //! ```
 //! use b2nd_meta::container::{self, StoreWriter};
@@ -30,42 +43,77 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod apply;
 mod embed_frame;
+mod estore;
+mod estore_data;
 mod files;
 mod keys;
+mod vlmeta_copy;
+mod vlmeta_ops;
 mod zip_out;
 
-use std::fs::{self, File};
+use std::fs;
 use std::path::{Path, PathBuf};
-use std::string::String;
-use std::sync::Arc;
-use std::vec::Vec;
 
 use super::error::{ContainerError, ContainerErrorKind};
 use super::kind::Kind;
-use super::node::Location;
-use super::store::EMBED_NAME;
-use crate::io::{SharedSource, Staging, Steps};
-use files::{
-    copy_into, io_in, layout_of_suffix, open_frame, parent_of, refused, write_new_file, Layout,
-};
-use keys::{check_key, check_tree_place};
-use zip_out::ZipOut;
+use crate::frame::Locking;
+use crate::io::Steps;
+use estore::Change;
+use files::{io_in, layout_of_suffix, open_node, refused, Layout, NodeFile};
+use keys::check_key;
+pub use vlmeta_ops::TREE_VLMETA_KEY;
 
-/// A DictStore or TreeStore (`.b2z` or `.b2d`) open for changes: nodes put, replaced
-/// and removed. Each call reads the store as it is then, so that what another writer
-/// did in between (python-blosc2, between two calls) is kept.
+/// A store (`.b2z`, `.b2d`: a DictStore or TreeStore; `.b2e`: an EmbedStore) open for
+/// changes: nodes put, replaced and removed, their vlmeta and the store's set. Each call
+/// reads the store as it is then, so that what another writer did in between
+/// (python-blosc2, between two calls) is kept.
+///
+/// A crash leaves the old store or the new one: a `.b2z`, a `.b2e` and a `.b2d`'s
+/// `embed.b2e` are written whole beside themselves and renamed (members and full
+/// chunks copied as they are); a `.b2d` changes one file at a time, in the order that
+/// shows python the old node or the new one in between.
+///
+/// Locks: python-blosc2 takes C-Blosc2's frame lock (`.b2lock`) of a `.b2e`, and of a
+/// `.b2d`'s `embed.b2e` for the whole store, when locking is on (`locking=True`,
+/// `BLOSC_LOCKING`); a `.b2z` it never locks. Each change here takes the same lock for
+/// its whole run when its [`Locking`] says to take part ([`Locking::AUTO`] by default:
+/// when `BLOSC_LOCKING` asks, or the sidecar exists), and in a locked `.b2d` bumps the
+/// `dstore_tick` vlmetalayer of `embed.b2e` as python does, so that locked handles
+/// elsewhere see the change.
 #[derive(Debug)]
 pub struct StoreWriter {
     path: PathBuf,
     layout: Layout,
     tree: bool,
     steps: Steps,
+    threshold: u64,
+    locking: Locking,
 }
 
 impl StoreWriter {
-    /// Makes an empty store at `path` (nothing may be there), a TreeStore when `tree`,
-    /// a DictStore otherwise; a `.b2z` zip or a `.b2d` directory as its suffix says.
+    /// Makes an empty store at `path` (nothing may be there): a `.b2z` zip or a `.b2d`
+    /// directory, a TreeStore when `tree`, a DictStore otherwise; or a `.b2e`
+    /// EmbedStore (`tree` refused: it is flat), as its suffix says.
+    ///
+    /// ```
+    /// use b2nd_meta::container::{self, Kind, StoreWriter};
+    ///
+    /// let dir = std::env::temp_dir().join(format!("b2nd-meta-doc-b2e-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir)?;
+    /// let store = dir.join("nodes.b2e");
+    /// let frame = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/arrays/blosc2-4.14.1/ndim1_i4.b2nd");
+    /// let writer = StoreWriter::create(&store, false)?;
+    /// writer.put("/a", frame)?;
+    /// writer.put("/b", frame)?;
+    /// writer.remove("/a")?;
+    /// let opened = container::open(&store)?;
+    /// assert_eq!(opened.kind, Kind::EmbedStore);
+    /// assert_eq!(opened.entries()[0].key, "/b");
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn create(path: impl AsRef<Path>, tree: bool) -> Result<StoreWriter, ContainerError> {
         StoreWriter::create_with(path.as_ref(), tree, Steps::unlimited())
     }
@@ -77,7 +125,7 @@ impl StoreWriter {
         tree: bool,
         steps: Steps,
     ) -> Result<StoreWriter, ContainerError> {
-        StoreWriter::make(path, tree, steps, None)
+        StoreWriter::make(path, tree, steps, None, 0)
     }
 
     /// Makes a store at `path` (nothing may be there) holding one node, `key` from the
@@ -95,10 +143,13 @@ impl StoreWriter {
             key,
             frame.as_ref(),
             Steps::unlimited(),
+            0,
         )
     }
 
-    /// [`StoreWriter::create_with_node`] taking `steps` (crash tests stop them).
+    /// [`StoreWriter::create_with_node`] taking `steps` (crash tests stop them) and
+    /// the store's threshold ([`StoreWriter::with_threshold`]), which the first node
+    /// goes in by, in the same one step.
     #[doc(hidden)]
     pub fn create_with_node_steps(
         path: &Path,
@@ -106,18 +157,19 @@ impl StoreWriter {
         key: &str,
         frame: &Path,
         steps: Steps,
+        threshold: u64,
     ) -> Result<StoreWriter, ContainerError> {
         check_key(key)?;
-        let (src, len) = open_frame(frame)?;
-        let member = std::format!("{}.b2nd", &key[1..]);
-        StoreWriter::make(path, tree, steps, Some((&member, &src, len)))
+        let node = open_node(frame)?;
+        StoreWriter::make(path, tree, steps, Some((key, &node)), threshold)
     }
 
     fn make(
         path: &Path,
         tree: bool,
         steps: Steps,
-        first: Option<(&str, &File, u64)>,
+        first: Option<(&str, &NodeFile)>,
+        threshold: u64,
     ) -> Result<StoreWriter, ContainerError> {
         let layout = layout_of_suffix(path)?;
         if path.symlink_metadata().is_ok() {
@@ -126,59 +178,26 @@ impl StoreWriter {
                     .in_file(path),
             );
         }
-        let marker = if tree { "b2tree" } else { "b2dict" };
-        let embed = embed_frame::empty_embed(marker)
-            .map_err(|e| ContainerError::frame(e, 0).in_file(path))?;
-        let io = io_in(path);
-        match layout {
-            Layout::Zip => {
-                let staging = Staging::file(path, None, &steps).map_err(&io)?;
-                let mut zip = ZipOut::new(staging.file_handle(), &steps);
-                if let Some((member, src, len)) = first {
-                    zip.member(member, src, 0, len, None).map_err(&io)?;
-                }
-                zip.member(EMBED_NAME, &embed[..], 0, embed.len() as u64, None)
-                    .map_err(&io)?;
-                let len = zip.finish().map_err(&io)?;
-                steps.set_len(staging.file_handle(), len).map_err(&io)?;
-                staging.commit().map_err(&io)?;
-            }
-            Layout::Dir => {
-                let staging = Staging::dir(path, &steps).map_err(&io)?;
-                write_new_file(&staging.path().join(EMBED_NAME), &embed, &steps).map_err(&io)?;
-                if let Some((member, src, len)) = first {
-                    let mut at = staging.path().to_path_buf();
-                    let parts: Vec<&str> = member.split('/').collect();
-                    for part in &parts[..parts.len() - 1] {
-                        at.push(part);
-                        steps.create_dir(&at).map_err(&io)?;
-                    }
-                    let mut options = fs::OpenOptions::new();
-                    options.write(true).create_new(true);
-                    let file = steps
-                        .open(&options, &staging.path().join(member))
-                        .map_err(&io)?;
-                    copy_into(&file, src, len, &steps).map_err(&io)?;
-                    steps.sync_all(&file).map_err(&io)?;
-                    // The new directories' entries, before the staging is renamed.
-                    let mut dir = at;
-                    while dir != staging.path() {
-                        steps.sync_dir(&dir).map_err(&io)?;
-                        dir.pop();
-                    }
-                }
-                staging.commit().map_err(&io)?;
-            }
+        if tree && layout == Layout::Embed {
+            return Err(
+                refused("an EmbedStore (.b2e) is flat: a TreeStore is a .b2z or a .b2d")
+                    .in_file(path),
+            );
         }
-        Ok(StoreWriter {
+        let writer = StoreWriter {
             path: path.to_path_buf(),
             layout,
             tree,
             steps,
-        })
+            threshold,
+            locking: Locking::AUTO,
+        };
+        let embedded = first.is_some_and(|(_, node)| writer.embeds(node));
+        writer.make_here(first, embedded)?;
+        Ok(writer)
     }
 
-    /// Opens the DictStore or TreeStore at `path` for changes.
+    /// Opens the store at `path` (a DictStore or TreeStore, an EmbedStore) for changes.
     pub fn open_rw(path: impl AsRef<Path>) -> Result<StoreWriter, ContainerError> {
         StoreWriter::open_rw_with(path.as_ref(), Steps::unlimited())
     }
@@ -187,27 +206,60 @@ impl StoreWriter {
     #[doc(hidden)]
     pub fn open_rw_with(path: &Path, steps: Steps) -> Result<StoreWriter, ContainerError> {
         let opened = super::open(path)?;
-        let tree = match opened.kind {
-            Kind::DictStore => false,
-            Kind::TreeStore => true,
-            ref other => {
+        let is_dir = fs::metadata(path).map_err(io_in(path))?.is_dir();
+        let (layout, tree) = match (&opened.kind, is_dir) {
+            (Kind::DictStore, true) => (Layout::Dir, false),
+            (Kind::DictStore, false) => (Layout::Zip, false),
+            (Kind::TreeStore, true) => (Layout::Dir, true),
+            (Kind::TreeStore, false) => (Layout::Zip, true),
+            (Kind::EmbedStore, false) => (Layout::Embed, false),
+            (other, _) => {
                 return Err(refused(std::format!(
-                    "a {} is not a store this writes (DictStore, TreeStore: .b2z, .b2d)",
+                    "a {} is not a store this writes (DictStore, TreeStore: .b2z, .b2d; EmbedStore: .b2e)",
                     other.name()
                 ))
                 .in_file(path))
             }
-        };
-        let layout = match fs::metadata(path).map_err(io_in(path))?.is_dir() {
-            true => Layout::Dir,
-            false => Layout::Zip,
         };
         Ok(StoreWriter {
             path: path.to_path_buf(),
             layout,
             tree,
             steps,
+            threshold: 0,
+            locking: Locking::AUTO,
         })
+    }
+
+    /// The same writer putting a node whose array holds fewer than `bytes` bytes (its
+    /// shape's product times its item size: python's `value.nbytes`) inside
+    /// `embed.b2e`, as python-blosc2's `DictStore(..., threshold=bytes)` does; 0 (the
+    /// default, python's): every node is a member of its own. An EmbedStore holds
+    /// every node inside itself whatever this says.
+    ///
+    /// ```
+    /// use b2nd_meta::container::{self, Location, StoreWriter};
+    ///
+    /// let dir = std::env::temp_dir().join(format!("b2nd-meta-doc-threshold-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir)?;
+    /// let store = dir.join("s.b2z");
+    /// let frame = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/arrays/blosc2-4.14.1/ndim1_i4.b2nd");
+    /// StoreWriter::create(&store, false)?.with_threshold(1 << 20).put("/small", frame)?;
+    /// let node = container::open(&store)?.nodes().next().unwrap();
+    /// assert!(matches!(node.location, Location::Embedded { .. }));
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_threshold(mut self, bytes: u64) -> StoreWriter {
+        self.threshold = bytes;
+        self
+    }
+
+    /// The same writer taking part in C-Blosc2's lock protocol as `locking` says
+    /// ([`Locking::AUTO`] by default; see [`StoreWriter`]).
+    pub fn with_locking(mut self, locking: Locking) -> StoreWriter {
+        self.locking = locking;
+        self
     }
 
     /// Refuses a key python-blosc2 refuses (see [`StoreWriter::put`]).
@@ -226,157 +278,109 @@ impl StoreWriter {
         self.tree
     }
 
-    /// Puts the NDArray of the contiguous frame file `frame` (a `.b2nd`) under `key`,
-    /// its bytes copied as they are; a node under `key` is replaced. Keys are checked
-    /// as python-blosc2 checks them (`/`-rooted, no `//`, no trailing `/`, none of
-    /// `:`, NUL, tab, CR, LF); in a TreeStore a key naming a group, or under a leaf, is
+    /// Puts the node of the contiguous frame file `frame` under `key`, its bytes copied
+    /// as they are: an NDArray (a `.b2nd` member), an SChunk or an ObjectArray
+    /// (`.b2f`), a BatchArray or a ListArray (`.b2b`), as python names them; a node under `key` is replaced, wherever it was
+    /// (a member, inside `embed.b2e`, a remote reference). Keys are checked as
+    /// python-blosc2 checks them (`/`-rooted, no `//`, no trailing `/`, none of `:`,
+    /// NUL, tab, CR, LF); in a TreeStore a key naming a group, or under a leaf, is
     /// refused, as python refuses it.
     pub fn put(&self, key: &str, frame: impl AsRef<Path>) -> Result<(), ContainerError> {
         let frame = frame.as_ref();
         check_key(key)?;
-        let (src, len) = open_frame(frame)?;
-        let nodes = self.nodes()?;
-        if self.tree {
-            check_tree_place(key, nodes.iter().map(|(k, _)| k.as_str()))?;
-        }
-        let old = self.leaf_of(&nodes, key, true)?;
-        let member = std::format!("{}.b2nd", &key[1..]);
-        match self.layout {
-            Layout::Zip => self.rewrite_zip(old.as_deref(), Some((&member, &src, len))),
-            Layout::Dir => {
-                self.put_file(&member, &src, len)?;
-                match old {
-                    Some(old) if old != member => self.remove_file(&old),
-                    _ => Ok(()),
-                }
-            }
-        }
+        self.check_not_vlmeta(key)?;
+        let node = open_node(frame)?;
+        let embed_it = self.embeds(&node);
+        let lock = self.lock()?;
+        self.put_node(
+            key,
+            &node.file,
+            node.len,
+            node.suffix,
+            embed_it,
+            lock.is_some(),
+        )
     }
 
-    /// Removes the node under `key`.
+    /// Puts under `key` a reference to the remote array `path` of the Caterva2 server
+    /// `urlbase`, as python-blosc2 keeps a `C2Array` put in a store (always inside
+    /// `embed.b2e`, an EmbedStore's map: `{"urlbase", "path"}`); what `key` held is
+    /// replaced. Nothing is fetched: python opens the array when the node is read.
+    ///
+    /// ```
+    /// use b2nd_meta::container::{self, Location, StoreWriter};
+    ///
+    /// let dir = std::env::temp_dir().join(format!("b2nd-meta-doc-ref-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir)?;
+    /// let store = dir.join("refs.b2z");
+    /// let writer = StoreWriter::create(&store, false)?;
+    /// writer.put_reference("/remote", "https://cat2.cloud/demo", "@public/examples/ds-1d.b2nd")?;
+    /// let node = container::open(&store)?.nodes().next().unwrap();
+    /// assert!(matches!(node.location, Location::Remote { .. }));
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn put_reference(
+        &self,
+        key: &str,
+        urlbase: &str,
+        path: &str,
+    ) -> Result<(), ContainerError> {
+        check_key(key)?;
+        self.check_not_vlmeta(key)?;
+        let lock = self.lock()?;
+        let (member, in_embed) = self.where_is(key)?;
+        let change = Change {
+            remove: in_embed.then_some(key),
+            reference: Some((key, urlbase, path)),
+            ..Change::default()
+        };
+        self.apply(member.as_deref(), None, change, lock.is_some())
+    }
+
+    /// Puts the frame `src` (`len` bytes) under `key`: inside the EmbedStore when
+    /// `embed_it`, a member of its own named with `suffix` otherwise; what `key` held
+    /// is replaced, wherever it was. The store's lock is held (`locked`: taken).
+    fn put_node(
+        &self,
+        key: &str,
+        src: &dyn crate::io::ReadAt,
+        len: u64,
+        suffix: &str,
+        embed_it: bool,
+        locked: bool,
+    ) -> Result<(), ContainerError> {
+        let (member, in_embed) = self.where_is(key)?;
+        let mut change = Change {
+            remove: in_embed.then_some(key),
+            ..Change::default()
+        };
+        if embed_it {
+            change.add = Some((key, src, len));
+            return self.apply(member.as_deref(), None, change, locked);
+        }
+        let name = std::format!("{}{suffix}", &key[1..]);
+        let drop = member.filter(|m| *m != name);
+        self.apply(drop.as_deref(), Some((&name, src, len)), change, locked)
+    }
+
+    /// Removes the node under `key`: its member and its entry in `embed.b2e` (python
+    /// removes the member alone, which lets an embedded node of the same key, left by
+    /// an older python, show again).
     pub fn remove(&self, key: &str) -> Result<(), ContainerError> {
-        let nodes = self.nodes()?;
-        let Some(old) = self.leaf_of(&nodes, key, false)? else {
+        self.check_not_vlmeta(key)?;
+        let lock = self.lock()?;
+        let (member, in_embed) = self.where_is(key)?;
+        if member.is_none() && !in_embed {
             return Err(
                 ContainerError::new(ContainerErrorKind::UnknownKey { key: key.into() })
                     .in_file(&self.path),
             );
+        }
+        let change = Change {
+            remove: in_embed.then_some(key),
+            ..Change::default()
         };
-        match self.layout {
-            Layout::Zip => self.rewrite_zip(Some(&old), None),
-            Layout::Dir => self.remove_file(&old),
-        }
-    }
-
-    /// Every node of the store as it is now.
-    fn nodes(&self) -> Result<Vec<(String, Location)>, ContainerError> {
-        let opened = super::open(&self.path)?;
-        Ok(opened.nodes().map(|n| (n.key, n.location)).collect())
-    }
-
-    /// The member (relative path) holding the node `key`, if any; an embedded node or
-    /// a reference is refused (not rewritten here).
-    fn leaf_of(
-        &self,
-        nodes: &[(String, Location)],
-        key: &str,
-        replacing: bool,
-    ) -> Result<Option<String>, ContainerError> {
-        let Some((_, location)) = nodes.iter().find(|(k, _)| k == key) else {
-            return Ok(None);
-        };
-        match location {
-            Location::ZipMember { name, .. } => Ok(Some(name.clone())),
-            Location::External { path } => {
-                let rel = path.strip_prefix(&self.path).unwrap_or(path);
-                let parts: Vec<String> =
-                    rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
-                Ok(Some(parts.join("/")))
-            }
-            _ => Err(refused(std::format!(
-                "node {key:?} lives inside embed.b2e, which is not rewritten here; {} it with python-blosc2",
-                if replacing { "replace" } else { "remove" }
-            ))
-            .in_file(&self.path)),
-        }
-    }
-
-    /// Writes the zip anew: its members but `drop`, then `add` (name, source, length),
-    /// `embed.b2e` last; staged beside it and renamed over it.
-    fn rewrite_zip(
-        &self,
-        drop: Option<&str>,
-        add: Option<(&str, &File, u64)>,
-    ) -> Result<(), ContainerError> {
-        let path = &self.path;
-        let io = io_in(path);
-        let old = File::open(path).map_err(&io)?;
-        let md = old.metadata().map_err(&io)?;
-        let shared: SharedSource = Arc::new(old.try_clone().map_err(&io)?);
-        let members = super::zip::members(&shared).map_err(|e| e.in_file(path))?;
-        let mut kept = Vec::new();
-        let mut embed = None;
-        for (name, located) in members {
-            let member = located.map_err(|e| e.in_file(path))?;
-            if name == EMBED_NAME {
-                embed = Some(member);
-            } else if Some(name.as_str()) != drop && Some(name.as_str()) != add.map(|a| a.0) {
-                kept.push(member);
-            }
-        }
-        let Some(embed) = embed else {
-            return Err(
-                refused("the zip has no embed.b2e: python-blosc2 would not open it").in_file(path),
-            );
-        };
-        let staging = Staging::file(path, Some(&md), &self.steps).map_err(&io)?;
-        let mut zip = ZipOut::new(staging.file_handle(), &self.steps);
-        for m in &kept {
-            zip.member(&m.name, &old, m.offset, m.length, Some(m.crc32))
-                .map_err(&io)?;
-        }
-        if let Some((name, src, len)) = add {
-            zip.member(name, src, 0, len, None).map_err(&io)?;
-        }
-        zip.member(
-            EMBED_NAME,
-            &old,
-            embed.offset,
-            embed.length,
-            Some(embed.crc32),
-        )
-        .map_err(&io)?;
-        let len = zip.finish().map_err(&io)?;
-        self.steps
-            .set_len(staging.file_handle(), len)
-            .map_err(&io)?;
-        staging.commit().map_err(&io)
-    }
-
-    /// Puts member `rel` of a `.b2d`: its directories made, the file staged and renamed.
-    fn put_file(&self, rel: &str, src: &File, len: u64) -> Result<(), ContainerError> {
-        let target = self.path.join(rel);
-        let io = io_in(&target);
-        let mut dir = self.path.clone();
-        let parts: Vec<&str> = rel.split('/').collect();
-        for part in &parts[..parts.len() - 1] {
-            dir.push(part);
-            if !dir.is_dir() {
-                self.steps.create_dir(&dir).map_err(&io)?;
-                self.steps.sync_dir(&parent_of(&dir)).map_err(&io)?;
-            }
-        }
-        let like = fs::metadata(&target).ok();
-        let staging = Staging::file(&target, like.as_ref(), &self.steps).map_err(&io)?;
-        copy_into(staging.file_handle(), src, len, &self.steps).map_err(&io)?;
-        staging.commit().map_err(&io)
-    }
-
-    /// Removes member `rel` of a `.b2d` (its directories stay, as python leaves them).
-    fn remove_file(&self, rel: &str) -> Result<(), ContainerError> {
-        let target = self.path.join(rel);
-        let io = io_in(&target);
-        self.steps.remove_file(&target).map_err(&io)?;
-        self.steps.sync_dir(&parent_of(&target)).map_err(&io)
+        self.apply(member.as_deref(), None, change, lock.is_some())
     }
 }

@@ -122,6 +122,44 @@ impl<'a> ZipOut<'a> {
         Ok(())
     }
 
+    /// Where the data of the next member, `name`, starts: the caller writes its bytes
+    /// there (positioned writes, in any order), then calls [`ZipOut::written`].
+    pub(crate) fn data_at(&self, name: &str) -> u64 {
+        self.at + 30 + name.len() as u64
+    }
+
+    /// Adds member `name` whose `len` bytes the caller wrote at [`ZipOut::data_at`]:
+    /// their CRC-32 read back from the file, its local header written before them.
+    pub(crate) fn written(&mut self, name: &str, len: u64) -> io::Result<()> {
+        if name.len() > usize::from(u16::MAX) {
+            return Err(io::Error::other("a member name longer than 65535 bytes"));
+        }
+        let len32 = u32_of(len, "a member")?;
+        let header_at = self.at;
+        let data_at = self.data_at(name);
+        let mut crc = Crc32::new();
+        let mut buf = std::vec![0u8; COPY_BLOCK.min(len as usize)];
+        let mut done = 0u64;
+        while done < len {
+            let n = (len - done).min(buf.len() as u64) as usize;
+            read_exact_at(self.file, &mut buf[..n], data_at + done)?;
+            crc.update(&buf[..n]);
+            done += n as u64;
+        }
+        let crc32 = crc.finish();
+        self.steps
+            .write(self.file, &local_header(name, crc32, len32), header_at)?;
+        self.at = data_at + len;
+        u32_of(self.at, "the archive")?;
+        self.members.push(Written {
+            name: name.into(),
+            crc32,
+            len,
+            header_at,
+        });
+        Ok(())
+    }
+
     /// Writes the central directory and its end record; the zip's length.
     pub(crate) fn finish(self) -> io::Result<u64> {
         let mut dir = Vec::new();

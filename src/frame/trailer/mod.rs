@@ -35,4 +35,5 @@ pub use model::{Trailer, VlMetalayer, MAX_VLMETALAYERS, TRAILER_MIN_LEN};
 pub(crate) use model::{TrailerCache, FINGERPRINT_LEN, IDX_START, TAIL_LEN};
 pub(crate) use read::locate;
 pub use read::{parse_trailer, read_trailer};
+pub(crate) use replace::OFF_HAS_VLMETA;
 pub use write::TRAILER_VERSION;

@@ -33,7 +33,7 @@ use crate::io::{Staging, Steps};
 use crate::wire::marker::{FALSE, TRUE};
 
 /// Offset of the has-vlmetalayers bool in the header (`FRAME_HAS_VLMETALAYERS`).
-pub(super) const OFF_HAS_VLMETA: usize = 68;
+pub(crate) const OFF_HAS_VLMETA: usize = 68;
 
 /// Replaces the frame file `file` (locked, at `p`) by its header's first `header_len`
 /// bytes followed by `trailer`.

@@ -1,9 +1,13 @@
 //! `set-vlmeta` and `del-vlmeta`: set or delete a variable-length metalayer (python's
-//! `arr.vlmeta[NAME] = value`, `del arr.vlmeta[NAME]`), crash-consistently.
+//! `arr.vlmeta[NAME] = value`, `del arr.vlmeta[NAME]`), crash-consistently: of a frame,
+//! or with `--key` of a store's node (or, `/`, of the store itself) through
+//! `StoreWriter`.
 
 use std::io::Write;
 use std::path::Path;
 
+use b2nd_meta::container::StoreWriter;
+use b2nd_meta::io::Steps;
 use b2nd_meta::value::Value;
 use b2nd_meta::vlmeta::{self, VlmetaChange, VlmetaOptions, VlmetaPlan};
 use serde_json::json;
@@ -15,6 +19,7 @@ use crate::render::messages::{self, Access};
 pub fn set(
     out: &mut impl Write,
     path: &Path,
+    key: Option<&str>,
     name: &str,
     json: &str,
     dry_run: bool,
@@ -41,20 +46,48 @@ pub fn set(
             return Ok(false);
         }
     };
-    write(out, path, &[change], dry_run)
+    write(out, path, key, &[change], dry_run)
 }
 
 /// `del-vlmeta`: `Ok(false)` when refused, after one line on stderr.
-pub fn del(out: &mut impl Write, path: &Path, name: &str, dry_run: bool) -> Result<bool, Fatal> {
-    write(out, path, &[VlmetaChange::delete(name)], dry_run)
+pub fn del(
+    out: &mut impl Write,
+    path: &Path,
+    key: Option<&str>,
+    name: &str,
+    dry_run: bool,
+) -> Result<bool, Fatal> {
+    write(out, path, key, &[VlmetaChange::delete(name)], dry_run)
+}
+
+/// The change to node `key` of the store at `path` (`/`: the store's own vlmeta).
+fn write_in_store(path: &Path, key: &str, changes: &[VlmetaChange]) -> Result<bool, Fatal> {
+    let done = StoreWriter::open_rw_with(path, Steps::of_process()).and_then(|w| {
+        let w = w.with_locking(crate::output::locking());
+        match key {
+            "/" => w.update_store_vlmeta(changes),
+            _ => w.update_node_vlmeta(key, changes),
+        }
+    });
+    match done {
+        Ok(()) => Ok(true),
+        Err(e) => {
+            say(&path.to_string_lossy(), &e.to_string());
+            Ok(false)
+        }
+    }
 }
 
 fn write(
     out: &mut impl Write,
     path: &Path,
+    key: Option<&str>,
     changes: &[VlmetaChange],
     dry_run: bool,
 ) -> Result<bool, Fatal> {
+    if let Some(key) = key {
+        return write_in_store(path, key, changes);
+    }
     let context = path.to_string_lossy().into_owned();
     let options = VlmetaOptions::default()
         .dry_run(dry_run)
