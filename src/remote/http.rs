@@ -112,15 +112,30 @@ fn get_once(
     let version = header("etag").or_else(|| header("last-modified"));
     let content_range = header("content-range");
     let whole = status.as_u16() == 200;
+    let too_long = || {
+        Failure::Final(io::Error::other(format!(
+            "the server ignores Range and sends the whole file, more than the {cap} bytes \
+             allowed (RemoteOptions::max_whole, the command's --budget)"
+        )))
+    };
+    // A whole file is read up to `cap` bytes (refused before any when its length says
+    // more), a range up to the length asked: never a byte past either.
+    let limit = match asked(range) {
+        Some(asked) if !whole => asked,
+        _ => cap,
+    };
+    if whole && response.body().content_length().is_some_and(|n| n > cap) {
+        return Err(too_long());
+    }
     let bytes = response
         .body_mut()
         .with_config()
-        .limit(cap)
+        .limit(limit)
         .read_to_vec()
         .map_err(|e| match e {
-            ureq::Error::BodyExceedsLimit(_) if whole => Failure::Final(io::Error::other(format!(
-                "the server ignores Range and sends the whole file, more than the {cap} bytes \
-                 allowed (RemoteOptions::max_whole, the command's --budget)"
+            ureq::Error::BodyExceedsLimit(_) if whole => too_long(),
+            ureq::Error::BodyExceedsLimit(_) => Failure::Final(io::Error::other(format!(
+                "asked for {limit} bytes ({range}), the server sent more"
             ))),
             e => transport(e),
         })?;
@@ -166,6 +181,13 @@ fn transport(e: ureq::Error) -> Failure {
         ),
         e => Failure::Final(io::Error::other(e.to_string())),
     }
+}
+
+/// How many bytes `bytes=A-B` asks for (`None` for other forms).
+fn asked(range: &str) -> Option<u64> {
+    let (a, b) = range.strip_prefix("bytes=")?.split_once('-')?;
+    let (a, b): (u64, u64) = (a.parse().ok()?, b.parse().ok()?);
+    b.checked_sub(a)?.checked_add(1)
 }
 
 /// `A` and `TOTAL` of `bytes A-B/TOTAL`.
@@ -227,5 +249,13 @@ mod tests {
             assert_eq!(start_and_total(header), total, "{header}");
         }
         assert_eq!(status_line(404, Some("Not Found")), "404 Not Found");
+        for (range, n) in [
+            ("bytes=0-8191", Some(8192)),
+            ("bytes=5-5", Some(1)),
+            ("bytes=-25", None),
+            ("bytes=9-3", None),
+        ] {
+            assert_eq!(asked(range), n, "{range}");
+        }
     }
 }

@@ -24,6 +24,7 @@
 
 mod cache;
 mod http;
+mod plan;
 mod s3;
 
 use std::format;
@@ -38,6 +39,7 @@ use std::vec::Vec;
 use crate::io::ReadAt;
 use cache::Segments;
 use http::{Answer, Endpoint};
+use plan::{frame_tail, State};
 
 /// How a [`Remote`] talks to its server: bounds on time, retries and memory.
 ///
@@ -61,8 +63,9 @@ pub struct RemoteOptions {
     /// (8 KiB each, python-blosc2's first read: a frame's header, its trailer and
     /// a small chunk index, a zip's directory).
     pub prefetch: u64,
-    /// The least a fetch asks for (16 KiB): a chunk's header, its block offsets and
-    /// its first blocks come in one request.
+    /// The least a fetch asks for (0: the bytes a read asks, as python-blosc2 reads;
+    /// more makes a chunk's header, its block offsets and its first blocks one
+    /// request, at the cost of bytes not needed where the blocks read are elsewhere).
     pub read_ahead: u64,
     /// The fetched bytes kept besides the head and the tail (8 MiB).
     pub keep: u64,
@@ -89,7 +92,7 @@ impl Default for RemoteOptions {
             retries: 2,
             backoff: Duration::from_millis(200),
             prefetch: 8 << 10,
-            read_ahead: 16 << 10,
+            read_ahead: 0,
             keep: 8 << 20,
             max_whole: crate::chunk::DecodeBudget::DEFAULT,
             login,
@@ -130,17 +133,6 @@ pub struct Remote {
     fetched: Condvar,
     requests: AtomicU64,
     bytes: AtomicU64,
-}
-
-/// What the first answer established, and the ranges fetched since.
-struct State {
-    opened: Option<Opened>,
-    held: Segments,
-    /// The range a reader said it is about to read ([`ReadAt::will_read`]): a miss
-    /// inside it fetches up to its end at once.
-    coming: Option<(u64, u64)>,
-    /// The ranges requested and not yet answered.
-    in_flight: Vec<(u64, u64)>,
 }
 
 struct Opened {
@@ -191,8 +183,9 @@ impl Remote {
             state: Mutex::new(State {
                 opened: None,
                 held: Segments::new(0),
-                coming: None,
+                coming: Vec::new(),
                 in_flight: Vec::new(),
+                failed: None,
             }),
             fetched: Condvar::new(),
             requests: AtomicU64::new(0),
@@ -226,8 +219,15 @@ impl Remote {
             .state
             .lock()
             .map_err(|_| io::Error::other("poisoned"))?;
+        if let Some((kind, message)) = &state.failed {
+            return Err(io::Error::new(*kind, message.clone()));
+        }
         if state.opened.is_none() {
-            let (opened, held) = self.open()?;
+            // An open that failed is not tried again: each later read gives its error
+            // (a command that opens a URL twice sends its retries once).
+            let (opened, held) = self.open().inspect_err(|e| {
+                state.failed = Some((e.kind(), e.to_string()));
+            })?;
             state.opened = Some(opened);
             state.held = held;
         }
@@ -297,8 +297,12 @@ impl Remote {
             opened.whole = Some(head.bytes);
             return Ok((opened, held));
         }
+        // A frame's index and trailer exactly, as its header places them; else the
+        // last `prefetch` bytes (a zip's directory).
+        let tail_start = frame_tail(&head.bytes, size, options.keep)
+            .unwrap_or_else(|| size.saturating_sub(prefetch))
+            .max(head.bytes.len() as u64);
         held.insert(0, head.bytes, true);
-        let tail_start = size.saturating_sub(prefetch).max(prefetch);
         if tail_start < size {
             let range = format!("bytes={tail_start}-{}", size - 1);
             let tail = self.get(&opened.agent, &opened.endpoint, &range)?;
@@ -371,48 +375,35 @@ impl ReadAt for Remote {
                 .wait(state)
                 .map_err(|_| io::Error::other("poisoned"))?;
         };
-        let coming = state
-            .coming
-            .filter(|(start, end)| *start <= offset && offset < *end)
-            .map_or(0, |(_, end)| end - offset);
-        let want = (buf.len() as u64).max(self.options.read_ahead).max(coming);
-        // Up to what is held or being fetched already.
-        let next_in_flight = state
-            .in_flight
-            .iter()
-            .map(|(s, _)| *s)
-            .filter(|s| *s > offset)
-            .min();
-        let end = offset
-            .saturating_add(want)
-            .min(size)
-            .min(state.held.next_start(offset).unwrap_or(u64::MAX))
-            .min(next_in_flight.unwrap_or(u64::MAX));
-        state.in_flight.push((offset, end));
+        let (start, end) = state.fetch_range(offset, buf.len() as u64, &self.options, size);
+        state.in_flight.push((start, end));
         // Unlocked while the request is out: other threads read what is held, or fetch.
         drop(state);
-        let answer = self.get(&agent, &endpoint, &format!("bytes={offset}-{}", end - 1));
+        let answer = self.get(&agent, &endpoint, &format!("bytes={start}-{}", end - 1));
         let mut state = self.state()?;
-        state.in_flight.retain(|range| *range != (offset, end));
+        state.in_flight.retain(|range| *range != (start, end));
         self.fetched.notify_all();
         let answer = answer?;
         let opened = state
             .opened
             .as_mut()
             .ok_or_else(|| io::Error::other("not opened"))?;
-        opened.check(&answer, offset)?;
+        opened.check(&answer, start)?;
         if answer.whole {
             opened.whole = Some(answer.bytes);
             drop(state);
             return self.read_at(buf, offset);
         }
         let bytes = answer.bytes;
-        let n = bytes.len().min(buf.len());
+        let from = bytes
+            .get(usize::try_from(offset - start).unwrap_or(usize::MAX)..)
+            .unwrap_or_default();
+        let n = from.len().min(buf.len());
         buf.get_mut(..n)
-            .zip(bytes.get(..n))
+            .zip(from.get(..n))
             .ok_or_else(|| io::Error::other("short answer"))
             .map(|(dst, src)| dst.copy_from_slice(src))?;
-        state.held.insert(offset, bytes, false);
+        state.held.insert(start, bytes, false);
         Ok(n)
     }
 
@@ -424,7 +415,7 @@ impl ReadAt for Remote {
     fn will_read(&self, offset: u64, len: u64) {
         // Before the open nothing is fetched; a poisoned lock drops the hint.
         if let Ok(mut state) = self.state.lock() {
-            state.coming = Some((offset, offset.saturating_add(len)));
+            state.hint(offset, offset.saturating_add(len));
         }
     }
 }

@@ -92,6 +92,7 @@ fn reason(status: u16) -> &'static str {
         404 => "Not Found",
         416 => "Range Not Satisfiable",
         500 => "Internal Server Error",
+        503 => "Service Unavailable",
         _ => "Other",
     }
 }
@@ -183,9 +184,11 @@ fn reply(
         "Content-Length: {}\r\nConnection: close\r\n\r\n",
         body.len()
     ));
+    // Counted before it is sent: the client may have it all, and the test go on,
+    // before this thread would count it after.
+    shared.bytes.fetch_add(body.len() as u64, Ordering::SeqCst);
     out.write_all(head.as_bytes())?;
     out.write_all(body)?;
-    shared.bytes.fetch_add(body.len() as u64, Ordering::SeqCst);
     out.flush()
 }
 
