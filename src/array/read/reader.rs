@@ -300,7 +300,7 @@ impl Reader<'_> {
             return;
         }
         let mut union = std::vec![false; self.grid.nblocks()];
-        for j in first..end {
+        for (j, sibling) in list.iter().enumerate().take(end).skip(first) {
             plan.fill(
                 self.grid,
                 shared.sel,
@@ -308,7 +308,7 @@ impl Reader<'_> {
                 shared.pieces.spans(j),
             );
             plan.block_mask(self.grid, mask);
-            for b in list[j].blocks.clone() {
+            for b in sibling.blocks.clone() {
                 if let (Some(u), Some(true)) = (union.get_mut(b), mask.get(b)) {
                     *u = true;
                 }
