@@ -175,6 +175,15 @@ impl Source {
         }
     }
 
+    /// The remote file it reads, when it is one.
+    #[cfg(feature = "remote")]
+    pub(crate) fn as_remote(&self) -> Option<&Arc<crate::remote::Remote>> {
+        match &self.place {
+            Place::Remote(r) => Some(r),
+            _ => None,
+        }
+    }
+
     /// Its budget, or a new default one.
     pub(crate) fn budget_or_default(&self) -> DecodeBudget {
         self.budget.clone().unwrap_or_default()

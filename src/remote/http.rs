@@ -58,6 +58,25 @@ pub(super) fn get(
     }
 }
 
+/// The error of a server that serves no byte ranges of a URL (a 416 with
+/// `Accept-Ranges: none`): [`super::Remote::refuses_ranges`] says so afterwards.
+#[derive(Debug)]
+pub(super) struct RangesRefused(String);
+
+impl core::fmt::Display for RangesRefused {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for RangesRefused {}
+
+/// Whether `e` says the server serves no byte ranges.
+pub(super) fn refused(e: &io::Error) -> bool {
+    e.get_ref()
+        .is_some_and(|inner| inner.downcast_ref::<RangesRefused>().is_some())
+}
+
 enum Failure {
     /// Worth another try: a connection refused or cut, a timeout, a 5xx.
     Retry(io::Error),
@@ -72,7 +91,11 @@ fn get_once(
 ) -> Result<Answer, Failure> {
     let request = match endpoint {
         Endpoint::Http { url, cookie } => {
-            let request = agent.get(url).header("Range", range);
+            // No range: the whole answer (a Caterva2 `/api/info` or `/api/chunk`).
+            let request = match range {
+                "" => agent.get(url),
+                range => agent.get(url).header("Range", range),
+            };
             match cookie {
                 Some(cookie) => request.header("Cookie", cookie),
                 None => request,
@@ -98,6 +121,20 @@ fn get_once(
             401 | 403 => io::ErrorKind::PermissionDenied,
             _ => io::ErrorKind::Other,
         };
+        // 416 with `Accept-Ranges: none`: this URL is served whole or not at all (a
+        // Caterva2 dataset computed or held inside a container).
+        let none = response
+            .headers()
+            .get("accept-ranges")
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("none"));
+        if status.as_u16() == 416 && none {
+            let refused = RangesRefused(format!("{line} (Accept-Ranges: none)"));
+            return Err(Failure::Final(io::Error::new(
+                io::ErrorKind::Unsupported,
+                refused,
+            )));
+        }
         let e = io::Error::new(kind, line);
         return Err(if status.is_server_error() {
             Failure::Retry(e)
@@ -113,9 +150,13 @@ fn get_once(
     let content_range = header("content-range");
     let whole = status.as_u16() == 200;
     let too_long = || {
+        let what = match range {
+            "" => "the answer is",
+            _ => "the server ignores Range and sends the whole file,",
+        };
         Failure::Final(io::Error::other(format!(
-            "the server ignores Range and sends the whole file, more than the {cap} bytes \
-             allowed (RemoteOptions::max_whole, the command's --budget)"
+            "{what} more than the {cap} bytes allowed (RemoteOptions::max_whole, the \
+             command's --budget)"
         )))
     };
     // A whole file is read up to `cap` bytes (refused before any when its length says

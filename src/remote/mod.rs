@@ -23,6 +23,7 @@
 //! ```
 
 mod cache;
+mod chunks;
 mod http;
 mod plan;
 mod s3;
@@ -40,6 +41,8 @@ use crate::io::ReadAt;
 use cache::Segments;
 use http::{Answer, Endpoint};
 use plan::{frame_tail, State};
+
+pub(crate) use chunks::Caterva2Chunks;
 
 /// How a [`Remote`] talks to its server: bounds on time, retries and memory.
 ///
@@ -186,6 +189,8 @@ impl Remote {
                 coming: Vec::new(),
                 in_flight: Vec::new(),
                 failed: None,
+                refused: false,
+                session: None,
             }),
             fetched: Condvar::new(),
             requests: AtomicU64::new(0),
@@ -203,6 +208,11 @@ impl Remote {
     /// The URL as a path: what errors name the file by.
     pub fn label(&self) -> &Path {
         &self.label
+    }
+
+    /// How it talks to its server.
+    pub(crate) fn options(&self) -> &RemoteOptions {
+        &self.options
     }
 
     /// The requests sent and bytes received so far.
@@ -225,13 +235,69 @@ impl Remote {
         if state.opened.is_none() {
             // An open that failed is not tried again: each later read gives its error
             // (a command that opens a URL twice sends its retries once).
-            let (opened, held) = self.open().inspect_err(|e| {
+            let opened = self
+                .session(&mut state)
+                .and_then(|(agent, endpoint)| self.open(agent, endpoint));
+            let (opened, held) = opened.inspect_err(|e| {
                 state.failed = Some((e.kind(), e.to_string()));
+                state.refused = http::refused(e);
             })?;
             state.opened = Some(opened);
             state.held = held;
         }
         Ok(state)
+    }
+
+    /// The agent and the endpoint (logged in, for Caterva2) requests go through, made
+    /// once and kept, an open that failed too.
+    fn session(&self, state: &mut State) -> io::Result<(ureq::Agent, Endpoint)> {
+        if let Some(session) = &state.session {
+            return Ok(session.clone());
+        }
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .timeout_global(Some(self.options.timeout))
+            .http_status_as_error(false)
+            .build()
+            .into();
+        let endpoint = self.endpoint(&agent)?;
+        state.session = Some((agent.clone(), endpoint.clone()));
+        Ok((agent, endpoint))
+    }
+
+    /// Whether the server answered the open that it serves no byte ranges of this URL
+    /// (a 416 with `Accept-Ranges: none`, as Caterva2 answers for a dataset it
+    /// computes or holds inside a container; [`Array::open`](crate::array::Array::open)
+    /// then reads a Caterva2 dataset chunk by chunk, `/api/info` and `/api/chunk`).
+    ///
+    /// ```
+    /// let remote = b2nd_meta::remote::Remote::new("http://127.0.0.1:9/a.b2nd");
+    /// assert!(!remote.refuses_ranges());
+    /// ```
+    pub fn refuses_ranges(&self) -> bool {
+        self.state.lock().is_ok_and(|state| state.refused)
+    }
+
+    /// The whole answer of Caterva2's `/api/API/PATH?QUERY` for this `/api/fetch/PATH`
+    /// URL (`api`: `info`, `chunk`), through the session of the open, at most
+    /// [`RemoteOptions::max_whole`] bytes.
+    pub(crate) fn caterva2(&self, api: &str, query: &str) -> io::Result<Vec<u8>> {
+        let (base, path) = self
+            .url
+            .split_once("/api/fetch/")
+            .ok_or_else(|| invalid("expected a Caterva2 URL (/api/fetch/ROOT/PATH)"))?;
+        let (agent, endpoint) = {
+            let mut state = self
+                .state
+                .lock()
+                .map_err(|_| io::Error::other("poisoned"))?;
+            self.session(&mut state)?
+        };
+        let Endpoint::Http { cookie, .. } = endpoint else {
+            return Err(invalid("expected a Caterva2 URL (/api/fetch/ROOT/PATH)"));
+        };
+        let url = format!("{base}/api/{api}/{path}{query}");
+        let endpoint = Endpoint::Http { url, cookie };
+        self.get(&agent, &endpoint, "").map(|answer| answer.bytes)
     }
 
     fn endpoint(&self, agent: &ureq::Agent) -> io::Result<Endpoint> {
@@ -274,14 +340,8 @@ impl Remote {
     }
 
     /// The first read: the head (and the size), then the tail.
-    fn open(&self) -> io::Result<(Opened, Segments)> {
+    fn open(&self, agent: ureq::Agent, endpoint: Endpoint) -> io::Result<(Opened, Segments)> {
         let options = &self.options;
-        let agent: ureq::Agent = ureq::Agent::config_builder()
-            .timeout_global(Some(options.timeout))
-            .http_status_as_error(false)
-            .build()
-            .into();
-        let endpoint = self.endpoint(&agent)?;
         let prefetch = options.prefetch.max(1);
         let head = self.get(&agent, &endpoint, &format!("bytes=0-{}", prefetch - 1))?;
         let mut held = Segments::new(options.keep);

@@ -19,6 +19,10 @@ pub(super) struct State {
     pub(super) in_flight: Vec<(u64, u64)>,
     /// Why the open failed (its error's kind and line), when it did.
     pub(super) failed: Option<(std::io::ErrorKind, std::string::String)>,
+    /// Whether it failed as the server serves no byte ranges of the URL.
+    pub(super) refused: bool,
+    /// The agent and endpoint requests go through, once made.
+    pub(super) session: Option<(ureq::Agent, super::Endpoint)>,
 }
 
 /// Where the chunk index of the contiguous frame whose first bytes are `head` starts
@@ -140,6 +144,8 @@ mod tests {
             coming: coming.to_vec(),
             in_flight: in_flight.to_vec(),
             failed: None,
+            refused: false,
+            session: None,
         }
     }
 
