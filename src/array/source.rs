@@ -23,17 +23,7 @@ impl Frame {
     pub(crate) fn open(source: &frame::Source) -> Result<Frame, ArrayError> {
         // The file frame::open opened (and locked, when the lock protocol is in use),
         // or the bytes in memory.
-        let file = match frame::open(source.clone()) {
-            Ok(file) => file,
-            Err(e) => {
-                // A Caterva2 dataset served whole only: by /api/info and /api/chunk.
-                #[cfg(feature = "remote")]
-                if let Some(remote) = source.as_remote().filter(|r| r.refuses_ranges()) {
-                    return super::chunk_api::open(remote);
-                }
-                return Err(e.into());
-            }
-        };
+        let file = frame::open(source.clone())?;
         let header_path = file.header_path;
         let objects: Option<Arc<dyn Storage>> = match file.header.info.kind {
             FrameKind::Contiguous => None,

@@ -1,7 +1,7 @@
-//! [`Caterva2Chunks`]: the chunks of a Caterva2 dataset as the objects of a sparse
-//! frame (`%08X.chunk`), each fetched whole from `/api/chunk/PATH?nchunk=N` when
-//! opened: what an array reads where the server serves no byte ranges of
-//! `/api/fetch/PATH`.
+//! Caterva2's chunk API, for a dataset whose `/api/fetch` serves no byte ranges:
+//! [`Remote::refuses_ranges`], [`Remote::caterva2`] (`/api/info`, `/api/chunk`), and
+//! [`Caterva2Chunks`], the dataset's chunks as the objects of a sparse frame
+//! (`%08X.chunk`), each fetched whole from `/api/chunk/PATH?nchunk=N` when opened.
 
 use std::collections::VecDeque;
 use std::format;
@@ -10,7 +10,8 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::vec::Vec;
 
-use super::Remote;
+use super::http::Endpoint;
+use super::{invalid, Remote};
 use crate::io::{read_only, Listed, SharedSource, Storage};
 
 /// The chunks of the dataset `remote`'s `/api/fetch/ROOT/PATH` URL names, read from
@@ -31,6 +32,44 @@ type Slot = Arc<Mutex<Option<Arc<Vec<u8>>>>>;
 struct Kept {
     slots: VecDeque<(u64, Slot)>,
     bytes: u64,
+}
+
+impl Remote {
+    /// Whether the server answered the open that it serves no byte ranges of this URL
+    /// (a 416 with `Accept-Ranges: none`, as Caterva2 answers for a dataset it
+    /// computes or holds inside a container; [`Array::open`](crate::array::Array::open)
+    /// then reads a Caterva2 dataset chunk by chunk, `/api/info` and `/api/chunk`).
+    ///
+    /// ```
+    /// let remote = b2nd_meta::remote::Remote::new("http://127.0.0.1:9/a.b2nd");
+    /// assert!(!remote.refuses_ranges());
+    /// ```
+    pub fn refuses_ranges(&self) -> bool {
+        self.state.lock().is_ok_and(|state| state.refused)
+    }
+
+    /// The whole answer of Caterva2's `/api/API/PATH?QUERY` for this `/api/fetch/PATH`
+    /// URL (`api`: `info`, `chunk`), through the session of the open, at most
+    /// [`RemoteOptions::max_whole`] bytes.
+    pub(crate) fn caterva2(&self, api: &str, query: &str) -> io::Result<Vec<u8>> {
+        let (base, path) = self
+            .url
+            .split_once("/api/fetch/")
+            .ok_or_else(|| invalid("expected a Caterva2 URL (/api/fetch/ROOT/PATH)"))?;
+        let (agent, endpoint) = {
+            let mut state = self
+                .state
+                .lock()
+                .map_err(|_| io::Error::other("poisoned"))?;
+            self.session(&mut state)?
+        };
+        let Endpoint::Http { cookie, .. } = endpoint else {
+            return Err(invalid("expected a Caterva2 URL (/api/fetch/ROOT/PATH)"));
+        };
+        let url = format!("{base}/api/{api}/{path}{query}");
+        let endpoint = Endpoint::Http { url, cookie };
+        self.get(&agent, &endpoint, "").map(|answer| answer.bytes)
+    }
 }
 
 impl Caterva2Chunks {

@@ -40,7 +40,7 @@ use std::vec::Vec;
 use crate::io::ReadAt;
 use cache::Segments;
 use http::{Answer, Endpoint};
-use plan::{frame_tail, State};
+use plan::State;
 
 pub(crate) use chunks::Caterva2Chunks;
 
@@ -264,42 +264,6 @@ impl Remote {
         Ok((agent, endpoint))
     }
 
-    /// Whether the server answered the open that it serves no byte ranges of this URL
-    /// (a 416 with `Accept-Ranges: none`, as Caterva2 answers for a dataset it
-    /// computes or holds inside a container; [`Array::open`](crate::array::Array::open)
-    /// then reads a Caterva2 dataset chunk by chunk, `/api/info` and `/api/chunk`).
-    ///
-    /// ```
-    /// let remote = b2nd_meta::remote::Remote::new("http://127.0.0.1:9/a.b2nd");
-    /// assert!(!remote.refuses_ranges());
-    /// ```
-    pub fn refuses_ranges(&self) -> bool {
-        self.state.lock().is_ok_and(|state| state.refused)
-    }
-
-    /// The whole answer of Caterva2's `/api/API/PATH?QUERY` for this `/api/fetch/PATH`
-    /// URL (`api`: `info`, `chunk`), through the session of the open, at most
-    /// [`RemoteOptions::max_whole`] bytes.
-    pub(crate) fn caterva2(&self, api: &str, query: &str) -> io::Result<Vec<u8>> {
-        let (base, path) = self
-            .url
-            .split_once("/api/fetch/")
-            .ok_or_else(|| invalid("expected a Caterva2 URL (/api/fetch/ROOT/PATH)"))?;
-        let (agent, endpoint) = {
-            let mut state = self
-                .state
-                .lock()
-                .map_err(|_| io::Error::other("poisoned"))?;
-            self.session(&mut state)?
-        };
-        let Endpoint::Http { cookie, .. } = endpoint else {
-            return Err(invalid("expected a Caterva2 URL (/api/fetch/ROOT/PATH)"));
-        };
-        let url = format!("{base}/api/{api}/{path}{query}");
-        let endpoint = Endpoint::Http { url, cookie };
-        self.get(&agent, &endpoint, "").map(|answer| answer.bytes)
-    }
-
     fn endpoint(&self, agent: &ureq::Agent) -> io::Result<Endpoint> {
         if let Some(bucket_key) = self.url.strip_prefix("s3://") {
             let object = s3::object(bucket_key).map_err(|e| invalid(&e))?;
@@ -337,39 +301,6 @@ impl Remote {
         self.bytes
             .fetch_add(answer.bytes.len() as u64, Ordering::Relaxed);
         Ok(answer)
-    }
-
-    /// The first read: the head (and the size), then the tail.
-    fn open(&self, agent: ureq::Agent, endpoint: Endpoint) -> io::Result<(Opened, Segments)> {
-        let options = &self.options;
-        let prefetch = options.prefetch.max(1);
-        let head = self.get(&agent, &endpoint, &format!("bytes=0-{}", prefetch - 1))?;
-        let mut held = Segments::new(options.keep);
-        let size = head.size;
-        let mut opened = Opened {
-            agent,
-            endpoint,
-            size,
-            version: head.version,
-            whole: None,
-        };
-        if head.whole {
-            opened.whole = Some(head.bytes);
-            return Ok((opened, held));
-        }
-        // A frame's index and trailer exactly, as its header places them; else the
-        // last `prefetch` bytes (a zip's directory).
-        let tail_start = frame_tail(&head.bytes, size, options.keep)
-            .unwrap_or_else(|| size.saturating_sub(prefetch))
-            .max(head.bytes.len() as u64);
-        held.insert(0, head.bytes, true);
-        if tail_start < size {
-            let range = format!("bytes={tail_start}-{}", size - 1);
-            let tail = self.get(&opened.agent, &opened.endpoint, &range)?;
-            opened.check(&tail, tail_start)?;
-            held.insert(tail_start, tail.bytes, true);
-        }
-        Ok((opened, held))
     }
 }
 

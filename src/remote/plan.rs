@@ -1,15 +1,18 @@
-//! What a [`Remote`](super::Remote) fetches: the tail of a file its open fetches after
-//! the head ([`frame_tail`]: a frame's index and trailer exactly), and the range a read
-//! that misses fetches ([`State::fetch_range`]: hints and neighbours).
+//! What a [`Remote`](super::Remote) fetches: its open (the head, then the tail: a
+//! frame's index and trailer exactly, [`frame_tail`], else the last bytes), and the
+//! range a read that misses fetches ([`State::fetch_range`]: hints and neighbours).
 
+use std::format;
+use std::io;
 use std::vec::Vec;
 
 use super::cache::Segments;
-use super::RemoteOptions;
+use super::http::Endpoint;
+use super::{Opened, RemoteOptions};
 
 /// What the first answer established, and the ranges fetched since.
 pub(super) struct State {
-    pub(super) opened: Option<super::Opened>,
+    pub(super) opened: Option<Opened>,
     pub(super) held: Segments,
     /// The ranges readers said they are about to read ([`ReadAt::will_read`](crate::io::ReadAt::will_read)), the
     /// newest last (at most [`COMING`]): a miss inside one fetches it whole at once
@@ -22,7 +25,7 @@ pub(super) struct State {
     /// Whether it failed as the server serves no byte ranges of the URL.
     pub(super) refused: bool,
     /// The agent and endpoint requests go through, once made.
-    pub(super) session: Option<(ureq::Agent, super::Endpoint)>,
+    pub(super) session: Option<(ureq::Agent, Endpoint)>,
 }
 
 /// Where the chunk index of the contiguous frame whose first bytes are `head` starts
@@ -31,7 +34,7 @@ pub(super) struct State {
 /// `cap` bytes. C-Blosc2's fixed header fields: msgpack int32 `header_len` at byte
 /// 11, uint64 `frame_len` at 16, the frame type at 26, int64 `cbytes` at 39 (big
 /// endian), after the magic `b2frame\0` at 2.
-pub(super) fn frame_tail(head: &[u8], size: u64, cap: u64) -> Option<u64> {
+fn frame_tail(head: &[u8], size: u64, cap: u64) -> Option<u64> {
     let field = |at: usize, marker: u8| -> Option<u64> {
         (*head.get(at - 1)? == marker).then_some(())?;
         let bytes: [u8; 8] = match marker {
@@ -126,6 +129,45 @@ impl State {
             self.coming.remove(0);
         }
         self.coming.push((start, end));
+    }
+}
+
+impl super::Remote {
+    /// The first read: the head (and the size), then the tail.
+    pub(super) fn open(
+        &self,
+        agent: ureq::Agent,
+        endpoint: Endpoint,
+    ) -> io::Result<(Opened, Segments)> {
+        let options = &self.options;
+        let prefetch = options.prefetch.max(1);
+        let head = self.get(&agent, &endpoint, &format!("bytes=0-{}", prefetch - 1))?;
+        let mut held = Segments::new(options.keep);
+        let size = head.size;
+        let mut opened = Opened {
+            agent,
+            endpoint,
+            size,
+            version: head.version,
+            whole: None,
+        };
+        if head.whole {
+            opened.whole = Some(head.bytes);
+            return Ok((opened, held));
+        }
+        // A frame's index and trailer exactly, as its header places them; else the
+        // last `prefetch` bytes (a zip's directory).
+        let tail_start = frame_tail(&head.bytes, size, options.keep)
+            .unwrap_or_else(|| size.saturating_sub(prefetch))
+            .max(head.bytes.len() as u64);
+        held.insert(0, head.bytes, true);
+        if tail_start < size {
+            let range = format!("bytes={tail_start}-{}", size - 1);
+            let tail = self.get(&opened.agent, &opened.endpoint, &range)?;
+            opened.check(&tail, tail_start)?;
+            held.insert(tail_start, tail.bytes, true);
+        }
+        Ok((opened, held))
     }
 }
 
