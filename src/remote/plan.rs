@@ -245,7 +245,8 @@ mod tests {
         state.hint(10, 20);
         state.hint(40, 50);
         state.hint(5, 8);
-        assert_eq!(state.coming, [(0, 30), (40, 50)]);
+        // The newest last: the one (5, 8) joined.
+        assert_eq!(state.coming, [(40, 50), (0, 30)]);
     }
 
     #[test]
