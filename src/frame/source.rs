@@ -93,7 +93,7 @@ impl Source {
         }
     }
 
-    /// The file at `url` (`http://`, `https://`, `s3://bucket/key`), read by range
+    /// The file at `url` (`http://`, `https://`, `s3://bucket/key`, `az://container/blob`), read by range
     /// requests ([`Remote`](crate::remote::Remote), default options; named by its URL
     /// in errors). Nothing is sent before the open.
     ///

@@ -7,8 +7,8 @@ use std::string::{String, ToString};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::vec::Vec;
 
-use super::s3;
 use super::RemoteOptions;
+use super::{azure, s3};
 
 /// Where the bytes come from, as a GET is built.
 #[derive(Debug, Clone)]
@@ -18,6 +18,8 @@ pub(super) enum Endpoint {
     Http { url: String, cookie: Option<String> },
     /// `s3://bucket/key`, signed when credentials are set.
     S3(s3::Object),
+    /// `az://container/blob`, signed when an account key is set.
+    Azure(azure::Blob),
 }
 
 /// What a ranged GET answered.
@@ -108,6 +110,13 @@ fn get_once(
                 for (name, value) in signed {
                     request = request.header(name, value);
                 }
+            }
+            request
+        }
+        Endpoint::Azure(blob) => {
+            let mut request = agent.get(&blob.url).header("Range", range);
+            for (name, value) in azure::sign(blob, range, &azure::http_date()) {
+                request = request.header(name, value);
             }
             request
         }

@@ -1,6 +1,7 @@
 //! Arrays and stores over the network (the `remote` feature): [`Remote`], a
-//! [`crate::io::ReadAt`] over HTTP(S) range requests, S3 (`s3://bucket/key`)
-//! and Caterva2 (`http://host/api/fetch/ROOT/PATH`), so that whatever reads a file
+//! [`crate::io::ReadAt`] over HTTP(S) range requests, S3 (`s3://bucket/key`), Azure
+//! Blob Storage (`az://container/blob`) and Caterva2 (`http://host/api/fetch/ROOT/PATH`;
+//! by `/api/chunk` where it serves no ranges), so that whatever reads a file
 //! reads a URL: [`Source::url`](crate::frame::Source::url) hands one to
 //! [`Array::open`](crate::array::Array::open), [`container::open`](crate::container::open)
 //! and [`frame::open`](crate::frame::open).
@@ -22,6 +23,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod azure;
 mod cache;
 mod chunks;
 mod http;
@@ -155,14 +157,14 @@ impl core::fmt::Debug for Remote {
     }
 }
 
-/// Whether `s` names a file [`Remote`] reads (`http://`, `https://`, `s3://`).
+/// Whether `s` names a file [`Remote`] reads (`http://`, `https://`, `s3://`, `az://`).
 ///
 /// ```
 /// assert!(b2nd_meta::remote::is_url("s3://bucket/a.b2nd"));
 /// assert!(!b2nd_meta::remote::is_url("data/a.b2nd"));
 /// ```
 pub fn is_url(s: &str) -> bool {
-    ["http://", "https://", "s3://"]
+    ["http://", "https://", "s3://", "az://"]
         .iter()
         .any(|p| s.starts_with(p))
 }
@@ -172,7 +174,9 @@ impl Remote {
     /// `AWS_ENDPOINT_URL_S3` or `AWS_ENDPOINT_URL` (an S3-compatible server, path-style
     /// requests), else AWS in `AWS_REGION` (or `AWS_DEFAULT_REGION`, us-east-1);
     /// signed with `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY` (and
-    /// `AWS_SESSION_TOKEN`) when set, unsigned otherwise.
+    /// `AWS_SESSION_TOKEN`) when set, unsigned otherwise. For `az://container/blob`:
+    /// `AZURE_STORAGE_ENDPOINT`, else `https://ACCOUNT.blob.core.windows.net` for
+    /// `AZURE_STORAGE_ACCOUNT`; signed with Shared Key by `AZURE_STORAGE_KEY` when set.
     pub fn new(url: &str) -> Remote {
         Remote::with_options(url, RemoteOptions::default())
     }
@@ -269,9 +273,13 @@ impl Remote {
             let object = s3::object(bucket_key).map_err(|e| invalid(&e))?;
             return Ok(Endpoint::S3(object));
         }
+        if let Some(container_blob) = self.url.strip_prefix("az://") {
+            let blob = azure::blob(container_blob).map_err(|e| invalid(&e))?;
+            return Ok(Endpoint::Azure(blob));
+        }
         if !is_url(&self.url) {
             return Err(invalid(
-                "expected a URL starting http://, https:// or s3://",
+                "expected a URL starting http://, https://, s3:// or az://",
             ));
         }
         // Only a Caterva2 URL logs in: other servers have no such endpoint.
@@ -421,6 +429,7 @@ mod tests {
             ("http://h/a.b2nd", true),
             ("https://h/a.b2z", true),
             ("s3://b/k", true),
+            ("az://c/b", true),
             ("/data/a.b2nd", false),
             ("file:///a", false),
         ] {

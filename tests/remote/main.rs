@@ -5,6 +5,7 @@
 //! retried, a server that ignores `Range`, a file that changes mid-read, a refused
 //! connection, a server that never answers.
 
+mod azure;
 mod caterva2;
 mod cli;
 mod s3;
