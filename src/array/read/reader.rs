@@ -8,6 +8,7 @@
 //! lock: a piece whose elements are stored in the output's order decodes straight into
 //! its region (which no other piece writes), any other into its thread's buffer first.
 
+use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::vec::Vec;
@@ -58,19 +59,20 @@ struct Shared<'s, 'o, S: Sink> {
     next: AtomicUsize,
     failed: AtomicBool,
     /// The chunks cut into several pieces whose runs were hinted to the source.
-    hinted: Mutex<Vec<u64>>,
+    hinted: Mutex<BTreeSet<u64>>,
 }
 
 impl<S: Sink> Shared<'_, '_, S> {
-    /// Whether the caller is the first to ask for `chunk` (which then hints its runs).
-    fn first_of_chunk(&self, chunk: u64) -> bool {
-        let mut hinted = self.hinted.lock().unwrap_or_else(|p| p.into_inner());
-        match hinted.contains(&chunk) {
-            true => false,
-            false => {
-                hinted.push(chunk);
-                true
-            }
+    /// Whether piece `i` is the first of its chunk's pieces to ask, when its chunk is
+    /// cut into several (whose runs the first then hints).
+    fn first_of_chunk(&self, i: usize) -> bool {
+        let list = &self.pieces.list;
+        let chunk = list[i].chunk;
+        let cut = (i > 0 && list[i - 1].chunk == chunk)
+            || list.get(i + 1).is_some_and(|p| p.chunk == chunk);
+        cut && {
+            let mut hinted = self.hinted.lock().unwrap_or_else(|p| p.into_inner());
+            hinted.insert(chunk)
         }
     }
 }
@@ -108,7 +110,7 @@ impl Reader<'_> {
             regions: split_regions(&pieces.regions, sink.width(), out),
             next: AtomicUsize::new(0),
             failed: AtomicBool::new(false),
-            hinted: Mutex::new(Vec::new()),
+            hinted: Mutex::new(BTreeSet::new()),
         };
         let threads = self.threads.clamp(1, pieces.list.len().max(1));
         let run = || self.worker(&shared);
@@ -224,7 +226,7 @@ impl Reader<'_> {
         let wanted = |b: usize| mask.get(b).copied().unwrap_or(false);
         let blocks = piece.blocks.clone();
         if !parts.is_whole() {
-            if shared.first_of_chunk(piece.chunk) {
+            if shared.first_of_chunk(i) {
                 let sibling = (&mut scratch.sibling_plan, &mut scratch.sibling_mask);
                 self.hint_runs(shared, i, &stored, &parts, sibling, &mut scratch.places);
             }
