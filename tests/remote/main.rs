@@ -249,6 +249,39 @@ fn a_server_that_ignores_range_is_read_once_within_the_cap() {
 }
 
 #[test]
+fn a_whole_file_sent_chunked_is_read_no_further_than_the_cap() {
+    // No Content-Length: the cap is met while reading, and the body read no further.
+    let server = Server::serving(arrays());
+    server.ignore_ranges(true);
+    server.chunked(true);
+    let fixture = fixture("edge_many_chunks");
+    let url = server.url("edge_many_chunks.b2nd");
+    let array = Array::open(Source::remote(Arc::new(Remote::with_options(
+        &url,
+        small(0),
+    ))));
+    let all = &fixture["slices"][0];
+    assert_eq!(
+        array.unwrap().read_bytes(&"...".parse().unwrap()).unwrap(),
+        python(&fixture, all)
+    );
+    let capped = RemoteOptions {
+        max_whole: 10_000,
+        ..small(0)
+    };
+    let remote = Arc::new(Remote::with_options(&url, capped));
+    let err = Array::open(Source::remote(remote.clone()))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with(&url) && err.contains("ignores Range") && err.contains("10000 bytes"),
+        "{err}"
+    );
+    // A body refused is not counted as received.
+    assert_eq!(remote.stats().bytes, 0, "{err}");
+}
+
+#[test]
 fn a_file_that_changes_mid_read_is_an_error_not_mixed_bytes() {
     let server = Server::serving(arrays());
     let name = "changing.b2nd";
