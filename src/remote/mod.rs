@@ -6,10 +6,12 @@
 //! [`Array::open`](crate::array::Array::open), [`container::open`](crate::container::open)
 //! and [`frame::open`](crate::frame::open).
 //!
-//! Few requests: the first read fetches the file's head, which also gives its size
-//! (`Content-Range`: no HEAD, which Caterva2 refuses), and then its tail (a frame's
-//! trailer and index, a zip's directory), each once; later reads fetch the byte
-//! ranges asked (a read-ahead merges neighbours) and keep them within a bound. The
+//! Few requests, no more bytes than needed: the first read fetches the file's head,
+//! which also gives its size (`Content-Range`: no HEAD, which Caterva2 refuses), and
+//! then its tail (a frame's index and trailer exactly, where its header places them;
+//! a zip's directory), each once; later reads fetch the byte ranges asked (the ranges
+//! a reader hints, [`ReadAt::will_read`], in one request: a run of blocks, chunks read
+//! whole) and keep them within a bound. The
 //! first answer's ETag (or Last-Modified) is pinned: a file that changes between two
 //! requests is an error, never mixed bytes. A server that ignores `Range` (a 200 with
 //! the whole file) is read once, up to [`RemoteOptions::max_whole`] bytes.
@@ -64,15 +66,16 @@ pub struct RemoteOptions {
     pub retries: u32,
     /// The first wait before a retry (200 ms).
     pub backoff: Duration,
-    /// Bytes fetched at the head and at the tail of the file on its first read
-    /// (8 KiB each, python-blosc2's first read: a frame's header, its trailer and
-    /// a small chunk index, a zip's directory).
+    /// Bytes fetched at the head of the file on its first read (8 KiB, as
+    /// python-blosc2's first read: a frame's header), and at its tail when it is not a
+    /// frame (a zip's directory; a frame's index and trailer are fetched exactly).
     pub prefetch: u64,
     /// The least a fetch asks for (0: the bytes a read asks, as python-blosc2 reads;
     /// more makes a chunk's header, its block offsets and its first blocks one
     /// request, at the cost of bytes not needed where the blocks read are elsewhere).
     pub read_ahead: u64,
-    /// The fetched bytes kept besides the head and the tail (8 MiB).
+    /// The fetched bytes kept besides the head and the tail (8 MiB), and the most one
+    /// fetch of hinted bytes holds.
     pub keep: u64,
     /// The most bytes read from a server that ignores `Range` and sends the whole
     /// file (128 MiB, the default decode budget's size): past it, an error.
