@@ -118,8 +118,9 @@ pub struct RemoteStats {
 }
 
 /// A file on a server, read by range requests: `http://`, `https://` (a Caterva2
-/// server's `/api/fetch/ROOT/PATH` among them) or `s3://bucket/key` (endpoint and
-/// credentials from the `AWS_*` variables, see [`Remote::new`]). Nothing is sent
+/// server's `/api/fetch/ROOT/PATH` among them), `s3://bucket/key` or
+/// `az://container/blob` (endpoint and credentials from the `AWS_*` and
+/// `AZURE_STORAGE_*` variables, see [`Remote::new`]). Nothing is sent
 /// before the first read; clones of an `Arc<Remote>` share what it fetched. An open
 /// that failed is not tried again: later reads give its error (a new `Remote` tries).
 ///
