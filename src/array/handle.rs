@@ -61,6 +61,20 @@ impl core::fmt::Debug for Array {
     }
 }
 
+/// The frame `source` holds; for a Caterva2 dataset whose server serves no byte
+/// ranges of it, the one its `/api/info` and `/api/chunk` give.
+fn open_frame(source: &Source) -> Result<Frame, ArrayError> {
+    let e = match Frame::open(source) {
+        Ok(frame) => return Ok(frame),
+        Err(e) => e,
+    };
+    #[cfg(feature = "remote")]
+    if let Some(remote) = source.as_remote().filter(|r| r.refuses_ranges()) {
+        return super::chunk_api::open(remote);
+    }
+    Err(e)
+}
+
 /// The machine's parallelism, the default thread count.
 fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -90,7 +104,7 @@ impl Array {
     pub fn open(source: impl Into<Source>) -> Result<Array, ArrayError> {
         let source = source.into();
         let label = source.label().to_path_buf();
-        let frame = Frame::open(&source).map_err(|e| e.in_file(&label))?;
+        let frame = open_frame(&source).map_err(|e| e.in_file(&label))?;
         Array::from_frame(frame, label)
     }
 

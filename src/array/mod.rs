@@ -51,6 +51,8 @@
 //! Chunks the index marks as zeros, NaNs or uninitialised are never materialised;
 //! uninitialised chunks read as zeros, as C-Blosc2 gives them to python.
 
+#[cfg(feature = "remote")]
+mod chunk_api;
 mod edit;
 mod element;
 mod error;

@@ -93,7 +93,7 @@ impl Source {
         }
     }
 
-    /// The file at `url` (`http://`, `https://`, `s3://bucket/key`), read by range
+    /// The file at `url` (`http://`, `https://`, `s3://bucket/key`, `az://container/blob`), read by range
     /// requests ([`Remote`](crate::remote::Remote), default options; named by its URL
     /// in errors). Nothing is sent before the open.
     ///
@@ -172,6 +172,15 @@ impl Source {
             Place::Bytes(b) => Reach::Shared(Arc::clone(b) as SharedSource, Path::new(BYTES_LABEL)),
             #[cfg(feature = "remote")]
             Place::Remote(r) => Reach::Shared(Arc::clone(r) as SharedSource, r.label()),
+        }
+    }
+
+    /// The remote file it reads, when it is one.
+    #[cfg(feature = "remote")]
+    pub(crate) fn as_remote(&self) -> Option<&Arc<crate::remote::Remote>> {
+        match &self.place {
+            Place::Remote(r) => Some(r),
+            _ => None,
         }
     }
 

@@ -99,6 +99,34 @@ impl<R: ReadAt> StoredChunks<R> {
             })
     }
 
+    /// Tells the source that chunks `numbers` of a contiguous frame are about to be
+    /// read whole ([`ReadAt::will_read`]: a remote file fetches neighbours at once).
+    /// A chunk's bytes are taken to end where the next chunk's start, when that is
+    /// after it and within a chunk's largest stored size (its `chunksize`, its header
+    /// and block starts); else it is not hinted.
+    pub(crate) fn will_read_whole(&self, numbers: &[u64], nblocks: usize) {
+        if self.objects.is_some() {
+            return;
+        }
+        let largest = u64::try_from(self.info.chunksize.max(0)).unwrap_or(0)
+            + EXTENDED_HEADER_LEN as u64
+            + 4 * nblocks as u64;
+        let offset = |n: u64| match self.location(n) {
+            Ok(ChunkLocation::Offset(at)) => Some(at),
+            _ => None,
+        };
+        for &n in numbers {
+            let Some(at) = offset(n) else { continue };
+            let next = match n + 1 == self.index.locations.len() as u64 {
+                true => Some(self.index.offset),
+                false => offset(n + 1),
+            };
+            if let Some(end) = next.filter(|&e| e > at && e - at <= largest) {
+                self.reader.will_read(at, end - at);
+            }
+        }
+    }
+
     /// Chunk `n`: not stored, or where its bytes are (a sparse frame's chunk file is
     /// opened).
     pub(crate) fn chunk(&self, n: u64) -> Result<Chunk<'_>, FrameError> {
@@ -166,6 +194,14 @@ impl StoredChunk<'_> {
             Source::File(_, path) => e.in_file(path),
             Source::Frame(_) => e,
         }
+    }
+
+    /// Tells its source that bytes `range` of the chunk are about to be read, in
+    /// pieces ([`ReadAt::will_read`]: a remote file fetches them in one request).
+    pub(crate) fn will_read(&self, range: Range<usize>) {
+        let len = range.len() as u64;
+        self.reader()
+            .will_read(self.at.saturating_add(range.start as u64), len);
     }
 
     /// The chunk does not decode: the error at its byte.

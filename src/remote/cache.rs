@@ -52,6 +52,13 @@ impl Segments {
         Some(n)
     }
 
+    /// Whether a range holds byte `offset`.
+    pub(super) fn holds(&self, offset: u64) -> bool {
+        self.ranges
+            .iter()
+            .any(|(start, bytes)| *start <= offset && offset < start + bytes.len() as u64)
+    }
+
     /// Where the first range that starts after `offset` starts (a fetch from `offset`
     /// stops there: what follows is held already).
     pub(super) fn next_start(&self, offset: u64) -> Option<u64> {

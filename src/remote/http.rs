@@ -7,8 +7,8 @@ use std::string::{String, ToString};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::vec::Vec;
 
-use super::s3;
 use super::RemoteOptions;
+use super::{azure, s3};
 
 /// Where the bytes come from, as a GET is built.
 #[derive(Debug, Clone)]
@@ -18,6 +18,8 @@ pub(super) enum Endpoint {
     Http { url: String, cookie: Option<String> },
     /// `s3://bucket/key`, signed when credentials are set.
     S3(s3::Object),
+    /// `az://container/blob`, signed when an account key is set.
+    Azure(azure::Blob),
 }
 
 /// What a ranged GET answered.
@@ -58,6 +60,25 @@ pub(super) fn get(
     }
 }
 
+/// The error of a server that serves no byte ranges of a URL (a 416 with
+/// `Accept-Ranges: none`): [`super::Remote::refuses_ranges`] says so afterwards.
+#[derive(Debug)]
+pub(super) struct RangesRefused(String);
+
+impl core::fmt::Display for RangesRefused {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for RangesRefused {}
+
+/// Whether `e` says the server serves no byte ranges.
+pub(super) fn refused(e: &io::Error) -> bool {
+    e.get_ref()
+        .is_some_and(|inner| inner.downcast_ref::<RangesRefused>().is_some())
+}
+
 enum Failure {
     /// Worth another try: a connection refused or cut, a timeout, a 5xx.
     Retry(io::Error),
@@ -72,7 +93,11 @@ fn get_once(
 ) -> Result<Answer, Failure> {
     let request = match endpoint {
         Endpoint::Http { url, cookie } => {
-            let request = agent.get(url).header("Range", range);
+            // No range: the whole answer (a Caterva2 `/api/info` or `/api/chunk`).
+            let request = match range {
+                "" => agent.get(url),
+                range => agent.get(url).header("Range", range),
+            };
             match cookie {
                 Some(cookie) => request.header("Cookie", cookie),
                 None => request,
@@ -88,6 +113,13 @@ fn get_once(
             }
             request
         }
+        Endpoint::Azure(blob) => {
+            let mut request = agent.get(&blob.url).header("Range", range);
+            for (name, value) in azure::sign(blob, range, &azure::http_date()) {
+                request = request.header(name, value);
+            }
+            request
+        }
     };
     let mut response = request.call().map_err(transport)?;
     let status = response.status();
@@ -98,6 +130,20 @@ fn get_once(
             401 | 403 => io::ErrorKind::PermissionDenied,
             _ => io::ErrorKind::Other,
         };
+        // 416 with `Accept-Ranges: none`: this URL is served whole or not at all (a
+        // Caterva2 dataset computed or held inside a container).
+        let none = response
+            .headers()
+            .get("accept-ranges")
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("none"));
+        if status.as_u16() == 416 && none {
+            let refused = RangesRefused(format!("{line} (Accept-Ranges: none)"));
+            return Err(Failure::Final(io::Error::new(
+                io::ErrorKind::Unsupported,
+                refused,
+            )));
+        }
         let e = io::Error::new(kind, line);
         return Err(if status.is_server_error() {
             Failure::Retry(e)
@@ -112,15 +158,34 @@ fn get_once(
     let version = header("etag").or_else(|| header("last-modified"));
     let content_range = header("content-range");
     let whole = status.as_u16() == 200;
+    let too_long = || {
+        let what = match range {
+            "" => "the answer is",
+            _ => "the server ignores Range and sends the whole file,",
+        };
+        Failure::Final(io::Error::other(format!(
+            "{what} more than the {cap} bytes allowed (RemoteOptions::max_whole, the \
+             command's --budget)"
+        )))
+    };
+    // A whole file is read up to `cap` bytes (refused before any when its length says
+    // more), a range up to the length asked: never a byte past either.
+    let limit = match asked(range) {
+        Some(asked) if !whole => asked,
+        _ => cap,
+    };
+    if whole && response.body().content_length().is_some_and(|n| n > cap) {
+        return Err(too_long());
+    }
     let bytes = response
         .body_mut()
         .with_config()
-        .limit(cap)
+        .limit(limit)
         .read_to_vec()
         .map_err(|e| match e {
-            ureq::Error::BodyExceedsLimit(_) if whole => Failure::Final(io::Error::other(format!(
-                "the server ignores Range and sends the whole file, more than the {cap} bytes \
-                 allowed (RemoteOptions::max_whole, the command's --budget)"
+            ureq::Error::BodyExceedsLimit(_) if whole => too_long(),
+            ureq::Error::BodyExceedsLimit(_) => Failure::Final(io::Error::other(format!(
+                "asked for {limit} bytes ({range}), the server sent more"
             ))),
             e => transport(e),
         })?;
@@ -166,6 +231,13 @@ fn transport(e: ureq::Error) -> Failure {
         ),
         e => Failure::Final(io::Error::other(e.to_string())),
     }
+}
+
+/// How many bytes `bytes=A-B` asks for (`None` for other forms).
+fn asked(range: &str) -> Option<u64> {
+    let (a, b) = range.strip_prefix("bytes=")?.split_once('-')?;
+    let (a, b): (u64, u64) = (a.parse().ok()?, b.parse().ok()?);
+    b.checked_sub(a)?.checked_add(1)
 }
 
 /// `A` and `TOTAL` of `bytes A-B/TOTAL`.
@@ -227,5 +299,13 @@ mod tests {
             assert_eq!(start_and_total(header), total, "{header}");
         }
         assert_eq!(status_line(404, Some("Not Found")), "404 Not Found");
+        for (range, n) in [
+            ("bytes=0-8191", Some(8192)),
+            ("bytes=5-5", Some(1)),
+            ("bytes=-25", None),
+            ("bytes=9-3", None),
+        ] {
+            assert_eq!(asked(range), n, "{range}");
+        }
     }
 }

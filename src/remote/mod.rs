@@ -1,14 +1,17 @@
 //! Arrays and stores over the network (the `remote` feature): [`Remote`], a
-//! [`crate::io::ReadAt`] over HTTP(S) range requests, S3 (`s3://bucket/key`)
-//! and Caterva2 (`http://host/api/fetch/ROOT/PATH`), so that whatever reads a file
+//! [`crate::io::ReadAt`] over HTTP(S) range requests, S3 (`s3://bucket/key`), Azure
+//! Blob Storage (`az://container/blob`) and Caterva2 (`http://host/api/fetch/ROOT/PATH`;
+//! by `/api/chunk` where it serves no ranges), so that whatever reads a file
 //! reads a URL: [`Source::url`](crate::frame::Source::url) hands one to
 //! [`Array::open`](crate::array::Array::open), [`container::open`](crate::container::open)
 //! and [`frame::open`](crate::frame::open).
 //!
-//! Few requests: the first read fetches the file's head, which also gives its size
-//! (`Content-Range`: no HEAD, which Caterva2 refuses), and then its tail (a frame's
-//! trailer and index, a zip's directory), each once; later reads fetch the byte
-//! ranges asked (a read-ahead merges neighbours) and keep them within a bound. The
+//! Few requests, no more bytes than needed: the first read fetches the file's head,
+//! which also gives its size (`Content-Range`: no HEAD, which Caterva2 refuses), and
+//! then its tail (a frame's index and trailer exactly, where its header places them;
+//! a zip's directory), each once; later reads fetch the byte ranges asked (the ranges
+//! a reader hints, [`ReadAt::will_read`], in one request: a run of blocks, chunks read
+//! whole) and keep them within a bound. The
 //! first answer's ETag (or Last-Modified) is pinned: a file that changes between two
 //! requests is an error, never mixed bytes. A server that ignores `Range` (a 200 with
 //! the whole file) is read once, up to [`RemoteOptions::max_whole`] bytes.
@@ -22,8 +25,11 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod azure;
 mod cache;
+mod chunks;
 mod http;
+mod plan;
 mod s3;
 
 use std::format;
@@ -38,6 +44,9 @@ use std::vec::Vec;
 use crate::io::ReadAt;
 use cache::Segments;
 use http::{Answer, Endpoint};
+use plan::State;
+
+pub(crate) use chunks::Caterva2Chunks;
 
 /// How a [`Remote`] talks to its server: bounds on time, retries and memory.
 ///
@@ -57,14 +66,16 @@ pub struct RemoteOptions {
     pub retries: u32,
     /// The first wait before a retry (200 ms).
     pub backoff: Duration,
-    /// Bytes fetched at the head and at the tail of the file on its first read
-    /// (8 KiB each, python-blosc2's first read: a frame's header, its trailer and
-    /// a small chunk index, a zip's directory).
+    /// Bytes fetched at the head of the file on its first read (8 KiB, as
+    /// python-blosc2's first read: a frame's header), and at its tail when it is not a
+    /// frame (a zip's directory; a frame's index and trailer are fetched exactly).
     pub prefetch: u64,
-    /// The least a fetch asks for (16 KiB): a chunk's header, its block offsets and
-    /// its first blocks come in one request.
+    /// The least a fetch asks for (0: the bytes a read asks, as python-blosc2 reads;
+    /// more makes a chunk's header, its block offsets and its first blocks one
+    /// request, at the cost of bytes not needed where the blocks read are elsewhere).
     pub read_ahead: u64,
-    /// The fetched bytes kept besides the head and the tail (8 MiB).
+    /// The fetched bytes kept besides the head and the tail (8 MiB), and the most one
+    /// fetch of hinted bytes holds.
     pub keep: u64,
     /// The most bytes read from a server that ignores `Range` and sends the whole
     /// file (128 MiB, the default decode budget's size): past it, an error.
@@ -89,7 +100,7 @@ impl Default for RemoteOptions {
             retries: 2,
             backoff: Duration::from_millis(200),
             prefetch: 8 << 10,
-            read_ahead: 16 << 10,
+            read_ahead: 0,
             keep: 8 << 20,
             max_whole: crate::chunk::DecodeBudget::DEFAULT,
             login,
@@ -107,9 +118,11 @@ pub struct RemoteStats {
 }
 
 /// A file on a server, read by range requests: `http://`, `https://` (a Caterva2
-/// server's `/api/fetch/ROOT/PATH` among them) or `s3://bucket/key` (endpoint and
-/// credentials from the `AWS_*` variables, see [`Remote::new`]). Nothing is sent
-/// before the first read; clones of an `Arc<Remote>` share what it fetched.
+/// server's `/api/fetch/ROOT/PATH` among them), `s3://bucket/key` or
+/// `az://container/blob` (endpoint and credentials from the `AWS_*` and
+/// `AZURE_STORAGE_*` variables, see [`Remote::new`]). Nothing is sent
+/// before the first read; clones of an `Arc<Remote>` share what it fetched. An open
+/// that failed is not tried again: later reads give its error (a new `Remote` tries).
 ///
 /// ```
 /// use b2nd_meta::io::ReadAt;
@@ -132,17 +145,6 @@ pub struct Remote {
     bytes: AtomicU64,
 }
 
-/// What the first answer established, and the ranges fetched since.
-struct State {
-    opened: Option<Opened>,
-    held: Segments,
-    /// The range a reader said it is about to read ([`ReadAt::will_read`]): a miss
-    /// inside it fetches up to its end at once.
-    coming: Option<(u64, u64)>,
-    /// The ranges requested and not yet answered.
-    in_flight: Vec<(u64, u64)>,
-}
-
 struct Opened {
     agent: ureq::Agent,
     endpoint: Endpoint,
@@ -160,14 +162,14 @@ impl core::fmt::Debug for Remote {
     }
 }
 
-/// Whether `s` names a file [`Remote`] reads (`http://`, `https://`, `s3://`).
+/// Whether `s` names a file [`Remote`] reads (`http://`, `https://`, `s3://`, `az://`).
 ///
 /// ```
 /// assert!(b2nd_meta::remote::is_url("s3://bucket/a.b2nd"));
 /// assert!(!b2nd_meta::remote::is_url("data/a.b2nd"));
 /// ```
 pub fn is_url(s: &str) -> bool {
-    ["http://", "https://", "s3://"]
+    ["http://", "https://", "s3://", "az://"]
         .iter()
         .any(|p| s.starts_with(p))
 }
@@ -177,7 +179,9 @@ impl Remote {
     /// `AWS_ENDPOINT_URL_S3` or `AWS_ENDPOINT_URL` (an S3-compatible server, path-style
     /// requests), else AWS in `AWS_REGION` (or `AWS_DEFAULT_REGION`, us-east-1);
     /// signed with `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY` (and
-    /// `AWS_SESSION_TOKEN`) when set, unsigned otherwise.
+    /// `AWS_SESSION_TOKEN`) when set, unsigned otherwise. For `az://container/blob`:
+    /// `AZURE_STORAGE_ENDPOINT`, else `https://ACCOUNT.blob.core.windows.net` for
+    /// `AZURE_STORAGE_ACCOUNT`; signed with Shared Key by `AZURE_STORAGE_KEY` when set.
     pub fn new(url: &str) -> Remote {
         Remote::with_options(url, RemoteOptions::default())
     }
@@ -191,8 +195,11 @@ impl Remote {
             state: Mutex::new(State {
                 opened: None,
                 held: Segments::new(0),
-                coming: None,
+                coming: Vec::new(),
                 in_flight: Vec::new(),
+                failed: None,
+                refused: false,
+                session: None,
             }),
             fetched: Condvar::new(),
             requests: AtomicU64::new(0),
@@ -212,6 +219,11 @@ impl Remote {
         &self.label
     }
 
+    /// How it talks to its server.
+    pub(crate) fn options(&self) -> &RemoteOptions {
+        &self.options
+    }
+
     /// The requests sent and bytes received so far.
     pub fn stats(&self) -> RemoteStats {
         RemoteStats {
@@ -226,12 +238,39 @@ impl Remote {
             .state
             .lock()
             .map_err(|_| io::Error::other("poisoned"))?;
+        if let Some((kind, message)) = &state.failed {
+            return Err(io::Error::new(*kind, message.clone()));
+        }
         if state.opened.is_none() {
-            let (opened, held) = self.open()?;
+            // An open that failed is not tried again: each later read gives its error
+            // (a command that opens a URL twice sends its retries once).
+            let opened = self
+                .session(&mut state)
+                .and_then(|(agent, endpoint)| self.open(agent, endpoint));
+            let (opened, held) = opened.inspect_err(|e| {
+                state.failed = Some((e.kind(), e.to_string()));
+                state.refused = http::refused(e);
+            })?;
             state.opened = Some(opened);
             state.held = held;
         }
         Ok(state)
+    }
+
+    /// The agent and the endpoint (logged in, for Caterva2) requests go through, made
+    /// once and kept, an open that failed too.
+    fn session(&self, state: &mut State) -> io::Result<(ureq::Agent, Endpoint)> {
+        if let Some(session) = &state.session {
+            return Ok(session.clone());
+        }
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .timeout_global(Some(self.options.timeout))
+            .http_status_as_error(false)
+            .build()
+            .into();
+        let endpoint = self.endpoint(&agent)?;
+        state.session = Some((agent.clone(), endpoint.clone()));
+        Ok((agent, endpoint))
     }
 
     fn endpoint(&self, agent: &ureq::Agent) -> io::Result<Endpoint> {
@@ -239,9 +278,13 @@ impl Remote {
             let object = s3::object(bucket_key).map_err(|e| invalid(&e))?;
             return Ok(Endpoint::S3(object));
         }
+        if let Some(container_blob) = self.url.strip_prefix("az://") {
+            let blob = azure::blob(container_blob).map_err(|e| invalid(&e))?;
+            return Ok(Endpoint::Azure(blob));
+        }
         if !is_url(&self.url) {
             return Err(invalid(
-                "expected a URL starting http://, https:// or s3://",
+                "expected a URL starting http://, https://, s3:// or az://",
             ));
         }
         // Only a Caterva2 URL logs in: other servers have no such endpoint.
@@ -271,41 +314,6 @@ impl Remote {
         self.bytes
             .fetch_add(answer.bytes.len() as u64, Ordering::Relaxed);
         Ok(answer)
-    }
-
-    /// The first read: the head (and the size), then the tail.
-    fn open(&self) -> io::Result<(Opened, Segments)> {
-        let options = &self.options;
-        let agent: ureq::Agent = ureq::Agent::config_builder()
-            .timeout_global(Some(options.timeout))
-            .http_status_as_error(false)
-            .build()
-            .into();
-        let endpoint = self.endpoint(&agent)?;
-        let prefetch = options.prefetch.max(1);
-        let head = self.get(&agent, &endpoint, &format!("bytes=0-{}", prefetch - 1))?;
-        let mut held = Segments::new(options.keep);
-        let size = head.size;
-        let mut opened = Opened {
-            agent,
-            endpoint,
-            size,
-            version: head.version,
-            whole: None,
-        };
-        if head.whole {
-            opened.whole = Some(head.bytes);
-            return Ok((opened, held));
-        }
-        held.insert(0, head.bytes, true);
-        let tail_start = size.saturating_sub(prefetch).max(prefetch);
-        if tail_start < size {
-            let range = format!("bytes={tail_start}-{}", size - 1);
-            let tail = self.get(&opened.agent, &opened.endpoint, &range)?;
-            opened.check(&tail, tail_start)?;
-            held.insert(tail_start, tail.bytes, true);
-        }
-        Ok((opened, held))
     }
 }
 
@@ -371,48 +379,35 @@ impl ReadAt for Remote {
                 .wait(state)
                 .map_err(|_| io::Error::other("poisoned"))?;
         };
-        let coming = state
-            .coming
-            .filter(|(start, end)| *start <= offset && offset < *end)
-            .map_or(0, |(_, end)| end - offset);
-        let want = (buf.len() as u64).max(self.options.read_ahead).max(coming);
-        // Up to what is held or being fetched already.
-        let next_in_flight = state
-            .in_flight
-            .iter()
-            .map(|(s, _)| *s)
-            .filter(|s| *s > offset)
-            .min();
-        let end = offset
-            .saturating_add(want)
-            .min(size)
-            .min(state.held.next_start(offset).unwrap_or(u64::MAX))
-            .min(next_in_flight.unwrap_or(u64::MAX));
-        state.in_flight.push((offset, end));
+        let (start, end) = state.fetch_range(offset, buf.len() as u64, &self.options, size);
+        state.in_flight.push((start, end));
         // Unlocked while the request is out: other threads read what is held, or fetch.
         drop(state);
-        let answer = self.get(&agent, &endpoint, &format!("bytes={offset}-{}", end - 1));
+        let answer = self.get(&agent, &endpoint, &format!("bytes={start}-{}", end - 1));
         let mut state = self.state()?;
-        state.in_flight.retain(|range| *range != (offset, end));
+        state.in_flight.retain(|range| *range != (start, end));
         self.fetched.notify_all();
         let answer = answer?;
         let opened = state
             .opened
             .as_mut()
             .ok_or_else(|| io::Error::other("not opened"))?;
-        opened.check(&answer, offset)?;
+        opened.check(&answer, start)?;
         if answer.whole {
             opened.whole = Some(answer.bytes);
             drop(state);
             return self.read_at(buf, offset);
         }
         let bytes = answer.bytes;
-        let n = bytes.len().min(buf.len());
+        let from = bytes
+            .get(usize::try_from(offset - start).unwrap_or(usize::MAX)..)
+            .unwrap_or_default();
+        let n = from.len().min(buf.len());
         buf.get_mut(..n)
-            .zip(bytes.get(..n))
+            .zip(from.get(..n))
             .ok_or_else(|| io::Error::other("short answer"))
             .map(|(dst, src)| dst.copy_from_slice(src))?;
-        state.held.insert(offset, bytes, false);
+        state.held.insert(start, bytes, false);
         Ok(n)
     }
 
@@ -424,7 +419,7 @@ impl ReadAt for Remote {
     fn will_read(&self, offset: u64, len: u64) {
         // Before the open nothing is fetched; a poisoned lock drops the hint.
         if let Ok(mut state) = self.state.lock() {
-            state.coming = Some((offset, offset.saturating_add(len)));
+            state.hint(offset, offset.saturating_add(len));
         }
     }
 }
@@ -439,6 +434,7 @@ mod tests {
             ("http://h/a.b2nd", true),
             ("https://h/a.b2z", true),
             ("s3://b/k", true),
+            ("az://c/b", true),
             ("/data/a.b2nd", false),
             ("file:///a", false),
         ] {

@@ -91,7 +91,7 @@ pub(super) fn object(bucket_key: &str) -> Result<Object, String> {
 }
 
 /// S3's URI encoding of a key: every byte but the unreserved ones and `/` as `%XX`.
-fn encode_path(key: &str) -> String {
+pub(super) fn encode_path(key: &str) -> String {
     let mut out = String::with_capacity(key.len());
     for b in key.bytes() {
         if b.is_ascii_alphanumeric() || b"-_.~/".contains(&b) {

@@ -57,7 +57,10 @@ fn caterva2(names: &[&str]) -> Option<Caterva2> {
         eprintln!("\n!!! SKIPPED: {why}\n");
         return None;
     };
-    let dir = std::env::temp_dir().join(format!("b2nd-meta-caterva2-{}", std::process::id()));
+    // One directory per server: the tests run at once.
+    static SERVERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = SERVERS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let dir = std::env::temp_dir().join(format!("b2nd-meta-caterva2-{}-{n}", std::process::id()));
     let state = dir.join("state");
     std::fs::create_dir_all(state.join("public")).unwrap();
     let conf = dir.join("caterva2-server.toml");
@@ -216,4 +219,63 @@ fn fixture_node(url: &str) -> Vec<u8> {
     let store = b2nd_meta::container::open(Source::url(url)).unwrap();
     let array = Array::open_node(&store, "/g/h/big").unwrap();
     array.read_bytes(&"...".parse().unwrap()).unwrap()
+}
+
+#[test]
+fn a_dataset_served_without_ranges_is_read_by_api_chunk() {
+    // Caterva2 answers a range of a TreeStore leaf held in the store's embed.b2e (no
+    // window of the file to seek to) with a 416 and `Accept-Ranges: none`; the array
+    // is then read from /api/info and /api/chunk, each chunk once.
+    let names = ["store_tree.b2z"];
+    let Some(server) = caterva2(&names) else {
+        return;
+    };
+    let login = Some((USER.to_string(), PASSWORD.to_string()));
+    for (id, key, nchunks) in [
+        ("store_tree_b2z_g_leaf", "g/leaf", 4),
+        ("store_tree_b2z_g_h_big", "g/h/big", 6),
+    ] {
+        let fixture = fixture(id);
+        for (root, login) in [("@public", None), ("@personal", login.clone())] {
+            let url = format!(
+                "http://127.0.0.1:{}/api/fetch/{root}/store_tree.b2z/{key}",
+                server.port
+            );
+            let options = RemoteOptions {
+                login,
+                ..RemoteOptions::default()
+            };
+            let remote = Arc::new(Remote::with_options(&url, options));
+            let array = Array::open(Source::remote(remote.clone()))
+                .unwrap_or_else(|e| panic!("{url}: {e}"));
+            assert!(remote.refuses_ranges(), "{url}");
+            // The refused range, then /api/info.
+            assert_eq!(remote.stats().requests, 2, "{url}");
+            for slice in fixture["slices"].as_array().unwrap() {
+                let spec = slice["spec"].as_str().unwrap();
+                let sel: Selection = spec.parse().unwrap();
+                let got = array
+                    .read_bytes(&sel)
+                    .unwrap_or_else(|e| panic!("{url} [{spec}]: {e}"));
+                assert!(got == python(&fixture, slice), "{url} [{spec}]");
+            }
+            // Each chunk fetched once, however many slices and threads read it.
+            let requests = remote.stats().requests;
+            assert_eq!(requests, 2 + nchunks, "{url}: one request a chunk");
+        }
+    }
+    // The personal root without a login: /api/info's status, one line naming it.
+    let url = format!(
+        "http://127.0.0.1:{}/api/fetch/@personal/store_tree.b2z/g/leaf",
+        server.port
+    );
+    let options = RemoteOptions {
+        login: None,
+        ..RemoteOptions::default()
+    };
+    let err = Array::open(Source::remote(Arc::new(Remote::with_options(
+        &url, options,
+    ))));
+    let err = err.unwrap_err().to_string();
+    assert!(err.starts_with(&url) && !err.contains('\n'), "{err}");
 }

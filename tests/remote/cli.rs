@@ -105,3 +105,62 @@ fn export_url_to_a_file() {
     std::fs::remove_file(&out).unwrap();
     assert!(npy.ends_with(&python(&fixture, &fixture["slices"][4])));
 }
+
+#[test]
+fn a_server_that_ignores_range_is_read_within_the_budget() {
+    let server = Server::serving(arrays());
+    server.ignore_ranges(true);
+    let url = server.url("edge_many_chunks.b2nd");
+    let size = std::fs::metadata(arrays().join("edge_many_chunks.b2nd"))
+        .unwrap()
+        .len();
+    // The whole file (19,375 bytes) in one answer, within the budget: read.
+    let (code, _, err) = run(&["show", &url, "--budget", "1M"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(server.counts(), (1, size));
+    // Past it: one line naming the URL and why, its body read no further than its
+    // Content-Length said (nothing).
+    let (code, _, err) = run(&["show", &url, "--budget", "10000"]);
+    assert_ne!(code, Some(0));
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with(&format!("b2nd-meta: {url}: ")) && err.contains("ignores Range"),
+        "{err}"
+    );
+}
+
+#[test]
+fn retries_and_the_timeout_are_set_by_the_environment() {
+    let server = Server::serving(arrays());
+    server.fail("broken.b2nd", 503);
+    let url = server.url("broken.b2nd");
+    // A 5xx tried once more per retry, then one line with the last status.
+    for (retries, requests) in [("0", 1), ("2", 3)] {
+        let before = server.counts().0;
+        let out = Command::new(BIN)
+            .args(["show", &url])
+            .env("B2ND_META_RETRIES", retries)
+            .output()
+            .unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(server.counts().0 - before, requests, "{retries}: {err}");
+        assert!(
+            err.starts_with(&format!("b2nd-meta: {url}: ")) && err.lines().count() == 1,
+            "{err}"
+        );
+    }
+    // Accepted, never answered: B2ND_META_TIMEOUT seconds, then one line.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/a.b2nd", silent.local_addr().unwrap());
+    let out = Command::new(BIN)
+        .args(["show", &url])
+        .env("B2ND_META_TIMEOUT", "1")
+        .env("B2ND_META_RETRIES", "0")
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.starts_with(&format!("b2nd-meta: {url}: ")) && err.contains("timed out"),
+        "{err}"
+    );
+}

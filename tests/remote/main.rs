@@ -5,6 +5,7 @@
 //! retried, a server that ignores `Range`, a file that changes mid-read, a refused
 //! connection, a server that never answers.
 
+mod azure;
 mod caterva2;
 mod cli;
 mod s3;
@@ -93,6 +94,19 @@ fn every_slice_of_every_file_and_store_node_over_http_is_pythons() {
     assert!(checked > 1000, "{checked} slices");
 }
 
+/// Where the chunk index of the frame at `path` (under the fixtures) starts, as the
+/// local frame reader finds it: the index and the trailer run from there to the end.
+fn index_at(path: &str) -> u64 {
+    let path = arrays().join(path);
+    let frame = b2nd_meta::frame::open(&path).unwrap();
+    let file = std::fs::File::open(&path).unwrap();
+    match b2nd_meta::frame::ChunkIndex::read(&file, &frame.header).unwrap() {
+        // No data: the trailer follows the header.
+        index if index.offset == 0 => u64::from(frame.header.info.header_len),
+        index => index.offset,
+    }
+}
+
 #[test]
 fn an_open_is_two_requests_and_a_small_file_is_read_by_them_once() {
     let server = Server::serving(arrays());
@@ -110,9 +124,10 @@ fn an_open_is_two_requests_and_a_small_file_is_read_by_them_once() {
         let sel: Selection = slice["spec"].as_str().unwrap().parse().unwrap();
         assert_eq!(array.read_bytes(&sel).unwrap(), python(&fixture, slice));
     }
-    // 19,375 bytes: the 8 KiB head and tail when opened, then the gap between them
-    // (the slices' chunks) in one request; each byte once.
-    let tail = size - 8192;
+    // 19,375 bytes: the 8 KiB head, then the chunk index and the trailer exactly (where
+    // the header places them), then the gap between (the slices' chunks) in one
+    // request; each byte once.
+    let tail = index_at("edge_many_chunks.b2nd");
     let ranges = [
         "bytes=0-8191".to_string(),
         format!("bytes={tail}-{}", size - 1),
@@ -130,6 +145,31 @@ fn an_open_is_two_requests_and_a_small_file_is_read_by_them_once() {
 }
 
 #[test]
+fn an_open_fetches_the_head_and_exactly_the_index_and_trailer() {
+    let server = Server::serving(arrays());
+    let mut checked = 0;
+    for fixture in fixtures() {
+        let path = fixture["path"].as_str().unwrap();
+        let local = arrays().join(path);
+        if fixture["key"].is_string() || local.is_dir() || !path.ends_with(".b2nd") {
+            continue;
+        }
+        let size = std::fs::metadata(&local).unwrap().len();
+        let remote = Arc::new(Remote::with_options(&server.url(path), small(0)));
+        Array::open(Source::remote(remote.clone())).unwrap();
+        let tail = index_at(path).max(1024);
+        let (requests, bytes) = match tail < size {
+            true => (2, 1024 + size - tail),
+            false => (1, size.min(1024)),
+        };
+        let want = RemoteStats { requests, bytes };
+        assert_eq!(remote.stats(), want, "{path}: {:?}", server.ranges());
+        checked += 1;
+    }
+    assert!(checked > 20, "{checked} files");
+}
+
+#[test]
 fn one_element_costs_its_chunk_not_the_file() {
     let server = Server::serving(arrays());
     let fixture = fixture("edge_many_chunks");
@@ -139,11 +179,15 @@ fn one_element_costs_its_chunk_not_the_file() {
         .unwrap()
         .with_threads(1);
     let opened = remote.stats();
+    let size = std::fs::metadata(arrays().join("edge_many_chunks.b2nd"))
+        .unwrap()
+        .len();
+    let tail = size - index_at("edge_many_chunks.b2nd");
     assert_eq!(
         opened,
         RemoteStats {
             requests: 2,
-            bytes: 2048
+            bytes: 1024 + tail
         }
     );
     // One element of a chunk in the middle of the file (python's value, from its full
@@ -155,12 +199,12 @@ fn one_element_costs_its_chunk_not_the_file() {
     let read = remote.stats();
     assert_eq!(array.read_bytes(&one).unwrap(), want);
     assert_eq!(remote.stats(), read);
-    // The chunk's header with its block offsets (60 bytes), then the one block that
-    // holds the element (48 bytes): 108 of the file's 19,375.
+    // The chunk's header with its block offsets (56 bytes, as python reads them),
+    // then the one block that holds the element (48 bytes): 104 of the file's 19,375.
     let (requests, bytes) = (read.requests - opened.requests, read.bytes - opened.bytes);
     assert_eq!(
         (requests, bytes),
-        (2, 60 + 48),
+        (2, 56 + 48),
         "ranges {:?}",
         server.ranges()
     );
@@ -202,6 +246,39 @@ fn a_server_that_ignores_range_is_read_once_within_the_cap() {
         line.starts_with(&url) && line.contains("ignores Range") && line.contains("10000 bytes"),
         "{line}"
     );
+}
+
+#[test]
+fn a_whole_file_sent_chunked_is_read_no_further_than_the_cap() {
+    // No Content-Length: the cap is met while reading, and the body read no further.
+    let server = Server::serving(arrays());
+    server.ignore_ranges(true);
+    server.chunked(true);
+    let fixture = fixture("edge_many_chunks");
+    let url = server.url("edge_many_chunks.b2nd");
+    let array = Array::open(Source::remote(Arc::new(Remote::with_options(
+        &url,
+        small(0),
+    ))));
+    let all = &fixture["slices"][0];
+    assert_eq!(
+        array.unwrap().read_bytes(&"...".parse().unwrap()).unwrap(),
+        python(&fixture, all)
+    );
+    let capped = RemoteOptions {
+        max_whole: 10_000,
+        ..small(0)
+    };
+    let remote = Arc::new(Remote::with_options(&url, capped));
+    let err = Array::open(Source::remote(remote.clone()))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with(&url) && err.contains("ignores Range") && err.contains("10000 bytes"),
+        "{err}"
+    );
+    // A body refused is not counted as received.
+    assert_eq!(remote.stats().bytes, 0, "{err}");
 }
 
 #[test]
@@ -324,8 +401,8 @@ fn a_b2z_bundle_is_read_through_its_zip_directory() {
 
 #[test]
 fn a_long_value_is_one_request_not_one_per_doubling() {
-    // A 64 KiB vlmeta value in the trailer of a 71,749-byte frame: read past the 8
-    // KiB tail in one request (the reader's hint), not in 1, 2, 4 ... KiB pieces.
+    // A 64 KiB vlmeta value in the trailer of a 71,749-byte frame: fetched with the
+    // trailer when the frame opens, not in 1, 2, 4 ... KiB pieces.
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/values/big");
     let server = Server::serving(&dir);
     let remote = Arc::new(Remote::new(&server.url("big.b2nd")));
@@ -334,7 +411,8 @@ fn a_long_value_is_one_request_not_one_per_doubling() {
     assert_eq!(frame.vlmeta_names().unwrap(), local.vlmeta_names().unwrap());
     let value = frame.vlmeta_bytes("big").unwrap();
     assert!(value.len() > 65_536 && value == local.vlmeta_bytes("big").unwrap());
-    assert_eq!(remote.stats().requests, 3, "{:?}", server.ranges());
+    // The head, then the index and the trailer with the value: 2 requests.
+    assert_eq!(remote.stats().requests, 2, "{:?}", server.ranges());
 }
 
 #[test]

@@ -16,6 +16,7 @@ struct Shared {
     files: Mutex<BTreeMap<String, Vec<u8>>>,
     statuses: Mutex<BTreeMap<String, u16>>,
     ignore_ranges: AtomicBool,
+    chunked: AtomicBool,
     requests: AtomicU64,
     bytes: AtomicU64,
     ranges: Mutex<Vec<String>>,
@@ -70,6 +71,12 @@ impl Server {
         self.shared.ignore_ranges.store(ignore, Ordering::SeqCst);
     }
 
+    /// Whether a whole file is sent chunked (`Transfer-Encoding: chunked`, no
+    /// `Content-Length`: its length unknown until its end).
+    pub fn chunked(&self, chunked: bool) {
+        self.shared.chunked.store(chunked, Ordering::SeqCst);
+    }
+
     /// Requests and body bytes served so far; the ranges asked.
     pub fn counts(&self) -> (u64, u64) {
         let s = &self.shared;
@@ -92,6 +99,7 @@ fn reason(status: u16) -> &'static str {
         404 => "Not Found",
         416 => "Range Not Satisfiable",
         500 => "Internal Server Error",
+        503 => "Service Unavailable",
         _ => "Other",
     }
 }
@@ -147,6 +155,9 @@ fn answer(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
     let mut headers = vec![("ETag".to_string(), etag)];
     let range = range.filter(|_| !shared.ignore_ranges.load(Ordering::SeqCst));
     let Some(spec) = range.as_deref().and_then(|r| r.strip_prefix("bytes=")) else {
+        if shared.chunked.load(Ordering::SeqCst) {
+            return reply_chunked(&mut out, shared, &headers, &file);
+        }
         return reply(&mut out, shared, status, &headers, &file);
     };
     let (a, b) = spec.split_once('-').unwrap_or((spec, ""));
@@ -183,9 +194,35 @@ fn reply(
         "Content-Length: {}\r\nConnection: close\r\n\r\n",
         body.len()
     ));
+    // Counted before it is sent: the client may have it all, and the test go on,
+    // before this thread would count it after.
+    shared.bytes.fetch_add(body.len() as u64, Ordering::SeqCst);
     out.write_all(head.as_bytes())?;
     out.write_all(body)?;
-    shared.bytes.fetch_add(body.len() as u64, Ordering::SeqCst);
+    out.flush()
+}
+
+/// A 200 with `body` in chunks of 1 KiB, counted as they go: a client that stops
+/// reading sees the connection cut, and the count stops near where it did.
+fn reply_chunked(
+    out: &mut TcpStream,
+    shared: &Shared,
+    headers: &[(String, String)],
+    body: &[u8],
+) -> std::io::Result<()> {
+    let mut head = String::from("HTTP/1.1 200 OK\r\n");
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    head.push_str("Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n");
+    out.write_all(head.as_bytes())?;
+    for piece in body.chunks(1024) {
+        out.write_all(format!("{:x}\r\n", piece.len()).as_bytes())?;
+        out.write_all(piece)?;
+        out.write_all(b"\r\n")?;
+        shared.bytes.fetch_add(piece.len() as u64, Ordering::SeqCst);
+    }
+    out.write_all(b"0\r\n\r\n")?;
     out.flush()
 }
 

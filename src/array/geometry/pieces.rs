@@ -41,6 +41,8 @@ pub(crate) struct Pieces {
     /// The output's regions (element ranges, in order): pieces of different regions
     /// never write the same element, nor any element between their first and last.
     pub(crate) regions: Vec<Range<usize>>,
+    /// The chunks every block of which (that holds elements) the selection touches.
+    pub(crate) whole: Vec<u64>,
 }
 
 /// The blocks of a chunk a selection touches along one axis: each block with the span
@@ -140,6 +142,16 @@ impl Pieces {
         each_chunk(spans, |chunk| {
             let blocks = ChunkBlocks::new(grid, sel, chunk);
             let n = grid.chunk_number(&chunk.iter().map(|s| s.chunk).collect::<Vec<_>>());
+            // Every block that holds elements of the array (those past its edge are
+            // padding no read touches).
+            let every = (0..grid.ndim()).all(|d| {
+                let start = chunk[d].chunk * grid.chunkshape[d];
+                let items = grid.chunkshape[d].min(grid.shape[d].saturating_sub(start));
+                blocks.axes[d].len() as u64 == items.div_ceil(grid.blockshape[d].max(1))
+            });
+            if every {
+                pieces.whole.push(n);
+            }
             pieces.cut(&blocks, chunk, n, cap_blocks, strides, &mut footprints);
         });
         pieces.assign_regions(&footprints);

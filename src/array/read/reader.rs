@@ -8,6 +8,7 @@
 //! lock: a piece whose elements are stored in the output's order decodes straight into
 //! its region (which no other piece writes), any other into its thread's buffer first.
 
+use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::vec::Vec;
@@ -43,6 +44,9 @@ struct Scratch {
     element: Vec<u8>,
     plan: ChunkPlan,
     mask: Vec<bool>,
+    /// Another piece's plan and mask, and the blocks of a chunk all its pieces need.
+    sibling_plan: ChunkPlan,
+    sibling_mask: Vec<bool>,
 }
 
 /// What the workers share.
@@ -54,6 +58,23 @@ struct Shared<'s, 'o, S: Sink> {
     regions: Vec<Mutex<&'o mut [S::Item]>>,
     next: AtomicUsize,
     failed: AtomicBool,
+    /// The chunks cut into several pieces whose runs were hinted to the source.
+    hinted: Mutex<BTreeSet<u64>>,
+}
+
+impl<S: Sink> Shared<'_, '_, S> {
+    /// Whether piece `i` is the first of its chunk's pieces to ask, when its chunk is
+    /// cut into several (whose runs the first then hints).
+    fn first_of_chunk(&self, i: usize) -> bool {
+        let list = &self.pieces.list;
+        let chunk = list[i].chunk;
+        let cut = (i > 0 && list[i - 1].chunk == chunk)
+            || list.get(i + 1).is_some_and(|p| p.chunk == chunk);
+        cut && {
+            let mut hinted = self.hinted.lock().unwrap_or_else(|p| p.into_inner());
+            hinted.insert(chunk)
+        }
+    }
 }
 
 impl Reader<'_> {
@@ -77,6 +98,10 @@ impl Reader<'_> {
             self.threads,
             self.itemsize,
         );
+        // Chunks read whole: a remote file fetches them, and their neighbours, at once.
+        self.frame
+            .chunks
+            .will_read_whole(&pieces.whole, self.grid.nblocks());
         let shared = Shared {
             sel,
             sink,
@@ -85,6 +110,7 @@ impl Reader<'_> {
             regions: split_regions(&pieces.regions, sink.width(), out),
             next: AtomicUsize::new(0),
             failed: AtomicBool::new(false),
+            hinted: Mutex::new(BTreeSet::new()),
         };
         let threads = self.threads.clamp(1, pieces.list.len().max(1));
         let run = || self.worker(&shared);
@@ -159,9 +185,10 @@ impl Reader<'_> {
                 return Ok(());
             }
         };
-        // The chunk's header, block starts and dictionary: one read when it has the
-        // blocks the grid says.
-        let guess = chunk::EXTENDED_HEADER_LEN + (self.grid.nblocks() + 1) * 4;
+        // The chunk's header and block starts: one read, exactly their bytes, when it
+        // has the blocks the grid says (a dictionary, whose size follows, is a second
+        // read either way).
+        let guess = chunk::EXTENDED_HEADER_LEN + self.grid.nblocks() * 4;
         stored.read_prefix(&mut scratch.prefix, guess)?;
         let parts = Parts::new(&scratch.prefix).map_err(|e| stored.error(e))?;
         let chunk_nbytes = self.grid.chunk_items * self.itemsize;
@@ -199,6 +226,10 @@ impl Reader<'_> {
         let wanted = |b: usize| mask.get(b).copied().unwrap_or(false);
         let blocks = piece.blocks.clone();
         if !parts.is_whole() {
+            if shared.first_of_chunk(i) {
+                let sibling = (&mut scratch.sibling_plan, &mut scratch.sibling_mask);
+                self.hint_runs(shared, i, &stored, &parts, sibling, &mut scratch.places);
+            }
             let needed = parts.needed(blocks.clone(), wanted);
             stored.read_blocks(&parts, needed, &mut scratch.stored, &mut scratch.places)?;
         }
@@ -240,6 +271,72 @@ impl Reader<'_> {
         let mut dst = lock(&shared.regions[piece.region]);
         copy(plan, shared.sink, src, self.itemsize, &mut dst, base);
         Ok(())
+    }
+
+    /// When piece `i`'s chunk is cut into several pieces (read on several threads):
+    /// tells the source the runs of blocks they all need that lie back to back in the
+    /// chunk, so that a remote file fetches each run in one request, as one thread's
+    /// read of them would be (`places`: scratch for the extents).
+    fn hint_runs<S: Sink>(
+        &self,
+        shared: &Shared<'_, '_, S>,
+        i: usize,
+        stored: &StoredChunk<'_>,
+        parts: &Parts<'_>,
+        (plan, mask): (&mut ChunkPlan, &mut Vec<bool>),
+        places: &mut Vec<(usize, core::ops::Range<usize>)>,
+    ) {
+        let list = &shared.pieces.list;
+        let chunk = list[i].chunk;
+        let first = (0..i)
+            .rev()
+            .take_while(|&j| list[j].chunk == chunk)
+            .last()
+            .unwrap_or(i);
+        let end = (i..list.len())
+            .take_while(|&j| list[j].chunk == chunk)
+            .last()
+            .unwrap_or(i)
+            + 1;
+        if end - first < 2 {
+            return;
+        }
+        let mut union = std::vec![false; self.grid.nblocks()];
+        for (j, sibling) in list.iter().enumerate().take(end).skip(first) {
+            plan.fill(
+                self.grid,
+                shared.sel,
+                shared.strides,
+                shared.pieces.spans(j),
+            );
+            plan.block_mask(self.grid, mask);
+            for b in sibling.blocks.clone() {
+                if let (Some(u), Some(true)) = (union.get_mut(b), mask.get(b)) {
+                    *u = true;
+                }
+            }
+        }
+        let wanted = |b: usize| union.get(b).copied().unwrap_or(false);
+        places.clear();
+        places.extend(
+            parts
+                .needed(0..union.len(), wanted)
+                .filter_map(|b| Some((b, parts.extent(b)?))),
+        );
+        places.sort_by_key(|(_, e)| e.start);
+        let mut k = 0;
+        while k < places.len() {
+            let (start, mut end) = (places[k].1.start, places[k].1.end);
+            let from = k;
+            k += 1;
+            while k < places.len() && places[k].1.start == end {
+                end = places[k].1.end;
+                k += 1;
+            }
+            if k - from > 1 {
+                stored.will_read(start..end);
+            }
+        }
     }
 
     /// Chunk `piece.chunk` decoded whole into `kept` (kept for the thread's next piece

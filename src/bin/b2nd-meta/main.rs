@@ -58,6 +58,9 @@ fn main() -> ExitCode {
         } => {
             // A person's summary on a terminal, JSON for a program (as ripgrep does);
             // --full-hex is about JSON only.
+            if let Some(budget) = budget {
+                output::set_budget(budget);
+            }
             let terminal = io::stdout().is_terminal();
             let human = human || (!(json || full_hex) && terminal);
             if let Some(slice) = &slice {

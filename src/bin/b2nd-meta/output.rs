@@ -68,9 +68,19 @@ pub fn source(path: &std::path::Path) -> Source {
     Source::path(path).locking(locking())
 }
 
+/// The command's `--budget`, set once by `main` before any URL is opened: also the
+/// most a server that ignores `Range` may send.
+static BUDGET: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+
+/// Sets the command's `--budget` (once, before any file is opened).
+pub fn set_budget(budget: u64) {
+    let _ = BUDGET.set(budget);
+}
+
 /// The one [`Remote`](b2nd_meta::remote::Remote) of `url` for the whole command: a
 /// second open of the same URL (an error's explanation) reads what the first fetched.
-/// `B2ND_META_TIMEOUT` (seconds a request may take) and `B2ND_META_RETRIES` bound it.
+/// `B2ND_META_TIMEOUT` (seconds a request may take) and `B2ND_META_RETRIES` bound it;
+/// `--budget` the whole file a server that ignores `Range` sends.
 #[cfg(feature = "remote")]
 fn remote(url: &str) -> std::sync::Arc<b2nd_meta::remote::Remote> {
     use b2nd_meta::remote::{Remote, RemoteOptions};
@@ -84,6 +94,9 @@ fn remote(url: &str) -> std::sync::Arc<b2nd_meta::remote::Remote> {
     }
     if let Some(retries) = env("B2ND_META_RETRIES") {
         options.retries = u32::try_from(retries).unwrap_or(u32::MAX);
+    }
+    if let Some(budget) = BUDGET.get() {
+        options.max_whole = *budget;
     }
     let mut remotes = REMOTES.lock().unwrap_or_else(|p| p.into_inner());
     let remote = remotes
