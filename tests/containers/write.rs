@@ -560,3 +560,48 @@ fn a_remote_reference_is_put_as_python_puts_a_c2array() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Values put by `NewArray::put_typed` into a store of each kind read back as they
+/// were given, by us and (live) by python-blosc2; the frame's staging file is gone; a
+/// key python refuses is refused before anything is written.
+#[test]
+fn values_put_into_each_kind_of_store_read_back_as_given() {
+    use b2nd_meta::array::write::NewArray;
+    let dir = std::env::temp_dir().join(format!("b2nd-meta-put-values-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let values: Vec<f64> = (0..60).map(|i| f64::from(i) * 0.5 - 3.0).collect();
+    let new = NewArray::new(&[3, 4, 5], "<f8").unwrap().chunks(&[2, 4, 5]);
+    let mut paths = Vec::new();
+    for (name, tree) in [("d.b2z", false), ("t.b2d", true), ("e.b2e", false)] {
+        let path = dir.join(name);
+        let store = StoreWriter::create(&path, tree).unwrap();
+        new.put_typed(&store, "/v", &values).unwrap();
+        new.put_typed(&store, "/w", &values[..60]).unwrap();
+        assert!(
+            new.put_typed(&store, "no-slash", &values).is_err(),
+            "{name}"
+        );
+        let read = Array::open_node(&container::open(&path).unwrap(), "/v").unwrap();
+        assert_eq!(read.shape(), [3, 4, 5], "{name}");
+        assert_eq!(
+            read.read::<f64>(&Selection::all()).unwrap(),
+            values,
+            "{name}"
+        );
+        paths.push(path);
+    }
+    let staged = format!(".b2nd-meta-put.{}.", std::process::id());
+    let left = std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with(&staged))
+        .count();
+    assert_eq!(left, 0);
+    if let Some(views) = python_views(&paths) {
+        for (view, path) in views.iter().zip(&paths) {
+            assert_eq!(view_of(view), our_view(path), "{}", path.display());
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

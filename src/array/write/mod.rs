@@ -26,6 +26,7 @@
 mod caches;
 mod defaults;
 mod gather;
+mod into_store;
 mod layout;
 mod options;
 mod pipeline;
