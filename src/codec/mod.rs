@@ -70,7 +70,9 @@ pub(crate) const FIRST_ROOM: usize = 1 << 10;
 #[inline(never)]
 pub(crate) fn grow(out: &mut alloc::vec::Vec<u8>, base: usize, need: usize, maxout: usize) {
     let now = out.len() - base;
-    let mut len = (2 * now).max(need + SLACK).min(maxout.saturating_add(SLACK));
+    let mut len = (2 * now)
+        .max(need + SLACK)
+        .min(maxout.saturating_add(SLACK));
     if base + len > out.capacity() {
         len = (out.capacity() - base).max(need);
     }
