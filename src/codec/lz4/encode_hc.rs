@@ -16,10 +16,25 @@ use super::encode::count;
 use super::{DISTANCE_MAX, LASTLITERALS, MFLIMIT, MINMATCH, ML_MASK, RUN_MASK};
 const HASH_LOG: u32 = 15;
 
+/// The 4 bytes at `at`, zeros past the end: a branch to the cold padded read rather
+/// than a conditional move on the load's address (the chain walk's candidates are
+/// always whole).
 #[inline(always)]
 fn read32(src: &[u8], at: usize) -> u32 {
-    let (b, _) = src[at..].split_first_chunk::<4>().unwrap_or((&[0; 4], &[]));
-    u32::from_le_bytes(*b)
+    match src.get(at..).and_then(<[u8]>::first_chunk::<4>) {
+        Some(b) => u32::from_le_bytes(*b),
+        None => read32_padded(src, at),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn read32_padded(src: &[u8], at: usize) -> u32 {
+    let mut b = [0u8; 4];
+    let rest = src.get(at..).unwrap_or_default();
+    let n = rest.len().min(4);
+    b[..n].copy_from_slice(&rest[..n]);
+    u32::from_le_bytes(b)
 }
 
 #[inline(always)]
