@@ -5,6 +5,7 @@
 //! (up to three in flight), so that the blocks are C's. Positions in the tables are
 //! C's indices: the position plus 64 KiB, 0 for none.
 
+use alloc::boxed::Box;
 use alloc::vec;
 use alloc::vec::Vec;
 
@@ -69,8 +70,8 @@ const NO_MATCH: Match = Match {
 /// The hash table (C's indices) and the chain (distance back to the previous position
 /// of the same hash, by index modulo 64 Ki), filled up to `next` (an index).
 struct Tables {
-    hash: Vec<u32>,
-    chain: Vec<u16>,
+    hash: Box<[u32; 1 << HASH_LOG]>,
+    chain: Box<[u16; 1 << 16]>,
     next: usize,
 }
 
@@ -144,6 +145,15 @@ impl Tables {
     }
 }
 
+/// A table of `N` zeros on the heap, of a type that says its length (no bounds test
+/// for the indices masked to it).
+fn zeros<T: Copy + Default, const N: usize>() -> Box<[T; N]> {
+    match vec![T::default(); N].into_boxed_slice().try_into() {
+        Ok(table) => table,
+        Err(_) => unreachable!("a vector of N elements is N long"),
+    }
+}
+
 /// `LZ4HC_countBack`: minus the bytes equal before `ip` and `at`, down to `low` for
 /// `ip` and the block's start for `at`.
 #[inline(always)]
@@ -210,8 +220,8 @@ pub(super) fn compress(attempts: u32, src: &[u8], maxout: usize, out: &mut Vec<u
     let mut anchor = 0usize;
     if len > MFLIMIT {
         let mut t = Tables {
-            hash: vec![0; 1 << HASH_LOG],
-            chain: vec![0; 1 << 16],
+            hash: zeros(),
+            chain: zeros(),
             next: PREFIX,
         };
         let mflimit = (len - MFLIMIT) as isize;
