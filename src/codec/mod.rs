@@ -50,3 +50,31 @@ pub(crate) fn equal_prefix(x: &[u8], y: &[u8]) -> usize {
         .take_while(|(p, q)| p == q)
         .count()
 }
+
+/// Bytes an encoder keeps writable in `out` past what its stream may still need (the
+/// LZ4 literals' last 16-byte copy runs up to 15 past their end). The encoders that
+/// write into a slice (LZ4, BloscLZ) grow `out` with [`grow`] where C tests its
+/// budget, then store into `out[base..]`: no capacity test and no length update per
+/// byte, as a push has.
+#[cfg(feature = "std")]
+pub(crate) const SLACK: usize = 32;
+/// The first room made in `out` for a stream, then twice as much each time.
+#[cfg(feature = "std")]
+pub(crate) const FIRST_ROOM: usize = 1 << 10;
+
+/// Makes `out` (the stream from `base`) at least `base + need` long, and, within
+/// `maxout + SLACK` and (when it allows `need`) `out`'s capacity, twice as long as it
+/// was plus [`SLACK`]: zeros, which the stream overwrites.
+#[cfg(feature = "std")]
+#[cold]
+#[inline(never)]
+pub(crate) fn grow(out: &mut alloc::vec::Vec<u8>, base: usize, need: usize, maxout: usize) {
+    let now = out.len() - base;
+    let mut len = (2 * now)
+        .max(need + SLACK)
+        .min(maxout.saturating_add(SLACK));
+    if base + len > out.capacity() {
+        len = (out.capacity() - base).max(need);
+    }
+    out.resize(base + len.max(now), 0);
+}

@@ -126,8 +126,31 @@ pub const EXACT: &[Codec] = &[Codec::BloscLz, Codec::Lz4, Codec::Zlib];
 
 #[test]
 fn blosclz_and_lz4_chunks_are_c_blosc2_335s_bytes() {
-    let cases = cases::all(EXACT);
-    let Some(results) = run(&cases) else { return };
+    assert_c_bytes(&cases::all(EXACT));
+}
+
+/// LZ4HC at levels 3 to 8 runs LZ4 1.10's own loop (`LZ4HC_compress_hashChain`): the
+/// cases' levels 1, 5 and 9 as 3, 5 and 8.
+#[test]
+fn lz4hc_chunks_at_levels_3_to_8_are_c_blosc2_335s_bytes() {
+    let cases: Vec<(CParams, Vec<u8>)> = cases::all(&[Codec::Lz4Hc])
+        .into_iter()
+        .filter(|(p, _)| p.clevel > 0)
+        .map(|(mut p, data)| {
+            p.clevel = match p.clevel {
+                1 => 3,
+                9 => 8,
+                level => level,
+            };
+            (p, data)
+        })
+        .collect();
+    assert_c_bytes(&cases);
+}
+
+/// Every case's chunk is C's, byte for byte.
+fn assert_c_bytes(cases: &[(CParams, Vec<u8>)]) {
+    let Some(results) = run(cases) else { return };
     let differ: Vec<String> = cases
         .iter()
         .zip(&results)

@@ -2,26 +2,49 @@
 //! difference (mod 256) with the one before it in its channel (`bytedelta_forward` and
 //! `bytedelta_backward`, `plugins/filters/bytedelta/bytedelta.c` of C-Blosc2 3.x).
 
+#[cfg(feature = "std")]
+use crate::simd::{ScalarKernel, Unit};
+
 /// Bytedelta (filter 35) of `src` into `dst`: the block as `typesize` channels of
 /// `len / typesize` bytes, each replaced by the difference (mod 256) with the byte
-/// before it in its channel; the rest is copied as it is.
+/// before it in its channel; the rest is copied as it is. Each byte less the one before
+/// it, both read from `src` (no value carried from one byte to the next), a loop the
+/// compiler vectorises for the scalar unit (`crate::simd`: AVX2 where the CPU has it).
 #[cfg(feature = "std")]
 pub(crate) fn bytedelta(typesize: usize, src: &[u8], dst: &mut [u8]) {
-    let stream_len = src.len() / typesize.max(1);
-    let whole = stream_len * typesize;
-    if stream_len > 0 {
-        for (s, d) in src[..whole]
-            .chunks_exact(stream_len)
-            .zip(dst[..whole].chunks_exact_mut(stream_len))
-        {
-            let mut previous = 0u8;
-            for (o, &i) in d.iter_mut().zip(s) {
-                *o = i.wrapping_sub(previous);
-                previous = i;
+    Unit::scalar().run(Forward { typesize, src, dst });
+}
+
+/// [`bytedelta`] as a [`ScalarKernel`].
+#[cfg(feature = "std")]
+struct Forward<'a> {
+    typesize: usize,
+    src: &'a [u8],
+    dst: &'a mut [u8],
+}
+
+#[cfg(feature = "std")]
+impl ScalarKernel for Forward<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run(self) {
+        let (src, dst) = (self.src, self.dst);
+        let stream_len = src.len() / self.typesize.max(1);
+        let whole = stream_len * self.typesize;
+        if stream_len > 0 {
+            for (s, d) in src[..whole]
+                .chunks_exact(stream_len)
+                .zip(dst[..whole].chunks_exact_mut(stream_len))
+            {
+                d[0] = s[0];
+                for ((o, &i), &previous) in d[1..].iter_mut().zip(&s[1..]).zip(s) {
+                    *o = i.wrapping_sub(previous);
+                }
             }
         }
+        dst[whole..].copy_from_slice(&src[whole..]);
     }
-    dst[whole..].copy_from_slice(&src[whole..]);
 }
 
 /// Undoes bytedelta (filter 35) from `src` into `dst` (same length): the block holds

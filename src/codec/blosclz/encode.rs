@@ -12,6 +12,8 @@
 
 use alloc::vec::Vec;
 
+use crate::codec::{grow, FIRST_ROOM, SLACK};
+
 /// Longest literal run of one control byte.
 const MAX_COPY: u32 = 32;
 /// Farthest near match (13 bits).
@@ -147,13 +149,43 @@ fn compress_with(
         return false;
     }
     let base = out.len();
-    let op_limit = base + maxout;
+    let written = encode_into(clevel, hashlog, src, maxout, base, out, htab);
+    out.truncate(base + written.unwrap_or(0));
+    written.is_some()
+}
+
+/// The stream of [`compress_with`] written into `out` from `base` (grown as it goes,
+/// where C tests its budget: `crate::codec::grow`): its length, or `None` when it does
+/// not fit `maxout`.
+fn encode_into(
+    clevel: usize,
+    hashlog: u32,
+    src: &[u8],
+    maxout: usize,
+    base: usize,
+    out: &mut Vec<u8>,
+    htab: &mut [u32],
+) -> Option<usize> {
+    let olimit = maxout;
+    let length = src.len();
     let bound = length - 1;
     let ip_limit = length - 12;
     let htab = &mut htab[..1 << hashlog];
     htab.fill(0);
-    out.push((MAX_COPY - 1) as u8);
-    out.extend_from_slice(&src[..4]);
+    grow(out, base, maxout.min(FIRST_ROOM), maxout);
+    let mut d = &mut out[base..];
+    macro_rules! room {
+        ($op:expr, $n:expr) => {
+            let need = $op + $n;
+            if need + SLACK > d.len() {
+                grow(out, base, need, maxout);
+                d = &mut out[base..];
+            }
+        };
+    }
+    d[0] = (MAX_COPY - 1) as u8;
+    d[1..5].copy_from_slice(&src[..4]);
+    let mut op = 5usize;
     let mut ip = 4usize;
     let mut copy: u32 = 4;
     while ip < ip_limit {
@@ -171,30 +203,37 @@ fn compress_with(
         }
         // Short matches (and short far ones) cost more to decode than they save.
         if !candidate || ip < anchor || len < MINLEN || (len <= 5 && distance > MAX_DISTANCE) {
-            if out.len() + 2 > op_limit {
-                return false;
+            if op + 2 > olimit {
+                return None;
             }
-            out.push(src[anchor]);
+            room!(op, 2);
+            d[op] = src[anchor];
+            op += 1;
             ip = anchor + 1;
             copy += 1;
             if copy == MAX_COPY {
                 copy = 0;
-                out.push((MAX_COPY - 1) as u8);
+                d[op] = (MAX_COPY - 1) as u8;
+                op += 1;
             }
             continue;
         }
         // Close the literal run: its count goes before its bytes, or drop the empty one.
         if copy > 0 {
-            let at = out.len() - copy as usize - 1;
-            out[at] = (copy - 1) as u8;
+            d[op - copy as usize - 1] = (copy - 1) as u8;
         } else {
-            out.pop();
+            op -= 1;
         }
         copy = 0;
         let distance = distance - 1;
-        if !put_match(out, op_limit, len, distance) {
-            return false;
+        // C tests its budget before each byte of the match; the last test is the
+        // strictest.
+        let need = match_len(len, distance);
+        if op + need > olimit {
+            return None;
         }
+        room!(op, need + 1);
+        op = put_match(d, op, len, distance);
         let seq = read_u32(src, ip);
         htab[hash(seq, hashlog)] = ip as u32;
         ip += 1;
@@ -203,72 +242,72 @@ fn compress_with(
             htab[hash(seq >> 8, hashlog)] = ip as u32;
         }
         ip += 1;
-        if out.len() + 1 > op_limit {
-            return false;
+        if op + 1 > olimit {
+            return None;
         }
-        out.push((MAX_COPY - 1) as u8);
+        d[op] = (MAX_COPY - 1) as u8;
+        op += 1;
     }
     while ip <= bound {
-        if out.len() + 2 > op_limit {
-            return false;
+        if op + 2 > olimit {
+            return None;
         }
-        out.push(src[ip]);
+        room!(op, 2);
+        d[op] = src[ip];
+        op += 1;
         ip += 1;
         copy += 1;
         if copy == MAX_COPY {
             copy = 0;
-            out.push((MAX_COPY - 1) as u8);
+            d[op] = (MAX_COPY - 1) as u8;
+            op += 1;
         }
     }
     if copy > 0 {
-        let at = out.len() - copy as usize - 1;
-        out[at] = (copy - 1) as u8;
+        d[op - copy as usize - 1] = (copy - 1) as u8;
     } else {
-        out.pop();
+        op -= 1;
     }
     // The first byte's bit 5 marks the stream as BloscLZ.
-    out[base] |= 1 << 5;
-    true
+    d[0] |= 1 << 5;
+    Some(op)
 }
 
-/// Appends one match (`len` as C biases it, `distance` less one), near or far; false
-/// when it does not fit before `op_limit`.
-fn put_match(out: &mut Vec<u8>, op_limit: usize, len: usize, distance: usize) -> bool {
+/// The bytes of a match of `len` (as C biases it) at `distance` (less one): its code,
+/// any 255s and the rest of a long one, and one distance byte, or three when far.
+fn match_len(len: usize, distance: usize) -> usize {
+    let tail = if distance < MAX_DISTANCE { 2 } else { 4 };
+    if len < 7 {
+        tail
+    } else {
+        1 + (len - 7) / 255 + tail
+    }
+}
+
+/// Writes one match (`len` as C biases it, `distance` less one), near or far, at `op`
+/// (with the room for it, [`match_len`]); returns where it ends.
+fn put_match(d: &mut [u8], mut op: usize, len: usize, distance: usize) -> usize {
     let (far, distance) = if distance < MAX_DISTANCE {
         (false, distance)
     } else {
         (true, distance - MAX_DISTANCE)
     };
-    let tail: &[u8] = if far {
-        &[255, (distance >> 8) as u8, distance as u8]
-    } else {
-        &[distance as u8]
-    };
     let high = if far { 31 } else { (distance >> 8) as u8 };
     if len < 7 {
-        if out.len() + if far { 4 } else { 2 } > op_limit {
-            return false;
-        }
-        out.push(((len as u8) << 5) + high);
-        out.extend_from_slice(tail);
-        return true;
+        d[op] = ((len as u8) << 5) + high;
+        op += 1;
+    } else {
+        d[op] = (7 << 5) + high;
+        let full = (len - 7) / 255;
+        d[op + 1..op + 1 + full].fill(255);
+        d[op + 1 + full] = ((len - 7) % 255) as u8;
+        op += full + 2;
     }
-    if out.len() + 1 > op_limit {
-        return false;
+    if far {
+        d[op..op + 3].copy_from_slice(&[255, (distance >> 8) as u8, distance as u8]);
+        op + 3
+    } else {
+        d[op] = distance as u8;
+        op + 1
     }
-    out.push((7 << 5) + high);
-    let mut rest = len - 7;
-    while rest >= 255 {
-        if out.len() + 1 > op_limit {
-            return false;
-        }
-        out.push(255);
-        rest -= 255;
-    }
-    if out.len() + if far { 4 } else { 2 } > op_limit {
-        return false;
-    }
-    out.push(rest as u8);
-    out.extend_from_slice(tail);
-    true
 }

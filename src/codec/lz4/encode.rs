@@ -4,10 +4,16 @@
 //! 5 bytes above), a search that skips faster the longer it finds nothing (the more so
 //! the higher the acceleration: C-Blosc2 passes `10 - clevel`), matches extended
 //! backwards over the literals, and C's conservative checks of the output budget.
+//!
+//! The block is written into the bytes of `out` past its length, grown (zeroed) ahead
+//! of what is written, in steps, at the points where C checks its budget: so that each
+//! write is a store into a slice rather than a push, and literals are copied 16 bytes
+//! at a time (C's wild copy) rather than by a call to `memcpy` each.
 
 use alloc::vec::Vec;
 
 use super::{DISTANCE_MAX, LASTLITERALS, MFLIMIT, MINMATCH, ML_MASK, RUN_MASK};
+use crate::codec::{grow, FIRST_ROOM, SLACK};
 
 /// Inputs below this use the 16-bit table (`LZ4_64Klimit`).
 const LIMIT_64K: usize = (64 << 10) + MFLIMIT - 1;
@@ -16,10 +22,35 @@ const HASHLOG: u32 = 12;
 /// Probes before the step grows by one (`LZ4_skipTrigger`).
 const SKIP_TRIGGER: u32 = 6;
 
+/// The 4 bytes at `at`: always whole where the compressor reads them (12 bytes before
+/// the end at most); past the end, a branch to the cold padded read rather than a
+/// conditional move on the load's address.
 #[inline(always)]
 fn read32(src: &[u8], at: usize) -> u32 {
-    let (b, _) = src[at..].split_first_chunk::<4>().unwrap_or((&[0; 4], &[]));
-    u32::from_le_bytes(*b)
+    match src.get(at..).and_then(<[u8]>::first_chunk::<4>) {
+        Some(b) => u32::from_le_bytes(*b),
+        None => u32::from_le_bytes(padded(src, at)),
+    }
+}
+
+/// The 8 bytes at `at`, as [`read32`].
+#[inline(always)]
+fn read64(src: &[u8], at: usize) -> u64 {
+    match src.get(at..).and_then(<[u8]>::first_chunk::<8>) {
+        Some(b) => u64::from_le_bytes(*b),
+        None => u64::from_le_bytes(padded(src, at)),
+    }
+}
+
+/// The `N` bytes at `at`, zeros past the end.
+#[cold]
+#[inline(never)]
+fn padded<const N: usize>(src: &[u8], at: usize) -> [u8; N] {
+    let mut b = [0u8; N];
+    let rest = src.get(at..).unwrap_or_default();
+    let n = rest.len().min(N);
+    b[..n].copy_from_slice(&rest[..n]);
+    b
 }
 
 /// The table's hash of the bytes at `at`: 4 bytes into 13 bits for small inputs, else
@@ -29,10 +60,7 @@ fn hash<const SMALL: bool>(src: &[u8], at: usize) -> usize {
     if SMALL {
         (read32(src, at).wrapping_mul(2_654_435_761) >> (32 - (HASHLOG + 1))) as usize
     } else {
-        let mut b = [0u8; 8];
-        let n = (src.len() - at).min(8);
-        b[..n].copy_from_slice(&src[at..at + n]);
-        let v = u64::from_le_bytes(b);
+        let v = read64(src, at);
         ((v << 24).wrapping_mul(889_523_592_379) >> (64 - HASHLOG)) as usize
     }
 }
@@ -97,6 +125,33 @@ impl Cell for u32 {
 /// Cells of the hash table: 13 bits of hash for small inputs, 12 for the others.
 const TABLE: usize = 1 << (HASHLOG + 1);
 
+/// Copies `src[from..from + len]` to `d[op..]`, 16 bytes at a time when both slices
+/// have the bytes past its end (at most 15) that the last copy takes.
+#[inline(always)]
+fn copy_literals(d: &mut [u8], op: usize, src: &[u8], from: usize, len: usize) {
+    let whole = (len + 15) & !15;
+    match (d.get_mut(op..op + whole), src.get(from..from + whole)) {
+        (Some(to), Some(bytes)) => {
+            let (to, _) = to.as_chunks_mut::<16>();
+            let (bytes, _) = bytes.as_chunks::<16>();
+            for (t, b) in to.iter_mut().zip(bytes) {
+                *t = *b;
+            }
+        }
+        _ => d[op..op + len].copy_from_slice(&src[from..from + len]),
+    }
+}
+
+/// Writes the bytes of a length beyond its token's 15 at `op` (255s, then the rest)
+/// and returns where they end.
+#[inline(always)]
+fn put_length(d: &mut [u8], op: usize, len: usize) -> usize {
+    let full = len / 255;
+    d[op..op + full].fill(255);
+    d[op + full] = (len % 255) as u8;
+    op + full + 1
+}
+
 /// [`compress_fast`] for inputs below 64 KiB (`SMALL`: positions are their own
 /// distances, the hash takes 4 bytes) or not, each its own loop with no test of which
 /// per probe; the table of `CELLS` cells, its index masked to it (no bounds test; the
@@ -108,12 +163,40 @@ fn compress_with<const SMALL: bool, C: Cell, const CELLS: usize>(
     out: &mut Vec<u8>,
 ) -> bool {
     let base = out.len();
-    let olimit = base + maxout;
+    let written = encode_into::<SMALL, C, CELLS>(src, acceleration, maxout, base, out);
+    out.truncate(base + written.unwrap_or(0));
+    written.is_some()
+}
+
+/// The block of [`compress_with`] written into `out` from `base` (grown as it goes):
+/// its length, or `None` when it does not fit `maxout`.
+fn encode_into<const SMALL: bool, C: Cell, const CELLS: usize>(
+    src: &[u8],
+    acceleration: u32,
+    maxout: usize,
+    base: usize,
+    out: &mut Vec<u8>,
+) -> Option<usize> {
+    let olimit = maxout;
     let len = src.len();
     let small = SMALL;
     let hash = |src: &[u8], at: usize| hash::<SMALL>(src, at) & (CELLS - 1);
     let mut table = [C::ZERO; CELLS];
     let mut anchor = 0usize;
+    // `d` is the block's bytes in `out`, `op` where the next goes; `room!(n)` makes `n`
+    // more writable (plus SLACK), growing `out`, where C tests its budget.
+    grow(out, base, maxout.min(FIRST_ROOM), maxout);
+    let mut d = &mut out[base..];
+    let mut op = 0usize;
+    macro_rules! room {
+        ($n:expr) => {
+            let need = op + $n;
+            if need + SLACK > d.len() {
+                grow(out, base, need, maxout);
+                d = &mut out[base..];
+            }
+        };
+    }
     if len > MFLIMIT {
         let mflimit_plus_one = len - MFLIMIT + 1;
         let matchlimit = len - LASTLITERALS;
@@ -152,29 +235,35 @@ fn compress_with<const SMALL: bool, C: Cell, const CELLS: usize>(
                 m -= 1;
             }
             let lit_len = ip - anchor;
-            let mut token_at = out.len();
-            out.push(0);
-            if out.len() + lit_len + (2 + 1 + LASTLITERALS) + lit_len / 255 > olimit {
-                return false;
+            let need = 1 + lit_len + (2 + 1 + LASTLITERALS) + lit_len / 255;
+            if op + need > olimit {
+                return None;
             }
-            out[token_at] = (lit_len.min(RUN_MASK) as u8) << 4;
+            room!(need);
+            let mut token_at = op;
+            d[token_at] = (lit_len.min(RUN_MASK) as u8) << 4;
+            op += 1;
             if lit_len >= RUN_MASK {
-                push_length(out, lit_len - RUN_MASK);
+                op = put_length(d, op, lit_len - RUN_MASK);
             }
-            out.extend_from_slice(&src[anchor..ip]);
+            copy_literals(d, op, src, anchor, lit_len);
+            op += lit_len;
             // Then matches, each followed at once by any match at its end.
             loop {
-                out.extend_from_slice(&((ip - m) as u16).to_le_bytes());
+                d[op..op + 2].copy_from_slice(&((ip - m) as u16).to_le_bytes());
+                op += 2;
                 let match_code = count(src, ip + MINMATCH, m + MINMATCH, matchlimit);
                 ip += match_code + MINMATCH;
-                if out.len() + (1 + LASTLITERALS) + (match_code + 240) / 255 > olimit {
-                    return false;
+                let need = (1 + LASTLITERALS) + (match_code + 240) / 255;
+                if op + need > olimit {
+                    return None;
                 }
+                room!(need);
                 if match_code >= ML_MASK {
-                    out[token_at] += ML_MASK as u8;
-                    push_length(out, match_code - ML_MASK);
+                    d[token_at] += ML_MASK as u8;
+                    op = put_length(d, op, match_code - ML_MASK);
                 } else {
-                    out[token_at] += match_code as u8;
+                    d[token_at] += match_code as u8;
                 }
                 anchor = ip;
                 if ip >= mflimit_plus_one {
@@ -188,30 +277,25 @@ fn compress_with<const SMALL: bool, C: Cell, const CELLS: usize>(
                 if !(near && read32(src, m) == read32(src, ip)) {
                     break;
                 }
-                token_at = out.len();
-                out.push(0);
+                token_at = op;
+                d[token_at] = 0;
+                op += 1;
             }
             ip += 1;
             forward_h = hash(src, ip);
         }
     }
     let last_run = len - anchor;
-    if out.len() + last_run + 1 + (last_run + 255 - RUN_MASK) / 255 > olimit {
-        return false;
+    let need = last_run + 1 + (last_run + 255 - RUN_MASK) / 255;
+    if op + need > olimit {
+        return None;
     }
-    out.push((last_run.min(RUN_MASK) as u8) << 4);
+    room!(need);
+    d[op] = (last_run.min(RUN_MASK) as u8) << 4;
+    op += 1;
     if last_run >= RUN_MASK {
-        push_length(out, last_run - RUN_MASK);
+        op = put_length(d, op, last_run - RUN_MASK);
     }
-    out.extend_from_slice(&src[anchor..]);
-    true
-}
-
-/// The bytes of a length beyond its token's 15: 255s, then the rest.
-fn push_length(out: &mut Vec<u8>, mut len: usize) {
-    while len >= 255 {
-        out.push(255);
-        len -= 255;
-    }
-    out.push(len as u8);
+    d[op..op + last_run].copy_from_slice(&src[anchor..]);
+    Some(op + last_run)
 }

@@ -1,8 +1,10 @@
-//! LZ4HC: LZ4 blocks searched harder, our own compressor. A hash chain over the last
-//! 64 KiB (4-byte hashes) is followed for up to `1 << (level - 1)` candidates, as
-//! LZ4HC's levels 3 to 9 search (`k_clTable` of `lz4hc.c`; levels 1 and 2, LZ4 1.10's
-//! "mid" strategy, get 2 and 4), and each match is put off while the next position has
-//! a longer one (lazy matching). C-Blosc2 passes its level as LZ4HC's.
+//! LZ4HC: LZ4 blocks searched harder. Levels 3 to 8 are LZ4 1.10's own loop
+//! (`super::hash_chain`: C's blocks). The others are our own compressor: a hash chain
+//! over the last 64 KiB (4-byte hashes) followed for up to `1 << (level - 1)`
+//! candidates, as LZ4HC's level 9 searches (`k_clTable` of `lz4hc.c`, without its
+//! pattern analysis; levels 1 and 2, LZ4 1.10's "mid" strategy, get 2 and 4), each match
+//! put off while the next position has a longer one (lazy matching). C-Blosc2 passes
+//! its level as LZ4HC's.
 //!
 //! The block obeys LZ4's end rules: no match starts in the last 12 bytes, the last 5
 //! are literals.
@@ -16,10 +18,25 @@ use super::encode::count;
 use super::{DISTANCE_MAX, LASTLITERALS, MFLIMIT, MINMATCH, ML_MASK, RUN_MASK};
 const HASH_LOG: u32 = 15;
 
+/// The 4 bytes at `at`, zeros past the end: a branch to the cold padded read rather
+/// than a conditional move on the load's address (the chain walk's candidates are
+/// always whole).
 #[inline(always)]
 fn read32(src: &[u8], at: usize) -> u32 {
-    let (b, _) = src[at..].split_first_chunk::<4>().unwrap_or((&[0; 4], &[]));
-    u32::from_le_bytes(*b)
+    match src.get(at..).and_then(<[u8]>::first_chunk::<4>) {
+        Some(b) => u32::from_le_bytes(*b),
+        None => read32_padded(src, at),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn read32_padded(src: &[u8], at: usize) -> u32 {
+    let mut b = [0u8; 4];
+    let rest = src.get(at..).unwrap_or_default();
+    let n = rest.len().min(4);
+    b[..n].copy_from_slice(&rest[..n]);
+    u32::from_le_bytes(b)
 }
 
 #[inline(always)]
@@ -132,6 +149,10 @@ impl Chain {
 /// Appends the LZ4 block of `src` searched at LZ4HC level `clevel` to `out` and returns
 /// true, or false when it is longer than `maxout` bytes.
 pub(crate) fn compress(clevel: u8, src: &[u8], maxout: usize, out: &mut Vec<u8>) -> bool {
+    if (3..=8).contains(&clevel) {
+        // C's own loop: C's blocks.
+        return super::hash_chain::compress(1 << (clevel - 1), src, maxout, out);
+    }
     let base = out.len();
     let attempts = match clevel {
         0..=1 => 2,

@@ -7,6 +7,8 @@ pub(crate) mod encode;
 #[cfg(feature = "std")]
 pub(crate) mod encode_hc;
 mod error;
+#[cfg(feature = "std")]
+mod hash_chain;
 
 pub(crate) use decode::{decompress_block, decompress_block_rows};
 pub(crate) use error::Refusal;

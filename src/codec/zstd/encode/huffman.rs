@@ -103,15 +103,24 @@ impl Code {
         let max_symbol = (0..256).rev().find(|&s| lengths[s] > 0).unwrap_or(0);
         // Canonical as the decoder fills its table: by weight (longest codes first), then
         // by symbol; a code is its first cell's index over the cells it spans.
-        let mut codes = [0u16; 256];
+        // One pass to count each weight's symbols, one to hand out the codes from each
+        // weight's first cell (rather than a pass over the symbols per weight).
+        let weight_of = |s: usize| (max_bits + 1 - u32::from(lengths[s])) as usize;
+        let mut per_weight = [0u32; MAX_BITS as usize + 1];
+        for s in (0..=max_symbol).filter(|&s| lengths[s] > 0) {
+            per_weight[weight_of(s)] += 1;
+        }
+        let mut first = [0u32; MAX_BITS as usize + 1];
         let mut next = 0u32;
-        for w in 1..=max_bits {
-            for s in 0..=max_symbol {
-                if lengths[s] > 0 && max_bits + 1 - u32::from(lengths[s]) == w {
-                    codes[s] = (next >> (w - 1)) as u16;
-                    next += 1 << (w - 1);
-                }
-            }
+        for w in 1..=max_bits as usize {
+            first[w] = next;
+            next += per_weight[w] << (w - 1);
+        }
+        let mut codes = [0u16; 256];
+        for s in (0..=max_symbol).filter(|&s| lengths[s] > 0) {
+            let w = weight_of(s);
+            codes[s] = (first[w] >> (w - 1)) as u16;
+            first[w] += 1 << (w - 1);
         }
         Code {
             lengths,
