@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::vec::Vec;
 
 use super::RemoteOptions;
-use super::{azure, s3};
+use super::{azure, gcs, s3};
 
 /// Where the bytes come from, as a GET is built.
 #[derive(Debug, Clone)]
@@ -20,6 +20,8 @@ pub(super) enum Endpoint {
     S3(s3::Object),
     /// `az://container/blob`, signed when an account key is set.
     Azure(azure::Blob),
+    /// `gs://bucket/object`, with a bearer token when one is set.
+    Gcs(gcs::Object),
 }
 
 /// What a ranged GET answered.
@@ -119,6 +121,13 @@ fn get_once(
                 request = request.header(name, value);
             }
             request
+        }
+        Endpoint::Gcs(object) => {
+            let request = agent.get(&object.url).header("Range", range);
+            match &object.token {
+                Some(token) => request.header("Authorization", format!("Bearer {token}")),
+                None => request,
+            }
         }
     };
     let mut response = request.call().map_err(transport)?;

@@ -28,6 +28,7 @@
 mod azure;
 mod cache;
 mod chunks;
+mod gcs;
 mod http;
 mod plan;
 mod s3;
@@ -119,8 +120,8 @@ pub struct RemoteStats {
 
 /// A file on a server, read by range requests: `http://`, `https://` (a Caterva2
 /// server's `/api/fetch/ROOT/PATH` among them), `s3://bucket/key` or
-/// `az://container/blob` (endpoint and credentials from the `AWS_*` and
-/// `AZURE_STORAGE_*` variables, see [`Remote::new`]). Nothing is sent
+/// `az://container/blob`, `gs://bucket/object` (endpoint and credentials from the
+/// `AWS_*`, `AZURE_STORAGE_*` and Google's variables, see [`Remote::new`]). Nothing is sent
 /// before the first read; clones of an `Arc<Remote>` share what it fetched. An open
 /// that failed is not tried again: later reads give its error (a new `Remote` tries).
 ///
@@ -162,14 +163,15 @@ impl core::fmt::Debug for Remote {
     }
 }
 
-/// Whether `s` names a file [`Remote`] reads (`http://`, `https://`, `s3://`, `az://`).
+/// Whether `s` names a file [`Remote`] reads (`http://`, `https://`, `s3://`, `az://`,
+/// `gs://`).
 ///
 /// ```
 /// assert!(b2nd_meta::remote::is_url("s3://bucket/a.b2nd"));
 /// assert!(!b2nd_meta::remote::is_url("data/a.b2nd"));
 /// ```
 pub fn is_url(s: &str) -> bool {
-    ["http://", "https://", "s3://", "az://"]
+    ["http://", "https://", "s3://", "az://", "gs://"]
         .iter()
         .any(|p| s.starts_with(p))
 }
@@ -182,6 +184,9 @@ impl Remote {
     /// `AWS_SESSION_TOKEN`) when set, unsigned otherwise. For `az://container/blob`:
     /// `AZURE_STORAGE_ENDPOINT`, else `https://ACCOUNT.blob.core.windows.net` for
     /// `AZURE_STORAGE_ACCOUNT`; signed with Shared Key by `AZURE_STORAGE_KEY` when set.
+    /// For `gs://bucket/object`: `STORAGE_EMULATOR_HOST`, else Google's endpoint, with
+    /// `GOOGLE_OAUTH_ACCESS_TOKEN` (or `CLOUDSDK_AUTH_ACCESS_TOKEN`) as a bearer token
+    /// when set.
     pub fn new(url: &str) -> Remote {
         Remote::with_options(url, RemoteOptions::default())
     }
@@ -282,9 +287,13 @@ impl Remote {
             let blob = azure::blob(container_blob).map_err(|e| invalid(&e))?;
             return Ok(Endpoint::Azure(blob));
         }
+        if let Some(bucket_object) = self.url.strip_prefix("gs://") {
+            let object = gcs::object(bucket_object).map_err(|e| invalid(&e))?;
+            return Ok(Endpoint::Gcs(object));
+        }
         if !is_url(&self.url) {
             return Err(invalid(
-                "expected a URL starting http://, https://, s3:// or az://",
+                "expected a URL starting http://, https://, s3://, az:// or gs://",
             ));
         }
         // Only a Caterva2 URL logs in: other servers have no such endpoint.
@@ -435,6 +444,7 @@ mod tests {
             ("https://h/a.b2z", true),
             ("s3://b/k", true),
             ("az://c/b", true),
+            ("gs://b/o", true),
             ("/data/a.b2nd", false),
             ("file:///a", false),
         ] {

@@ -8,6 +8,7 @@
 mod azure;
 mod caterva2;
 mod cli;
+mod gcs;
 mod s3;
 mod server;
 
