@@ -5,14 +5,12 @@
 //! values against python's. Azurite checks every signature: a wrong key is a 403.
 //! Without Azurite: a loud skip locally, a failure in CI (`CI=true`).
 
-use std::net::TcpStream;
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
+use crate::spawned::{free_port, installed, start, Spawned};
 use crate::{arrays, fixture, python};
 
 /// Azurite's development account and its key (its documentation's).
@@ -20,72 +18,33 @@ const ACCOUNT: &str = "devstoreaccount1";
 const KEY: &str =
     "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
 
-/// Azurite's Blob server: `B2ND_AZURITE_BLOB`, else `.ci/servers`'s place.
-fn azurite_blob() -> Option<PathBuf> {
-    let path = std::env::var_os("B2ND_AZURITE_BLOB")
-        .map(PathBuf::from)
-        .or_else(|| {
-            let cache = std::env::var_os("XDG_CACHE_HOME")
-                .map(PathBuf::from)
-                .or_else(|| Some(PathBuf::from(std::env::var_os("HOME")?).join(".cache")))?;
-            Some(cache.join("b2nd-meta/azurite-3.35.0/node_modules/.bin/azurite-blob"))
-        })?;
-    path.exists().then_some(path)
-}
-
-/// Azurite, stopped and its files removed when dropped.
-struct Azurite {
-    child: Child,
-    port: u16,
-    dir: PathBuf,
-}
-
-impl Drop for Azurite {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
+/// Azurite's Blob service, stopped and its files removed when dropped.
+struct Azurite(Spawned);
 
 impl Azurite {
     fn endpoint(&self) -> String {
-        format!("http://127.0.0.1:{}/{ACCOUNT}", self.port)
+        format!("http://127.0.0.1:{}/{ACCOUNT}", self.0.port)
     }
 }
 
+/// Azurite on a free port of 127.0.0.1, answering (`B2ND_AZURITE_BLOB`, else
+/// `.ci/servers`'s place); `None` (said loudly) when it is not installed and this is
+/// not CI.
 fn azurite() -> Option<Azurite> {
-    let Some(server) = azurite_blob() else {
-        let why =
-            "azurite is not installed: `bash .ci/servers` installs it (tests/remote/azure.rs)";
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "{why}");
-        eprintln!("\n!!! SKIPPED: {why}\n");
-        return None;
-    };
+    let server = installed(
+        "B2ND_AZURITE_BLOB",
+        "b2nd-meta/azurite-3.35.0/node_modules/.bin/azurite-blob",
+        "azurite",
+        "tests/remote/azure.rs",
+    )?;
     let dir = std::env::temp_dir().join(format!("b2nd-meta-azurite-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let child = Command::new(server)
+    let port = free_port();
+    let mut command = Command::new(server);
+    command
         .args(["--blobHost", "127.0.0.1", "--blobPort", &port.to_string()])
-        .args(["--location", dir.to_str().unwrap(), "--silent"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let azurite = Azurite { child, port, dir };
-    let start = Instant::now();
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "azurite did not start"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    Some(azurite)
+        .args(["--location", dir.to_str().unwrap(), "--silent"]);
+    Some(Azurite(start(command, port, Some(dir), "azurite")))
 }
 
 fn base64(bytes: &[u8]) -> String {

@@ -4,59 +4,33 @@
 //! personal one after `POST /auth/jwt/login`; values against python's. Without the
 //! server: a loud skip locally, a failure in CI (`CI=true`).
 
-use std::net::TcpStream;
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use b2nd_meta::array::{Array, Selection};
 use b2nd_meta::frame::Source;
 use b2nd_meta::remote::{Remote, RemoteOptions, RemoteStats};
 
+use crate::spawned::{free_port, installed, not_installed, start, Spawned};
 use crate::{arrays, fixture, python};
 
 const USER: &str = "reader@example.com";
 const PASSWORD: &str = "b2nd-meta-test";
 
-/// Caterva2's venv bin directory: `B2ND_CATERVA2_BIN`, else `.ci/servers`'s place.
-fn caterva2_bin() -> Option<PathBuf> {
-    let dir = std::env::var_os("B2ND_CATERVA2_BIN")
-        .map(PathBuf::from)
-        .or_else(|| {
-            let cache = std::env::var_os("XDG_CACHE_HOME")
-                .map(PathBuf::from)
-                .or_else(|| Some(PathBuf::from(std::env::var_os("HOME")?).join(".cache")))?;
-            Some(cache.join("b2nd-meta/venvs/caterva2-2026.9.2/bin"))
-        })?;
-    dir.join("cat2-server").exists().then_some(dir)
-}
-
-/// The server, stopped and its state removed when dropped.
-struct Caterva2 {
-    child: Child,
-    port: u16,
-    dir: PathBuf,
-}
-
-impl Drop for Caterva2 {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
 /// A server with `USER`, the fixtures `names` in its public root and in `USER`'s
 /// personal one; `None` (said loudly) when it is not installed and this is not CI.
-fn caterva2(names: &[&str]) -> Option<Caterva2> {
-    let Some(bin) = caterva2_bin() else {
-        let why =
-            "caterva2 is not installed: `bash .ci/servers` installs it (tests/remote/caterva2.rs)";
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "{why}");
-        eprintln!("\n!!! SKIPPED: {why}\n");
-        return None;
-    };
+fn caterva2(names: &[&str]) -> Option<Spawned> {
+    // Its venv's bin directory: `B2ND_CATERVA2_BIN`, else `.ci/servers`'s place.
+    let server = installed(
+        "B2ND_CATERVA2_BIN",
+        "b2nd-meta/venvs/caterva2-2026.9.2/bin",
+        "caterva2",
+        "tests/remote/caterva2.rs",
+    )?;
+    if !server.join("cat2-server").exists() {
+        return not_installed("caterva2", "tests/remote/caterva2.rs");
+    }
+    let bin = server;
     // One directory per server: the tests run at once.
     static SERVERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = SERVERS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
@@ -91,12 +65,9 @@ fn caterva2(names: &[&str]) -> Option<Caterva2> {
         std::fs::write(state.join("public").join(name), &bytes).unwrap();
         std::fs::write(personal.join(name), &bytes).unwrap();
     }
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let child = Command::new(bin.join("cat2-server"))
+    let port = free_port();
+    let mut command = Command::new(bin.join("cat2-server"));
+    command
         .args([
             "--conf",
             conf.to_str().unwrap(),
@@ -105,21 +76,8 @@ fn caterva2(names: &[&str]) -> Option<Caterva2> {
         ])
         .args(["--listen", &format!("127.0.0.1:{port}")])
         .env("CATERVA2_SECRET", "b2nd-meta")
-        .current_dir(&dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let server = Caterva2 { child, port, dir };
-    let start = Instant::now();
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "caterva2 did not start"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    Some(server)
+        .current_dir(&dir);
+    Some(start(command, port, Some(dir), "caterva2"))
 }
 
 #[test]

@@ -6,75 +6,31 @@
 //! bearer token is only seen sent (src/remote/gcs.rs). Without the emulator: a loud skip
 //! locally, a failure in CI (`CI=true`).
 
-use std::net::TcpStream;
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
+use crate::spawned::{free_port, installed, start, Spawned};
 use crate::{arrays, fixture, python};
 
-/// The emulator: `B2ND_GCS_EMULATOR`, else `.ci/servers`'s place.
-fn emulator() -> Option<PathBuf> {
-    let path =
-        std::env::var_os("B2ND_GCS_EMULATOR")
-            .map(PathBuf::from)
-            .or_else(|| {
-                let cache = std::env::var_os("XDG_CACHE_HOME")
-                    .map(PathBuf::from)
-                    .or_else(|| Some(PathBuf::from(std::env::var_os("HOME")?).join(".cache")))?;
-                Some(cache.join(
-                    "b2nd-meta/venvs/gcp-storage-emulator-2026.7.19/bin/gcp-storage-emulator",
-                ))
-            })?;
-    path.exists().then_some(path)
-}
-
-/// The emulator, stopped when dropped.
-struct Gcs {
-    child: Child,
-    port: u16,
-}
-
-impl Drop for Gcs {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn gcs() -> Option<Gcs> {
-    let Some(server) = emulator() else {
-        let why = "gcp-storage-emulator is not installed: `bash .ci/servers` installs it (tests/remote/gcs.rs)";
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "{why}");
-        eprintln!("\n!!! SKIPPED: {why}\n");
-        return None;
-    };
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let child = Command::new(server)
+/// The emulator on a free port of 127.0.0.1 with a bucket `data`, answering
+/// (`B2ND_GCS_EMULATOR`, else `.ci/servers`'s place); `None` (said loudly) when it is
+/// not installed and this is not CI.
+fn gcs() -> Option<Spawned> {
+    let server = installed(
+        "B2ND_GCS_EMULATOR",
+        "b2nd-meta/venvs/gcp-storage-emulator-2026.7.19/bin/gcp-storage-emulator",
+        "gcp-storage-emulator",
+        "tests/remote/gcs.rs",
+    )?;
+    let port = free_port();
+    let mut command = Command::new(server);
+    command
         .args(["start", "--host", "127.0.0.1", "--port", &port.to_string()])
-        .args(["--in-memory", "--default-bucket", "data", "-q"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let gcs = Gcs { child, port };
-    let start = Instant::now();
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "gcp-storage-emulator did not start"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    Some(gcs)
+        .args(["--in-memory", "--default-bucket", "data", "-q"]);
+    Some(start(command, port, None, "gcp-storage-emulator"))
 }
 
 /// Uploads `body` as object `name` of bucket `data` (the JSON API's media upload).
-fn upload(gcs: &Gcs, name: &str, body: &[u8]) {
+fn upload(gcs: &Spawned, name: &str, body: &[u8]) {
     let url = format!(
         "http://127.0.0.1:{}/upload/storage/v1/b/data/o?uploadType=media&name={}",
         gcs.port,
@@ -89,7 +45,7 @@ fn upload(gcs: &Gcs, name: &str, body: &[u8]) {
 }
 
 /// Runs the tool with `STORAGE_EMULATOR_HOST` set to `gcs`: exit code, stdout, stderr.
-fn run(gcs: &Gcs, args: &[&str]) -> (Option<i32>, Vec<u8>, String) {
+fn run(gcs: &Spawned, args: &[&str]) -> (Option<i32>, Vec<u8>, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_b2nd-meta"))
         .args(args)
         .env("STORAGE_EMULATOR_HOST", format!("127.0.0.1:{}", gcs.port))

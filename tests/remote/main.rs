@@ -11,6 +11,7 @@ mod cli;
 mod gcs;
 mod s3;
 mod server;
+mod spawned;
 
 use std::path::PathBuf;
 use std::sync::Arc;

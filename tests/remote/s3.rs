@@ -5,74 +5,29 @@
 //! example (src/remote/s3.rs). Without moto: a loud skip locally, a failure in CI
 //! (`CI=true`).
 
-use std::net::TcpStream;
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
+use crate::spawned::{free_port, installed, start, Spawned};
 use crate::{arrays, fixture, python};
 
-/// moto's S3 server binary: `B2ND_MOTO_SERVER`, else `.ci/servers`'s place.
-fn moto_server() -> Option<PathBuf> {
-    let path = std::env::var_os("B2ND_MOTO_SERVER")
-        .map(PathBuf::from)
-        .or_else(|| {
-            let home = std::env::var_os("HOME")?;
-            let cache = std::env::var_os("XDG_CACHE_HOME")
-                .map(PathBuf::from)
-                .unwrap_or_else(|| PathBuf::from(home).join(".cache"));
-            Some(cache.join("b2nd-meta/venvs/moto-5.2.5/bin/moto_server"))
-        })?;
-    path.exists().then_some(path)
-}
-
-/// moto, stopped when dropped.
-struct Moto {
-    child: Child,
-    port: u16,
-}
-
-impl Drop for Moto {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// moto on a free port of 127.0.0.1, answering; `None` (said loudly) when it is not
-/// installed and this is not CI.
-fn moto() -> Option<Moto> {
-    let Some(server) = moto_server() else {
-        let why = "moto is not installed: `bash .ci/servers` installs it (tests/remote/s3.rs)";
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "{why}");
-        eprintln!("\n!!! SKIPPED: {why}\n");
-        return None;
-    };
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let child = Command::new(server)
-        .args(["-H", "127.0.0.1", "-p", &port.to_string()])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let moto = Moto { child, port };
-    let start = Instant::now();
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "moto did not start"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    Some(moto)
+/// moto's S3 server on a free port of 127.0.0.1, answering (`B2ND_MOTO_SERVER`, else
+/// `.ci/servers`'s place); `None` (said loudly) when it is not installed and this is
+/// not CI.
+fn moto() -> Option<Spawned> {
+    let server = installed(
+        "B2ND_MOTO_SERVER",
+        "b2nd-meta/venvs/moto-5.2.5/bin/moto_server",
+        "moto",
+        "tests/remote/s3.rs",
+    )?;
+    let port = free_port();
+    let mut command = Command::new(server);
+    command.args(["-H", "127.0.0.1", "-p", &port.to_string()]);
+    Some(start(command, port, None, "moto"))
 }
 
 /// An unsigned PUT (moto takes them): a bucket, or an object's bytes.
-fn put(moto: &Moto, path: &str, body: &[u8]) {
+fn put(moto: &Spawned, path: &str, body: &[u8]) {
     let url = format!("http://127.0.0.1:{}/{path}", moto.port);
     let response = ureq::put(&url).send(body).unwrap();
     assert!(
@@ -83,7 +38,7 @@ fn put(moto: &Moto, path: &str, body: &[u8]) {
 }
 
 /// Runs the tool with the S3 variables for `moto`: exit code, stdout, stderr.
-fn run(moto: &Moto, args: &[&str]) -> (Option<i32>, Vec<u8>, String) {
+fn run(moto: &Spawned, args: &[&str]) -> (Option<i32>, Vec<u8>, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_b2nd-meta"))
         .args(args)
         .env(
