@@ -46,6 +46,27 @@ pub struct FramePath {
     pub path: PathBuf,
 }
 
+/// How a new array is chunked and compressed (`import`, and `store put` of a .npy).
+#[derive(Args)]
+pub struct Encoding {
+    /// Chunk shape, e.g. 100,1000 (default: python-blosc2's choice)
+    #[arg(long, value_name = "C", value_parser = parse_shape)]
+    pub chunks: Option<Shape>,
+    /// Block shape, e.g. 10,1000 (default: python-blosc2's choice)
+    #[arg(long, value_name = "B", value_parser = parse_shape)]
+    pub blocks: Option<Shape>,
+    /// blosclz, lz4, lz4hc, zlib or zstd (default zstd)
+    #[arg(long, value_name = "NAME")]
+    pub codec: Option<String>,
+    /// Compression level, 0 to 9 (default 5)
+    #[arg(long, value_name = "N")]
+    pub clevel: Option<u32>,
+    /// A filter for the next slot: nofilter, shuffle, bitshuffle, delta, trunc_prec or
+    /// bytedelta, with :META for its meta byte (default: shuffle in the last slot)
+    #[arg(long = "filter", value_name = "NAME[:META]")]
+    pub filters: Vec<String>,
+}
+
 #[derive(Subcommand)]
 pub enum Command {
     /// Show what Blosc2 files hold: frames, stores, bundles, directories of them
@@ -263,22 +284,8 @@ pub enum Command {
         /// The new array: a .b2nd file, or with --sparse a directory
         #[arg(value_name = "OUT")]
         output: PathBuf,
-        /// Chunk shape, e.g. 100,1000 (default: python-blosc2's choice)
-        #[arg(long, value_name = "C", value_parser = parse_shape)]
-        chunks: Option<Shape>,
-        /// Block shape, e.g. 10,1000 (default: python-blosc2's choice)
-        #[arg(long, value_name = "B", value_parser = parse_shape)]
-        blocks: Option<Shape>,
-        /// blosclz, lz4, lz4hc, zlib or zstd (default zstd)
-        #[arg(long, value_name = "NAME")]
-        codec: Option<String>,
-        /// Compression level, 0 to 9 (default 5)
-        #[arg(long, value_name = "N")]
-        clevel: Option<u32>,
-        /// A filter for the next slot: nofilter, shuffle, bitshuffle, delta, trunc_prec or
-        /// bytedelta, with :META for its meta byte (default: shuffle in the last slot)
-        #[arg(long = "filter", value_name = "NAME[:META]")]
-        filters: Vec<String>,
+        #[command(flatten)]
+        encoding: Encoding,
         /// A user metalayer, NAME=JSON
         #[arg(long, value_name = "NAME=JSON")]
         meta: Vec<String>,
@@ -394,21 +401,9 @@ pub enum StoreAction {
         /// threshold; default 0: never)
         #[arg(long, value_name = "BYTES")]
         threshold: Option<u64>,
-        /// Chunk shape of an imported .npy, e.g. 100,1000
-        #[arg(long, value_name = "C", value_parser = parse_shape)]
-        chunks: Option<Shape>,
-        /// Block shape of an imported .npy, e.g. 10,1000
-        #[arg(long, value_name = "B", value_parser = parse_shape)]
-        blocks: Option<Shape>,
-        /// blosclz, lz4, lz4hc, zlib or zstd (default zstd)
-        #[arg(long, value_name = "NAME")]
-        codec: Option<String>,
-        /// Compression level, 0 to 9 (default 5)
-        #[arg(long, value_name = "N")]
-        clevel: Option<u32>,
-        /// A filter for the next slot, as import takes it
-        #[arg(long = "filter", value_name = "NAME[:META]")]
-        filters: Vec<String>,
+        // How an imported .npy is compressed: import's options.
+        #[command(flatten)]
+        encoding: Encoding,
         /// Threads compressing chunks (default: the machine's parallelism)
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
         threads: Option<u16>,
