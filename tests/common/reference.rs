@@ -41,3 +41,16 @@ pub fn libblosc2() -> Option<PathBuf> {
 pub fn required() -> bool {
     std::env::var("CI").as_deref() == Ok("true")
 }
+
+/// The venv's python; without it `None`, said loudly, or a failure in CI ([`required`]).
+pub fn python_or_skip() -> Option<PathBuf> {
+    let python = python();
+    if python.is_none() {
+        assert!(
+            !required(),
+            "python-blosc2 4.14.1 is required in CI (.ci/references)"
+        );
+        eprintln!("skipped: no python-blosc2 4.14.1 venv (run .ci/references)");
+    }
+    python
+}

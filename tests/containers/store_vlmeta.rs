@@ -67,14 +67,7 @@ fn copy(src: &Path, dst: &Path) {
 }
 
 fn python(args: &[&Path], flag: &str) -> Option<std::process::Output> {
-    let Some(python) = reference::python() else {
-        assert!(
-            !reference::required(),
-            "python-blosc2 4.14.1 is required in CI (.ci/references)"
-        );
-        eprintln!("skipped: no python-blosc2 4.14.1 venv (run .ci/references)");
-        return None;
-    };
+    let python = reference::python_or_skip()?;
     let out = Command::new(python)
         .arg(here().with_extension("py"))
         .arg(flag)

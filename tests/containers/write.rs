@@ -204,14 +204,7 @@ fn python_views(paths: &[PathBuf]) -> Option<Vec<Value>> {
 
 /// What `generate.py FLAG PATHS...` prints, when python-blosc2 4.14.1's venv is there.
 fn python_says(flag: &str, paths: &[PathBuf]) -> Option<Vec<Value>> {
-    let Some(python) = reference::python() else {
-        assert!(
-            !reference::required(),
-            "python-blosc2 4.14.1 is required in CI (.ci/references)"
-        );
-        eprintln!("skipped: no python-blosc2 4.14.1 venv (run .ci/references)");
-        return None;
-    };
+    let python = reference::python_or_skip()?;
     let out = Command::new(python)
         .arg(stores().join("generate.py"))
         .arg(flag)
