@@ -40,16 +40,13 @@ use super::parse::{OFF_CBYTES, OFF_FRAME_LEN, OFF_NBYTES};
 use super::staged::read_staged;
 use super::stored::StoredChunks;
 use super::trailer::{locate as locate_trailer, TRAILER_MIN_LEN};
-use crate::io::{read_exact_at, DirStorage, SharedSource, Staging, Steps, Storage};
+use crate::io::{read_exact_at, DirStorage, SharedSource, Staging, Steps, Storage, Unsynced};
 
 /// The bytes of a header one atomic write may cover: its first page.
 const HEADER_PAGE: u64 = 4096;
 /// The smallest chunk C indexes (`BLOSC_EXTENDED_HEADER_LENGTH`): every sparse chunk
 /// number must be at most `cbytes` minus this.
 const MIN_CHUNK_LEN: u64 = 32;
-/// Sparse: the new chunk files kept open for one sync together (well under the usual
-/// limit of 1024 open files).
-const PENDING_CAP: usize = 64;
 
 /// A frame opened for changing its chunks, under its locks.
 pub(crate) struct FrameEdit {
@@ -71,9 +68,8 @@ pub(crate) struct FrameEdit {
     objects: Option<DirStorage>,
     taken: BTreeSet<u64>,
     added: Vec<(u64, u64)>,
-    /// Sparse: new chunk files written, not yet synced (synced together, at most
-    /// [`PENDING_CAP`] open at once).
-    pending: Vec<File>,
+    /// Sparse: new chunk files written, not yet synced.
+    pending: Unsynced,
     steps: Steps,
     committed: bool,
 }
@@ -145,7 +141,7 @@ impl FrameEdit {
             objects,
             taken,
             added: Vec::new(),
-            pending: Vec::new(),
+            pending: Unsynced::default(),
             steps,
             committed: false,
         })
@@ -171,10 +167,9 @@ impl FrameEdit {
                     .map_err(FrameError::io(Some(&objects.root().join(&name))))?;
                 self.taken.insert(n);
                 self.added.push((n, len));
-                self.pending.push(file);
-                if self.pending.len() >= PENDING_CAP {
-                    self.sync_pending()?;
-                }
+                self.pending
+                    .push(file, &self.steps)
+                    .map_err(FrameError::io(Some(&self.header_path)))?;
                 Ok(ChunkLocation::File(n))
             }
         }
@@ -355,9 +350,8 @@ impl FrameEdit {
 
     /// Makes the new chunk files written so far durable, together.
     fn sync_pending(&mut self) -> Result<(), FrameError> {
-        let files = core::mem::take(&mut self.pending);
-        self.steps
-            .sync_data_together(&files)
+        self.pending
+            .sync(&self.steps)
             .map_err(FrameError::io(Some(&self.header_path)))
     }
 

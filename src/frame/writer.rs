@@ -28,7 +28,7 @@ use super::chunks::{chunk_file_name, ChunkLocation};
 use super::error::{FrameError, FrameErrorKind};
 use super::header::{FrameKind, SPARSE_HEADER_FILE};
 use super::lock::{lock_frame, open_locked, FrameLock, Locking};
-use crate::io::{DirStorage, Existing, Listed, Out, Staging, Steps, Storage};
+use crate::io::{DirStorage, Existing, Listed, Out, Staging, Steps, Storage, Unsynced};
 
 /// Bytes of chunks written between two syncs of a contiguous frame: enough that a sync
 /// costs little per byte, few enough that the last one leaves little to the end.
@@ -90,6 +90,8 @@ pub(crate) struct FrameWriter {
     settled: u64,
     /// The number of the next chunk file (sparse).
     next_file: u64,
+    /// Sparse: chunk files written, not yet synced.
+    unsynced: Unsynced,
 }
 
 fn refused(why: impl Into<String>) -> FrameError {
@@ -224,6 +226,7 @@ impl FrameWriter {
             cbytes: 0,
             settled: 0,
             next_file,
+            unsynced: Unsynced::default(),
         })
     }
 
@@ -253,13 +256,16 @@ impl FrameWriter {
             Place::NewDir { objects, .. } | Place::InDir { objects, .. } => {
                 let n = self.next_file;
                 let name = chunk_file_name(n);
-                let created = objects.create(&name, chunk);
+                let created = objects.create_unsynced(&name, chunk);
                 let label = objects.label(&name);
                 if let Place::InDir { added, .. } = &mut self.place {
                     // Removed on a failure too: the file may be there, in part.
                     added.next = n + 1;
                 }
-                created.map_err(FrameError::io(Some(&label)))?;
+                let file = created.map_err(FrameError::io(Some(&label)))?;
+                self.unsynced
+                    .push(file, &self.steps)
+                    .map_err(FrameError::io(Some(&label)))?;
                 self.next_file += 1;
                 ChunkLocation::File(n)
             }
@@ -269,7 +275,7 @@ impl FrameWriter {
     }
 
     /// Syncs a contiguous frame's chunks stored so far once [`SETTLE_BYTES`] more are
-    /// (a sparse frame's chunk files are synced as they are written): called while
+    /// (a sparse frame's chunk files are synced 64 at a time, together): called while
     /// other chunks are compressed, so the sync that puts the frame in place has little
     /// left to wait for.
     pub(crate) fn settle(&mut self) -> Result<(), FrameError> {
@@ -286,12 +292,14 @@ impl FrameWriter {
     /// final sizes (`nbytes`: the chunks' uncompressed bytes), then puts the frame at
     /// its path under the locks.
     pub(crate) fn finish(
-        self,
+        mut self,
         header: &NewHeader,
         locations: &[ChunkLocation],
         nbytes: u64,
         trailer: &(Vec<u8>, bool),
     ) -> Result<(), FrameError> {
+        // Every chunk file durable before the index that names them is.
+        self.unsynced.sync(&self.steps).map_err(self.io())?;
         let index_at = match self.kind {
             FrameKind::Contiguous => self.header_len + self.cbytes,
             FrameKind::Sparse => self.header_len,

@@ -37,6 +37,7 @@ pub use staged::is_staging_name;
 pub(crate) use staged::{Existing, Out, Staging};
 #[doc(hidden)]
 pub use steps::Steps;
+pub(crate) use steps::Unsynced;
 pub(crate) use storage::{list_keys, read_only};
 pub use storage::{DirStorage, Listed, MemoryStorage, NotRegular, Storage};
 pub(crate) use stream::Stream;

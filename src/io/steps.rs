@@ -44,6 +44,32 @@ pub struct Steps(Option<Arc<Countdown>>);
 /// not on a core.
 pub(crate) const SYNC_THREADS: usize = 16;
 
+/// New files written and not yet synced, synced together
+/// ([`Steps::sync_data_together`]) once [`Unsynced::CAP`] are open and when
+/// [`Unsynced::sync`] is called, before anything names them.
+#[derive(Debug, Default)]
+pub(crate) struct Unsynced(std::vec::Vec<File>);
+
+impl Unsynced {
+    /// The most files kept open (well under the usual limit of 1024).
+    const CAP: usize = 64;
+
+    /// Keeps `file` to sync with the others, syncing them all when there are enough.
+    pub(crate) fn push(&mut self, file: File, steps: &Steps) -> io::Result<()> {
+        self.0.push(file);
+        match self.0.len() >= Unsynced::CAP {
+            true => self.sync(steps),
+            false => Ok(()),
+        }
+    }
+
+    /// Makes the data of every file kept durable, together.
+    pub(crate) fn sync(&mut self, steps: &Steps) -> io::Result<()> {
+        let files = core::mem::take(&mut self.0);
+        steps.sync_data_together(&files)
+    }
+}
+
 /// The variable the command line reads, with the `repo-tests` feature.
 #[cfg(feature = "repo-tests")]
 const CRASH_AFTER: &str = "B2ND_META_CRASH_AFTER";
