@@ -1,7 +1,7 @@
 """Editing in place: python-blosc2 4.14.1 against `b2nd-meta write/append/resize`, in one run.
 
     python benches/edit_vs_python.py make DIR           # the arrays (about 0.6 GB) and inputs
-    python benches/edit_vs_python.py run DIR BIN [--rounds 5] [--syncs 1]
+    python benches/edit_vs_python.py run DIR BIN [--rounds 5] [--syncs 1] [--only WORDS]
 
 `make` writes a 256 MiB float64 array (512, 256, 256), a ramp with noise, three times
 with python-blosc2 4.14.1 (zstd 5 + shuffle, its defaults): with python's default
@@ -23,7 +23,8 @@ touches (in the new frame's index; special chunks take none), plus the offsets c
 the trailer (contiguous), plus `chunks.b2frame` whole (sparse: header, offsets and trailer
 in one file). Our fsyncs are part of its crash safety; with `--syncs 1` one more run per
 case under `strace -f -w -c` reports the time they took apart. Before timing, each case's
-result is checked: python reads our file and python's equal.
+result is checked: python reads our file and python's equal. `--only "default,slab"`
+runs the cases whose "array: case" holds every word.
 
 Run it with python-blosc2 4.14.1's venv (`bash .ci/references` installs it in
 ~/.cache/b2nd-meta/venvs/blosc2-4.14.1) and a release build
@@ -263,7 +264,7 @@ def check(py, us):
         sys.exit(f"{us}: ours differs from python's")
 
 
-def run(folder, binary, rounds, syncs):
+def run(folder, binary, rounds, syncs, only=()):
     load = os.getloadavg()
     print(f"python-blosc2 {blosc2.__version__} (C-Blosc2 {blosc2.blosclib_version}), "
           f"blosc2.nthreads = {blosc2.nthreads}; {os.cpu_count()} CPUs; {rounds} rounds; "
@@ -280,6 +281,8 @@ def run(folder, binary, rounds, syncs):
                 chunks, shape = base.chunks, base.shape
                 del base
                 for case, kind, spec, index in cases(chunks):
+                    if not all(w in f"{name}: {case}" for w in only):
+                        continue
                     py, us = fresh_pair(src, work)
                     command = our_command(binary, folder, us, kind, spec, chunks[0], case)
                     if r == 0:
@@ -331,7 +334,8 @@ def main(argv):
         make(argv[1])
     elif len(argv) >= 3 and argv[0] == "run":
         opts = dict(zip(argv[3::2], argv[4::2]))
-        run(argv[1], argv[2], int(opts.get("--rounds", 5)), int(opts.get("--syncs", 1)))
+        only = [w for w in opts.get("--only", "").split(",") if w]
+        run(argv[1], argv[2], int(opts.get("--rounds", 5)), int(opts.get("--syncs", 1)), only)
     else:
         sys.exit(__doc__)
 

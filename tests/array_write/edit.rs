@@ -108,6 +108,13 @@ const SCENARIOS: &[(&str, Own)] = &[
     ("i4s_append_write_negative", NotAsked),    // sparse: append 5; a[::-2] = 0
     ("f8_grow_write_append_shrink", NotAsked),  // (35, 24); a[28:, 18:] = 6.5; append (35, 2) on axis 1; (33, 25)
     ("u1_append_resize_write", NotAsked),       // append (7, 2, 5) on axis 1; (5, 8, 6); a[:, -1, :] = 1
+    ("f8r_write_two_chunks", NotAsked),          // f8_rows: a[10:30] = 20 rows (2 chunks whole)
+    ("f8r_write_chunk_row_broadcast", NotAsked), // a[20:30] = one row
+    ("f8r_write_chunk_zeros", NotAsked),         // a[0:10] = 0 (a zero chunk)
+    ("f8r_write_chunk_reversed", NotAsked),      // a[29:9:-1] = 20 rows
+    ("f8r_append_chunk_and_part", NotAsked),     // append 15 rows (a chunk and a half)
+    ("f8r_grow_then_write_new", NotAsked),       // 60 rows; a[45:55, 2:] = 3
+    ("f8r_write_columns_of_chunks", NotAsked),   // a[10:20, ::2] = (10, 6)
     ("be_write_shrink_append", NotAsked),       // >i2: a[...] = -1; (6, 7); append a row
 ];
 
@@ -168,12 +175,42 @@ fn user_meta(path: &Path) -> UserMeta {
     (metalayers, vlmeta)
 }
 
+/// How the values of a write or an append are given to the library.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Given {
+    /// In memory (`write_bytes`, `append_bytes`).
+    Bytes,
+    /// Read from the `.npy` file at its data's offset (`write_from_at`,
+    /// `append_from_at`); Fortran-order inputs in memory.
+    File,
+}
+
+/// The `.npy` of an op as a file to read values from, when `given` says so and its
+/// data is in C order.
+fn npy_file(rel: &str, given: Given) -> Option<(NpyHeader, std::fs::File)> {
+    let path = data_dir().join(rel);
+    let header = NpyHeader::read(&mut std::io::BufReader::new(
+        std::fs::File::open(&path).unwrap(),
+    ))
+    .unwrap();
+    let c_order = !header.fortran_order || header.shape.len() < 2;
+    (given == Given::File && c_order).then(|| (header, std::fs::File::open(&path).unwrap()))
+}
+
 /// Applies one op of the manifest with the library.
-fn apply(array: &mut ArrayRw, op: &Value) -> Result<(), b2nd_meta::array::ArrayError> {
+fn apply(
+    array: &mut ArrayRw,
+    op: &Value,
+    given: Given,
+) -> Result<(), b2nd_meta::array::ArrayError> {
     let input = || npy(op["input"].as_str().unwrap());
+    let file = || npy_file(op["input"].as_str().unwrap(), given);
     match op["op"].as_str().unwrap() {
         "write" => {
             let sel = Selection::parse(op["slice"].as_str().unwrap())?;
+            if let Some((header, file)) = file() {
+                return array.write_from_at(&sel, &file, header.data_offset, &header.shape);
+            }
             let (header, data) = input();
             assert_eq!(header.dtype, *array.array().dtype());
             array.write_bytes(&sel, &data, &header.shape)
@@ -188,9 +225,14 @@ fn apply(array: &mut ArrayRw, op: &Value) -> Result<(), b2nd_meta::array::ArrayE
             array.resize(&shape)
         }
         "append" => {
+            let axis = op["axis"].as_u64().unwrap() as usize;
+            if let Some((header, file)) = file() {
+                let len = header.nbytes() as u64;
+                return array.append_from_at(axis, &file, header.data_offset, len);
+            }
             let (header, data) = input();
             assert_eq!(header.dtype, *array.array().dtype());
-            array.append_bytes(op["axis"].as_u64().unwrap() as usize, &data)
+            array.append_bytes(axis, &data)
         }
         other => panic!("unknown op {other}"),
     }
@@ -210,13 +252,18 @@ fn the_table_lists_every_scenario_of_the_manifest() {
 fn every_scenario_applied_by_the_library_reads_as_numpy_computed() {
     let tmp = TempDir::new("edit-scenarios");
     let mut failed = Vec::new();
-    for (scenario, (name, _)) in manifest().iter().zip(SCENARIOS) {
+    let scenarios = manifest();
+    let each = [Given::Bytes, Given::File]
+        .into_iter()
+        .flat_map(|g| scenarios.iter().zip(SCENARIOS).map(move |s| (g, s)));
+    for (given, (scenario, (name, _))) in each {
         let base = data_dir().join(scenario["base"].as_str().unwrap());
-        let path = tmp.0.join(format!("{name}.b2nd"));
+        let path = tmp.0.join(format!("{name}-{given:?}.b2nd"));
         copy(&base, &path);
         let mut array = Array::open_rw(path.as_path()).unwrap();
+        let name = format!("{name} (values as {given:?})");
         for op in scenario["ops"].as_array().unwrap() {
-            if let Err(e) = apply(&mut array, op) {
+            if let Err(e) = apply(&mut array, op, given) {
                 failed.push(format!("{name}: {op}: {e}"));
             }
         }

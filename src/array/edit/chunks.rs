@@ -8,6 +8,8 @@ use std::vec::Vec;
 
 use super::super::error::ArrayError;
 use super::super::geometry::Grid;
+use super::broadcast::Broadcast;
+use super::composed::Composed;
 use super::cut::Cut;
 use super::partial::Partial;
 use super::threads;
@@ -33,6 +35,8 @@ pub(super) struct Chunks {
     cut: BTreeMap<u64, Cut>,
     /// The chunks written in a few blocks, by number (those blocks decoded).
     partial: BTreeMap<u64, Partial>,
+    /// The chunks made from the written values alone, by number (nothing decoded).
+    composed: BTreeMap<u64, Composed>,
     cparams: CParams,
     /// Threads a chunk is decoded and compressed on.
     threads: usize,
@@ -92,6 +96,7 @@ impl Chunks {
             changed: BTreeMap::new(),
             cut: BTreeMap::new(),
             partial: BTreeMap::new(),
+            composed: BTreeMap::new(),
             cparams,
             threads,
         })
@@ -110,6 +115,37 @@ impl Chunks {
         self.changed
             .get_mut(&n)
             .ok_or_else(|| ArrayError::layout(std::format!("chunk {n} is not in the array")))
+    }
+
+    /// Whether chunk `n` is zeros before this write: none of the old chunks or C's zero
+    /// special chunk, and not changed by this commit.
+    pub(super) fn is_zeros(&self, n: u64) -> Result<bool, ArrayError> {
+        let unchanged = !self.changed.contains_key(&n)
+            && !self.cut.contains_key(&n)
+            && !self.partial.contains_key(&n);
+        Ok(unchanged
+            && match self.origin.get(n as usize) {
+                Some(None) => true,
+                Some(&Some(old)) => {
+                    matches!(self.edit.chunks.chunk(old)?, Chunk::Special(Special::Zero))
+                }
+                None => false,
+            })
+    }
+
+    /// Chunk `n` made from the write's values alone (`composed`, zeros between them),
+    /// whatever it held: nothing decoded, nothing laid out before the commit.
+    pub(super) fn compose(&mut self, n: u64, composed: Composed) -> Result<(), ArrayError> {
+        if n as usize >= self.origin.len() {
+            return Err(ArrayError::layout(std::format!(
+                "chunk {n} is not in the array"
+            )));
+        }
+        self.changed.remove(&n);
+        self.cut.remove(&n);
+        self.partial.remove(&n);
+        self.composed.insert(n, composed);
+        Ok(())
     }
 
     /// Chunk `n`'s elements, to be overwritten whole: not decoded (zeros) unless this
@@ -319,15 +355,28 @@ impl Chunks {
         Ok(new)
     }
 
-    /// Stores the changed chunks and puts the new frame in place (its array metalayer
-    /// given `grid`'s shape when `reshaped`).
-    pub(super) fn commit(mut self, grid: &Grid, reshaped: bool) -> Result<(), ArrayError> {
+    /// Stores the changed chunks (the composed ones made from `values`) and puts the new
+    /// frame in place (its array metalayer given `grid`'s shape when `reshaped`).
+    pub(super) fn commit(
+        mut self,
+        grid: &Grid,
+        reshaped: bool,
+        values: Option<&Broadcast<'_>>,
+    ) -> Result<(), ArrayError> {
         let origins = core::mem::take(&mut self.origin);
         let mut locations = Vec::with_capacity(origins.len());
         let mut changed = core::mem::take(&mut self.changed).into_iter().peekable();
         let mut cut = core::mem::take(&mut self.cut).into_iter().peekable();
         let mut partial = core::mem::take(&mut self.partial).into_iter().peekable();
+        let mut composed = core::mem::take(&mut self.composed).into_iter().peekable();
         for (m, origin) in origins.iter().enumerate() {
+            if let Some((_, c)) = composed.next_if(|(n, _)| *n == m as u64) {
+                let values = values.ok_or_else(|| {
+                    ArrayError::layout(std::format!("chunk {m} is made of values not given"))
+                })?;
+                locations.push(self.store_composed(&c, values)?);
+                continue;
+            }
             if let Some((_, p)) = partial.next_if(|(n, _)| *n == m as u64) {
                 locations.push(self.store_partial(p)?);
                 continue;
@@ -391,6 +440,22 @@ impl Chunks {
             .complete()
             .map_err(|e| self.chunk_error(origin, e))?;
         self.store(&whole)
+    }
+
+    /// A chunk made of the written values stored: C's special zero chunk when all zeros,
+    /// else compressed from the values a block at a time.
+    fn store_composed(
+        &mut self,
+        composed: &Composed,
+        values: &Broadcast<'_>,
+    ) -> Result<ChunkLocation, ArrayError> {
+        if composed.is_zeros(values)? {
+            return Ok(ChunkLocation::Special(Special::Zero));
+        }
+        let input = composed.input(values, self.itemsize, self.chunk_nbytes);
+        let mut compressed = Vec::new();
+        chunk::compress_into(&input, &self.cparams, self.threads, &mut compressed)?;
+        Ok(self.edit.put(&compressed)?)
     }
 
     /// A changed chunk stored: C's special zero chunk when all zeros, else compressed.

@@ -13,6 +13,7 @@
 
 mod broadcast;
 mod chunks;
+mod composed;
 mod cut;
 mod partial;
 mod threads;
@@ -21,8 +22,9 @@ use std::path::{Path, PathBuf};
 use std::string::ToString;
 use std::vec::Vec;
 
-use self::broadcast::Broadcast;
+use self::broadcast::{Broadcast, Given};
 use self::chunks::Chunks;
+use self::composed::{Composed, Run};
 use super::element::Element;
 use super::error::{ArrayError, ArrayErrorKind};
 use super::geometry::{each_chunk, resolve, ChunkPlan, Grid, Selection, Span};
@@ -30,7 +32,7 @@ use super::handle::{layout_of, Array};
 use crate::dtype::{ByteOrder, Dtype};
 use crate::frame::edit::FrameEdit;
 use crate::frame::{Locking, Source};
-use crate::io::Steps;
+use crate::io::{ReadAt, Steps};
 
 /// An array opened for changing its values in place ([`Array::open_rw`]).
 ///
@@ -87,7 +89,7 @@ impl Array {
 /// What one commit changes: the new shape (a resize), and values written.
 struct Change<'a> {
     shape: Option<&'a [u64]>,
-    write: Option<(&'a Selection, &'a [u8], &'a [u64])>,
+    write: Option<(&'a Selection, Given<'a>, &'a [u64])>,
 }
 
 impl ArrayRw {
@@ -133,8 +135,60 @@ impl ArrayRw {
     ) -> Result<(), ArrayError> {
         self.commit(Change {
             shape: None,
-            write: Some((sel, bytes, shape)),
+            write: Some((sel, Given::Bytes(bytes), shape)),
         })
+    }
+
+    /// [`ArrayRw::write_bytes`] with the values read from `source` at `offset` on (a
+    /// file: an `.npy`'s data), a stretch at a time as they go into chunks: a large
+    /// write is never held in memory whole. `shape`'s elements are read, broadcast.
+    ///
+    /// ```
+    /// use b2nd_meta::array::{Array, Selection};
+    ///
+    /// let src = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/arrays/blosc2-4.14.1/ndim1_i4.b2nd");
+    /// let path = std::env::temp_dir().join(format!("b2nd-meta-rw-at-doc-{}.b2nd", std::process::id()));
+    /// std::fs::copy(src, &path)?;
+    ///
+    /// // A 3-byte header, then three little-endian i32.
+    /// let input: Vec<u8> = [0u8; 3].into_iter().chain([5i32, 6, 7].iter().flat_map(|v| v.to_le_bytes())).collect();
+    /// let mut a = Array::open_rw(&path)?;
+    /// a.write_from_at(&"1:4".parse()?, &input, 3, &[3])?;
+    /// let head: Vec<i32> = a.array().read(&"1:4".parse()?)?;
+    /// assert_eq!(head, [5, 6, 7]);
+    /// # std::fs::remove_file(&path)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn write_from_at<S: ReadAt + Sync>(
+        &mut self,
+        sel: &Selection,
+        source: &S,
+        offset: u64,
+        shape: &[u64],
+    ) -> Result<(), ArrayError> {
+        let len = self.values_len(shape)?;
+        self.commit(Change {
+            shape: None,
+            write: Some((
+                sel,
+                Given::At {
+                    source,
+                    offset,
+                    len,
+                },
+                shape,
+            )),
+        })
+    }
+
+    /// The bytes of `shape`'s elements, as long as the source holds them.
+    fn values_len(&self, shape: &[u64]) -> Result<u64, ArrayError> {
+        let count = shape.iter().try_fold(1u64, |n, &d| n.checked_mul(d));
+        count
+            .and_then(|n| n.checked_mul(self.array.itemsize as u64))
+            .ok_or_else(|| {
+                ArrayError::selection(None, std::format!("values of shape {shape:?} are too many"))
+            })
     }
 
     /// Changes the shape, any axis growing or shrinking past the chunk grid (python's
@@ -155,6 +209,46 @@ impl ArrayRw {
 
     /// [`ArrayRw::append`] from raw bytes in the array's dtype.
     pub fn append_bytes(&mut self, axis: usize, bytes: &[u8]) -> Result<(), ArrayError> {
+        self.append_given(axis, Given::Bytes(bytes))
+    }
+
+    /// [`ArrayRw::append_bytes`] with the `len` bytes of values read from `source` at
+    /// `offset` on, a stretch at a time (never held in memory whole).
+    ///
+    /// ```
+    /// use b2nd_meta::array::Array;
+    ///
+    /// let src = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/arrays/blosc2-4.14.1/ndim1_i4.b2nd");
+    /// let path = std::env::temp_dir().join(format!("b2nd-meta-append-at-doc-{}.b2nd", std::process::id()));
+    /// std::fs::copy(src, &path)?;
+    ///
+    /// let input: Vec<u8> = [8i32, 9].iter().flat_map(|v| v.to_le_bytes()).collect();
+    /// let mut a = Array::open_rw(&path)?;
+    /// let n = a.array().shape()[0] as i64;
+    /// a.append_from_at(0, &input, 0, 8)?;
+    /// let tail: Vec<i32> = a.array().read(&format!("{n}:").parse()?)?;
+    /// assert_eq!(tail, [8, 9]);
+    /// # std::fs::remove_file(&path)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn append_from_at<S: ReadAt + Sync>(
+        &mut self,
+        axis: usize,
+        source: &S,
+        offset: u64,
+        len: u64,
+    ) -> Result<(), ArrayError> {
+        self.append_given(
+            axis,
+            Given::At {
+                source,
+                offset,
+                len,
+            },
+        )
+    }
+
+    fn append_given(&mut self, axis: usize, values: Given<'_>) -> Result<(), ArrayError> {
         let shape = self.array.shape().to_vec();
         if axis >= shape.len() {
             return Err(ArrayError::layout(std::format!(
@@ -169,13 +263,14 @@ impl ArrayRw {
             .map(|(_, &n)| n)
             .product();
         let row_bytes = row.saturating_mul(self.array.itemsize as u64);
-        if row_bytes == 0 || !(bytes.len() as u64).is_multiple_of(row_bytes) {
+        let given = values.len();
+        if row_bytes == 0 || !given.is_multiple_of(row_bytes) {
             return Err(ArrayError::new(ArrayErrorKind::BufferLength {
                 expected: row_bytes,
-                found: bytes.len() as u64,
+                found: given,
             }));
         }
-        let added = bytes.len() as u64 / row_bytes;
+        let added = given / row_bytes;
         let mut grown = shape.clone();
         grown[axis] += added;
         let mut values_shape = shape;
@@ -186,7 +281,7 @@ impl ArrayRw {
         }));
         self.commit(Change {
             shape: Some(&grown),
-            write: Some((&sel, bytes, &values_shape)),
+            write: Some((&sel, values, &values_shape)),
         })
     }
 
@@ -220,10 +315,15 @@ impl ArrayRw {
             Some(shape) => chunks.resize(shape).map_err(fail)?,
             None => grid,
         };
-        if let Some((sel, bytes, shape)) = change.write {
-            write_into(&mut chunks, &grid, sel, bytes, shape).map_err(fail)?;
-        }
-        chunks.commit(&grid, change.shape.is_some()).map_err(fail)?;
+        let values = match change.write {
+            Some((sel, given, shape)) => {
+                Some(write_into(&mut chunks, &grid, sel, given, shape).map_err(fail)?)
+            }
+            None => None,
+        };
+        chunks
+            .commit(&grid, change.shape.is_some(), values.as_ref())
+            .map_err(fail)?;
         let source = Source::path(&self.path).locking(self.locking);
         self.array = Array::open(source)?.with_threads(self.array.threads());
         Ok(())
@@ -243,17 +343,19 @@ fn covers_chunk(grid: &Grid, resolved: &super::geometry::Resolved, chosen: &[Spa
     })
 }
 
-/// Writes `bytes` (of `shape`, broadcast) into the chunks `sel` touches.
-fn write_into(
+/// Writes `bytes` (of `shape`, broadcast) into the chunks `sel` touches: a chunk it
+/// covers, or one of zeros, is composed from the values at the commit (which the
+/// returned values are for); the others are changed now.
+fn write_into<'a>(
     chunks: &mut Chunks,
     grid: &Grid,
     sel: &Selection,
-    bytes: &[u8],
+    given: Given<'a>,
     shape: &[u64],
-) -> Result<(), ArrayError> {
+) -> Result<Broadcast<'a>, ArrayError> {
     let resolved = resolve(sel, &grid.shape)?;
     let itemsize = chunks.itemsize();
-    let values = Broadcast::new(shape, &resolved.shape, bytes, itemsize)?;
+    let values = Broadcast::new(shape, &resolved.shape, given, itemsize)?;
     let strides = resolved.out_strides();
     let spans = grid.selection_spans(&resolved);
     let mut touched: Vec<Vec<Span>> = Vec::new();
@@ -264,16 +366,30 @@ fn write_into(
         let coords: Vec<u64> = chosen.iter().map(|s| s.chunk).collect();
         let n = grid.chunk_number(&coords);
         plan.fill(grid, &resolved, &strides, chosen);
-        let chunk = match covers_chunk(grid, &resolved, chosen) {
+        let covers = covers_chunk(grid, &resolved, chosen);
+        if covers || chunks.is_zeros(n)? {
+            let mut runs = Vec::new();
+            plan.each_run(|src, out, len| runs.push(Run { src, out, len }));
+            if let Some(composed) = Composed::new(runs, grid.chunk_items) {
+                chunks.compose(n, composed)?;
+                continue;
+            }
+        }
+        let chunk = match covers {
             true => chunks.overwrite(n)?,
             false => {
                 plan.block_mask(grid, &mut mask);
                 chunks.blocks_mut(n, &mask)?
             }
         };
+        let mut copied = Ok(());
         plan.each_run(|src, out, len| {
-            values.copy(out, len, &mut chunk[src * itemsize..(src + len) * itemsize]);
+            if copied.is_ok() {
+                let dst = &mut chunk[src * itemsize..(src + len) * itemsize];
+                copied = values.copy(out, len, dst);
+            }
         });
+        copied?;
     }
-    Ok(())
+    Ok(values)
 }

@@ -110,6 +110,13 @@ def base_values():
             True,
         ),
         "i4_empty": (np.zeros((0, 6), dtype="i4"), dict(chunks=(3, 6), blocks=(3, 2)), True),
+        # chunks of several blocks, each block whole rows: writes covering chunks and
+        # appends are compressed from the values a block at a time
+        "f8_rows": (
+            np.arange(480, dtype="f8").reshape(40, 12) * 0.5 + 1.0,
+            dict(chunks=(10, 12), blocks=(2, 12), cparams=blosc2.CParams(codec=blosc2.Codec.ZSTD, nthreads=1)),
+            True,
+        ),
     }
 
 
@@ -248,6 +255,14 @@ SCENARIOS = [
         "u1_3d",
         [("append", 1, val(U1, range(70), shape=(7, 2, 5))), ("resize", [5, 8, 6]), ("write", ":, -1, :", val(U1, 1))],
     ),
+    # whole chunks from the values (f8_rows: chunks of 10 rows, blocks of 2)
+    ("f8r_write_two_chunks", "f8_rows", [("write", "10:30", val(F8, np.arange(240) * -0.25, shape=(20, 12)))]),
+    ("f8r_write_chunk_row_broadcast", "f8_rows", [("write", "20:30", val(F8, np.arange(12) + 0.5))]),
+    ("f8r_write_chunk_zeros", "f8_rows", [("write", "0:10", val(F8, 0.0))]),
+    ("f8r_write_chunk_reversed", "f8_rows", [("write", "29:9:-1", val(F8, np.arange(240.0), shape=(20, 12)))]),
+    ("f8r_append_chunk_and_part", "f8_rows", [("append", 0, val(F8, np.arange(180) * 2.0, shape=(15, 12)))]),
+    ("f8r_grow_then_write_new", "f8_rows", [("resize", [60, 12]), ("write", "45:55, 2:", val(F8, 3.0))]),
+    ("f8r_write_columns_of_chunks", "f8_rows", [("write", "10:20, ::2", val(F8, np.arange(60.0), shape=(10, 6)))]),
     ("be_write_shrink_append", "i2_be", [("write", "...", val(BE, -1)), ("resize", [6, 7]), ("append", 0, val(BE, range(7), shape=(1, 7)))]),
 ]
 

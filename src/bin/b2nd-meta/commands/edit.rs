@@ -49,8 +49,41 @@ fn message(path: &Path, e: ArrayError) -> String {
         .unwrap_or(text)
 }
 
+/// The values of an .npy: in its file from an offset on, or in memory.
+enum Values {
+    /// A file's C-order data: read as it goes into chunks, never held whole.
+    File(std::fs::File, u64),
+    /// Stdin's data, or a Fortran-order file's, in C order.
+    Memory(Vec<u8>),
+}
+
 /// The .npy at `input` (or stdin): its header and its elements in C order.
-fn values(input: &Path) -> Result<(NpyHeader, Vec<u8>), String> {
+fn values(input: &Path) -> Result<(NpyHeader, Values), String> {
+    let named = |e: ArrayError| format!("{}: {}", input.display(), e);
+    let truncated = |header: &NpyHeader, found: u64| {
+        format!(
+            "{}: truncated: expected {} bytes of data after the {}-byte header, found {found}",
+            input.display(),
+            header.nbytes(),
+            header.data_offset,
+        )
+    };
+    if input.as_os_str() != "-" {
+        let file = std::fs::File::open(input)
+            .map_err(|e| format!("{}: cannot open: {e}", input.display()))?;
+        let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+        // Small: the header is all that comes through it.
+        let header =
+            NpyHeader::read(&mut BufReader::with_capacity(8 << 10, &file)).map_err(named)?;
+        let found = len.saturating_sub(header.data_offset);
+        if u128::from(found) < header.nbytes() {
+            return Err(truncated(&header, found));
+        }
+        if !header.fortran_order || header.shape.len() < 2 {
+            let offset = header.data_offset;
+            return Ok((header, Values::File(file, offset)));
+        }
+    }
     let stdin = io::stdin();
     let reader: Box<dyn Read> = match input.as_os_str() == "-" {
         true => Box::new(stdin.lock()),
@@ -59,8 +92,7 @@ fn values(input: &Path) -> Result<(NpyHeader, Vec<u8>), String> {
                 .map_err(|e| format!("{}: cannot open: {e}", input.display()))?,
         ),
     };
-    let mut reader = BufReader::with_capacity(1 << 20, reader);
-    let named = |e: ArrayError| format!("{}: {}", input.display(), e);
+    let mut reader = BufReader::with_capacity(64 << 10, reader);
     let header = NpyHeader::read(&mut reader).map_err(named)?;
     let nbytes = header.nbytes();
     let mut data = Vec::new();
@@ -70,15 +102,10 @@ fn values(input: &Path) -> Result<(NpyHeader, Vec<u8>), String> {
         .read_to_end(&mut data)
         .map_err(|e| format!("{}: cannot read: {e}", input.display()))?;
     if data.len() as u128 != nbytes {
-        return Err(format!(
-            "{}: truncated: expected {nbytes} bytes of data after the {}-byte header, found {}",
-            input.display(),
-            header.data_offset,
-            data.len()
-        ));
+        return Err(truncated(&header, data.len() as u64));
     }
     let data = header.c_order(data);
-    Ok((header, data))
+    Ok((header, Values::Memory(data)))
 }
 
 /// The .npy's dtype must be the array's.
@@ -120,9 +147,11 @@ pub fn write(path: &Path, key: Option<&str>, slice: &str, input: &Path) -> bool 
         let mut array = open(path, key)?;
         let (header, data) = values(input)?;
         same_dtype(array.array(), &header)?;
-        array
-            .write_bytes(&sel, &data, &header.shape)
-            .map_err(|e| message(path, e))
+        match data {
+            Values::File(file, at) => array.write_from_at(&sel, &file, at, &header.shape),
+            Values::Memory(data) => array.write_bytes(&sel, &data, &header.shape),
+        }
+        .map_err(|e| message(path, e))
     })
 }
 
@@ -185,8 +214,13 @@ pub fn append(path: &Path, key: Option<&str>, axis: usize, input: &Path) -> bool
                 want.join(", ")
             ));
         }
-        array
-            .append_bytes(axis, &data)
-            .map_err(|e| message(path, e))
+        match data {
+            Values::File(file, at) => {
+                let len = u64::try_from(header.nbytes()).unwrap_or(u64::MAX);
+                array.append_from_at(axis, &file, at, len)
+            }
+            Values::Memory(data) => array.append_bytes(axis, &data),
+        }
+        .map_err(|e| message(path, e))
     })
 }
