@@ -3,9 +3,12 @@
 //! and the commit itself: each changed chunk compressed with the frame's parameters
 //! (all zeros: C's special zero chunk) and stored, the new index put in place.
 
+mod store;
+
 use std::collections::BTreeMap;
 use std::vec::Vec;
 
+use self::store::{Job, Made};
 use super::super::error::ArrayError;
 use super::super::geometry::Grid;
 use super::broadcast::Broadcast;
@@ -15,7 +18,7 @@ use super::partial::Partial;
 use super::threads;
 use crate::array::write::pipeline_check;
 use crate::blosc::{Codec, Special, MAX_FILTERS};
-use crate::chunk::{self, CParams, DecodeBudget, Spliced};
+use crate::chunk::{self, CParams, DecodeBudget};
 use crate::frame::array::resized;
 use crate::frame::edit::FrameEdit;
 use crate::frame::{Chunk, ChunkLocation, FrameError, FrameErrorKind};
@@ -227,8 +230,13 @@ impl Chunks {
         self.decode(self.origin.get(n as usize).copied().flatten())
     }
 
-    /// Old chunk `origin` decoded (zeros for none).
+    /// Old chunk `origin` decoded on the array's threads (zeros for none).
     fn decode(&self, origin: Option<u64>) -> Result<Vec<u8>, ArrayError> {
+        self.decode_on(origin, self.threads)
+    }
+
+    /// Old chunk `origin` decoded on up to `threads` threads (zeros for none).
+    fn decode_on(&self, origin: Option<u64>, threads: usize) -> Result<Vec<u8>, ArrayError> {
         let Some(n) = origin else {
             return Ok(std::vec![0u8; self.chunk_nbytes]);
         };
@@ -248,7 +256,7 @@ impl Chunks {
                 chunk.read_all(&mut raw)?;
                 let limit = u32::try_from(self.chunk_nbytes).unwrap_or(u32::MAX);
                 let budget = DecodeBudget::unlimited().with_max_chunk(limit);
-                threads::decode(&raw, self.chunk_nbytes, self.threads, &budget)
+                threads::decode(&raw, self.chunk_nbytes, threads, &budget)
                     .map_err(|e| chunk.error(e))?
             }
         };
@@ -355,8 +363,9 @@ impl Chunks {
         Ok(new)
     }
 
-    /// Stores the changed chunks (the composed ones made from `values`) and puts the new
-    /// frame in place (its array metalayer given `grid`'s shape when `reshaped`).
+    /// Stores the changed chunks (the composed ones made from `values`) in their order,
+    /// and puts the new frame in place (its array metalayer given `grid`'s shape
+    /// when `reshaped`).
     pub(super) fn commit(
         mut self,
         grid: &Grid,
@@ -364,33 +373,47 @@ impl Chunks {
         values: Option<&Broadcast<'_>>,
     ) -> Result<(), ArrayError> {
         let origins = core::mem::take(&mut self.origin);
+        // A chunk is in one of the maps; were it in several, the later one wins.
+        let mut jobs: BTreeMap<u64, Job> = BTreeMap::new();
+        jobs.extend(
+            core::mem::take(&mut self.changed)
+                .into_iter()
+                .map(|(n, b)| (n, Job::Changed(b))),
+        );
+        jobs.extend(
+            core::mem::take(&mut self.cut)
+                .into_iter()
+                .map(|(n, c)| (n, Job::Cut(c))),
+        );
+        jobs.extend(
+            core::mem::take(&mut self.partial)
+                .into_iter()
+                .map(|(n, p)| (n, Job::Partial(p))),
+        );
+        jobs.extend(
+            core::mem::take(&mut self.composed)
+                .into_iter()
+                .map(|(n, c)| (n, Job::Composed(c))),
+        );
+        // Made one at a time on all the array's threads and stored at once, so what is
+        // held is one chunk. (Made at once, each on a thread of its own, a box across
+        // chunks of one block each took longer: a new thread starts without the codec's
+        // kept tables.)
+        let threads = self.threads.max(1);
+        let mut made: BTreeMap<u64, ChunkLocation> = BTreeMap::new();
+        for (n, job) in jobs {
+            let location = match self.make(job, values, threads)? {
+                Made::Stored(bytes) => self.edit.put(&bytes)?,
+                Made::Zero => ChunkLocation::Special(Special::Zero),
+            };
+            made.insert(n, location);
+        }
         let mut locations = Vec::with_capacity(origins.len());
-        let mut changed = core::mem::take(&mut self.changed).into_iter().peekable();
-        let mut cut = core::mem::take(&mut self.cut).into_iter().peekable();
-        let mut partial = core::mem::take(&mut self.partial).into_iter().peekable();
-        let mut composed = core::mem::take(&mut self.composed).into_iter().peekable();
         for (m, origin) in origins.iter().enumerate() {
-            if let Some((_, c)) = composed.next_if(|(n, _)| *n == m as u64) {
-                let values = values.ok_or_else(|| {
-                    ArrayError::layout(std::format!("chunk {m} is made of values not given"))
-                })?;
-                locations.push(self.store_composed(&c, values)?);
-                continue;
-            }
-            if let Some((_, p)) = partial.next_if(|(n, _)| *n == m as u64) {
-                locations.push(self.store_partial(p)?);
-                continue;
-            }
-            if let Some((_, c)) = cut.next_if(|(n, _)| *n == m as u64) {
-                locations.push(self.store_cut(&c)?);
-                continue;
-            }
-            let location = match changed.next_if(|(n, _)| *n == m as u64) {
-                Some((_, buf)) => self.store(&buf)?,
-                None => match origin {
-                    Some(n) => self.edit.chunks.location(*n)?,
-                    None => ChunkLocation::Special(Special::Zero),
-                },
+            let location = match (made.remove(&(m as u64)), origin) {
+                (Some(location), _) => location,
+                (None, Some(n)) => self.edit.chunks.location(*n)?,
+                (None, None) => ChunkLocation::Special(Special::Zero),
             };
             locations.push(location);
         }
@@ -405,66 +428,5 @@ impl Chunks {
         let metalayer = metalayer.as_ref().map(|(n, b)| (n.as_str(), b.as_slice()));
         self.edit.commit(&locations, nbytes, metalayer)?;
         Ok(())
-    }
-
-    /// A cut chunk stored: spliced from the old one where its blocks allow, else decoded,
-    /// cut and compressed whole.
-    fn store_cut(&mut self, cut: &Cut) -> Result<ChunkLocation, ArrayError> {
-        if let Chunk::Stored(stored) = self.edit.chunks.chunk(cut.origin)? {
-            let mut raw = Vec::new();
-            stored.read_all(&mut raw)?;
-            match cut
-                .splice(&raw, &self.cparams, self.itemsize)
-                .map_err(|e| stored.error(e))?
-            {
-                Spliced::Chunk(spliced) => return Ok(self.edit.put(&spliced)?),
-                Spliced::Zeros => return Ok(ChunkLocation::Special(Special::Zero)),
-                Spliced::Whole => {}
-            }
-        }
-        let before = self.decode(Some(cut.origin))?;
-        self.store(&cut.apply(&before, self.itemsize))
-    }
-
-    /// A chunk written in a few blocks stored: spliced from the old one where it can be,
-    /// else decoded whole and compressed.
-    fn store_partial(&mut self, partial: Partial) -> Result<ChunkLocation, ArrayError> {
-        let origin = partial.origin;
-        match partial.splice(&self.cparams) {
-            Ok(Spliced::Chunk(spliced)) => return Ok(self.edit.put(&spliced)?),
-            Ok(Spliced::Zeros) => return Ok(ChunkLocation::Special(Special::Zero)),
-            Ok(Spliced::Whole) => {}
-            Err(e) => return Err(self.chunk_error(origin, e)),
-        }
-        let whole = partial
-            .complete()
-            .map_err(|e| self.chunk_error(origin, e))?;
-        self.store(&whole)
-    }
-
-    /// A chunk made of the written values stored: C's special zero chunk when all zeros,
-    /// else compressed from the values a block at a time.
-    fn store_composed(
-        &mut self,
-        composed: &Composed,
-        values: &Broadcast<'_>,
-    ) -> Result<ChunkLocation, ArrayError> {
-        if composed.is_zeros(values)? {
-            return Ok(ChunkLocation::Special(Special::Zero));
-        }
-        let input = composed.input(values, self.itemsize, self.chunk_nbytes);
-        let mut compressed = Vec::new();
-        chunk::compress_into(&input, &self.cparams, self.threads, &mut compressed)?;
-        Ok(self.edit.put(&compressed)?)
-    }
-
-    /// A changed chunk stored: C's special zero chunk when all zeros, else compressed.
-    fn store(&mut self, decoded: &[u8]) -> Result<ChunkLocation, ArrayError> {
-        if decoded.iter().all(|&b| b == 0) {
-            return Ok(ChunkLocation::Special(Special::Zero));
-        }
-        let compressed = chunk::compress_threads(decoded, &self.cparams, self.threads)
-            .map_err(|e| ArrayError::new(crate::array::ArrayErrorKind::Compress(e)))?;
-        Ok(self.edit.put(&compressed)?)
     }
 }
