@@ -7,6 +7,9 @@
 //! counter. (benches/import_vs_python.py times python's whole `np.load` + `asarray`
 //! against the `import` command.)
 //!
+//! Our time includes the staging file's syncs and rename (C's call neither syncs nor
+//! stages); their share is printed apart after each case ("syncs and rename").
+//!
 //! Run with `cargo bench --bench write --all-features` (`B2ND_LIBBLOSC2_335` names the
 //! library when it is not in the venv of this machine); `B2ND_BENCH_MB=64` (the default)
 //! sets the input's size.
@@ -15,10 +18,11 @@
 mod c335;
 
 use std::hint::black_box;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use b2nd_meta::array::write::{chunks_and_blocks, Caches, NewArray};
 use b2nd_meta::blosc::{Codec, Filter};
+use b2nd_meta::io::Steps;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
 /// A float64 ramp with noise, or an int32 counter, of `bytes` bytes.
@@ -82,9 +86,29 @@ fn bench(c: &mut Criterion) {
                 .threads(2)
                 .overwrite(true);
             let path = dir.join("ours.b2nd");
+            // The syncs and the staging file's rename (what makes our write durable and
+            // C's call does not do) timed apart, over the same writes.
+            let (mut waited, mut writes) = (Duration::ZERO, 0u32);
             group.bench_function(BenchmarkId::new("ours", name), |b| {
-                b.iter(|| ours.write(&path, black_box(&bytes)).unwrap())
+                b.iter_custom(|iters| {
+                    let steps = Steps::timed();
+                    let ours = ours.clone().steps(steps.clone());
+                    let start = Instant::now();
+                    for _ in 0..iters {
+                        ours.write(&path, black_box(&bytes)).unwrap();
+                    }
+                    let elapsed = start.elapsed();
+                    waited += steps.waited();
+                    writes += iters as u32;
+                    elapsed
+                })
             });
+            if writes > 0 {
+                eprintln!(
+                    "write/{kind}/ours/{name}: syncs and rename {:.1} ms of each write",
+                    waited.as_secs_f64() * 1e3 / f64::from(writes)
+                );
+            }
             let cpath = dir.join("c.b2nd");
             // splitmode 4: BLOSC_FORWARD_COMPAT_SPLIT, python's default.
             let mut cparams = c335::CParams::one_thread(
@@ -100,14 +124,17 @@ fn bench(c: &mut Criterion) {
             group.bench_function(BenchmarkId::new("c335", name), |b| {
                 b.iter(|| c335.write_array(&cpath, &array, cparams, black_box(&bytes)))
             });
-            let (o, cc) = (
-                std::fs::metadata(&path).unwrap().len(),
-                std::fs::metadata(&cpath).unwrap().len(),
-            );
-            eprintln!(
-                "write/{kind}/{name}: ours {o} bytes, C {cc} bytes ({:.4})",
-                o as f64 / cc as f64
-            );
+            // Both files exist when both ran (a filter may have skipped either); a
+            // previous case's file is removed so that its size is not reported again.
+            if let (Ok(o), Ok(cc)) = (std::fs::metadata(&path), std::fs::metadata(&cpath)) {
+                let (o, cc) = (o.len(), cc.len());
+                eprintln!(
+                    "write/{kind}/{name}: ours {o} bytes, C {cc} bytes ({:.4})",
+                    o as f64 / cc as f64
+                );
+            }
+            let _ = std::fs::remove_file(&path);
+            let _ = std::fs::remove_file(&cpath);
         }
         group.finish();
     }

@@ -34,6 +34,8 @@ struct Countdown {
     left: AtomicU64,
     stop: Stop,
     stopped: AtomicBool,
+    /// Nanoseconds spent waiting in syncs and renames ([`Steps::timed`]).
+    waited: AtomicU64,
 }
 
 /// The steps of one write (shared by the threads that carry it out).
@@ -87,7 +89,36 @@ impl Steps {
             left: AtomicU64::new(n),
             stop: Stop::Error,
             stopped: AtomicBool::new(false),
+            waited: AtomicU64::new(0),
         })))
+    }
+
+    /// Steps that never stop and count the time spent in syncs and renames (what makes
+    /// a write durable), for benchmarks that report it apart: [`Steps::waited`].
+    #[doc(hidden)]
+    pub fn timed() -> Steps {
+        Steps::stop_after(u64::MAX)
+    }
+
+    /// The time spent so far in syncs and renames (wall time: syncs issued together
+    /// count once); zero unless made by [`Steps::timed`] or [`Steps::stop_after`].
+    #[doc(hidden)]
+    pub fn waited(&self) -> std::time::Duration {
+        let nanos = self
+            .0
+            .as_ref()
+            .map_or(0, |c| c.waited.load(Ordering::Relaxed));
+        std::time::Duration::from_nanos(nanos)
+    }
+
+    /// `wait` run, its time added to [`Steps::waited`] when counted.
+    fn waiting<T>(&self, wait: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
+        let Some(c) = &self.0 else { return wait() };
+        let start = std::time::Instant::now();
+        let result = wait();
+        let nanos = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        c.waited.fetch_add(nanos, Ordering::Relaxed);
+        result
     }
 
     /// The process's steps: with the `repo-tests` feature, `B2ND_META_CRASH_AFTER=n`
@@ -100,6 +131,7 @@ impl Steps {
                 left: AtomicU64::new(n),
                 stop: Stop::Abort,
                 stopped: AtomicBool::new(false),
+                waited: AtomicU64::new(0),
             })));
         }
         Steps(None)
@@ -177,7 +209,7 @@ impl Steps {
     /// Makes a file's data durable (`fdatasync`).
     pub(crate) fn sync_data<W: WriteAt + ?Sized>(&self, sink: &W) -> io::Result<()> {
         self.step()?;
-        sink.sync_data()
+        self.waiting(|| sink.sync_data())
     }
 
     /// Makes the data of several new files durable, their `fdatasync`s issued together
@@ -188,28 +220,31 @@ impl Steps {
             return files.iter().try_for_each(|f| self.sync_data(f));
         }
         let per = files.len().div_ceil(SYNC_THREADS);
-        std::thread::scope(|s| {
-            let handles: std::vec::Vec<_> = files
-                .chunks(per)
-                .map(|part| s.spawn(move || part.iter().try_for_each(|f| self.sync_data(f))))
-                .collect();
-            let mut first = Ok(());
-            for h in handles {
-                let r = h
-                    .join()
-                    .unwrap_or_else(|_| Err(io::Error::other("a sync thread panicked")));
-                if first.is_ok() {
-                    first = r;
+        let sync = |f: &File| self.step().and_then(|()| f.sync_data());
+        self.waiting(|| {
+            std::thread::scope(|s| {
+                let handles: std::vec::Vec<_> = files
+                    .chunks(per)
+                    .map(|part| s.spawn(move || part.iter().try_for_each(sync)))
+                    .collect();
+                let mut first = Ok(());
+                for h in handles {
+                    let r = h
+                        .join()
+                        .unwrap_or_else(|_| Err(io::Error::other("a sync thread panicked")));
+                    if first.is_ok() {
+                        first = r;
+                    }
                 }
-            }
-            first
+                first
+            })
         })
     }
 
     /// Makes a new file durable, data and metadata (its length, mode and owner).
     pub(crate) fn sync_all(&self, file: &File) -> io::Result<()> {
         self.step()?;
-        file.sync_all()
+        self.waiting(|| file.sync_all())
     }
 
     /// Sets a file's length.
@@ -221,13 +256,13 @@ impl Steps {
     /// Renames `from` over `to` (atomic for a file, or a directory onto nothing).
     pub(crate) fn rename(&self, from: &Path, to: &Path) -> io::Result<()> {
         self.step()?;
-        std::fs::rename(from, to)
+        self.waiting(|| std::fs::rename(from, to))
     }
 
     /// Makes the entries of `dir` (a rename, a new or removed file) durable.
     pub(crate) fn sync_dir(&self, dir: &Path) -> io::Result<()> {
         self.step()?;
-        super::file::sync_dir(dir)
+        self.waiting(|| super::file::sync_dir(dir))
     }
 
     /// Removes a file.
