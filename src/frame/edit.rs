@@ -33,14 +33,16 @@ use std::vec::Vec;
 use super::build::offsets_chunk;
 use super::chunks::{chunk_file_name, ChunkLocation};
 use super::error::{FrameError, FrameErrorKind};
-use super::header::{FrameHeader, FrameKind, CONTENT_CAP};
+use super::header::{FrameHeader, FrameKind, CONTENT_CAP, SPARSE_HEADER_FILE};
 use super::lock::{lock_frame, open_locked, FrameLock, Locking};
 use super::open::{check_kind, locate};
 use super::parse::{OFF_CBYTES, OFF_FRAME_LEN, OFF_NBYTES};
 use super::staged::read_staged;
 use super::stored::StoredChunks;
 use super::trailer::{locate as locate_trailer, TRAILER_MIN_LEN};
-use crate::io::{read_exact_at, DirStorage, SharedSource, Staging, Steps, Storage, Unsynced};
+use crate::io::{
+    read_exact_at, sweep_if_stale, DirStorage, SharedSource, Staging, Steps, Storage, Unsynced,
+};
 
 /// The bytes of a header one atomic write may cover: its first page.
 const HEADER_PAGE: u64 = 4096;
@@ -122,10 +124,14 @@ impl FrameEdit {
             }
             // Names only: a stat of each of thousands of chunk files costs more than
             // the edit of one.
+            // The stale stagings of `chunks.b2frame` are removed on the way, so that the
+            // commit need not list the directory again.
             for entry in std::fs::read_dir(objects.root()).map_err(io)? {
-                let name = entry.map_err(io)?.file_name();
-                if let Some(n) = name.to_str().and_then(chunk_number) {
-                    taken.insert(n);
+                let entry = entry.map_err(io)?;
+                let name = entry.file_name();
+                match name.to_str().and_then(chunk_number) {
+                    Some(n) => _ = taken.insert(n),
+                    None => _ = sweep_if_stale(&entry, SPARSE_HEADER_FILE, &steps),
                 }
             }
         }
@@ -245,8 +251,7 @@ impl FrameEdit {
         let head = self.patched_head(&sizes, patch.as_ref())?;
         whole[OFF_FRAME_LEN..OFF_FRAME_LEN + head.len()].copy_from_slice(&head);
         whole.extend_from_slice(&self.trailer);
-        let like = self.file.metadata().ok();
-        let staging = Staging::file(&self.header_path, like.as_ref(), &self.steps).map_err(io)?;
+        let staging = self.stage_header().map_err(io)?;
         self.steps
             .write(staging.file_handle(), &whole, 0)
             .map_err(io)?;
@@ -331,13 +336,15 @@ impl FrameEdit {
         whole[OFF_FRAME_LEN..OFF_FRAME_LEN + head.len()].copy_from_slice(&head);
         whole.extend_from_slice(offsets);
         whole.extend_from_slice(&self.trailer);
-        let like = self.file.metadata().ok();
-        let staging = Staging::file(&self.header_path, like.as_ref(), &self.steps).map_err(io)?;
+        let staging = self.stage_header().map_err(io)?;
         self.steps
             .write(staging.file_handle(), &whole, 0)
             .map_err(io)?;
         staging.commit().map_err(io)?;
         // The new index is in place: what fails from here leaves files no one reads.
+        // Their removal is not synced: undone by a crash, it leaves such files, which
+        // the next edit sees as taken names (a sync here cost as much as the edit's
+        // other syncs together).
         self.added.clear();
         for n in old {
             let name = chunk_file_name(n);
@@ -345,7 +352,17 @@ impl FrameEdit {
                 .remove(&name)
                 .map_err(FrameError::io(Some(&objects.root().join(&name))))?;
         }
-        self.steps.sync_dir(objects.root()).map_err(io)
+        Ok(())
+    }
+
+    /// A staging file for the header file, of its mode and owner. A sparse frame's
+    /// directory was swept of stale ones when it was listed.
+    fn stage_header(&self) -> std::io::Result<Staging> {
+        let like = self.file.metadata().ok();
+        match self.objects {
+            Some(_) => Staging::file_swept(&self.header_path, like.as_ref(), &self.steps),
+            None => Staging::file(&self.header_path, like.as_ref(), &self.steps),
+        }
     }
 
     /// Makes the new chunk files written so far durable, together.

@@ -34,7 +34,7 @@ pub(crate) use prefetch::Prefetch;
 pub(crate) use read_at::{read_exact_at, read_full_at, read_vec_at};
 pub use read_at::{ReadAt, SharedSource};
 pub use staged::is_staging_name;
-pub(crate) use staged::{Existing, Out, Staging};
+pub(crate) use staged::{sweep_if_stale, Existing, Out, Staging};
 #[doc(hidden)]
 pub use steps::Steps;
 pub(crate) use steps::Unsynced;

@@ -151,34 +151,34 @@ pub(crate) fn sweep_stale(target: &Path, steps: &Steps) -> usize {
     let Some(name) = target.file_name().and_then(|n| n.to_str()) else {
         return 0;
     };
-    let dir = parent(target);
-    let Ok(entries) = std::fs::read_dir(&dir) else {
+    let Ok(entries) = std::fs::read_dir(parent(target)) else {
         return 0;
     };
-    let mut removed = 0;
-    for entry in entries.flatten() {
-        let file_name = entry.file_name();
-        let Some(staged) = file_name.to_str() else {
-            continue;
-        };
-        if staged_target(staged) != Some(name) {
-            continue;
-        }
-        let path = entry.path();
-        // Ours, and its writer gone: the lock it held while it lived is free.
-        let Ok(held) = File::open(&path) else {
-            continue;
-        };
-        if held.try_lock().is_err() {
-            continue;
-        }
-        let gone = match entry.file_type() {
-            Ok(t) if t.is_dir() => remove_tree(&path, steps),
-            _ => steps.remove_file(&path),
-        };
-        removed += usize::from(gone.is_ok());
+    let swept = entries.flatten().filter(|e| sweep_if_stale(e, name, steps));
+    swept.count()
+}
+
+/// Removes `entry` when it is a staging of `target_name` (a name in the same directory)
+/// that a killed process left; whether it did. For a writer that lists the directory
+/// anyway, and then stages with [`Staging::file_swept`].
+pub(crate) fn sweep_if_stale(entry: &std::fs::DirEntry, target_name: &str, steps: &Steps) -> bool {
+    let file_name = entry.file_name();
+    if file_name.to_str().and_then(staged_target) != Some(target_name) {
+        return false;
     }
-    removed
+    let path = entry.path();
+    // Ours, and its writer gone: the lock it held while it lived is free.
+    let Ok(held) = File::open(&path) else {
+        return false;
+    };
+    if held.try_lock().is_err() {
+        return false;
+    }
+    let gone = match entry.file_type() {
+        Ok(t) if t.is_dir() => remove_tree(&path, steps),
+        _ => steps.remove_file(&path),
+    };
+    gone.is_ok()
 }
 
 /// Removes a directory of files (a sparse frame's staging: no subdirectories).
@@ -215,6 +215,17 @@ impl Staging {
         steps: &Steps,
     ) -> io::Result<Staging> {
         sweep_stale(target, steps);
+        Staging::file_swept(target, like, steps)
+    }
+
+    /// As [`Staging::file`], for a writer that removed the stale stagings itself
+    /// ([`sweep_if_stale`] over a listing it makes anyway: a sparse frame's directory
+    /// holds thousands of chunk files).
+    pub(crate) fn file_swept(
+        target: &Path,
+        like: Option<&Metadata>,
+        steps: &Steps,
+    ) -> io::Result<Staging> {
         let path = staging_name(target);
         let mut options = OpenOptions::new();
         options.read(true).write(true).create_new(true);

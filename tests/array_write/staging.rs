@@ -199,6 +199,25 @@ fn a_staging_a_killed_writer_left_is_removed_by_the_next_writer() {
 }
 
 #[test]
+fn an_edit_of_a_sparse_frame_removes_the_stagings_killed_editors_left_and_no_other() {
+    let dir = TempDir::new("edit-stale");
+    let path = dir.0.join("a.b2nd");
+    array(true).write_typed(&path, &values(1)).unwrap();
+    let staging = |n: u32| path.join(format!(".chunks.b2frame.b2nd-meta.{n}.0.tmp"));
+    std::fs::write(staging(1), b"left by a killed editor").unwrap();
+    let live = std::fs::File::create(staging(2)).unwrap();
+    live.try_lock().unwrap();
+    let mut rw = Array::open_rw(&path).unwrap();
+    rw.write(&Selection::parse("0, 0").unwrap(), &[7i16]).unwrap();
+    drop(rw);
+    assert!(!staging(1).exists(), "the stale staging stays");
+    assert!(staging(2).exists(), "a live staging was removed");
+    let mut expected = values(1);
+    expected[0] = 7;
+    assert_eq!(read(&path), expected);
+}
+
+#[test]
 fn a_live_writers_staging_is_left_alone() {
     let dir = TempDir::new("busy");
     let path = dir.0.join("a.b2nd");
