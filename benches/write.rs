@@ -1,6 +1,7 @@
 //! Writing a new array to a file: `NewArray::write` against C-Blosc2 3.3.5's
 //! `b2nd_from_cbuffer` (python-blosc2 4.14.1's `libblosc2.so`, loaded at run time: see
-//! `c335/mod.rs`; what `blosc2.asarray` runs) in the same run, both on 2 threads, the
+//! `c335/mod.rs`; what `blosc2.asarray` runs) in the same run, both on 2 threads (or
+//! `B2ND_BENCH_THREADS`), the
 //! same chunk and block shapes (python-blosc2's for the size, on this machine), the
 //! issue's cases: zstd 5 + shuffle (python's default), zstd 1 + shuffle, lz4 5 + shuffle,
 //! zstd 1 + bitshuffle and blosclz 5 + shuffle, of a float64 ramp with noise and an int32
@@ -12,7 +13,7 @@
 //!
 //! Run with `cargo bench --bench write --all-features` (`B2ND_LIBBLOSC2_335` names the
 //! library when it is not in the venv of this machine); `B2ND_BENCH_MB=64` (the default)
-//! sets the input's size.
+//! sets the input's size, `B2ND_BENCH_THREADS=2` (the default) both sides' threads.
 
 #[allow(dead_code)] // The decoder benches' helpers.
 mod c335;
@@ -49,6 +50,10 @@ fn bench(c: &mut Criterion) {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(64);
+    let threads: usize = std::env::var("B2ND_BENCH_THREADS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2);
     let dir = std::env::temp_dir().join(format!("b2nd-meta-write-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let cases = [
@@ -83,7 +88,7 @@ fn bench(c: &mut Criterion) {
                 .blocks(&blocks)
                 .codec(codec, clevel)
                 .filters(filters)
-                .threads(2)
+                .threads(threads)
                 .overwrite(true);
             let path = dir.join("ours.b2nd");
             // The syncs and the staging file's rename (what makes our write durable and
@@ -120,7 +125,7 @@ fn bench(c: &mut Criterion) {
                 [0, 0, 0, 0, 0, filter.id()],
                 [0; 6],
             );
-            cparams.nthreads = 2;
+            cparams.nthreads = threads as i16;
             group.bench_function(BenchmarkId::new("c335", name), |b| {
                 b.iter(|| c335.write_array(&cpath, &array, cparams, black_box(&bytes)))
             });
