@@ -124,13 +124,21 @@ impl FrameEdit {
             }
             // Names only: a stat of each of thousands of chunk files costs more than
             // the edit of one.
-            // The stale stagings of `chunks.b2frame` are removed on the way, so that the
-            // commit need not list the directory again.
+            // Chunk files the index does not name (orphans: an edit killed before its
+            // rename, or after it while it removed the old files) are removed, so that
+            // crashes never add up; the stale stagings of `chunks.b2frame` too, so that
+            // the commit need not list the directory again.
             for entry in std::fs::read_dir(objects.root()).map_err(io)? {
                 let entry = entry.map_err(io)?;
                 let name = entry.file_name();
                 match name.to_str().and_then(chunk_number) {
-                    Some(n) => _ = taken.insert(n),
+                    Some(n) if !taken.contains(&n) => {
+                        let path = entry.path();
+                        steps
+                            .remove_file(&path)
+                            .map_err(FrameError::io(Some(&path)))?;
+                    }
+                    Some(_) => {}
                     None => _ = sweep_if_stale(&entry, SPARSE_HEADER_FILE, &steps),
                 }
             }

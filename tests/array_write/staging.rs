@@ -199,18 +199,22 @@ fn a_staging_a_killed_writer_left_is_removed_by_the_next_writer() {
 }
 
 #[test]
-fn an_edit_of_a_sparse_frame_removes_the_stagings_killed_editors_left_and_no_other() {
+fn an_edit_of_a_sparse_frame_removes_what_killed_editors_left_and_nothing_else() {
     let dir = TempDir::new("edit-stale");
     let path = dir.0.join("a.b2nd");
     array(true).write_typed(&path, &values(1)).unwrap();
     let staging = |n: u32| path.join(format!(".chunks.b2frame.b2nd-meta.{n}.0.tmp"));
     std::fs::write(staging(1), b"left by a killed editor").unwrap();
+    let orphan = path.join("000000FF.chunk");
+    std::fs::write(&orphan, b"a chunk file no index names").unwrap();
     let live = std::fs::File::create(staging(2)).unwrap();
     live.try_lock().unwrap();
     let mut rw = Array::open_rw(&path).unwrap();
-    rw.write(&Selection::parse("0, 0").unwrap(), &[7i16]).unwrap();
+    rw.write(&Selection::parse("0, 0").unwrap(), &[7i16])
+        .unwrap();
     drop(rw);
     assert!(!staging(1).exists(), "the stale staging stays");
+    assert!(!orphan.exists(), "the orphan chunk file stays");
     assert!(staging(2).exists(), "a live staging was removed");
     let mut expected = values(1);
     expected[0] = 7;

@@ -1,12 +1,15 @@
 //! `kill -9` during `write`, `resize` and `append` on an 8 MB array (contiguous and
 //! sparse), ten times each at growing delays: the array is the one before the edit or
-//! the one after it, whole (every value read back), and the next edit works.
+//! the one after it, whole (every value read back), and the next edit works and leaves
+//! a sparse frame's directory holding the chunk files its index names, no others.
 
+use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use b2nd_meta::array::{Array, Selection};
+use b2nd_meta::frame::{chunk_file_name, ChunkLocation};
 
 use super::{temp_path, BIN};
 use crate::common::scratch::sha256_hex;
@@ -21,6 +24,27 @@ fn state(path: &Path) -> String {
     let a = Array::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let bytes = a.read_bytes(&Selection::all()).unwrap();
     format!("{:?} {}", a.shape(), sha256_hex(&bytes))
+}
+
+/// The chunk files in a sparse frame's directory, by name.
+fn chunk_files(dir: &Path) -> BTreeSet<String> {
+    let names = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name());
+    let names = names.map(|n| n.into_string().unwrap());
+    names.filter(|n| n.ends_with(".chunk")).collect()
+}
+
+/// The chunk files a sparse frame's index names: what an edit leaves in its directory,
+/// whatever a killed edit before it left.
+fn indexed_files(dir: &Path) -> BTreeSet<String> {
+    let frame = b2nd_meta::frame::open(dir).unwrap();
+    let data = frame.data_reader().unwrap();
+    let files = data.index().locations.iter().filter_map(|l| match l {
+        ChunkLocation::File(n) => Some(chunk_file_name(*n)),
+        _ => None,
+    });
+    files.collect()
 }
 
 fn run(args: &[&str]) -> std::process::ExitStatus {
@@ -99,6 +123,9 @@ fn an_edit_killed_at_any_moment_leaves_the_array_before_or_after() {
                 // The array takes the next edit (a write, whatever the killed one was).
                 let one = s(&dir.join("one.npy"));
                 assert!(run(&["write", a.to_str().unwrap(), "--slice", "0:300", &one]).success());
+                if sparse {
+                    assert_eq!(chunk_files(&a), indexed_files(&a), "{argv:?} killed");
+                }
             }
         }
     }
