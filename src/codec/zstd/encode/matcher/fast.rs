@@ -25,23 +25,44 @@ fn read32(src: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(src[at..at + 4].try_into().unwrap_or_default())
 }
 
-/// Whether the candidate `cand` (valid when before `ip`) has the 4 bytes at `ip`,
+/// Whether the candidate `cand` (valid when before `ip`) has the 4 bytes at `ip`, `here`,
 /// without a branch on its validity, which data that matches here and there makes
 /// unpredictable (`ZSTD_match4Found_cmov`): an invalid one reads at 0 and is told
 /// apart in the same test as the bytes.
 #[inline(always)]
-fn matches(src: &[u8], cand: usize, ip: usize) -> bool {
+fn matches(src: &[u8], cand: u32, ip: u32, here: u32) -> bool {
     // Not `cand.min(ip)`: a minimum is compiled with a branch.
-    let there = read32(src, core::hint::select_unpredictable(cand < ip, cand, 0));
+    let there = read32(
+        src,
+        core::hint::select_unpredictable(cand < ip, cand, 0) as usize,
+    );
     // Invalid as a bit above the bytes' difference: one test for both.
-    let invalid = !(cand.wrapping_sub(ip) as u64) & 1 << 63;
-    (u64::from(read32(src, ip) ^ there) | invalid) == 0
+    let invalid = !(u64::from(cand).wrapping_sub(u64::from(ip))) & 1 << 63;
+    (u64::from(here ^ there) | invalid) == 0
+}
+
+/// The `K` bytes at `at`.
+#[inline(always)]
+fn bytes<const K: usize>(src: &[u8], at: usize) -> &[u8; K] {
+    src[at..at + K].try_into().unwrap_or(&[0; K])
+}
+
+/// The 4 bytes at `at` of `b`.
+#[inline(always)]
+fn u32_at<const K: usize>(b: &[u8; K], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().unwrap_or_default())
 }
 
 /// The hash of the `MLS` bytes at `at` (`ZSTD_hashPtr`), `N` entries.
 #[inline(always)]
 fn hash<const N: usize, const MLS: u32>(src: &[u8], at: usize) -> usize {
-    let v = u64::from_le_bytes(src[at..at + 8].try_into().unwrap_or_default());
+    hash_of::<N, MLS, 8>(bytes::<8>(src, at), 0)
+}
+
+/// [`hash`] of the bytes at `at` of `b`.
+#[inline(always)]
+fn hash_of<const N: usize, const MLS: u32, const K: usize>(b: &[u8; K], at: usize) -> usize {
+    let v = u64::from_le_bytes(b[at..at + 8].try_into().unwrap_or_default());
     ((v << (64 - 8 * MLS)).wrapping_mul(PRIME) >> (64 - N.trailing_zeros())) as usize
 }
 
@@ -104,67 +125,72 @@ impl Fast<'_> {
         let base = self.base;
         let mut anchor = start;
         let mut ip0 = start + usize::from(start == 0);
+        // Positions fit in a u32 (the table's entries are `base` plus one), which
+        // tells the compiler that a read's end does not wrap: one test per read.
+        let ilimit32 = ilimit as u32;
         'search: loop {
-            // C's loop from `_start` to a match.
-            let mut step = STEP_START;
-            let mut next_step = ip0 + STEP_INCR;
-            let mut ip1 = ip0 + 1;
-            let mut ip2 = ip0 + step;
-            let mut ip3 = ip2 + 1;
-            if ip3 >= ilimit {
+            // C's loop from `_start` to a match, on `p` (its `ip0`; `ip1` is the next
+            // position) and `d` (`ip2 - ip0`; `ip3` is `ip2 + 1`).
+            let mut p = ip0 as u32;
+            let mut d = STEP_START as u32;
+            let mut step = STEP_START as u32;
+            let mut next_step = p + STEP_INCR as u32;
+            if p + d + 1 >= ilimit32 {
                 break;
             }
             let mut hash0 = hash::<N, MLS>(src, ip0);
-            let mut hash1 = hash::<N, MLS>(src, ip1);
+            let mut hash1 = hash::<N, MLS>(src, ip0 + 1);
             let mut entry = table[hash0];
             let rep = self.reps[0] as usize;
             let (mut at, mut from, mut known, current);
             loop {
-                table[hash0] = base + ip0 as u32;
+                // The bytes read at ip0 and ip1, and at ip2 and ip3.
+                let pz = p as usize;
+                let ip2 = pz + d as usize;
+                let a = bytes::<8>(src, pz);
+                let b = bytes::<9>(src, ip2);
+                table[hash0] = base + p;
                 // The last offset, two bytes ahead.
-                if rep < ip2 && read32(src, ip2) == read32(src, ip2 - rep) {
-                    table[hash1] = base + ip1 as u32;
+                if rep < ip2 && u32_at(b, 0) == read32(src, ip2 - rep) {
+                    table[hash1] = base + p + 1;
                     let back = usize::from(src[ip2 - 1] == src[ip2 - 1 - rep]);
                     at = ip2 - back;
                     from = at - rep;
                     known = 4 + back;
-                    current = ip0;
+                    current = pz;
                     break;
                 }
-                let cand = entry.wrapping_sub(base) as usize;
-                if matches(src, cand, ip0) {
-                    table[hash1] = base + ip1 as u32;
-                    (at, from, known, current) = (ip0, cand, 4, ip0);
+                let cand = entry.wrapping_sub(base);
+                if matches(src, cand, p, u32_at(a, 0)) {
+                    table[hash1] = base + p + 1;
+                    (at, from, known, current) = (pz, cand as usize, 4, pz);
                     break;
                 }
                 entry = table[hash1];
                 hash0 = hash1;
-                hash1 = hash::<N, MLS>(src, ip2);
-                ip0 = ip1;
-                ip1 = ip2;
-                ip2 = ip3;
-                table[hash0] = base + ip0 as u32;
-                let cand = entry.wrapping_sub(base) as usize;
-                if matches(src, cand, ip0) {
+                hash1 = hash_of::<N, MLS, 9>(b, 0);
+                // ip0 = p + 1, ip1 = ip2, ip2 = ip3.
+                table[hash0] = base + p + 1;
+                let cand = entry.wrapping_sub(base);
+                if matches(src, cand, p + 1, u32_at(a, 1)) {
                     // An entry at or past where the search resumes would point forward.
                     if step <= 4 {
-                        table[hash1] = base + ip1 as u32;
+                        table[hash1] = base + ip2 as u32;
                     }
-                    (at, from, known, current) = (ip0, cand, 4, ip0);
+                    (at, from, known, current) = (pz + 1, cand as usize, 4, pz + 1);
                     break;
                 }
                 entry = table[hash1];
                 hash0 = hash1;
-                hash1 = hash::<N, MLS>(src, ip2);
-                ip0 = ip1;
-                ip1 = ip2;
-                ip2 = ip0 + step;
-                ip3 = ip1 + step;
-                if ip2 >= next_step {
+                hash1 = hash_of::<N, MLS, 9>(b, 1);
+                // ip0 = ip2, ip1 = ip3, and the next ip2 a step on.
+                p += d;
+                d = step;
+                if p + step >= next_step {
                     step += 1;
-                    next_step += STEP_INCR;
+                    next_step += STEP_INCR as u32;
                 }
-                if ip3 >= ilimit {
+                if p + d + 1 >= ilimit32 {
                     break 'search;
                 }
             }
