@@ -36,8 +36,9 @@ fn matches(src: &[u8], cand: u32, ip: u32, here: u32) -> bool {
         src,
         core::hint::select_unpredictable(cand < ip, cand, 0) as usize,
     );
-    // Invalid as a bit above the bytes' difference: one test for both.
-    let invalid = !(u64::from(cand).wrapping_sub(u64::from(ip))) & 1 << 63;
+    // Invalid as bits above the bytes' difference: one test for both
+    // (`ip - cand - 1` wraps to above 32 bits when the candidate is not before.)
+    let invalid = (u64::from(ip).wrapping_sub(u64::from(cand)).wrapping_sub(1)) >> 32;
     (u64::from(here ^ there) | invalid) == 0
 }
 
