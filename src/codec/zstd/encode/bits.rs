@@ -44,3 +44,51 @@ impl<'a> BitWriter<'a> {
             .extend_from_slice(&self.container.to_le_bytes()[..bytes]);
     }
 }
+
+/// The same stream written without a test per field (`BIT_addBits` /
+/// `BIT_flushBits`): fields go into a 64-bit container that the caller flushes
+/// often enough to never overflow it, each flush writing all 8 bytes into room made
+/// beforehand and stepping over the whole ones.
+pub(super) struct BitOut<'a> {
+    out: &'a mut [u8],
+    pos: usize,
+    container: u64,
+    count: u32,
+}
+
+impl<'a> BitOut<'a> {
+    /// A stream into `out`, which must hold its bytes plus 8.
+    pub(super) fn new(out: &'a mut [u8]) -> Self {
+        BitOut {
+            out,
+            pos: 0,
+            container: 0,
+            count: 0,
+        }
+    }
+
+    /// Appends the low `bits` bits of `value` (at most 32; the container's bits
+    /// since the last flush must stay below 64).
+    #[inline(always)]
+    pub(super) fn add(&mut self, value: u64, bits: u32) {
+        self.container |= (value & ((1 << bits) - 1)) << self.count;
+        self.count += bits;
+    }
+
+    /// Writes the container's whole bytes, keeping the last 0 to 7 bits.
+    #[inline(always)]
+    pub(super) fn flush(&mut self) {
+        let whole = self.count >> 3;
+        self.out[self.pos..self.pos + 8].copy_from_slice(&self.container.to_le_bytes());
+        self.pos += whole as usize;
+        self.container >>= whole * 8;
+        self.count &= 7;
+    }
+
+    /// Closes the stream with its end mark and returns its length in bytes.
+    pub(super) fn close(mut self) -> usize {
+        self.add(1, 1);
+        self.flush();
+        self.pos + usize::from(self.count > 0)
+    }
+}

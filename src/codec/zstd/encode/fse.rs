@@ -3,10 +3,9 @@
 //! table the decoder builds from it spread the same way (`FSE_buildCTable`), and the
 //! states that encode symbols into a [`BitWriter`].
 
-use alloc::vec;
 use alloc::vec::Vec;
 
-use super::bits::BitWriter;
+use super::bits::{BitOut, BitWriter};
 
 /// The smallest table (`FSE_MIN_TABLELOG`).
 const MIN_LOG: u32 = 5;
@@ -134,19 +133,27 @@ pub(super) fn write_ncount(norm: &[i16], log: u32, out: &mut Vec<u8>) {
     out.extend_from_slice(&bits.to_le_bytes()[..bytes]);
 }
 
-/// The encoding table of one distribution (`FSE_CTable`).
+/// The largest table log of the encoder's distributions (`MaxMLBits`, `MaxLLBits`).
+const MAX_LOG: u32 = 9;
+/// Symbols of the largest alphabet (match length codes 0..=52) and beyond, rounded up
+/// to a power of two so that a symbol indexes its entry with a mask, not a test.
+const SYMBOLS: usize = 64;
+
+/// The encoding table of one distribution (`FSE_CTable`), in arrays of the largest
+/// size (no allocation per table; a state or symbol indexes them with a mask).
 pub(super) struct CTable {
     log: u32,
-    states: Vec<u16>,
+    states: [u16; 1 << MAX_LOG],
     /// Per symbol: `deltaFindState` and `deltaNbBits`.
-    symbols: Vec<(i32, u32)>,
+    symbols: [(i32, u32); SYMBOLS],
 }
 
 impl CTable {
     pub(super) fn new(norm: &[i16], log: u32) -> Self {
+        debug_assert!(log <= MAX_LOG && norm.len() <= SYMBOLS);
         let size = 1usize << log;
-        let mut cells = vec![0u8; size];
-        let mut cumul = vec![0usize; norm.len() + 1];
+        let mut cells = [0u8; 1 << MAX_LOG];
+        let mut cumul = [0usize; SYMBOLS + 1];
         let mut high = size - 1;
         for (s, &n) in norm.iter().enumerate() {
             if n == -1 {
@@ -169,13 +176,13 @@ impl CTable {
                 }
             }
         }
-        let mut states = vec![0u16; size];
-        for (u, &s) in cells.iter().enumerate() {
+        let mut states = [0u16; 1 << MAX_LOG];
+        for (u, &s) in cells[..size].iter().enumerate() {
             let s = usize::from(s);
             states[cumul[s]] = (size + u) as u16;
             cumul[s] += 1;
         }
-        let mut symbols = vec![(0i32, 0u32); norm.len()];
+        let mut symbols = [(0i32, 0u32); SYMBOLS];
         let mut total: i32 = 0;
         for (s, &n) in norm.iter().enumerate() {
             symbols[s] = match n {
@@ -202,21 +209,46 @@ impl CTable {
         }
     }
 
+    /// The table of a distribution of one symbol (`FSE_buildCTable_rle`): one state,
+    /// which codes any symbol in no bits.
+    pub(super) fn rle() -> Self {
+        CTable {
+            log: 0,
+            states: [0; 1 << MAX_LOG],
+            symbols: [(0, 0); SYMBOLS],
+        }
+    }
+
     /// The state that starts with `symbol`, writing no bits (`FSE_initCState2`).
     pub(super) fn start(&self, symbol: u8) -> u32 {
-        let (find, delta_bits) = self.symbols[usize::from(symbol)];
+        let (find, delta_bits) = self.symbols[usize::from(symbol) % SYMBOLS];
         let nb = (delta_bits + (1 << 15)) >> 16;
         let value = (nb << 16).wrapping_sub(delta_bits);
-        u32::from(self.states[((value >> nb) as i32 + find) as usize])
+        u32::from(self.states[((value >> nb) as i32 + find) as usize % (1 << MAX_LOG)])
     }
 
     /// Encodes `symbol` from `state` (`FSE_encodeSymbol`).
     #[inline(always)]
     pub(super) fn encode(&self, bw: &mut BitWriter<'_>, state: &mut u32, symbol: u8) {
-        let (find, delta_bits) = self.symbols[usize::from(symbol)];
+        let (find, delta_bits) = self.symbols[usize::from(symbol) % SYMBOLS];
         let nb = (*state + delta_bits) >> 16;
         bw.add(u64::from(*state), nb);
-        *state = u32::from(self.states[((*state >> nb) as i32 + find) as usize]);
+        *state = u32::from(self.states[((*state >> nb) as i32 + find) as usize % (1 << MAX_LOG)]);
+    }
+
+    /// [`encode`](CTable::encode) into a [`BitOut`] (at most [`MAX_LOG`] bits, not
+    /// flushed).
+    #[inline(always)]
+    pub(super) fn encode_out(&self, bw: &mut BitOut<'_>, state: &mut u32, symbol: u8) {
+        let (find, delta_bits) = self.symbols[usize::from(symbol) % SYMBOLS];
+        let nb = (*state + delta_bits) >> 16;
+        bw.add(u64::from(*state), nb);
+        *state = u32::from(self.states[((*state >> nb) as i32 + find) as usize % (1 << MAX_LOG)]);
+    }
+
+    /// The final state's bits (`FSE_flushCState`), and how many.
+    pub(super) fn last(&self, state: u32) -> (u64, u32) {
+        (u64::from(state), self.log)
     }
 
     /// Writes the final state (`FSE_flushCState`).

@@ -289,25 +289,37 @@ impl Matcher {
         KEPT.with(|k| *k.borrow_mut() = Some(tables));
     }
 
-    /// Records a sequence, coding its offset as the decoder will read it, and updates
-    /// the repeat offsets as the decoder will.
+    /// Records a sequence (see [`store`]).
     fn store(&mut self, lit_len: u32, offset: usize, match_len: usize, seqs: &mut Vec<Sequence>) {
-        let offset = offset as u32;
-        let r = self.reps;
-        let (off_base, reps) = match (lit_len > 0, offset) {
-            (true, o) if o == r[0] => (1, r),
-            (true, o) if o == r[1] => (2, [r[1], r[0], r[2]]),
-            (true, o) if o == r[2] => (3, [r[2], r[0], r[1]]),
-            (false, o) if o == r[1] => (1, [r[1], r[0], r[2]]),
-            (false, o) if o == r[2] => (2, [r[2], r[0], r[1]]),
-            (false, o) if r[0] > 1 && o == r[0] - 1 => (3, [o, r[0], r[1]]),
-            (_, o) => (o + 3, [o, r[0], r[1]]),
-        };
-        self.reps = reps;
-        seqs.push(Sequence {
-            lit_len,
-            match_len: match_len as u32,
-            off_base,
-        });
+        store(&mut self.reps, lit_len, offset, match_len, seqs);
     }
+}
+
+/// Records a sequence, coding its offset as the decoder will read it, and updates the
+/// repeat offsets `reps` as the decoder will.
+#[inline(always)]
+fn store(
+    reps: &mut [u32; 3],
+    lit_len: u32,
+    offset: usize,
+    match_len: usize,
+    seqs: &mut Vec<Sequence>,
+) {
+    let offset = offset as u32;
+    let r = *reps;
+    let (off_base, next) = match (lit_len > 0, offset) {
+        (true, o) if o == r[0] => (1, r),
+        (true, o) if o == r[1] => (2, [r[1], r[0], r[2]]),
+        (true, o) if o == r[2] => (3, [r[2], r[0], r[1]]),
+        (false, o) if o == r[1] => (1, [r[1], r[0], r[2]]),
+        (false, o) if o == r[2] => (2, [r[2], r[0], r[1]]),
+        (false, o) if r[0] > 1 && o == r[0] - 1 => (3, [o, r[0], r[1]]),
+        (_, o) => (o + 3, [o, r[0], r[1]]),
+    };
+    *reps = next;
+    seqs.push(Sequence {
+        lit_len,
+        match_len: match_len as u32,
+        off_base,
+    });
 }

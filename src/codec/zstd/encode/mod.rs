@@ -28,6 +28,13 @@ const RAW: u32 = 0;
 const RLE: u32 = 1;
 const COMPRESSED: u32 = 2;
 
+std::thread_local! {
+    /// A block's sequences and literals, kept between the frames one thread compresses
+    /// (their room made once, not grown again per frame).
+    static BUFFERS: core::cell::RefCell<(Vec<Sequence>, Vec<u8>)> =
+        const { core::cell::RefCell::new((Vec::new(), Vec::new())) };
+}
+
 /// The zstd level C-Blosc2 uses for a blosc level.
 fn zstd_level(clevel: u8) -> u32 {
     match clevel {
@@ -90,8 +97,8 @@ pub(crate) fn compress(clevel: u8, src: &[u8], maxout: usize, out: &mut Vec<u8>)
         }
     }
     let mut matcher = Matcher::new(params(zstd_level(clevel), src.len()), src.len());
-    let mut seqs = Vec::new();
-    let mut lits = Vec::new();
+    let (mut seqs, mut lits) = BUFFERS.with(|b| core::mem::take(&mut *b.borrow_mut()));
+    lits.reserve(src.len().min(BLOCK_MAX));
     let mut start = 0;
     loop {
         let end = (start + BLOCK_MAX).min(src.len());
@@ -108,6 +115,7 @@ pub(crate) fn compress(clevel: u8, src: &[u8], maxout: usize, out: &mut Vec<u8>)
         );
         if out.len() - base > maxout || last {
             matcher.keep();
+            BUFFERS.with(|b| *b.borrow_mut() = (seqs, lits));
             return out.len() - base <= maxout;
         }
         start = end;

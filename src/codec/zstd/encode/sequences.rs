@@ -7,7 +7,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::super::sequences::{Code, LL, ML, OF};
-use super::bits::BitWriter;
+use super::bits::BitOut;
 use super::fse::{self, CTable};
 
 /// One sequence: literals copied, then a match (`off_base`: a repeat code 1 to 3, or
@@ -71,13 +71,14 @@ fn ml_code(match_len: u32) -> u8 {
     }
 }
 
-/// One code's symbols for all sequences, and how they are coded.
+/// How one code is coded.
 struct Coded {
-    symbols: Vec<u8>,
     mode: u8,
     /// The distribution described (FSE_COMPRESSED) or predefined, and its log.
     norm: Vec<i16>,
     log: u32,
+    /// The symbol of RLE.
+    symbol: u8,
 }
 
 /// Bits to code `counts` with `norm` (scaled by 256), `None` if a symbol has no cell.
@@ -98,50 +99,64 @@ fn cost(counts: &[u32], norm: &[i16], log: u32) -> Option<u64> {
     Some(bits)
 }
 
-fn choose(code: &Code, symbols: Vec<u8>) -> Coded {
-    let mut counts = vec![0u32; code.max + 1];
-    for &s in &symbols {
-        counts[usize::from(s)] += 1;
-    }
+/// The cheapest mode for `n` symbols counted in `counts`.
+fn choose(code: &Code, counts: &[u32; CODES], n: usize) -> Coded {
+    let counts = &counts[..=code.max];
     let max_symbol = (0..counts.len())
         .rev()
         .find(|&s| counts[s] > 0)
         .unwrap_or(0);
     let distinct = counts.iter().filter(|&&c| c > 0).count();
-    let n = symbols.len();
     if distinct == 1 {
         return Coded {
-            symbols,
             mode: RLE,
             norm: Vec::new(),
             log: 0,
+            symbol: max_symbol as u8,
         };
     }
-    let predefined = cost(&counts, code.default, code.default_log);
+    let predefined = cost(counts, code.default, code.default_log);
     let mut best = Coded {
-        symbols: Vec::new(),
         mode: PREDEFINED,
         norm: code.default.to_vec(),
         log: code.default_log,
+        symbol: 0,
     };
     if distinct > 1 {
         let log = fse::optimal_log(code.max_log, n, max_symbol);
         let norm = fse::normalize(&counts[..=max_symbol], n, log);
         let mut header = Vec::new();
         fse::write_ncount(&norm, log, &mut header);
-        let own = cost(&counts, &norm, log).map(|c| c + header.len() as u64 * 8 * 256);
+        let own = cost(counts, &norm, log).map(|c| c + header.len() as u64 * 8 * 256);
         if predefined.is_none() || own < predefined {
             best = Coded {
-                symbols: Vec::new(),
                 mode: FSE_COMPRESSED,
                 norm,
                 log,
+                symbol: 0,
             };
         }
     }
-    best.symbols = symbols;
     best
 }
+
+/// Symbols of the codes' counts, the largest alphabet (match lengths, 53) rounded up
+/// to a power of two so that a code indexes them with a mask.
+const CODES: usize = 64;
+
+/// `bits` (extra bits per code) over [`CODES`] entries.
+const fn widened(bits: &[u8]) -> [u8; CODES] {
+    let mut table = [0u8; CODES];
+    let mut c = 0;
+    while c < bits.len() {
+        table[c] = bits[c];
+        c += 1;
+    }
+    table
+}
+
+const LL_BITS: [u8; CODES] = widened(LL.bits);
+const ML_BITS: [u8; CODES] = widened(ML.bits);
 
 /// Appends the sequences section of `seqs`.
 pub(super) fn write_sequences(seqs: &[Sequence], out: &mut Vec<u8>) {
@@ -157,60 +172,96 @@ pub(super) fn write_sequences(seqs: &[Sequence], out: &mut Vec<u8>) {
     if n == 0 {
         return;
     }
-    let ll = choose(&LL, seqs.iter().map(|s| ll_code(s.lit_len)).collect());
-    let of = choose(
-        &OF,
-        seqs.iter().map(|s| highbit(s.off_base) as u8).collect(),
-    );
-    let ml = choose(&ML, seqs.iter().map(|s| ml_code(s.match_len)).collect());
+    // The codes (`ZSTD_seqToCodes`) and their counts, in one pass.
+    let mut codes = vec![[0u8; 4]; n];
+    let mut counts = [[0u32; CODES]; 3];
+    for (s, c) in seqs.iter().zip(&mut codes) {
+        let (ll, of, ml) = (
+            ll_code(s.lit_len),
+            highbit(s.off_base) as u8,
+            ml_code(s.match_len),
+        );
+        *c = [ll, of, ml, 0];
+        counts[0][usize::from(ll) % CODES] += 1;
+        counts[1][usize::from(of) % CODES] += 1;
+        counts[2][usize::from(ml) % CODES] += 1;
+    }
+    let ll = choose(&LL, &counts[0], n);
+    let of = choose(&OF, &counts[1], n);
+    let ml = choose(&ML, &counts[2], n);
     out.push(ll.mode << 6 | of.mode << 4 | ml.mode << 2);
     for c in [&ll, &of, &ml] {
         match c.mode {
-            RLE => out.push(c.symbols[0]),
+            RLE => out.push(c.symbol),
             FSE_COMPRESSED => fse::write_ncount(&c.norm, c.log, out),
             _ => {}
         }
     }
-    let table = |c: &Coded| (c.mode != RLE).then(|| CTable::new(&c.norm, c.log));
-    let (ll_t, of_t, ml_t) = (table(&ll), table(&of), table(&ml));
-    let mut bw = BitWriter::new(out);
-    let start = |t: &Option<CTable>, s: u8| t.as_ref().map_or(0, |t| t.start(s));
-    let last = n - 1;
-    let mut ml_state = start(&ml_t, ml.symbols[last]);
-    let mut of_state = start(&of_t, of.symbols[last]);
-    let mut ll_state = start(&ll_t, ll.symbols[last]);
-    let extras = |bw: &mut BitWriter<'_>, i: usize| {
-        let s = &seqs[i];
-        let (llc, mlc, ofc) = (ll.symbols[i], ml.symbols[i], of.symbols[i]);
-        bw.add(
-            u64::from(s.lit_len - LL.base[usize::from(llc)]),
-            u32::from(LL.bits[usize::from(llc)]),
-        );
-        bw.add(
-            u64::from(s.match_len - ML.base[usize::from(mlc)]),
-            u32::from(ML.bits[usize::from(mlc)]),
-        );
-        bw.add(u64::from(s.off_base), u32::from(ofc));
+    let table = |c: &Coded| match c.mode {
+        RLE => CTable::rle(),
+        _ => CTable::new(&c.norm, c.log),
     };
-    extras(&mut bw, last);
-    for i in (0..last).rev() {
-        if let Some(t) = &of_t {
-            t.encode(&mut bw, &mut of_state, of.symbols[i]);
+    let (ll_t, of_t, ml_t) = (table(&ll), table(&of), table(&ml));
+    // Room for the stream: each sequence's extra bits and at most a table log per
+    // state, the final states, and the 8 bytes a flush writes.
+    let extra: u64 = (0..CODES)
+        .map(|c| {
+            u64::from(counts[0][c]) * u64::from(LL_BITS[c])
+                + u64::from(counts[1][c]) * c as u64
+                + u64::from(counts[2][c]) * u64::from(ML_BITS[c])
+        })
+        .sum();
+    let logs = u64::from(ll.log + of.log + ml.log);
+    let bound = ((extra + (n as u64 + 1) * logs) / 8) as usize + 16;
+    let at = out.len();
+    out.resize(at + bound, 0);
+    let len = encode(seqs, &codes, [&ll_t, &of_t, &ml_t], &mut out[at..]);
+    out.truncate(at + len);
+}
+
+/// The sequences' bit stream (`ZSTD_encodeSequences`): last first, each one's three
+/// states then its extra bits, flushed where the fields could overflow the container
+/// (the 7 bits a flush leaves, 26 of states, then at most 16 + 16 + 31 of extras);
+/// returns its length.
+fn encode(seqs: &[Sequence], codes: &[[u8; 4]], tables: [&CTable; 3], out: &mut [u8]) -> usize {
+    let [ll_t, of_t, ml_t] = tables;
+    let mut bw = BitOut::new(out);
+    let (Some((last, rest)), Some((&[llc, ofc, mlc, _], rest_codes))) =
+        (seqs.split_last(), codes.split_last())
+    else {
+        return 0;
+    };
+    let mut ml_state = ml_t.start(mlc);
+    let mut of_state = of_t.start(ofc);
+    let mut ll_state = ll_t.start(llc);
+    let ll_bits = |c: u8| u32::from(LL_BITS[usize::from(c) % CODES]);
+    let ml_bits = |c: u8| u32::from(ML_BITS[usize::from(c) % CODES]);
+    bw.add(u64::from(last.lit_len), ll_bits(llc));
+    bw.add(u64::from(last.match_len - 3), ml_bits(mlc));
+    bw.add(u64::from(last.off_base), u32::from(ofc));
+    bw.flush();
+    for (s, &[llc, ofc, mlc, _]) in rest.iter().zip(rest_codes).rev() {
+        let (llb, ofb, mlb) = (ll_bits(llc), u32::from(ofc), ml_bits(mlc));
+        of_t.encode_out(&mut bw, &mut of_state, ofc);
+        ml_t.encode_out(&mut bw, &mut ml_state, mlc);
+        ll_t.encode_out(&mut bw, &mut ll_state, llc);
+        if llb + ofb + mlb >= 64 - 7 - 26 {
+            bw.flush();
         }
-        if let Some(t) = &ml_t {
-            t.encode(&mut bw, &mut ml_state, ml.symbols[i]);
+        bw.add(u64::from(s.lit_len), llb);
+        bw.add(u64::from(s.match_len - 3), mlb);
+        if llb + ofb + mlb > 56 {
+            bw.flush();
         }
-        if let Some(t) = &ll_t {
-            t.encode(&mut bw, &mut ll_state, ll.symbols[i]);
-        }
-        extras(&mut bw, i);
+        bw.add(u64::from(s.off_base), ofb);
+        bw.flush();
     }
-    for (t, state) in [(&ml_t, ml_state), (&of_t, of_state), (&ll_t, ll_state)] {
-        if let Some(t) = t {
-            t.flush(&mut bw, state);
-        }
+    for (t, state) in [(ml_t, ml_state), (of_t, of_state), (ll_t, ll_state)] {
+        let (v, bits) = t.last(state);
+        bw.add(v, bits);
+        bw.flush();
     }
-    bw.close();
+    bw.close()
 }
 
 #[cfg(test)]

@@ -3,47 +3,71 @@
 //! computed while the current one's candidate is loaded, the last offset tried once per
 //! pair (two bytes ahead), and the step growing by one every 128 bytes without a match.
 //! A candidate whose first 4 bytes match is taken (the hash covers `min_match` bytes).
+//!
+//! The loop is compiled once per table size and hashed byte count (as libzstd compiles
+//! one per `mls`): the table is an array of its size, which a hash (its top bits)
+//! indexes without a bounds test, and the input is cut at the block's end, below which
+//! every position searched is at least 8 bytes, so that its reads are tested once.
 
 use alloc::vec::Vec;
 
-use super::{count, read32, read64, Matcher, Sequence, SEARCH_STRENGTH, TAIL};
+use super::{count, Matcher, Sequence, SEARCH_STRENGTH, TAIL};
 
 /// Bytes searched before the step grows by one (`kStepIncr`).
 const STEP_INCR: usize = 1 << (SEARCH_STRENGTH - 1);
 /// The first step (`stepSize` for a target length of 0).
 const STEP_START: usize = 2;
+/// `prime8bytes` of `ZSTD_hashPtr`.
+const PRIME: u64 = 0xcf1b_bcdc_b7a5_6463;
 
-/// Where the search found a match: its start, where it is copied from, and bytes of it
-/// already known to match.
-struct Found {
-    at: usize,
-    from: usize,
-    known: usize,
-    /// The position whose table entry was written last (`current0`).
-    current: usize,
+#[inline(always)]
+fn read32(src: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(src[at..at + 4].try_into().unwrap_or_default())
+}
+
+/// Whether the candidate `cand` (valid when before `ip`) has the 4 bytes at `ip`, `here`,
+/// without a branch on its validity, which data that matches here and there makes
+/// unpredictable (`ZSTD_match4Found_cmov`): an invalid one reads at 0 and is told
+/// apart in the same test as the bytes.
+#[inline(always)]
+fn matches(src: &[u8], cand: u32, ip: u32, here: u32) -> bool {
+    // Not `cand.min(ip)`: a minimum is compiled with a branch.
+    let there = read32(
+        src,
+        core::hint::select_unpredictable(cand < ip, cand, 0) as usize,
+    );
+    // Invalid as bits above the bytes' difference: one test for both
+    // (`ip - cand - 1` wraps to above 32 bits when the candidate is not before.)
+    let invalid = (u64::from(ip).wrapping_sub(u64::from(cand)).wrapping_sub(1)) >> 32;
+    (u64::from(here ^ there) | invalid) == 0
+}
+
+/// The `K` bytes at `at`.
+#[inline(always)]
+fn bytes<const K: usize>(src: &[u8], at: usize) -> &[u8; K] {
+    src[at..at + K].try_into().unwrap_or(&[0; K])
+}
+
+/// The 4 bytes at `at` of `b`.
+#[inline(always)]
+fn u32_at<const K: usize>(b: &[u8; K], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().unwrap_or_default())
+}
+
+/// The hash of the `MLS` bytes at `at` (`ZSTD_hashPtr`), `N` entries.
+#[inline(always)]
+fn hash<const N: usize, const MLS: u32>(src: &[u8], at: usize) -> usize {
+    hash_of::<N, MLS, 8>(bytes::<8>(src, at), 0)
+}
+
+/// [`hash`] of the bytes at `at` of `b`.
+#[inline(always)]
+fn hash_of<const N: usize, const MLS: u32, const K: usize>(b: &[u8; K], at: usize) -> usize {
+    let v = u64::from_le_bytes(b[at..at + 8].try_into().unwrap_or_default());
+    ((v << (64 - 8 * MLS)).wrapping_mul(PRIME) >> (64 - N.trailing_zeros())) as usize
 }
 
 impl Matcher {
-    /// The position of the entry at `h` if it is of this frame and before `ip`.
-    #[inline(always)]
-    fn candidate(&self, h: usize, ip: usize) -> Option<usize> {
-        let cand = (self.hash[h] as usize).wrapping_sub(self.base);
-        (cand < ip).then_some(cand)
-    }
-
-    #[inline(always)]
-    fn put(&mut self, h: usize, at: usize) {
-        self.hash[h] = (self.base + at) as u32;
-    }
-
-    /// The hash of the `MLS` bytes at `at` (`ZSTD_hashPtr`), with the byte count a
-    /// constant: one loop per count, as libzstd compiles one per `mls`.
-    #[inline(always)]
-    fn hash_of<const MLS: u32>(&self, src: &[u8], at: usize) -> usize {
-        let v = read64(src, at) << (64 - 8 * MLS);
-        (v.wrapping_mul(0xcf1b_bcdc_b7a5_6463) >> (64 - self.p.hash_log)) as usize
-    }
-
     /// The fast strategy's [`block`](Matcher::block).
     pub(super) fn fast_block(
         &mut self,
@@ -53,32 +77,124 @@ impl Matcher {
         seqs: &mut Vec<Sequence>,
         lits: &mut Vec<u8>,
     ) -> usize {
-        match self.p.min_match {
-            ..=5 => self.fast_block_with::<5>(src, start, end, seqs, lits),
-            6 => self.fast_block_with::<6>(src, start, end, seqs, lits),
-            _ => self.fast_block_with::<7>(src, start, end, seqs, lits),
-        }
+        let mut table = core::mem::take(&mut self.hash);
+        let src = &src[..end];
+        let mut run = Fast {
+            base: self.base as u32,
+            reps: self.reps,
+            seqs,
+            lits,
+        };
+        // The (hash log, bytes hashed) of the levels of the fast strategy.
+        let rest = match (self.p.hash_log, self.p.min_match) {
+            (13, 6) => run.block::<{ 1 << 13 }, 6>(table.as_mut_slice(), src, start),
+            (14, 6) => run.block::<{ 1 << 14 }, 6>(table.as_mut_slice(), src, start),
+            (14, 7) => run.block::<{ 1 << 14 }, 7>(table.as_mut_slice(), src, start),
+            (15, 5) => run.block::<{ 1 << 15 }, 5>(table.as_mut_slice(), src, start),
+            p => unreachable!("no fast strategy of (hash log, min match) {p:?}"),
+        };
+        self.reps = run.reps;
+        self.hash = table;
+        rest
     }
+}
 
-    /// [`fast_block`](Matcher::fast_block) hashing `MLS` bytes.
-    fn fast_block_with<const MLS: u32>(
+/// One block's search: what it keeps in registers.
+struct Fast<'a> {
+    /// Added to positions in the table.
+    base: u32,
+    reps: [u32; 3],
+    seqs: &'a mut Vec<Sequence>,
+    lits: &'a mut Vec<u8>,
+}
+
+impl Fast<'_> {
+    /// Appends the sequences of `src[start..]` (earlier bytes are the window) and their
+    /// literals; returns the literals after the last sequence's match start.
+    #[inline(never)]
+    fn block<const N: usize, const MLS: u32>(
         &mut self,
+        table: &mut [u32],
         src: &[u8],
         start: usize,
-        end: usize,
-        seqs: &mut Vec<Sequence>,
-        lits: &mut Vec<u8>,
     ) -> usize {
+        let Ok(table) = <&mut [u32; N]>::try_from(table) else {
+            unreachable!("a fast table of {N} entries")
+        };
+        let end = src.len();
         let ilimit = end.saturating_sub(TAIL);
+        let base = self.base;
         let mut anchor = start;
         let mut ip0 = start + usize::from(start == 0);
-        while let Some(found) = self.search_fast::<MLS>(src, ip0, ilimit) {
-            let Found {
-                mut at,
-                mut from,
-                mut known,
-                current,
-            } = found;
+        // Positions fit in a u32 (the table's entries are `base` plus one), which
+        // tells the compiler that a read's end does not wrap: one test per read.
+        let ilimit32 = ilimit as u32;
+        'search: loop {
+            // C's loop from `_start` to a match, on `p` (its `ip0`; `ip1` is the next
+            // position) and `d` (`ip2 - ip0`; `ip3` is `ip2 + 1`).
+            let mut p = ip0 as u32;
+            let mut d = STEP_START as u32;
+            let mut step = STEP_START as u32;
+            let mut next_step = p + STEP_INCR as u32;
+            if p + d + 1 >= ilimit32 {
+                break;
+            }
+            let mut hash0 = hash::<N, MLS>(src, ip0);
+            let mut hash1 = hash::<N, MLS>(src, ip0 + 1);
+            let mut entry = table[hash0];
+            let rep = self.reps[0] as usize;
+            let (mut at, mut from, mut known, current);
+            loop {
+                // The bytes read at ip0 and ip1, and at ip2 and ip3.
+                let pz = p as usize;
+                let ip2 = pz + d as usize;
+                let a = bytes::<8>(src, pz);
+                let b = bytes::<9>(src, ip2);
+                table[hash0] = base + p;
+                // The last offset, two bytes ahead.
+                if rep < ip2 && u32_at(b, 0) == read32(src, ip2 - rep) {
+                    table[hash1] = base + p + 1;
+                    let back = usize::from(src[ip2 - 1] == src[ip2 - 1 - rep]);
+                    at = ip2 - back;
+                    from = at - rep;
+                    known = 4 + back;
+                    current = pz;
+                    break;
+                }
+                let cand = entry.wrapping_sub(base);
+                if matches(src, cand, p, u32_at(a, 0)) {
+                    table[hash1] = base + p + 1;
+                    (at, from, known, current) = (pz, cand as usize, 4, pz);
+                    break;
+                }
+                entry = table[hash1];
+                hash0 = hash1;
+                hash1 = hash_of::<N, MLS, 9>(b, 0);
+                // ip0 = p + 1, ip1 = ip2, ip2 = ip3.
+                table[hash0] = base + p + 1;
+                let cand = entry.wrapping_sub(base);
+                if matches(src, cand, p + 1, u32_at(a, 1)) {
+                    // An entry at or past where the search resumes would point forward.
+                    if step <= 4 {
+                        table[hash1] = base + ip2 as u32;
+                    }
+                    (at, from, known, current) = (pz + 1, cand as usize, 4, pz + 1);
+                    break;
+                }
+                entry = table[hash1];
+                hash0 = hash1;
+                hash1 = hash_of::<N, MLS, 9>(b, 1);
+                // ip0 = ip2, ip1 = ip3, and the next ip2 a step on.
+                p += d;
+                d = step;
+                if p + step >= next_step {
+                    step += 1;
+                    next_step += STEP_INCR as u32;
+                }
+                if p + d + 1 >= ilimit32 {
+                    break 'search;
+                }
+            }
             if known == 4 {
                 // Back over literals that match too.
                 while at > anchor && from > 0 && src[at - 1] == src[from - 1] {
@@ -88,16 +204,15 @@ impl Matcher {
                 }
             }
             let len = known + count(src, at + known, from + known, end);
-            lits.extend_from_slice(&src[anchor..at]);
-            self.store((at - anchor) as u32, at - from, len, seqs);
+            self.lits.extend_from_slice(&src[anchor..at]);
+            self.store((at - anchor) as u32, at - from, len);
             ip0 = at + len;
             anchor = ip0;
             if ip0 > ilimit {
                 continue;
             }
             for at in [current + 2, ip0 - 2] {
-                let h = self.hash_of::<MLS>(src, at);
-                self.put(h, at);
+                table[hash::<N, MLS>(src, at)] = base + at as u32;
             }
             // The offset before the last one, right away.
             while ip0 <= ilimit {
@@ -106,95 +221,19 @@ impl Matcher {
                     break;
                 }
                 let l = 4 + count(src, ip0 + 4, ip0 + 4 - rep1, end);
-                let h = self.hash_of::<MLS>(src, ip0);
-                self.put(h, ip0);
-                self.store(0, rep1, l, seqs);
+                table[hash::<N, MLS>(src, ip0)] = base + ip0 as u32;
+                self.store(0, rep1, l);
                 ip0 += l;
                 anchor = ip0;
             }
         }
-        lits.extend_from_slice(&src[anchor..end]);
+        self.lits.extend_from_slice(&src[anchor..end]);
         end - anchor
     }
 
-    /// Searches from `ip0` (C's loop from `_start` to a match), or `None` at `ilimit`.
+    /// [`Matcher::store`]'s coding of the offset, on this block's repeat offsets.
     #[inline(always)]
-    fn search_fast<const MLS: u32>(
-        &mut self,
-        src: &[u8],
-        mut ip0: usize,
-        ilimit: usize,
-    ) -> Option<Found> {
-        let mut step = STEP_START;
-        let mut next_step = ip0 + STEP_INCR;
-        let mut ip1 = ip0 + 1;
-        let mut ip2 = ip0 + step;
-        let mut ip3 = ip2 + 1;
-        if ip3 >= ilimit {
-            return None;
-        }
-        let mut hash0 = self.hash_of::<MLS>(src, ip0);
-        let mut hash1 = self.hash_of::<MLS>(src, ip1);
-        let mut cand = self.candidate(hash0, ip0);
-        loop {
-            let current = ip0;
-            self.put(hash0, ip0);
-            // The last offset, two bytes ahead.
-            let rep = self.reps[0] as usize;
-            if rep < ip2 && read32(src, ip2) == read32(src, ip2 - rep) {
-                self.put(hash1, ip1);
-                let back = usize::from(src[ip2 - 1] == src[ip2 - 1 - rep]);
-                let at = ip2 - back;
-                return Some(Found {
-                    at,
-                    from: at - rep,
-                    known: 4 + back,
-                    current,
-                });
-            }
-            if let Some(c) = cand.filter(|&c| read32(src, c) == read32(src, ip0)) {
-                self.put(hash1, ip1);
-                return Some(Found {
-                    at: ip0,
-                    from: c,
-                    known: 4,
-                    current,
-                });
-            }
-            cand = self.candidate(hash1, ip1);
-            hash0 = hash1;
-            hash1 = self.hash_of::<MLS>(src, ip2);
-            ip0 = ip1;
-            ip1 = ip2;
-            ip2 = ip3;
-            let current = ip0;
-            self.put(hash0, ip0);
-            if let Some(c) = cand.filter(|&c| read32(src, c) == read32(src, ip0)) {
-                // An entry at or past where the search resumes would point forward.
-                if step <= 4 {
-                    self.put(hash1, ip1);
-                }
-                return Some(Found {
-                    at: ip0,
-                    from: c,
-                    known: 4,
-                    current,
-                });
-            }
-            cand = self.candidate(hash1, ip1);
-            hash0 = hash1;
-            hash1 = self.hash_of::<MLS>(src, ip2);
-            ip0 = ip1;
-            ip1 = ip2;
-            ip2 = ip0 + step;
-            ip3 = ip1 + step;
-            if ip2 >= next_step {
-                step += 1;
-                next_step += STEP_INCR;
-            }
-            if ip3 >= ilimit {
-                return None;
-            }
-        }
+    fn store(&mut self, lit_len: u32, offset: usize, match_len: usize) {
+        super::store(&mut self.reps, lit_len, offset, match_len, self.seqs);
     }
 }
