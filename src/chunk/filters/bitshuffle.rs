@@ -191,11 +191,11 @@ pub(super) fn bitshuffle_with(
     let n = src.len() / typesize / 8 * 8;
     let len = n * typesize;
     match typesize {
-        1 => bitshuffle_on::<1>(unit, &src[..len], &mut dst[..len], n),
-        2 => bitshuffle_on::<2>(unit, &src[..len], &mut dst[..len], n),
-        4 => bitshuffle_on::<4>(unit, &src[..len], &mut dst[..len], n),
-        8 => bitshuffle_on::<8>(unit, &src[..len], &mut dst[..len], n),
-        16 => bitshuffle_on::<16>(unit, &src[..len], &mut dst[..len], n),
+        1 => bitshuffle_on::<1>(unit, &src[..len], scratch, &mut dst[..len], n),
+        2 => bitshuffle_on::<2>(unit, &src[..len], scratch, &mut dst[..len], n),
+        4 => bitshuffle_on::<4>(unit, &src[..len], scratch, &mut dst[..len], n),
+        8 => bitshuffle_on::<8>(unit, &src[..len], scratch, &mut dst[..len], n),
+        16 => bitshuffle_on::<16>(unit, &src[..len], scratch, &mut dst[..len], n),
         _ => {
             scratch.resize(len, 0);
             shuffle(typesize, &src[..len], scratch);
@@ -217,11 +217,20 @@ pub(super) fn bitshuffle_with(
 }
 
 /// Bit-shuffle of `n` (a multiple of 8) `N`-byte elements: the first with `unit`'s
-/// vectors (`vector_shuffle`), the rest with the plain loops.
+/// vectors (`vector_shuffle`, `scratch` its rows in between), the rest with the plain
+/// loops.
 #[cfg(feature = "std")]
-fn bitshuffle_on<const N: usize>(unit: Unit, src: &[u8], dst: &mut [u8], n: usize) {
-    let done = elements_to_bit_rows::<N>(unit, src, dst, n);
-    bitshuffle_n::<N>(src, dst, n, done);
+fn bitshuffle_on<const N: usize>(
+    unit: Unit,
+    src: &[u8],
+    scratch: &mut alloc::vec::Vec<u8>,
+    dst: &mut [u8],
+    n: usize,
+) {
+    let done = elements_to_bit_rows::<N>(unit, src, scratch, dst, n);
+    if done < n {
+        bitshuffle_n::<N>(src, dst, n, done);
+    }
 }
 
 /// Bit-shuffle of `n` (a multiple of 8) `N`-byte elements from element `first` (a

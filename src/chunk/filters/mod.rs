@@ -9,9 +9,10 @@
 //! Written as plain loops over fixed-size arrays so that the compiler vectorises them;
 //! every index is in bounds by construction (slices of exactly the lengths used). The
 //! vector kernels of shuffle and bitshuffle, chosen at run time with the `simd`
-//! feature, are `vector_shuffle` (forward), `vector_unshuffle` and
-//! `vector_bitunshuffle` (inverses); the plain (un)shuffle of 2, 4, 8 and 16-byte
-//! elements is the zip transposition of `transpose`.
+//! feature, are `vector_shuffle` (forward; the bit-shuffle with AVX-512 is
+//! `gfni_bitshuffle`'s), `vector_unshuffle` and `vector_bitunshuffle` (inverses); the
+//! plain (un)shuffle of 2, 4, 8 and 16-byte elements is the zip transposition of
+//! `transpose`.
 
 pub(super) mod bitshuffle;
 pub(super) mod bytedelta;
@@ -20,6 +21,8 @@ pub(super) mod shuffle;
 #[cfg(feature = "std")]
 pub(super) mod trunc_prec;
 
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+mod gfni_bitshuffle;
 mod transpose;
 #[cfg(feature = "simd")]
 mod vector_bitunshuffle;

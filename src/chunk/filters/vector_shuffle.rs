@@ -85,13 +85,21 @@ fn unzip<S: Simd, const N: usize>(mut v: [S::u8s; N]) -> [S::u8s; N] {
 /// byte rows (`unzip`), each row's 8 vectors split by element index modulo 8 (`unzip`
 /// again: vector `b`, lane `c` holds element `8c + b`), their bits transposed across the
 /// 8 registers (`vector_bitunshuffle`'s network, its own inverse), stored in 8 rows.
+/// With AVX-512, `gfni_bitshuffle` instead (GFNI's transposition, unpacks), its rows
+/// put together in `scratch`.
 pub(crate) fn elements_to_bit_rows<const N: usize>(
     unit: Unit,
     src: &[u8],
+    scratch: &mut alloc::vec::Vec<u8>,
     dst: &mut [u8],
     n: usize,
 ) -> usize {
-    unit.run(BitSplit::<N> { src, dst, n })
+    unit.run(BitSplit::<N> {
+        src,
+        scratch,
+        dst,
+        n,
+    })
 }
 
 /// The transposition of [`elements_to_bit_rows`] as a [`Kernel`].
@@ -99,6 +107,7 @@ pub(crate) fn elements_to_bit_rows<const N: usize>(
 #[cfg_attr(not(feature = "simd"), allow(dead_code))]
 struct BitSplit<'a, const N: usize> {
     src: &'a [u8],
+    scratch: &'a mut alloc::vec::Vec<u8>,
     dst: &'a mut [u8],
     n: usize,
 }
@@ -110,6 +119,16 @@ impl<const N: usize> Kernel for BitSplit<'_, N> {
     #[inline(always)]
     fn wide<S: Simd>(self, simd: S) -> usize {
         use super::vector_bitunshuffle::{transpose_bits, MAX_TILE};
+        #[cfg(target_arch = "x86_64")]
+        if let fearless_simd::Level::Avx512(t) = simd.level() {
+            use super::gfni_bitshuffle::{bit_rows, BATCH_BYTES};
+            // The batch's rows on a cache line of `scratch` (kept from block to block:
+            // no zeroing each time).
+            self.scratch.resize(BATCH_BYTES + 64, 0);
+            let at = self.scratch.as_ptr().align_offset(64).min(64);
+            let rows = self.scratch[at..].first_chunk_mut().expect("resized");
+            return bit_rows::<N>(t, self.src, rows, self.dst, self.n);
+        }
         let w = S::u8s::LEN;
         let tile_len = 8 * w;
         let (n, dst) = (self.n, self.dst);

@@ -92,22 +92,32 @@ fn transposed<S: Simd, const N: usize>(simd: S, rows: &[&[u8]; N], at: usize) ->
 /// the returned vectors: a zip of adjacent rows into byte pairs, of pairs into quads, and
 /// so on, `log2(N)` levels.
 #[inline(always)]
-pub(crate) fn transpose<S: Simd, const N: usize>(mut v: [S::u8s; N]) -> [S::u8s; N] {
-    // `group` vectors hold units of `group` bytes (one from each of `group` rows) of
-    // consecutive elements; the next level zips two such groups into one.
-    // (No closures here: one not inlined would be compiled without the unit's features.)
-    let mut group = 1;
-    while group < N {
-        let mut next = v;
-        for (out, next) in next.iter_mut().enumerate() {
-            let (k, x, high) = (out / (2 * group), out % (2 * group) / 2, out % 2 == 1);
-            let (a, b) = (v[2 * k * group + x], v[(2 * k + 1) * group + x]);
-            *next = zip::<S>(a, b, group, high);
-        }
-        v = next;
-        group *= 2;
+pub(crate) fn transpose<S: Simd, const N: usize>(v: [S::u8s; N]) -> [S::u8s; N] {
+    // One instance per level (its zip width a constant): a loop over the levels was not
+    // unrolled for 16 rows, which left the vectors in memory, copied and reloaded at
+    // each zip (16-byte elements unshuffled 14 times slower than 8-byte ones).
+    let v = if N > 1 { level::<S, N, 1>(v) } else { v };
+    let v = if N > 2 { level::<S, N, 2>(v) } else { v };
+    let v = if N > 4 { level::<S, N, 4>(v) } else { v };
+    if N > 8 {
+        level::<S, N, 8>(v)
+    } else {
+        v
     }
-    v
+}
+
+/// One level of [`transpose`]: vectors holding units of `GROUP` bytes (one from each of
+/// `GROUP` rows) of consecutive elements, two such groups zipped into one.
+// (No closures here: one not inlined would be compiled without the unit's features.)
+#[inline(always)]
+fn level<S: Simd, const N: usize, const GROUP: usize>(v: [S::u8s; N]) -> [S::u8s; N] {
+    let mut next = v;
+    for (out, next) in next.iter_mut().enumerate() {
+        let (k, x, high) = (out / (2 * GROUP), out % (2 * GROUP) / 2, out % 2 == 1);
+        let (a, b) = (v[2 * k * GROUP + x], v[(2 * k + 1) * GROUP + x]);
+        *next = zip::<S>(a, b, GROUP, high);
+    }
+    next
 }
 
 /// The low (or high) halves of `a` and `b` interleaved in units of `unit` bytes.

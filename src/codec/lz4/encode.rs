@@ -27,8 +27,9 @@ const SKIP_TRIGGER: u32 = 6;
 /// conditional move on the load's address.
 #[inline(always)]
 fn read32(src: &[u8], at: usize) -> u32 {
-    match src.get(at..).and_then(<[u8]>::first_chunk::<4>) {
-        Some(b) => u32::from_le_bytes(*b),
+    // One test (`at + 4` within `src`) where `get(at..)` and then the first 4 make two.
+    match src.get(at..at.wrapping_add(4)) {
+        Some(b) => u32::from_le_bytes(b.try_into().unwrap_or_default()),
         None => u32::from_le_bytes(padded(src, at)),
     }
 }
@@ -65,11 +66,36 @@ fn hash<const SMALL: bool>(src: &[u8], at: usize) -> usize {
     }
 }
 
-/// Equal bytes at `a` and `b` (`a` later), up to `limit` for `a` (`LZ4_count`; the
-/// HC matcher's too).
+/// Equal bytes at `a` and `b` (`a` later), up to `limit` for `a` (`LZ4_count`), for
+/// the HC matcher: `codec::equal_prefix`'s 32-byte steps, for its long matches.
 #[inline(always)]
 pub(super) fn count(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
     crate::codec::equal_prefix(&src[a..limit], &src[b..])
+}
+
+/// [`count`] a word at a time, as C, for the fast compressor: its matches are mostly
+/// short, where a first 32-byte compare fails and costs more than the words (f32 sine,
+/// shuffled: 1.12 to 1.04 times C's time; an int32 counter's long matches, 0.75 to
+/// 0.84).
+#[inline(always)]
+fn count_words(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
+    let x = &src[a..limit];
+    let y = &src[b..][..x.len()];
+    let (xw, _) = x.as_chunks::<8>();
+    let (yw, _) = y.as_chunks::<8>();
+    let mut n = 0;
+    for (p, q) in xw.iter().zip(yw) {
+        let diff = u64::from_le_bytes(*p) ^ u64::from_le_bytes(*q);
+        if diff != 0 {
+            return n + (diff.trailing_zeros() / 8) as usize;
+        }
+        n += 8;
+    }
+    n + x[n..]
+        .iter()
+        .zip(&y[n..])
+        .take_while(|(p, q)| p == q)
+        .count()
 }
 
 /// Appends the LZ4 block of `src` at blosc level `clevel` (acceleration `10 - clevel`)
@@ -252,7 +278,7 @@ fn encode_into<const SMALL: bool, C: Cell, const CELLS: usize>(
             loop {
                 d[op..op + 2].copy_from_slice(&((ip - m) as u16).to_le_bytes());
                 op += 2;
-                let match_code = count(src, ip + MINMATCH, m + MINMATCH, matchlimit);
+                let match_code = count_words(src, ip + MINMATCH, m + MINMATCH, matchlimit);
                 ip += match_code + MINMATCH;
                 let need = (1 + LASTLITERALS) + (match_code + 240) / 255;
                 if op + need > olimit {

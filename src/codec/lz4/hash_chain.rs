@@ -22,8 +22,9 @@ const OPTIMAL_ML: isize = (ML_MASK as isize - 1) + MINMATCH as isize;
 /// The 4 bytes at `at`, zeros past the end (a cold branch).
 #[inline(always)]
 fn read32(src: &[u8], at: usize) -> u32 {
-    match src.get(at..).and_then(<[u8]>::first_chunk::<4>) {
-        Some(b) => u32::from_le_bytes(*b),
+    // One test (`at + 4` within `src`) where `get(at..)` and then the first 4 make two.
+    match src.get(at..at.wrapping_add(4)) {
+        Some(b) => u32::from_le_bytes(b.try_into().unwrap_or_default()),
         None => padded::<4>(src, at) as u32,
     }
 }
@@ -31,8 +32,8 @@ fn read32(src: &[u8], at: usize) -> u32 {
 /// The 2 bytes at `at`, as [`read32`].
 #[inline(always)]
 fn read16(src: &[u8], at: usize) -> u16 {
-    match src.get(at..).and_then(<[u8]>::first_chunk::<2>) {
-        Some(b) => u16::from_le_bytes(*b),
+    match src.get(at..at.wrapping_add(2)) {
+        Some(b) => u16::from_le_bytes(b.try_into().unwrap_or_default()),
         None => padded::<2>(src, at) as u16,
     }
 }
@@ -115,11 +116,14 @@ impl Tables {
         let mut m = self.hash[hash(src, ip)] as usize;
         let (mut off, mut back_best) = (0, 0);
         let mut left = attempts;
+        // The last 2 bytes a candidate must match to be longer, read again only when
+        // `longest` grows (not per candidate).
+        let mut tail = (longest - 1) as usize;
+        let mut ends = read16(src, low + tail);
         while m >= lowest && left > 0 {
             left -= 1;
             let at = m - PREFIX;
-            let tail = (longest - 1) as usize;
-            if read16(src, low + tail) == read16(src, (at + tail).wrapping_sub(look_back))
+            if ends == read16(src, (at + tail).wrapping_sub(look_back))
                 && read32(src, at) == pattern
             {
                 let back = if look_back > 0 {
@@ -133,6 +137,8 @@ impl Tables {
                     longest = len;
                     off = ip_index - m;
                     back_best = back;
+                    tail = (longest - 1) as usize;
+                    ends = read16(src, low + tail);
                 }
             }
             m -= usize::from(self.chain[m & 0xffff]);
