@@ -33,14 +33,15 @@ struct Code {
 /// Huffman tree, then the lengths beyond the limit folded back in as deflate's encoders
 /// do, so that the code stays complete.
 fn lengths(counts: &[u32; 256]) -> [u8; 256] {
-    let mut leaves: Vec<(u32, u8)> = (0..256)
+    // By count then symbol, as one integer each (a sort of words, not of pairs).
+    let mut leaves: Vec<u64> = (0..256)
         .filter(|&s| counts[s] > 0)
-        .map(|s| (counts[s], s as u8))
+        .map(|s| u64::from(counts[s]) << 8 | s as u64)
         .collect();
     leaves.sort_unstable();
     let n = leaves.len();
     // Two-queue Huffman: leaves ascending, internal nodes in creation order.
-    let mut weight: Vec<u64> = leaves.iter().map(|&(c, _)| u64::from(c)).collect();
+    let mut weight: Vec<u64> = leaves.iter().map(|&l| l >> 8).collect();
     let mut parent = alloc::vec![0usize; 2 * n - 1];
     let (mut leaf, mut node) = (0usize, n);
     for next in n..2 * n - 1 {
@@ -87,7 +88,8 @@ fn lengths(counts: &[u32; 256]) -> [u8; 256] {
     // The most frequent symbols get the shortest codes.
     let mut out = [0u8; 256];
     let mut l = 1;
-    for &(_, s) in leaves.iter().rev() {
+    for &s in leaves.iter().rev() {
+        let s = s as u8;
         while per_length[l] == 0 {
             l += 1;
         }
