@@ -80,6 +80,8 @@ struct Coded {
     log: u32,
     /// The symbol of RLE.
     symbol: u8,
+    /// The description of `norm` (FSE_COMPRESSED), written once for its cost.
+    header: Vec<u8>,
 }
 
 /// Bits to code `counts` with `norm` (scaled by 256), `None` if a symbol has no cell.
@@ -114,6 +116,7 @@ fn choose(code: &Code, counts: &[u32; CODES], n: usize) -> Coded {
             norm: Vec::new(),
             log: 0,
             symbol: max_symbol as u8,
+            header: Vec::new(),
         };
     }
     let predefined = cost(counts, code.default, code.default_log);
@@ -122,6 +125,7 @@ fn choose(code: &Code, counts: &[u32; CODES], n: usize) -> Coded {
         norm: code.default.to_vec(),
         log: code.default_log,
         symbol: 0,
+        header: Vec::new(),
     };
     if distinct > 1 {
         let log = fse::optimal_log(code.max_log, n, max_symbol);
@@ -135,6 +139,7 @@ fn choose(code: &Code, counts: &[u32; CODES], n: usize) -> Coded {
                 norm,
                 log,
                 symbol: 0,
+                header,
             };
         }
     }
@@ -194,7 +199,7 @@ pub(super) fn write_sequences(seqs: &[Sequence], out: &mut Vec<u8>) {
     for c in [&ll, &of, &ml] {
         match c.mode {
             RLE => out.push(c.symbol),
-            FSE_COMPRESSED => fse::write_ncount(&c.norm, c.log, out),
+            FSE_COMPRESSED => out.extend_from_slice(&c.header),
             _ => {}
         }
     }
