@@ -58,6 +58,7 @@ pub(super) struct BitOut<'a> {
 
 impl<'a> BitOut<'a> {
     /// A stream into `out`, which must hold its bytes plus 8.
+    #[inline(always)]
     pub(super) fn new(out: &'a mut [u8]) -> Self {
         BitOut {
             out,
@@ -86,6 +87,7 @@ impl<'a> BitOut<'a> {
     }
 
     /// Closes the stream with its end mark and returns its length in bytes.
+    #[inline(always)]
     pub(super) fn close(mut self) -> usize {
         self.add(1, 1);
         self.flush();

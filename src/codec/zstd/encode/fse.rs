@@ -220,6 +220,7 @@ impl CTable {
     }
 
     /// The state that starts with `symbol`, writing no bits (`FSE_initCState2`).
+    #[inline(always)]
     pub(super) fn start(&self, symbol: u8) -> u32 {
         let (find, delta_bits) = self.symbols[usize::from(symbol) % SYMBOLS];
         let nb = (delta_bits + (1 << 15)) >> 16;
@@ -247,6 +248,7 @@ impl CTable {
     }
 
     /// The final state's bits (`FSE_flushCState`), and how many.
+    #[inline(always)]
     pub(super) fn last(&self, state: u32) -> (u64, u32) {
         (u64::from(state), self.log)
     }

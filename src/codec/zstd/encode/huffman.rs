@@ -4,8 +4,9 @@
 
 use alloc::vec::Vec;
 
-use super::bits::BitWriter;
 use super::fse;
+
+mod stream;
 
 /// The longest code (`HUF_TABLELOG_DEFAULT` is 11).
 const MAX_BITS: u32 = 11;
@@ -32,14 +33,15 @@ struct Code {
 /// Huffman tree, then the lengths beyond the limit folded back in as deflate's encoders
 /// do, so that the code stays complete.
 fn lengths(counts: &[u32; 256]) -> [u8; 256] {
-    let mut leaves: Vec<(u32, u8)> = (0..256)
+    // By count then symbol, as one integer each (a sort of words, not of pairs).
+    let mut leaves: Vec<u64> = (0..256)
         .filter(|&s| counts[s] > 0)
-        .map(|s| (counts[s], s as u8))
+        .map(|s| u64::from(counts[s]) << 8 | s as u64)
         .collect();
     leaves.sort_unstable();
     let n = leaves.len();
     // Two-queue Huffman: leaves ascending, internal nodes in creation order.
-    let mut weight: Vec<u64> = leaves.iter().map(|&(c, _)| u64::from(c)).collect();
+    let mut weight: Vec<u64> = leaves.iter().map(|&l| l >> 8).collect();
     let mut parent = alloc::vec![0usize; 2 * n - 1];
     let (mut leaf, mut node) = (0usize, n);
     for next in n..2 * n - 1 {
@@ -86,7 +88,8 @@ fn lengths(counts: &[u32; 256]) -> [u8; 256] {
     // The most frequent symbols get the shortest codes.
     let mut out = [0u8; 256];
     let mut l = 1;
-    for &(_, s) in leaves.iter().rev() {
+    for &s in leaves.iter().rev() {
+        let s = s as u8;
         while per_length[l] == 0 {
             l += 1;
         }
@@ -173,44 +176,6 @@ impl Code {
         } else {
             false
         }
-    }
-
-    /// One stream: the codes of `literals`, last first, in a 64-bit accumulator that
-    /// takes four codes (at most 44 bits) between flushes of its whole bytes, written 8
-    /// at a time into room made beforehand (`HUF_compress1X_usingCTable`'s way).
-    fn encode_stream(&self, literals: &[u8], out: &mut Vec<u8>) {
-        let table: [u32; 256] =
-            core::array::from_fn(|s| u32::from(self.codes[s]) | u32::from(self.lengths[s]) << 16);
-        let start = out.len();
-        out.resize(start + literals.len() * MAX_BITS as usize / 8 + 16, 0);
-        let mut pos = start;
-        let (mut acc, mut bits) = (0u64, 0u32);
-        let (head, quads) = literals.as_rchunks::<4>();
-        let put = |b: u8, acc: &mut u64, bits: &mut u32| {
-            let e = table[usize::from(b)];
-            *acc |= u64::from(e & 0xffff) << *bits;
-            *bits += e >> 16;
-        };
-        for quad in quads.iter().rev() {
-            for &b in quad.iter().rev() {
-                put(b, &mut acc, &mut bits);
-            }
-            let whole = (bits / 8) as usize;
-            out[pos..pos + 8].copy_from_slice(&acc.to_le_bytes());
-            pos += whole;
-            acc = if whole == 8 { 0 } else { acc >> (8 * whole) };
-            bits -= 8 * whole as u32;
-        }
-        for &b in head.iter().rev() {
-            put(b, &mut acc, &mut bits);
-        }
-        out.truncate(pos);
-        let mut bw = BitWriter::new(out);
-        bw.add(acc, bits.min(32));
-        if bits > 32 {
-            bw.add(acc >> 32, bits - 32);
-        }
-        bw.close();
     }
 }
 

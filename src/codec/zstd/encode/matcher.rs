@@ -9,6 +9,7 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
+use super::literals::Literals;
 use super::sequences::Sequence;
 
 mod fast;
@@ -127,7 +128,7 @@ impl Matcher {
         start: usize,
         end: usize,
         seqs: &mut Vec<Sequence>,
-        lits: &mut Vec<u8>,
+        lits: &mut Literals,
     ) -> usize {
         if self.p.chain_log == 0 {
             return self.fast_block(src, start, end, seqs, lits);
@@ -163,7 +164,7 @@ impl Matcher {
                 mstart -= 1;
                 len += 1;
             }
-            lits.extend_from_slice(&src[anchor..mstart]);
+            lits.push(src, anchor, mstart);
             self.store((mstart - anchor) as u32, offset, len, seqs);
             self.skipping = false;
             ip = mstart + len;
@@ -180,7 +181,7 @@ impl Matcher {
                 anchor = ip;
             }
         }
-        lits.extend_from_slice(&src[anchor..end]);
+        lits.push(src, anchor, end);
         end - anchor
     }
 

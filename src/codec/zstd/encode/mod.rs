@@ -13,11 +13,13 @@
 mod bits;
 mod fse;
 mod huffman;
+mod literals;
 mod matcher;
 mod sequences;
 
 use alloc::vec::Vec;
 
+use literals::Literals;
 use matcher::{Matcher, Params};
 
 const MAGIC: u32 = 0xfd2f_b528;
@@ -31,8 +33,8 @@ const COMPRESSED: u32 = 2;
 std::thread_local! {
     /// A block's sequences and literals, kept between the frames one thread compresses
     /// (their room made once, not grown again per frame).
-    static BUFFERS: core::cell::RefCell<(Vec<Sequence>, Vec<u8>)> =
-        const { core::cell::RefCell::new((Vec::new(), Vec::new())) };
+    static BUFFERS: core::cell::RefCell<(Vec<Sequence>, Literals)> =
+        const { core::cell::RefCell::new((Vec::new(), Literals::new())) };
 }
 
 /// The zstd level C-Blosc2 uses for a blosc level.
@@ -97,8 +99,7 @@ pub(crate) fn compress(clevel: u8, src: &[u8], maxout: usize, out: &mut Vec<u8>)
         }
     }
     let mut matcher = Matcher::new(params(zstd_level(clevel), src.len()), src.len());
-    let (mut seqs, mut lits) = BUFFERS.with(|b| core::mem::take(&mut *b.borrow_mut()));
-    lits.reserve(src.len().min(BLOCK_MAX));
+    let (mut seqs, mut lits) = BUFFERS.with(|b| b.replace((Vec::new(), Literals::new())));
     let mut start = 0;
     loop {
         let end = (start + BLOCK_MAX).min(src.len());
@@ -131,7 +132,7 @@ fn block(
     last: bool,
     matcher: &mut Matcher,
     seqs: &mut Vec<Sequence>,
-    lits: &mut Vec<u8>,
+    lits: &mut Literals,
     out: &mut Vec<u8>,
 ) {
     let bytes = &src[start..end];
@@ -147,11 +148,11 @@ fn block(
     }
     let reps = matcher.reps;
     seqs.clear();
-    lits.clear();
+    lits.start(bytes.len());
     matcher.block(src, start, end, seqs, lits);
     let at = out.len();
     out.extend_from_slice(&[0; 3]);
-    huffman::write_literals(lits, out);
+    huffman::write_literals(lits.as_slice(), out);
     sequences::write_sequences(seqs, out);
     let size = out.len() - at - 3;
     if size < bytes.len() {

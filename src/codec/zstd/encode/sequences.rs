@@ -9,6 +9,7 @@ use alloc::vec::Vec;
 use super::super::sequences::{Code, LL, ML, OF};
 use super::bits::BitOut;
 use super::fse::{self, CTable};
+use crate::simd::{ScalarKernel, Unit};
 
 /// One sequence: literals copied, then a match (`off_base`: a repeat code 1 to 3, or
 /// the offset plus 3).
@@ -79,6 +80,8 @@ struct Coded {
     log: u32,
     /// The symbol of RLE.
     symbol: u8,
+    /// The description of `norm` (FSE_COMPRESSED), written once for its cost.
+    header: Vec<u8>,
 }
 
 /// Bits to code `counts` with `norm` (scaled by 256), `None` if a symbol has no cell.
@@ -113,6 +116,7 @@ fn choose(code: &Code, counts: &[u32; CODES], n: usize) -> Coded {
             norm: Vec::new(),
             log: 0,
             symbol: max_symbol as u8,
+            header: Vec::new(),
         };
     }
     let predefined = cost(counts, code.default, code.default_log);
@@ -121,6 +125,7 @@ fn choose(code: &Code, counts: &[u32; CODES], n: usize) -> Coded {
         norm: code.default.to_vec(),
         log: code.default_log,
         symbol: 0,
+        header: Vec::new(),
     };
     if distinct > 1 {
         let log = fse::optimal_log(code.max_log, n, max_symbol);
@@ -134,6 +139,7 @@ fn choose(code: &Code, counts: &[u32; CODES], n: usize) -> Coded {
                 norm,
                 log,
                 symbol: 0,
+                header,
             };
         }
     }
@@ -193,7 +199,7 @@ pub(super) fn write_sequences(seqs: &[Sequence], out: &mut Vec<u8>) {
     for c in [&ll, &of, &ml] {
         match c.mode {
             RLE => out.push(c.symbol),
-            FSE_COMPRESSED => fse::write_ncount(&c.norm, c.log, out),
+            FSE_COMPRESSED => out.extend_from_slice(&c.header),
             _ => {}
         }
     }
@@ -215,14 +221,38 @@ pub(super) fn write_sequences(seqs: &[Sequence], out: &mut Vec<u8>) {
     let bound = ((extra + (n as u64 + 1) * logs) / 8) as usize + 16;
     let at = out.len();
     out.resize(at + bound, 0);
-    let len = encode(seqs, &codes, [&ll_t, &of_t, &ml_t], &mut out[at..]);
+    let len = Unit::scalar().run(Encode {
+        seqs,
+        codes: &codes,
+        tables: [&ll_t, &of_t, &ml_t],
+        out: &mut out[at..],
+    });
     out.truncate(at + len);
+}
+
+/// [`encode`] as a kernel, run on [`Unit::scalar`]: compiled with BMI2's shifts and
+/// masks by a register where the CPU has them.
+struct Encode<'a> {
+    seqs: &'a [Sequence],
+    codes: &'a [[u8; 4]],
+    tables: [&'a CTable; 3],
+    out: &'a mut [u8],
+}
+
+impl ScalarKernel for Encode<'_> {
+    type Output = usize;
+
+    #[inline(always)]
+    fn run(self) -> usize {
+        encode(self.seqs, self.codes, self.tables, self.out)
+    }
 }
 
 /// The sequences' bit stream (`ZSTD_encodeSequences`): last first, each one's three
 /// states then its extra bits, flushed where the fields could overflow the container
 /// (the 7 bits a flush leaves, 26 of states, then at most 16 + 16 + 31 of extras);
 /// returns its length.
+#[inline(always)]
 fn encode(seqs: &[Sequence], codes: &[[u8; 4]], tables: [&CTable; 3], out: &mut [u8]) -> usize {
     let [ll_t, of_t, ml_t] = tables;
     let mut bw = BitOut::new(out);

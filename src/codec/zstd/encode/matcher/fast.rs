@@ -11,6 +11,7 @@
 
 use alloc::vec::Vec;
 
+use super::super::literals::Literals;
 use super::{count, Matcher, Sequence, SEARCH_STRENGTH, TAIL};
 
 /// Bytes searched before the step grows by one (`kStepIncr`).
@@ -75,7 +76,7 @@ impl Matcher {
         start: usize,
         end: usize,
         seqs: &mut Vec<Sequence>,
-        lits: &mut Vec<u8>,
+        lits: &mut Literals,
     ) -> usize {
         let mut table = core::mem::take(&mut self.hash);
         let src = &src[..end];
@@ -105,7 +106,7 @@ struct Fast<'a> {
     base: u32,
     reps: [u32; 3],
     seqs: &'a mut Vec<Sequence>,
-    lits: &'a mut Vec<u8>,
+    lits: &'a mut Literals,
 }
 
 impl Fast<'_> {
@@ -204,7 +205,7 @@ impl Fast<'_> {
                 }
             }
             let len = known + count(src, at + known, from + known, end);
-            self.lits.extend_from_slice(&src[anchor..at]);
+            self.lits.push(src, anchor, at);
             self.store((at - anchor) as u32, at - from, len);
             ip0 = at + len;
             anchor = ip0;
@@ -227,7 +228,7 @@ impl Fast<'_> {
                 anchor = ip0;
             }
         }
-        self.lits.extend_from_slice(&src[anchor..end]);
+        self.lits.push(src, anchor, end);
         end - anchor
     }
 
