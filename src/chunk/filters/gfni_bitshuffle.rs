@@ -18,8 +18,8 @@
 //! a batch of tiles in L1, copied out a row at a time (`batches`). C makes three passes
 //! over the block (`bitshuffle-avx512.c`: a byte transposition, eight `movemask`s of
 //! each 64 bytes, a transposition of the bit rows): on 128 KiB blocks of 4-byte
-//! elements this takes 28 µs a MiB where C takes 65 (and the generic vector pass
-//! before it 118).
+//! elements this takes 28-30 µs a MiB where C takes 65 (and the generic vector pass
+//! before it 68 to 118, the more the colder its output).
 
 use core::arch::x86_64::*;
 
