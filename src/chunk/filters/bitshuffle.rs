@@ -74,7 +74,20 @@ impl Kernel for BitRows<'_, '_> {
         let tile = 8 * w * typesize;
         let mut buf = super::Line([0; MAX_TILE]);
         let done = row_len / w * w;
-        for col in (0..done).step_by(w) {
+        // With AVX-512, 4-byte elements by GFNI (`super::gfni_bitunshuffle`).
+        #[cfg(target_arch = "x86_64")]
+        let first = match simd.level() {
+            fearless_simd::Level::Avx512(t) if typesize == 4 => {
+                let (src, scratch, out) = (self.src, &mut *self.scratch, &mut *self.dest);
+                let tiles = done / w;
+                super::gfni_bitunshuffle::columns(t, src, row_len, tiles, scratch, out, &mut buf.0);
+                done
+            }
+            _ => 0,
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let first = 0;
+        for col in (first..done).step_by(w) {
             let out = self.dest.window(8 * col * typesize, tile, &mut buf.0, w);
             bit_tile(simd, typesize, self.src, row_len, col, out);
             self.dest.commit(8 * col * typesize, &buf.0[..tile], w);

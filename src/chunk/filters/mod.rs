@@ -23,6 +23,8 @@ pub(super) mod trunc_prec;
 
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 mod gfni_bitshuffle;
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+mod gfni_bitunshuffle;
 mod transpose;
 #[cfg(feature = "simd")]
 mod vector_bitunshuffle;

@@ -187,6 +187,8 @@ mod tests {
                 1024 + 8,
                 1024 + 15,
                 2048 + 64 * 8 + 3,
+                // Batches of tiles (`gfni_bitunshuffle`), the last one short.
+                2 * 4096 + 1024 + 8,
             ] {
                 for extra in [0, typesize / 2] {
                     let len = elements * typesize + extra;

@@ -210,6 +210,8 @@ mod tests {
                 1000,
                 4096 + 3,
                 9000,
+                // Several of `gfni_bitshuffle`'s batches of tiles, the last one short.
+                3 * 4096 + 512 + 24,
             ] {
                 for extra in [0, typesize / 2] {
                     check(
