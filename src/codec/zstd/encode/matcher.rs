@@ -1,7 +1,8 @@
 //! Finding the matches of a block: libzstd's fast strategy (one hash table, greedy,
 //! skipping faster through data that does not match) and its greedy / lazy / lazy2
-//! strategies over a hash chain (`lib/compress/zstd_fast.c`, `zstd_lazy.c`), each first
-//! trying the last offset one byte ahead and, after a match, the one before it.
+//! strategies over its row-based match finder, or a hash chain for windows of 16 KiB
+//! and less (`lib/compress/zstd_fast.c`, `zstd_lazy.c`), each first trying the last
+//! offset one byte ahead and, after a match, the one before it.
 //!
 //! Offsets are kept as the decoder keeps them (three repeat offsets, starting 1, 4, 8),
 //! and each sequence is coded with a repeat code when its offset is one.
@@ -12,6 +13,7 @@ use alloc::vec::Vec;
 use super::sequences::Sequence;
 
 mod fast;
+mod row;
 
 /// What the level sets (`ZSTD_compressionParameters`, less the window).
 #[derive(Debug, Clone, Copy)]
@@ -24,6 +26,9 @@ pub(super) struct Params {
     pub min_match: usize,
     /// 0 greedy, 1 lazy, 2 lazy2 (chain strategies only).
     pub lazy: u8,
+    /// Entries per row of the row-based match finder as a log (4 to 6), 0 for a hash
+    /// chain; `hash_log` is then the log of all rows' entries.
+    pub row_log: u32,
 }
 
 /// Bytes at the end of the input no match starts in (`HASH_READ_SIZE`).
@@ -63,6 +68,7 @@ fn highbit(v: u32) -> i64 {
 struct Tables {
     hash: Vec<u32>,
     chain: Vec<u32>,
+    tags: Vec<u8>,
     /// What the next frame's positions start at (0 is never a valid entry).
     next_base: u32,
 }
@@ -76,6 +82,8 @@ pub(super) struct Matcher {
     p: Params,
     hash: Vec<u32>,
     chain: Vec<u32>,
+    /// The row-based match finder's tags, one a `hash` entry.
+    tags: Vec<u8>,
     /// Added to positions in the tables.
     base: usize,
     next_base: u32,
@@ -89,21 +97,29 @@ pub(super) struct Matcher {
 impl Matcher {
     /// A matcher for a frame of `len` bytes, with the thread's tables when they fit.
     pub(super) fn new(p: Params, len: usize) -> Self {
-        let chain_len = if p.chain_log > 0 { 1 << p.chain_log } else { 0 };
+        let chain_len = if p.chain_log > 0 && p.row_log == 0 {
+            1 << p.chain_log
+        } else {
+            0
+        };
+        let tags_len = if p.row_log > 0 { 1 << p.hash_log } else { 0 };
         let kept = KEPT.with(|k| k.borrow_mut().take()).filter(|t| {
             t.hash.len() == 1 << p.hash_log
                 && t.chain.len() == chain_len
+                && t.tags.len() == tags_len
                 && u64::from(t.next_base) + len as u64 + 1 < u64::from(u32::MAX)
         });
         let tables = kept.unwrap_or_else(|| Tables {
             hash: vec![0; 1 << p.hash_log],
             chain: vec![0; chain_len],
+            tags: vec![0; tags_len],
             next_base: 1,
         });
         Matcher {
             p,
             hash: tables.hash,
             chain: tables.chain,
+            tags: tables.tags,
             base: tables.next_base as usize,
             next_base: tables.next_base + len as u32 + 1,
             next_to_update: 0,
@@ -132,9 +148,36 @@ impl Matcher {
         if self.p.chain_log == 0 {
             return self.fast_block(src, start, end, seqs, lits);
         }
-        let limit = end.saturating_sub(TAIL);
+        // One loop per row size and hashed length, as libzstd compiles one for each.
+        match (self.p.row_log, self.p.min_match) {
+            (0, _) => self.lazy_block::<0, 0>(src, start, end, seqs, lits),
+            (4, ..=4) => self.lazy_block::<4, 4>(src, start, end, seqs, lits),
+            (4, 5) => self.lazy_block::<4, 5>(src, start, end, seqs, lits),
+            (4, _) => self.lazy_block::<4, 6>(src, start, end, seqs, lits),
+            (5, ..=4) => self.lazy_block::<5, 4>(src, start, end, seqs, lits),
+            (5, 5) => self.lazy_block::<5, 5>(src, start, end, seqs, lits),
+            (5, _) => self.lazy_block::<5, 6>(src, start, end, seqs, lits),
+            (_, ..=4) => self.lazy_block::<6, 4>(src, start, end, seqs, lits),
+            (_, 5) => self.lazy_block::<6, 5>(src, start, end, seqs, lits),
+            (_, _) => self.lazy_block::<6, 6>(src, start, end, seqs, lits),
+        }
+    }
+
+    /// The greedy / lazy / lazy2 strategies' [`block`](Matcher::block) over a hash
+    /// chain (`ROW` 0) or rows of `1 << ROW` entries hashing `MLS` bytes.
+    fn lazy_block<const ROW: u32, const MLS: u32>(
+        &mut self,
+        src: &[u8],
+        start: usize,
+        end: usize,
+        seqs: &mut Vec<Sequence>,
+        lits: &mut Vec<u8>,
+    ) -> usize {
+        // The row finder stops 8 bytes earlier, as libzstd's (its hash cache reads ahead).
+        let limit = end.saturating_sub(if ROW > 0 { TAIL + 8 } else { TAIL });
         let mut anchor = start;
         let mut ip = start + usize::from(start == 0);
+        self.skipping = false;
         while ip < limit {
             let (mut mstart, mut len, mut offset) = (ip + 1, 0usize, 0usize);
             let rep0 = self.reps[0] as usize;
@@ -143,7 +186,7 @@ impl Matcher {
                 offset = rep0;
             }
             if len == 0 || self.p.lazy > 0 {
-                let (l2, o2) = self.search(src, ip, end);
+                let (l2, o2) = self.find::<ROW, MLS>(src, ip, end);
                 if l2 > len {
                     (mstart, len, offset) = (ip, l2, o2);
                 }
@@ -155,7 +198,7 @@ impl Matcher {
                 continue;
             }
             if self.p.lazy > 0 {
-                (mstart, len, offset) = self.lazier(src, ip, end, mstart, len, offset);
+                (mstart, len, offset) = self.lazier::<ROW, MLS>(src, ip, end, mstart, len, offset);
             }
             // Back over literals that match too.
             while mstart > anchor && mstart > offset && src[mstart - 1] == src[mstart - 1 - offset]
@@ -186,7 +229,7 @@ impl Matcher {
 
     /// Looks one (lazy) or two (lazy2) bytes further for a better match, as libzstd
     /// weighs them: length against the offset's cost.
-    fn lazier(
+    fn lazier<const ROW: u32, const MLS: u32>(
         &mut self,
         src: &[u8],
         mut ip: usize,
@@ -195,7 +238,7 @@ impl Matcher {
         mut len: usize,
         mut offset: usize,
     ) -> (usize, usize, usize) {
-        let limit = end.saturating_sub(TAIL);
+        let limit = end.saturating_sub(if ROW > 0 { TAIL + 8 } else { TAIL });
         let off_cost = |o: usize, reps: &[u32; 3]| {
             if o == reps[0] as usize {
                 0
@@ -218,7 +261,7 @@ impl Matcher {
                     (mstart, len, offset) = (ip, l, rep0);
                 }
             }
-            let (l2, o2) = self.search(src, ip, end);
+            let (l2, o2) = self.find::<ROW, MLS>(src, ip, end);
             let gain2 = l2 as i64 * 4 - highbit(o2 as u32 + 3);
             let gain1 = len as i64 * 4 - off_cost(offset, &self.reps) + bonus;
             if l2 >= 4 && gain2 > gain1 {
@@ -234,6 +277,21 @@ impl Matcher {
     }
 
     /// The longest match at `ip` (length, offset), 0 if none of at least 4 bytes.
+    #[inline(always)]
+    fn find<const ROW: u32, const MLS: u32>(
+        &mut self,
+        src: &[u8],
+        ip: usize,
+        end: usize,
+    ) -> (usize, usize) {
+        if ROW > 0 {
+            self.row_search::<ROW, MLS>(src, ip, end)
+        } else {
+            self.search(src, ip, end)
+        }
+    }
+
+    /// [`find`](Matcher::find) over the hash chain.
     #[inline(always)]
     fn search(&mut self, src: &[u8], ip: usize, end: usize) -> (usize, usize) {
         let chain_mask = (1usize << self.p.chain_log) - 1;
@@ -284,6 +342,7 @@ impl Matcher {
         let tables = Tables {
             hash: self.hash,
             chain: self.chain,
+            tags: self.tags,
             next_base: self.next_base,
         };
         KEPT.with(|k| *k.borrow_mut() = Some(tables));
