@@ -14,6 +14,7 @@ use super::sequences::Sequence;
 
 mod fast;
 mod row;
+mod runs;
 
 /// What the level sets (`ZSTD_compressionParameters`, less the window).
 #[derive(Debug, Clone, Copy)]
@@ -312,11 +313,24 @@ impl Matcher {
         self.next_to_update = ip + 1;
         let lowest = ip.saturating_sub(chain_mask);
         let (mut best, mut best_off) = (0, 0);
+        // ip in a run of one byte (levels 13 and up): candidates in runs jump.
+        let ip_run = if self.p.attempts >= 256 && ip + 4 < end {
+            1 + count(src, ip + 1, ip, end)
+        } else {
+            0
+        };
         for _ in 0..self.p.attempts {
             if entry < self.base + lowest || entry >= self.base + ip {
                 break;
             }
-            let cand = entry - self.base;
+            let mut cand = entry - self.base;
+            let mut link = cand;
+            if ip_run >= 4
+                && read32(src, cand) == read32(src, ip)
+                && let Some((c, start)) = runs::run_candidate(src, cand, ip, ip_run, lowest)
+            {
+                (cand, link) = (c, start);
+            }
             // Only a candidate that beats the best so far at its last byte is counted.
             if ip + best < end && src[cand + best] == src[ip + best] {
                 let l = count(src, ip, cand, end);
@@ -328,7 +342,7 @@ impl Matcher {
                     }
                 }
             }
-            entry = self.chain[cand & chain_mask] as usize;
+            entry = self.chain[link & chain_mask] as usize;
         }
         if best >= self.p.min_match.max(4) {
             (best, best_off)
