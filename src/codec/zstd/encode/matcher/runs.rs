@@ -38,3 +38,28 @@ pub(super) fn run_candidate(
     // Ending where ip's run ends, if the run is that long; else its start, the longest.
     Some((start.max(run_end.saturating_sub(ip_run)), start))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_candidate_in_a_run_stands_for_its_run() {
+        // A run of 20 zeros at 10..30, then ip's run of 12 zeros at 31.
+        let mut src = alloc::vec![1u8; 10];
+        src.extend([0; 20]);
+        src.push(2);
+        src.extend([0; 12]);
+        src.push(3);
+        // Its last 12 bytes end where ip's run ends; the chain goes on from 10.
+        for at in [10, 17, 26] {
+            assert_eq!(run_candidate(&src, at, 31, 12, 0), Some((18, 10)));
+        }
+        // A longer ip run than the candidate's: the candidate's start.
+        assert_eq!(run_candidate(&src, 20, 31, 25, 0), Some((10, 10)));
+        // Not before the window.
+        assert_eq!(run_candidate(&src, 20, 31, 12, 15), Some((18, 15)));
+        // A run that reaches ip has no earlier run to stand for.
+        assert_eq!(run_candidate(&src, 33, 36, 7, 0), None);
+    }
+}
