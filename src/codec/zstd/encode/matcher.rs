@@ -1,7 +1,8 @@
 //! Finding the matches of a block: libzstd's fast strategy (one hash table, greedy,
 //! skipping faster through data that does not match) and its greedy / lazy / lazy2
-//! strategies over a hash chain (`lib/compress/zstd_fast.c`, `zstd_lazy.c`), each first
-//! trying the last offset one byte ahead and, after a match, the one before it.
+//! strategies over its row-based match finder, or a hash chain for windows of 16 KiB
+//! and less (`lib/compress/zstd_fast.c`, `zstd_lazy.c`), each first trying the last
+//! offset one byte ahead and, after a match, the one before it.
 //!
 //! Offsets are kept as the decoder keeps them (three repeat offsets, starting 1, 4, 8),
 //! and each sequence is coded with a repeat code when its offset is one.
@@ -13,6 +14,8 @@ use super::literals::Literals;
 use super::sequences::Sequence;
 
 mod fast;
+mod row;
+mod runs;
 
 /// What the level sets (`ZSTD_compressionParameters`, less the window).
 #[derive(Debug, Clone, Copy)]
@@ -25,6 +28,9 @@ pub(super) struct Params {
     pub min_match: usize,
     /// 0 greedy, 1 lazy, 2 lazy2 (chain strategies only).
     pub lazy: u8,
+    /// Entries per row of the row-based match finder as a log (4 to 6), 0 for a hash
+    /// chain; `hash_log` is then the log of all rows' entries.
+    pub row_log: u32,
 }
 
 /// Bytes at the end of the input no match starts in (`HASH_READ_SIZE`).
@@ -64,6 +70,7 @@ fn highbit(v: u32) -> i64 {
 struct Tables {
     hash: Vec<u32>,
     chain: Vec<u32>,
+    tags: Vec<u8>,
     /// What the next frame's positions start at (0 is never a valid entry).
     next_base: u32,
 }
@@ -77,6 +84,8 @@ pub(super) struct Matcher {
     p: Params,
     hash: Vec<u32>,
     chain: Vec<u32>,
+    /// The row-based match finder's tags, one a `hash` entry.
+    tags: Vec<u8>,
     /// Added to positions in the tables.
     base: usize,
     next_base: u32,
@@ -90,21 +99,29 @@ pub(super) struct Matcher {
 impl Matcher {
     /// A matcher for a frame of `len` bytes, with the thread's tables when they fit.
     pub(super) fn new(p: Params, len: usize) -> Self {
-        let chain_len = if p.chain_log > 0 { 1 << p.chain_log } else { 0 };
+        let chain_len = if p.chain_log > 0 && p.row_log == 0 {
+            1 << p.chain_log
+        } else {
+            0
+        };
+        let tags_len = if p.row_log > 0 { 1 << p.hash_log } else { 0 };
         let kept = KEPT.with(|k| k.borrow_mut().take()).filter(|t| {
             t.hash.len() == 1 << p.hash_log
                 && t.chain.len() == chain_len
+                && t.tags.len() == tags_len
                 && u64::from(t.next_base) + len as u64 + 1 < u64::from(u32::MAX)
         });
         let tables = kept.unwrap_or_else(|| Tables {
             hash: vec![0; 1 << p.hash_log],
             chain: vec![0; chain_len],
+            tags: vec![0; tags_len],
             next_base: 1,
         });
         Matcher {
             p,
             hash: tables.hash,
             chain: tables.chain,
+            tags: tables.tags,
             base: tables.next_base as usize,
             next_base: tables.next_base + len as u32 + 1,
             next_to_update: 0,
@@ -133,9 +150,36 @@ impl Matcher {
         if self.p.chain_log == 0 {
             return self.fast_block(src, start, end, seqs, lits);
         }
-        let limit = end.saturating_sub(TAIL);
+        // One loop per row size and hashed length, as libzstd compiles one for each.
+        match (self.p.row_log, self.p.min_match) {
+            (0, _) => self.lazy_block::<0, 0>(src, start, end, seqs, lits),
+            (4, ..=4) => self.lazy_block::<4, 4>(src, start, end, seqs, lits),
+            (4, 5) => self.lazy_block::<4, 5>(src, start, end, seqs, lits),
+            (4, _) => self.lazy_block::<4, 6>(src, start, end, seqs, lits),
+            (5, ..=4) => self.lazy_block::<5, 4>(src, start, end, seqs, lits),
+            (5, 5) => self.lazy_block::<5, 5>(src, start, end, seqs, lits),
+            (5, _) => self.lazy_block::<5, 6>(src, start, end, seqs, lits),
+            (_, ..=4) => self.lazy_block::<6, 4>(src, start, end, seqs, lits),
+            (_, 5) => self.lazy_block::<6, 5>(src, start, end, seqs, lits),
+            (_, _) => self.lazy_block::<6, 6>(src, start, end, seqs, lits),
+        }
+    }
+
+    /// The greedy / lazy / lazy2 strategies' [`block`](Matcher::block) over a hash
+    /// chain (`ROW` 0) or rows of `1 << ROW` entries hashing `MLS` bytes.
+    fn lazy_block<const ROW: u32, const MLS: u32>(
+        &mut self,
+        src: &[u8],
+        start: usize,
+        end: usize,
+        seqs: &mut Vec<Sequence>,
+        lits: &mut Literals,
+    ) -> usize {
+        // The row finder stops 8 bytes earlier, as libzstd's (its hash cache reads ahead).
+        let limit = end.saturating_sub(if ROW > 0 { TAIL + 8 } else { TAIL });
         let mut anchor = start;
         let mut ip = start + usize::from(start == 0);
+        self.skipping = false;
         while ip < limit {
             let (mut mstart, mut len, mut offset) = (ip + 1, 0usize, 0usize);
             let rep0 = self.reps[0] as usize;
@@ -144,7 +188,7 @@ impl Matcher {
                 offset = rep0;
             }
             if len == 0 || self.p.lazy > 0 {
-                let (l2, o2) = self.search(src, ip, end);
+                let (l2, o2) = self.find::<ROW, MLS>(src, ip, end);
                 if l2 > len {
                     (mstart, len, offset) = (ip, l2, o2);
                 }
@@ -156,7 +200,7 @@ impl Matcher {
                 continue;
             }
             if self.p.lazy > 0 {
-                (mstart, len, offset) = self.lazier(src, ip, end, mstart, len, offset);
+                (mstart, len, offset) = self.lazier::<ROW, MLS>(src, ip, end, mstart, len, offset);
             }
             // Back over literals that match too.
             while mstart > anchor && mstart > offset && src[mstart - 1] == src[mstart - 1 - offset]
@@ -187,7 +231,7 @@ impl Matcher {
 
     /// Looks one (lazy) or two (lazy2) bytes further for a better match, as libzstd
     /// weighs them: length against the offset's cost.
-    fn lazier(
+    fn lazier<const ROW: u32, const MLS: u32>(
         &mut self,
         src: &[u8],
         mut ip: usize,
@@ -196,7 +240,7 @@ impl Matcher {
         mut len: usize,
         mut offset: usize,
     ) -> (usize, usize, usize) {
-        let limit = end.saturating_sub(TAIL);
+        let limit = end.saturating_sub(if ROW > 0 { TAIL + 8 } else { TAIL });
         let off_cost = |o: usize, reps: &[u32; 3]| {
             if o == reps[0] as usize {
                 0
@@ -219,7 +263,7 @@ impl Matcher {
                     (mstart, len, offset) = (ip, l, rep0);
                 }
             }
-            let (l2, o2) = self.search(src, ip, end);
+            let (l2, o2) = self.find::<ROW, MLS>(src, ip, end);
             let gain2 = l2 as i64 * 4 - highbit(o2 as u32 + 3);
             let gain1 = len as i64 * 4 - off_cost(offset, &self.reps) + bonus;
             if l2 >= 4 && gain2 > gain1 {
@@ -235,6 +279,21 @@ impl Matcher {
     }
 
     /// The longest match at `ip` (length, offset), 0 if none of at least 4 bytes.
+    #[inline(always)]
+    fn find<const ROW: u32, const MLS: u32>(
+        &mut self,
+        src: &[u8],
+        ip: usize,
+        end: usize,
+    ) -> (usize, usize) {
+        if ROW > 0 {
+            self.row_search::<ROW, MLS>(src, ip, end)
+        } else {
+            self.search(src, ip, end)
+        }
+    }
+
+    /// [`find`](Matcher::find) over the hash chain.
     #[inline(always)]
     fn search(&mut self, src: &[u8], ip: usize, end: usize) -> (usize, usize) {
         let chain_mask = (1usize << self.p.chain_log) - 1;
@@ -255,11 +314,24 @@ impl Matcher {
         self.next_to_update = ip + 1;
         let lowest = ip.saturating_sub(chain_mask);
         let (mut best, mut best_off) = (0, 0);
+        // ip in a run of one byte (levels 13 and up): candidates in runs jump.
+        let ip_run = if self.p.attempts >= 256 && ip + 4 < end {
+            1 + count(src, ip + 1, ip, end)
+        } else {
+            0
+        };
         for _ in 0..self.p.attempts {
             if entry < self.base + lowest || entry >= self.base + ip {
                 break;
             }
-            let cand = entry - self.base;
+            let mut cand = entry - self.base;
+            let mut link = cand;
+            if ip_run >= 4
+                && read32(src, cand) == read32(src, ip)
+                && let Some((c, start)) = runs::run_candidate(src, cand, ip, ip_run, lowest)
+            {
+                (cand, link) = (c, start);
+            }
             // Only a candidate that beats the best so far at its last byte is counted.
             if ip + best < end && src[cand + best] == src[ip + best] {
                 let l = count(src, ip, cand, end);
@@ -271,7 +343,7 @@ impl Matcher {
                     }
                 }
             }
-            entry = self.chain[cand & chain_mask] as usize;
+            entry = self.chain[link & chain_mask] as usize;
         }
         if best >= self.p.min_match.max(4) {
             (best, best_off)
@@ -285,6 +357,7 @@ impl Matcher {
         let tables = Tables {
             hash: self.hash,
             chain: self.chain,
+            tags: self.tags,
             next_base: self.next_base,
         };
         KEPT.with(|k| *k.borrow_mut() = Some(tables));

@@ -47,7 +47,10 @@ fn zstd_level(clevel: u8) -> u32 {
 }
 
 /// The match finder's parameters of libzstd's level table for inputs of `len` bytes
-/// (the table for 128 KiB or less, 256 KiB or less, or larger).
+/// (the table for 16 KiB or less, 128 KiB or less, 256 KiB or less, or larger), as
+/// `ZSTD_adjustCParams` fits them to the input: greedy, lazy and lazy2 over rows of
+/// `1 << searchLog` entries (16 to 64) for windows above 16 KiB
+/// (`ZSTD_resolveRowMatchFinderMode`), over a hash chain below.
 fn params(level: u32, len: usize) -> Params {
     let p = |hash_log, chain_log, search_log: u32, min_match, lazy| Params {
         hash_log,
@@ -55,24 +58,128 @@ fn params(level: u32, len: usize) -> Params {
         attempts: 1 << search_log,
         min_match,
         lazy,
+        row_log: 0,
     };
     let small = len <= 128 << 10;
     let medium = len <= 256 << 10;
-    match level {
-        1 if small => p(13, 0, 0, 6, 0),
-        1 if medium => p(14, 0, 0, 6, 0),
-        1 => p(14, 0, 0, 7, 0),
-        2 => p(15, 0, 0, 5, 0),
-        3 | 4 => p(16, 16, 1, 5, 0),
-        5 => p(17, 16, 3, 4, 0),
-        6 | 7 => p(17, 16, 3, 4, 1),
-        8..=10 => p(17, 16, 5, 4, 2),
-        11 | 12 => p(17, 17, 6, 4, 2),
-        13..=19 => p(18, 18, 8, 4, 2),
-        // Levels 20 and 22 (blosc 8 and 9, whose blocks are a whole 1 MiB chunk and
-        // more): a window of 1 MiB as libzstd's (its chain of 2^25 and up covers the
-        // block), 512 links per search as its `searchLog` 9.
-        _ => p(20, 20, 9, 4, 2),
+    // Levels 3 to 12 by size: (hashLog, chainLog, searchLog, minMatch, strategy: 2
+    // dfast, 3 greedy, 4 lazy, 5 lazy2, 6 btlazy2), windowLog 14 for the first.
+    let row = match level {
+        3..=12 => {
+            let table: [[Row; 10]; 4] = [
+                [
+                    (15, 14, 2, 4, 2),
+                    (14, 14, 4, 4, 3),
+                    (14, 14, 3, 4, 4),
+                    (14, 14, 4, 4, 5),
+                    (14, 14, 6, 4, 5),
+                    (14, 14, 8, 4, 5),
+                    (14, 15, 5, 4, 6),
+                    (14, 15, 9, 4, 6),
+                    (14, 15, 3, 4, 7),
+                    (14, 15, 4, 3, 7),
+                ],
+                [
+                    (16, 15, 2, 5, 2),
+                    (17, 17, 2, 4, 2),
+                    (17, 16, 3, 4, 3),
+                    (17, 16, 3, 4, 4),
+                    (17, 16, 3, 4, 5),
+                    (17, 16, 4, 4, 5),
+                    (17, 16, 5, 4, 5),
+                    (17, 16, 6, 4, 5),
+                    (17, 17, 5, 4, 6),
+                    (17, 18, 7, 4, 6),
+                ],
+                [
+                    (16, 16, 1, 4, 2),
+                    (17, 16, 3, 5, 3),
+                    (18, 17, 5, 5, 3),
+                    (19, 18, 3, 5, 4),
+                    (19, 18, 4, 4, 4),
+                    (19, 18, 4, 4, 5),
+                    (19, 18, 5, 4, 5),
+                    (19, 18, 6, 4, 5),
+                    (19, 18, 5, 4, 6),
+                    (19, 19, 7, 4, 6),
+                ],
+                [
+                    (17, 16, 1, 5, 2),
+                    (18, 18, 1, 5, 2),
+                    (19, 18, 3, 5, 3),
+                    (19, 18, 3, 5, 4),
+                    (20, 19, 4, 5, 4),
+                    (20, 19, 4, 5, 5),
+                    (21, 20, 4, 5, 5),
+                    (22, 21, 5, 5, 5),
+                    (22, 21, 6, 5, 5),
+                    (23, 22, 6, 5, 5),
+                ],
+            ];
+            let class = if len <= 16 << 10 {
+                0
+            } else if small {
+                1
+            } else if medium {
+                2
+            } else {
+                3
+            };
+            Some(table[class][level as usize - 3])
+        }
+        _ => None,
+    };
+    match row {
+        Some((hash_log, chain_log, search_log, min_match, strategy @ 3..=5)) => {
+            // The window: the table's, down to the input's size (at least 2^10).
+            let src_log = usize::BITS - len.saturating_sub(1).leading_zeros();
+            let window_log = class_window(len).min(src_log).max(10);
+            let mut q = p(
+                hash_log.min(window_log + 1),
+                chain_log.min(window_log),
+                search_log,
+                min_match,
+                strategy - 3,
+            );
+            if window_log > 14 {
+                q.row_log = search_log.clamp(4, 6);
+                q.attempts = 1 << search_log.min(q.row_log);
+                q.hash_log = q.hash_log.max(q.row_log);
+                // At most 2^16 entries (C's up to 2^19, 2.5 MiB of rows): without the
+                // prefetching safe Rust lacks, rows out of the cache cost more than
+                // the matches they keep find (sizes within 0.1%; bitshuffle f64ramp at
+                // 2^19 1.8x C's time, 1.15x at 2^16).
+                q.hash_log = q.hash_log.min(16);
+            }
+            q
+        }
+        // dfast (two hash tables in libzstd): greedy over a chain with two links.
+        Some((_, _, _, _, 2)) => p(16, 16, 1, 5, 0),
+        Some(_) => p(17, 17, 6, 4, 2),
+        None => match level {
+            1 if small => p(13, 0, 0, 6, 0),
+            1 if medium => p(14, 0, 0, 6, 0),
+            1 => p(14, 0, 0, 7, 0),
+            2 => p(15, 0, 0, 5, 0),
+            13..=19 => p(18, 18, 8, 4, 2),
+            // Levels 20 and 22 (blosc 8 and 9, whose blocks are a whole 1 MiB chunk
+            // and more): a window of 1 MiB as libzstd's (its chain of 2^25 and up covers
+            // the block), 512 links per search as its `searchLog` 9.
+            _ => p(20, 20, 9, 4, 2),
+        },
+    }
+}
+
+/// A row of libzstd's level table: hashLog, chainLog, searchLog, minMatch, strategy.
+type Row = (u32, u32, u32, usize, u8);
+
+/// The window log of libzstd's level table for inputs of `len` bytes, levels 3 to 12.
+fn class_window(len: usize) -> u32 {
+    match len {
+        0..=16384 => 14,
+        16385..=131_072 => 17,
+        131_073..=262_144 => 18,
+        _ => 22,
     }
 }
 
