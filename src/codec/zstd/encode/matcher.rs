@@ -326,7 +326,7 @@ impl Matcher {
             }
             let mut cand = entry - self.base;
             let mut link = cand;
-            if ip_run >= 4
+            if ip_run >= runs::MIN_RUN
                 && read32(src, cand) == read32(src, ip)
                 && let Some((c, start)) = runs::run_candidate(src, cand, ip, ip_run, lowest)
             {

@@ -308,10 +308,12 @@ mod tests {
                 x ^= x << 13;
                 x ^= x >> 7;
                 x ^= x << 17;
-                match (i / 1000) % 4 {
+                match (i / 1000) % 5 {
                     0 => (i / 7) as u8,
                     1 => (x % 5) as u8,
                     2 => x as u8,
+                    // Runs of one byte, long enough for the chain's run jumps.
+                    3 => [0, 255][(i / 97) % 2],
                     _ => b"abcabcabdabcab"[i % 14],
                 }
             })
