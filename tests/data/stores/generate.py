@@ -38,7 +38,9 @@ the view of python's result and of our CLI's doing the same.
 put an SChunk, an ObjectArray, a BatchArray and a ListArray in (python's files), with
 python's view of each (their contents' sha256) and of the files.
 
-`generate.py --view PATH...` prints python's view of each store, a JSON list (the
+`generate.py --other-kinds CLI` makes other_kinds/ alone again (when our writer's bytes
+change) and replaces its entry in manifest.json. `generate.py --view PATH...` prints
+python's view of each store, a JSON list (the
 Rust tests run it on the stores our library makes when the venv is there);
 `--references PATH...` its keys and remote references (embed map entries), unread.
 
@@ -320,7 +322,17 @@ def references(path):
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["--view"]:
+    if sys.argv[1:2] == ["--other-kinds"]:
+        # other_kinds/ alone made again (when our writer's bytes change), the rest of
+        # manifest.json kept as it is.
+        path = os.path.join(HERE, "manifest.json")
+        with open(path) as f:
+            manifest = json.load(f)
+        manifest["other_kinds"] = other_kinds(os.path.abspath(sys.argv[2]))
+        with open(path, "w") as f:
+            json.dump(manifest, f, indent=1, sort_keys=True)
+            f.write("\n")
+    elif sys.argv[1:2] == ["--view"]:
         json.dump([view(path) for path in sys.argv[2:]], sys.stdout, sort_keys=True)
     elif sys.argv[1:2] == ["--references"]:
         json.dump([references(path) for path in sys.argv[2:]], sys.stdout, sort_keys=True)
