@@ -53,7 +53,7 @@ pub(super) fn bit_rows<const N: usize>(
 
 /// The GFNI matrix operand's source: byte `i` selects bit `i`, so that byte `β` of the
 /// product is bit `β` of the 8 rows (row 7 - `b` of the matrix in bit `b`).
-const BITS: i64 = 0x8040_2010_0804_0201_u64 as i64;
+pub(super) const BITS: i64 = 0x8040_2010_0804_0201_u64 as i64;
 
 /// A `vpermb` index: lane `l` takes byte `at`.
 macro_rules! index {
@@ -67,6 +67,7 @@ macro_rules! index {
         t
     }};
 }
+pub(super) use index;
 
 /// The element of a group of 8 a quadword's byte `l % 8` takes: backwards.
 const fn back(l: usize) -> usize {

@@ -15,24 +15,8 @@ use alloc::vec::Vec;
 
 use fearless_simd::{kernel, u8x16, u8x64, Avx512, SimdBase, SimdFrom};
 
-use super::gfni_bitshuffle::BATCH_BYTES;
+use super::gfni_bitshuffle::{index, BATCH_BYTES, BITS};
 use crate::chunk::dest::Dest;
-
-/// The GFNI matrix operand's source (`gfni_bitshuffle`'s: byte `i` selects bit `i`).
-const BITS: i64 = 0x8040_2010_0804_0201_u64 as i64;
-
-/// A byte index: lane `l` takes byte `at`.
-macro_rules! index {
-    (|$l:ident| $at:expr) => {{
-        let mut t = [0u8; 64];
-        let mut $l = 0;
-        while $l < 64 {
-            t[$l] = ($at) as u8;
-            $l += 1;
-        }
-        t
-    }};
-}
 
 /// Undoes a byte unpack (`unpacklo_epi8(a, b)`, `unpackhi_epi8(a, b)` into `lo`, `hi`):
 /// `a` takes the even bytes of each 16 of `lo`, then of `hi`; [`ODD`] `b` the odd ones.
