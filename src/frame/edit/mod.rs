@@ -30,26 +30,22 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::vec::Vec;
 
+mod sparse;
+
 use super::build::offsets_chunk;
 use super::chunks::{chunk_file_name, ChunkLocation};
 use super::error::{FrameError, FrameErrorKind};
-use super::header::{FrameHeader, FrameKind, CONTENT_CAP, SPARSE_HEADER_FILE};
+use super::header::{FrameHeader, FrameKind, CONTENT_CAP};
 use super::lock::{lock_frame, open_locked, FrameLock, Locking};
 use super::open::{check_kind, locate};
 use super::parse::{OFF_CBYTES, OFF_FRAME_LEN, OFF_NBYTES};
 use super::staged::read_staged;
 use super::stored::StoredChunks;
 use super::trailer::{locate as locate_trailer, TRAILER_MIN_LEN};
-use crate::io::{
-    read_exact_at, sweep_if_stale, DirStorage, SharedSource, Staging, Steps, Storage, Unsynced,
-};
+use crate::io::{read_exact_at, DirStorage, SharedSource, Staging, Steps, Storage, Unsynced};
 
 /// The bytes of a header one atomic write may cover: its first page.
 const HEADER_PAGE: u64 = 4096;
-/// The smallest chunk C indexes (`BLOSC_EXTENDED_HEADER_LENGTH`): every sparse chunk
-/// number must be at most `cbytes` minus this.
-const MIN_CHUNK_LEN: u64 = 32;
-
 /// A frame opened for changing its chunks, under its locks.
 pub(crate) struct FrameEdit {
     /// The file holding the header (the frame, or its `chunks.b2frame`).
@@ -122,26 +118,7 @@ impl FrameEdit {
                     taken.insert(*n);
                 }
             }
-            // Names only: a stat of each of thousands of chunk files costs more than
-            // the edit of one.
-            // Chunk files the index does not name (orphans: an edit killed before its
-            // rename, or after it while it removed the old files) are removed, so that
-            // crashes never add up; the stale stagings of `chunks.b2frame` too, so that
-            // the commit need not list the directory again.
-            for entry in std::fs::read_dir(objects.root()).map_err(io)? {
-                let entry = entry.map_err(io)?;
-                let name = entry.file_name();
-                match name.to_str().and_then(chunk_number) {
-                    Some(n) if !taken.contains(&n) => {
-                        let path = entry.path();
-                        steps
-                            .remove_file(&path)
-                            .map_err(FrameError::io(Some(&path)))?;
-                    }
-                    Some(_) => {}
-                    None => _ = sweep_if_stale(&entry, SPARSE_HEADER_FILE, &steps),
-                }
-            }
+            sparse::remove_orphans(objects, &taken, &steps)?;
         }
         Ok(FrameEdit {
             header_path,
@@ -279,90 +256,6 @@ impl FrameEdit {
         Ok(())
     }
 
-    /// The new `chunks.b2frame`, staged and renamed over the old one; then the chunk
-    /// files only the old index named removed.
-    fn commit_sparse(
-        &mut self,
-        locations: &[ChunkLocation],
-        nbytes: i64,
-        offsets: &[u8],
-        patch: Option<(u64, Vec<u8>)>,
-    ) -> Result<(), FrameError> {
-        let p = self.header_path.clone();
-        let io = |e| FrameError::io(Some(&p))(e);
-        self.sync_pending()?;
-        let Some(objects) = self.objects.as_ref() else {
-            return Err(FrameError::new(FrameErrorKind::UnusualLayout));
-        };
-        self.steps.sync_dir(objects.root()).map_err(io)?;
-        let mut largest = None;
-        let mut kept = BTreeSet::new();
-        for l in locations {
-            if let ChunkLocation::File(n) = *l {
-                largest = largest.max(Some(n));
-                kept.insert(n);
-            }
-        }
-        let old: BTreeSet<u64> = self
-            .chunks
-            .index
-            .locations
-            .iter()
-            .filter_map(|l| match l {
-                ChunkLocation::File(n) if !kept.contains(n) => Some(*n),
-                _ => None,
-            })
-            .collect();
-        // As C keeps `cbytes` (the live chunk files' sizes): the old count, less the
-        // files dropped, plus the files added; the kept files are not read.
-        let mut cbytes = u64::try_from(self.header.info.cbytes).unwrap_or(0);
-        for n in &old {
-            let name = objects.root().join(chunk_file_name(*n));
-            let len = std::fs::metadata(&name)
-                .map_err(FrameError::io(Some(&name)))?
-                .len();
-            cbytes = cbytes.saturating_sub(len);
-        }
-        for (n, len) in &self.added {
-            if kept.contains(n) {
-                cbytes = cbytes.saturating_add(*len);
-            }
-        }
-        if let Some(n) = largest {
-            cbytes = cbytes.max(n.saturating_add(MIN_CHUNK_LEN));
-        }
-        let header_len = u64::from(self.header.info.header_len);
-        let frame_len = header_len + offsets.len() as u64 + self.trailer.len() as u64;
-        let sizes = Sizes {
-            frame_len,
-            nbytes,
-            cbytes: cbytes as i64,
-        };
-        let mut whole = std::vec![0u8; header_len as usize];
-        read_exact_at(&*self.file, &mut whole, 0).map_err(io)?;
-        let head = self.patched_head(&sizes, patch.as_ref())?;
-        whole[OFF_FRAME_LEN..OFF_FRAME_LEN + head.len()].copy_from_slice(&head);
-        whole.extend_from_slice(offsets);
-        whole.extend_from_slice(&self.trailer);
-        let staging = self.stage_header().map_err(io)?;
-        self.steps
-            .write(staging.file_handle(), &whole, 0)
-            .map_err(io)?;
-        staging.commit().map_err(io)?;
-        // The new index is in place: what fails from here leaves files no one reads.
-        // Their removal is not synced: undone by a crash, it leaves such files, which
-        // the next edit sees as taken names (a sync here cost as much as the edit's
-        // other syncs together).
-        self.added.clear();
-        for n in old {
-            let name = chunk_file_name(n);
-            objects
-                .remove(&name)
-                .map_err(FrameError::io(Some(&objects.root().join(&name))))?;
-        }
-        Ok(())
-    }
-
     /// A staging file for the header file, of its mode and owner. A sparse frame's
     /// directory was swept of stale ones when it was listed.
     fn stage_header(&self) -> std::io::Result<Staging> {
@@ -435,31 +328,4 @@ struct Sizes {
     frame_len: u64,
     nbytes: i64,
     cbytes: i64,
-}
-
-/// The number of a chunk file's name (`0000001A.chunk`), as C names them.
-fn chunk_number(name: &str) -> Option<u64> {
-    let hex = name.strip_suffix(".chunk")?;
-    (hex.len() == 8 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
-        .then(|| u64::from_str_radix(hex, 16).ok())
-        .flatten()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn chunk_file_numbers_read_as_c_writes_them() {
-        for (name, n) in [
-            ("00000000.chunk", Some(0)),
-            ("0000001A.chunk", Some(26)),
-            ("0000001a.chunk", Some(26)),
-            ("1A.chunk", None),
-            ("chunks.b2frame", None),
-            (".0000001A.chunk.b2nd-meta.1.0.tmp", None),
-        ] {
-            assert_eq!(chunk_number(name), n, "{name}");
-        }
-    }
 }
