@@ -1,7 +1,9 @@
 //! How the command shows things: the report `show` prints about a frame ([`report`]),
 //! its summary for a terminal ([`human`]), a store's listing ([`listing`]), an array's
-//! values ([`values`]), and the one voice of its error messages ([`messages`]).
+//! values ([`values`], floats laid out as numpy does by [`float_layout`]), and the one
+//! voice of its error messages ([`messages`]).
 
+pub mod float_layout;
 pub mod human;
 pub mod listing;
 pub mod messages;
