@@ -16,16 +16,54 @@ pub(crate) fn compress(clevel: u8, src: &[u8], maxout: usize, out: &mut Vec<u8>)
     true
 }
 
+/// A thread's deflate state and output buffer, kept across blocks and chunks.
+#[cfg(feature = "zlib-rs")]
+struct Kept {
+    /// The level `deflate` was made for.
+    level: i32,
+    /// Reset for each block rather than made anew, as `compress_slice` would: that
+    /// allocated and zeroed its window, chains and hash table per block.
+    deflate: zlib_rs::Deflate,
+    /// Where the stream is written before it is appended: zeroed once when it grows
+    /// rather than `maxout` bytes of `out` per block.
+    buf: Vec<u8>,
+}
+
+#[cfg(feature = "zlib-rs")]
+std::thread_local! {
+    static KEPT: core::cell::RefCell<Option<Kept>> = const { core::cell::RefCell::new(None) };
+}
+
 /// Appends the zlib stream of `src` at level `clevel` (1 to 9) to `out` and returns
 /// true, or false when it is longer than `maxout` bytes.
 #[cfg(feature = "zlib-rs")]
 pub(crate) fn compress(clevel: u8, src: &[u8], maxout: usize, out: &mut Vec<u8>) -> bool {
-    use zlib_rs::{DeflateConfig, ReturnCode};
-    let base = out.len();
-    out.resize(base + maxout, 0);
-    let config = DeflateConfig::new(i32::from(clevel.min(9)));
-    let (stream, rc) = zlib_rs::compress_slice(&mut out[base..], src, config);
-    let n = stream.len();
-    out.truncate(base + if rc == ReturnCode::Ok { n } else { 0 });
-    rc == ReturnCode::Ok
+    use zlib_rs::{Deflate, DeflateFlush, Status};
+    let level = i32::from(clevel.min(9));
+    KEPT.with(|kept| {
+        let mut kept = kept.borrow_mut();
+        let kept = match &mut *kept {
+            Some(k) if k.level == level => {
+                k.deflate.reset();
+                k
+            }
+            slot => slot.insert(Kept {
+                level,
+                deflate: Deflate::new(level, true, 15),
+                buf: Vec::new(),
+            }),
+        };
+        if kept.buf.len() < maxout {
+            kept.buf.resize(maxout, 0);
+        }
+        let done = kept
+            .deflate
+            .compress(src, &mut kept.buf[..maxout], DeflateFlush::Finish);
+        if done != Ok(Status::StreamEnd) {
+            return false;
+        }
+        let n = kept.deflate.total_out() as usize;
+        out.extend_from_slice(&kept.buf[..n]);
+        true
+    })
 }
