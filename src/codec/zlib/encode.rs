@@ -67,3 +67,36 @@ pub(crate) fn compress(clevel: u8, src: &[u8], maxout: usize, out: &mut Vec<u8>)
         true
     })
 }
+
+#[cfg(all(test, feature = "zlib-rs"))]
+mod tests {
+    use super::*;
+    use alloc::vec;
+
+    /// A fresh stream per call, as before the state was kept: the bytes to match.
+    fn fresh(clevel: u8, src: &[u8]) -> Vec<u8> {
+        let mut buf = vec![0; src.len() + 64];
+        let config = zlib_rs::DeflateConfig::new(i32::from(clevel));
+        let (stream, rc) = zlib_rs::compress_slice(&mut buf, src, config);
+        assert_eq!(rc, zlib_rs::ReturnCode::Ok);
+        stream.to_vec()
+    }
+
+    /// The kept state gives a fresh stream's bytes after a block that did not fit and
+    /// across changes of level, and appends after what `out` holds.
+    #[test]
+    fn kept_state_gives_fresh_streams() {
+        let text: Vec<u8> = (0..40_000u32).flat_map(|i| (i / 7).to_le_bytes()).collect();
+        let noise: Vec<u8> = (0..5000u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+            .collect();
+        let mut out = vec![7u8; 3];
+        assert!(!compress(5, &noise, 100, &mut out));
+        assert_eq!(out, [7, 7, 7]);
+        for clevel in [5, 5, 1, 9, 5] {
+            out.truncate(3);
+            assert!(compress(clevel, &text, text.len(), &mut out));
+            assert_eq!(out[3..], fresh(clevel, &text)[..], "level {clevel}");
+        }
+    }
+}
