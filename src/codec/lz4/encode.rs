@@ -79,6 +79,20 @@ pub(super) fn count(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
 /// 0.84).
 #[inline(always)]
 fn count_words(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
+    // C's first word, before the loop's windows are set up: most matches end in it.
+    if a + 8 <= limit {
+        let diff = read64(src, a) ^ read64(src, b);
+        if diff != 0 {
+            return (diff.trailing_zeros() / 8) as usize;
+        }
+        return 8 + count_rest(src, a + 8, b + 8, limit);
+    }
+    count_rest(src, a, b, limit)
+}
+
+/// The words of [`count_words`] after its first.
+#[inline(always)]
+fn count_rest(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
     let x = &src[a..limit];
     let y = &src[b..][..x.len()];
     let (xw, _) = x.as_chunks::<8>();

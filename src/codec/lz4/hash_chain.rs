@@ -118,14 +118,17 @@ impl Tables {
         let mut left = attempts;
         // The last 2 bytes a candidate must match to be longer, read again only when
         // `longest` grows (not per candidate).
+        // Its place in a candidate is `rel` past it (1 or more: `longest` is the match
+        // that `ip` is taken from the end of, `look_back` shorter). The candidate and
+        // `rel` in 32 bits, so that their sum plus 2 cannot overflow: one bounds test
+        // per read rather than two.
         let mut tail = (longest - 1) as usize;
         let mut ends = read16(src, low + tail);
+        let mut rel = tail.wrapping_sub(look_back) as u32;
         while m >= lowest && left > 0 {
             left -= 1;
-            let at = m - PREFIX;
-            if ends == read16(src, (at + tail).wrapping_sub(look_back))
-                && read32(src, at) == pattern
-            {
+            let at = (m - PREFIX) as u32 as usize;
+            if ends == read16(src, at + rel as usize) && read32(src, at) == pattern {
                 let back = if look_back > 0 {
                     count_back(src, ip, at, low)
                 } else {
@@ -139,6 +142,7 @@ impl Tables {
                     back_best = back;
                     tail = (longest - 1) as usize;
                     ends = read16(src, low + tail);
+                    rel = tail.wrapping_sub(look_back) as u32;
                 }
             }
             m -= usize::from(self.chain[m & 0xffff]);
@@ -161,15 +165,27 @@ fn zeros<T: Copy + Default, const N: usize>() -> Box<[T; N]> {
 }
 
 /// `LZ4HC_countBack`: minus the bytes equal before `ip` and `at`, down to `low` for
-/// `ip` and the block's start for `at`.
+/// `ip` and the block's start for `at`; 8 bytes a step (the highest differing byte
+/// ends the count), over windows cut once.
 #[inline(always)]
 fn count_back(src: &[u8], ip: usize, at: usize, low: usize) -> isize {
     let most = (ip - low).min(at);
-    let n = src[..ip]
+    let x = &src[ip - most..ip];
+    let y = &src[at - most..at];
+    let (_, xw) = x.as_rchunks::<8>();
+    let (_, yw) = y.as_rchunks::<8>();
+    let mut n = 0;
+    for (p, q) in xw.iter().rev().zip(yw.iter().rev()) {
+        let diff = u64::from_le_bytes(*p) ^ u64::from_le_bytes(*q);
+        if diff != 0 {
+            return -((n + diff.leading_zeros() as usize / 8) as isize);
+        }
+        n += 8;
+    }
+    let n = n + x[..most - n]
         .iter()
         .rev()
-        .zip(src[..at].iter().rev())
-        .take(most)
+        .zip(y[..most - n].iter().rev())
         .take_while(|(a, b)| a == b)
         .count();
     -(n as isize)
