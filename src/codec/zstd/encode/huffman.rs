@@ -264,13 +264,14 @@ fn write_compressed(literals: &[u8], out: &mut Vec<u8>) -> bool {
     if !code.write_description(out) {
         return false;
     }
+    let table = code.elements();
     if four {
         let segment = n.div_ceil(4);
         let jump_at = out.len();
         out.resize(jump_at + 6, 0);
         for (k, part) in literals.chunks(segment).enumerate() {
             let before = out.len();
-            code.encode_stream(part, out);
+            code.encode_stream(&table, part, out);
             let size = out.len() - before;
             if k < 3 {
                 if size > u16::MAX as usize {
@@ -281,7 +282,7 @@ fn write_compressed(literals: &[u8], out: &mut Vec<u8>) -> bool {
             }
         }
     } else {
-        code.encode_stream(literals, out);
+        code.encode_stream(&table, literals, out);
     }
     let compressed = (out.len() - header_at - header_len) as u64;
     let size_bits = [10, 10, 14, 18][format as usize];
