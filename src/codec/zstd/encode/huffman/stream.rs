@@ -89,7 +89,7 @@ fn encode_stream_k<const K: usize, const LAST_FAST: bool>(
     // The end mark.
     w.put(1 << 63 | 1);
     w.flush();
-    let len = w.pos + usize::from(w.bits > 0);
+    let len = w.pos as usize + usize::from(w.bits > 0);
     out.truncate(start + len);
 }
 
@@ -128,7 +128,8 @@ impl ScalarKernel for Stream<'_> {
 /// A bit stream whose container fills from the top (`HUF_CStream_t`).
 struct TopOut<'a> {
     out: &'a mut [u8],
-    pos: usize,
+    /// A u32 (a stream is of one block): the end of a write does not wrap, one test.
+    pos: u32,
     container: u64,
     /// Bits in the container not yet written.
     bits: u64,
@@ -175,8 +176,9 @@ impl TopOut<'_> {
         let bits = self.bits & 0xff;
         // (Two shifts: no shift by 64 when the container holds nothing.)
         let value = (self.container >> 1) >> (63 - bits);
-        self.out[self.pos..self.pos + 8].copy_from_slice(&value.to_le_bytes());
-        self.pos += (bits >> 3) as usize;
+        let at = self.pos as usize;
+        self.out[at..at + 8].copy_from_slice(&value.to_le_bytes());
+        self.pos += (bits >> 3) as u32;
         self.bits = bits & 7;
     }
 }
