@@ -166,13 +166,41 @@ impl CTable {
         }
         let step = (size >> 1) + (size >> 3) + 3;
         let mask = size - 1;
-        let mut pos = 0;
-        for (s, &n) in norm.iter().enumerate() {
-            for _ in 0..n.max(0) {
-                cells[pos] = s as u8;
+        if high == mask {
+            // No symbol less than one (the usual case): the symbols laid out in order,
+            // 8 bytes at a time, then dealt to the cells in one loop without the
+            // branches of a loop per symbol (`FSE_buildCTable_wksp`'s fast spread).
+            let mut spread = [0u8; (1 << MAX_LOG) + 8];
+            let mut at = 0;
+            for (s, &n) in norm.iter().enumerate() {
+                let word = u64::from(s as u8) * 0x0101_0101_0101_0101;
+                let n = n.max(0) as usize;
+                let mut i = 0;
+                loop {
+                    if let Some(b) = spread.get_mut(at + i..at + i + 8) {
+                        b.copy_from_slice(&word.to_le_bytes());
+                    }
+                    i += 8;
+                    if i >= n {
+                        break;
+                    }
+                }
+                at += n;
+            }
+            let mut pos = 0;
+            for &s in &spread[..size] {
+                cells[pos % (1 << MAX_LOG)] = s;
                 pos = (pos + step) & mask;
-                while pos > high {
+            }
+        } else {
+            let mut pos = 0;
+            for (s, &n) in norm.iter().enumerate() {
+                for _ in 0..n.max(0) {
+                    cells[pos] = s as u8;
                     pos = (pos + step) & mask;
+                    while pos > high {
+                        pos = (pos + step) & mask;
+                    }
                 }
             }
         }

@@ -29,39 +29,73 @@ struct Code {
     max_symbol: usize,
 }
 
+/// The symbols present in `counts` by count, then by symbol (`HUF_sort`'s order
+/// reversed): a stable sort of the symbols by their counts a byte at a time, lowest
+/// byte first, over as many bytes as the largest count has (a few hundred steps, where
+/// a comparison sort's branches mispredict); returns them and how many.
+fn by_count(counts: &[u32; 256]) -> ([u8; 256], usize) {
+    let mut syms = [0u8; 256];
+    let mut n = 0;
+    for (s, &c) in counts.iter().enumerate() {
+        syms[n] = s as u8;
+        n += usize::from(c > 0);
+    }
+    let largest = counts.iter().max().copied().unwrap_or(0);
+    let mut shift = 0;
+    while shift < 32 && largest >> shift > 0 {
+        let digit = |s: u8| (counts[usize::from(s)] >> shift & 0xff) as usize;
+        let mut at = [0u16; 256];
+        for &s in &syms[..n] {
+            at[digit(s)] += 1;
+        }
+        let mut sum = 0;
+        for a in at.iter_mut() {
+            (*a, sum) = (sum, sum + *a);
+        }
+        let mut sorted = [0u8; 256];
+        for &s in &syms[..n] {
+            let d = digit(s);
+            sorted[usize::from(at[d]) & 0xff] = s;
+            at[d] += 1;
+        }
+        syms = sorted;
+        shift += 8;
+    }
+    (syms, n)
+}
+
 /// Code lengths for `counts` (at least two symbols present), at most [`MAX_BITS`]: a
 /// Huffman tree, then the lengths beyond the limit folded back in as deflate's encoders
 /// do, so that the code stays complete.
 fn lengths(counts: &[u32; 256]) -> [u8; 256] {
-    // By count then symbol, as one integer each (a sort of words, not of pairs).
-    let mut leaves: Vec<u64> = (0..256)
-        .filter(|&s| counts[s] > 0)
-        .map(|s| u64::from(counts[s]) << 8 | s as u64)
-        .collect();
-    leaves.sort_unstable();
-    let n = leaves.len();
+    let (leaves, n) = by_count(counts);
+    let leaves = &leaves[..n];
     // Two-queue Huffman: leaves ascending, internal nodes in creation order.
-    let mut weight: Vec<u64> = leaves.iter().map(|&l| l >> 8).collect();
-    let mut parent = alloc::vec![0usize; 2 * n - 1];
+    let mut weight = [0u64; 512];
+    for (w, &s) in weight.iter_mut().zip(leaves) {
+        *w = u64::from(counts[usize::from(s)]);
+    }
+    let mut parent = [0u16; 512];
     let (mut leaf, mut node) = (0usize, n);
     for next in n..2 * n - 1 {
-        let mut pick = || {
+        let mut kids = [0usize; 2];
+        for kid in &mut kids {
             if leaf < n && (node >= next || weight[leaf] <= weight[node]) {
+                *kid = leaf;
                 leaf += 1;
-                leaf - 1
             } else {
+                *kid = node;
                 node += 1;
-                node - 1
             }
-        };
-        let (a, b) = (pick(), pick());
-        weight.push(weight[a] + weight[b]);
-        parent[a] = next;
-        parent[b] = next;
+        }
+        let [a, b] = kids;
+        weight[next] = weight[a] + weight[b];
+        parent[a] = next as u16;
+        parent[b] = next as u16;
     }
-    let mut depth = alloc::vec![0u32; 2 * n - 1];
+    let mut depth = [0u32; 512];
     for i in (0..2 * n - 2).rev() {
-        depth[i] = depth[parent[i]] + 1;
+        depth[i] = depth[usize::from(parent[i])] + 1;
     }
     // How many codes of each length, the overlong ones folded into MAX_BITS.
     let mut per_length = [0u32; 64];
@@ -89,7 +123,6 @@ fn lengths(counts: &[u32; 256]) -> [u8; 256] {
     let mut out = [0u8; 256];
     let mut l = 1;
     for &s in leaves.iter().rev() {
-        let s = s as u8;
         while per_length[l] == 0 {
             l += 1;
         }
@@ -264,13 +297,14 @@ fn write_compressed(literals: &[u8], out: &mut Vec<u8>) -> bool {
     if !code.write_description(out) {
         return false;
     }
+    let table = code.elements();
     if four {
         let segment = n.div_ceil(4);
         let jump_at = out.len();
         out.resize(jump_at + 6, 0);
         for (k, part) in literals.chunks(segment).enumerate() {
             let before = out.len();
-            code.encode_stream(part, out);
+            code.encode_stream(&table, part, out);
             let size = out.len() - before;
             if k < 3 {
                 if size > u16::MAX as usize {
@@ -281,7 +315,7 @@ fn write_compressed(literals: &[u8], out: &mut Vec<u8>) -> bool {
             }
         }
     } else {
-        code.encode_stream(literals, out);
+        code.encode_stream(&table, literals, out);
     }
     let compressed = (out.len() - header_at - header_len) as u64;
     let size_bits = [10, 10, 14, 18][format as usize];

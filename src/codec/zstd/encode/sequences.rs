@@ -84,8 +84,22 @@ struct Coded {
     header: Vec<u8>,
 }
 
-/// Bits to code `counts` with `norm` (scaled by 256), `None` if a symbol has no cell.
+/// Cells a distribution of ours may give a symbol, and beyond (a mask's range).
+const CELLS: usize = 1024;
+
+/// `log2(cells) * 256` for `cells` below [`CELLS`] (0 for 0), computed once: a call
+/// to `log2` per symbol, six distributions a block, cost as much as the table.
+fn log2_256() -> &'static [f64; CELLS] {
+    static TABLE: std::sync::OnceLock<[f64; CELLS]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| core::array::from_fn(|n| (n.max(1) as f64).log2() * 256.0))
+}
+
+/// Bits to code `counts` with `norm` (scaled by 256), `None` if a symbol has no cell:
+/// `(log - log2(cells)) * 256` per symbol, as `log * 256` less the table's entry (the
+/// same double: scaling by 256 is exact).
 fn cost(counts: &[u32], norm: &[i16], log: u32) -> Option<u64> {
+    let table = log2_256();
+    let whole = f64::from(log) * 256.0;
     let mut bits = 0u64;
     for (s, &c) in counts.iter().enumerate() {
         if c == 0 {
@@ -95,8 +109,7 @@ fn cost(counts: &[u32], norm: &[i16], log: u32) -> Option<u64> {
         if n == 0 {
             return None;
         }
-        let cells = f64::from(n.max(1));
-        let per = (f64::from(log) - cells.log2()) * 256.0;
+        let per = whole - table[n.max(1) as usize % CELLS];
         bits += u64::from(c) * per as u64;
     }
     Some(bits)

@@ -10,79 +10,93 @@ use super::Code;
 use crate::simd::{ScalarKernel, Unit};
 
 impl Code {
-    /// Appends one stream: the codes of `literals`, last first, run on
-    /// [`Unit::scalar`] (BMI2's shifts by a register: one instruction where x86-64's
-    /// take three).
-    pub(super) fn encode_stream(&self, literals: &[u8], out: &mut Vec<u8>) {
-        Unit::scalar().run(Stream {
-            code: self,
-            literals,
-            out,
-        });
-    }
-
-    /// [`encode_stream`](Code::encode_stream) with `K` codes between flushes (7 bits
-    /// left by a flush plus `K` codes stay within 64).
-    #[inline(always)]
-    fn encode_stream_k<const K: usize>(&self, literals: &[u8], out: &mut Vec<u8>) {
-        // Per symbol: its code at the top, its length in the low byte (`HUF_CElt`).
-        let table: [u64; 256] = core::array::from_fn(|s| {
+    /// Per symbol its `HUF_CElt`: its code at the top, its length in the low byte;
+    /// made once for the block's streams.
+    pub(super) fn elements(&self) -> [u64; 256] {
+        core::array::from_fn(|s| {
             let len = u64::from(self.lengths[s]);
             match len {
                 0 => 0,
                 _ => u64::from(self.codes[s]) << (64 - len) | len,
             }
+        })
+    }
+
+    /// Appends one stream: the codes of `literals`, last first, from [`elements`]
+    /// `table`, run on [`Unit::scalar`] (BMI2's shifts by a register: one instruction
+    /// where x86-64's take three).
+    ///
+    /// [`elements`]: Code::elements
+    pub(super) fn encode_stream(&self, table: &[u64; 256], literals: &[u8], out: &mut Vec<u8>) {
+        Unit::scalar().run(Stream {
+            max_bits: self.max_bits,
+            table,
+            literals,
+            out,
         });
-        let start = out.len();
-        out.resize(start + literals.len() * self.max_bits as usize / 8 + 16, 0);
-        let mut w = TopOut {
-            out: &mut out[start..],
+    }
+}
+
+/// [`Code::encode_stream`] with `K` codes between flushes (7 bits left by a flush plus
+/// `K` codes stay within 64). The codes are put with their lengths' byte (`HUF_CElt`
+/// whole, libzstd's `kFast`): it stays below the container's bits while 7 plus the
+/// bits put so far plus the bits of the longest length stay within 64; the last code of
+/// a group is put without it unless `LAST_FAST` (that holds for the whole group).
+#[inline(always)]
+fn encode_stream_k<const K: usize, const LAST_FAST: bool>(
+    table: &[u64; 256],
+    max_bits: u32,
+    literals: &[u8],
+    out: &mut Vec<u8>,
+) {
+    let start = out.len();
+    out.resize(start + literals.len() * max_bits as usize / 8 + 16, 0);
+    let mut w = TopOut {
+        out: &mut out[start..],
+        pos: 0,
+        container: 0,
+        bits: 0,
+    };
+    let (groups, tail) = literals.as_chunks::<K>();
+    // The tail (coded first), then an odd group, then pairs of groups, last first.
+    for &b in tail.iter().rev() {
+        w.put(table[usize::from(b)]);
+    }
+    if !tail.is_empty() {
+        w.flush();
+    }
+    let (pairs, odd) = groups.split_at(groups.len() & !1);
+    for group in odd {
+        w.put_group::<K, LAST_FAST>(table, group);
+        w.flush();
+    }
+    for pair in pairs.rchunks_exact(2) {
+        let [first, second] = pair else { continue };
+        w.put_group::<K, LAST_FAST>(table, second);
+        w.flush();
+        // A second container from empty, merged into the first.
+        let mut c1 = TopOut {
+            out: &mut [],
             pos: 0,
             container: 0,
             bits: 0,
         };
-        let (groups, tail) = literals.as_chunks::<K>();
-        // The tail (coded first), then an odd group, then pairs of groups, last first.
-        for &b in tail.iter().rev() {
-            w.put(table[usize::from(b)]);
-        }
-        if !tail.is_empty() {
-            w.flush();
-        }
-        let (pairs, odd) = groups.split_at(groups.len() & !1);
-        for group in odd {
-            for &b in group.iter().rev() {
-                w.put(table[usize::from(b)]);
-            }
-            w.flush();
-        }
-        for pair in pairs.rchunks_exact(2) {
-            let [first, second] = pair else { continue };
-            for &b in second.iter().rev() {
-                w.put(table[usize::from(b)]);
-            }
-            w.flush();
-            let (mut c1, mut bits1) = (0u64, 0u64);
-            for &b in first.iter().rev() {
-                let e = table[usize::from(b)];
-                c1 = (c1 >> (e & 63)) | (e & !0xff);
-                bits1 += e & 0xff;
-            }
-            w.container = (w.container >> bits1) | c1;
-            w.bits += bits1;
-            w.flush();
-        }
-        // The end mark.
-        w.put(1 << 63 | 1);
+        c1.put_group::<K, LAST_FAST>(table, first);
+        w.container = w.container.wrapping_shr(c1.bits as u32) | c1.container;
+        w.bits = w.bits.wrapping_add(c1.bits);
         w.flush();
-        let len = w.pos + usize::from(w.bits > 0);
-        out.truncate(start + len);
     }
+    // The end mark.
+    w.put(1 << 63 | 1);
+    w.flush();
+    let len = w.pos as usize + usize::from(w.bits > 0);
+    out.truncate(start + len);
 }
 
 /// One stream to code, as a kernel.
 struct Stream<'a> {
-    code: &'a Code,
+    max_bits: u32,
+    table: &'a [u64; 256],
     literals: &'a [u8],
     out: &'a mut Vec<u8>,
 }
@@ -93,16 +107,20 @@ impl ScalarKernel for Stream<'_> {
     #[inline(always)]
     fn run(self) {
         let Stream {
-            code,
+            max_bits,
+            table,
             literals,
             out,
         } = self;
-        match code.max_bits {
-            10.. => code.encode_stream_k::<5>(literals, out),
-            9 => code.encode_stream_k::<6>(literals, out),
-            8 => code.encode_stream_k::<7>(literals, out),
-            7 => code.encode_stream_k::<8>(literals, out),
-            _ => code.encode_stream_k::<9>(literals, out),
+        // As `HUF_compress1X_usingCTable_internal_body` picks its `kUnroll` and
+        // `kLastFast` (lengths of 10 bits and less take 4 bits).
+        match max_bits {
+            11.. => encode_stream_k::<5, false>(table, max_bits, literals, out),
+            10 => encode_stream_k::<5, true>(table, max_bits, literals, out),
+            9 => encode_stream_k::<6, false>(table, max_bits, literals, out),
+            8 => encode_stream_k::<7, false>(table, max_bits, literals, out),
+            7 => encode_stream_k::<8, false>(table, max_bits, literals, out),
+            _ => encode_stream_k::<9, true>(table, max_bits, literals, out),
         }
     }
 }
@@ -110,7 +128,8 @@ impl ScalarKernel for Stream<'_> {
 /// A bit stream whose container fills from the top (`HUF_CStream_t`).
 struct TopOut<'a> {
     out: &'a mut [u8],
-    pos: usize,
+    /// A u32 (a stream is of one block): the end of a write does not wrap, one test.
+    pos: u32,
     container: u64,
     /// Bits in the container not yet written.
     bits: u64,
@@ -124,13 +143,42 @@ impl TopOut<'_> {
         self.bits += e & 0xff;
     }
 
+    /// Adds a `HUF_CElt` whole: its length's byte goes in the container below its bits
+    /// and in `bits` above its low byte (`HUF_addBits` with `kFast`).
+    #[inline(always)]
+    fn put_fast(&mut self, e: u64) {
+        self.container = self.container.wrapping_shr(e as u32) | e;
+        self.bits = self.bits.wrapping_add(e);
+    }
+
+    /// Puts the `K` codes of `group`, last first, the last one of them with
+    /// [`put_fast`](TopOut::put_fast) only if `LAST_FAST`.
+    #[inline(always)]
+    fn put_group<const K: usize, const LAST_FAST: bool>(
+        &mut self,
+        table: &[u64; 256],
+        group: &[u8; K],
+    ) {
+        for &b in group[1..].iter().rev() {
+            self.put_fast(table[usize::from(b)]);
+        }
+        let e = table[usize::from(group[0])];
+        if LAST_FAST {
+            self.put_fast(e);
+        } else {
+            self.put(e);
+        }
+    }
+
     /// Writes the whole bytes of the container's bits, keeping the last 0 to 7.
     #[inline(always)]
     fn flush(&mut self) {
+        let bits = self.bits & 0xff;
         // (Two shifts: no shift by 64 when the container holds nothing.)
-        let value = (self.container >> 1) >> (63 - self.bits);
-        self.out[self.pos..self.pos + 8].copy_from_slice(&value.to_le_bytes());
-        self.pos += (self.bits >> 3) as usize;
-        self.bits &= 7;
+        let value = (self.container >> 1) >> (63 - bits);
+        let at = self.pos as usize;
+        self.out[at..at + 8].copy_from_slice(&value.to_le_bytes());
+        self.pos += (bits >> 3) as u32;
+        self.bits = bits & 7;
     }
 }
