@@ -93,6 +93,8 @@ pub(super) struct Matcher {
     next_to_update: usize,
     /// Skipping fast through literals: the positions stepped over are not indexed.
     skipping: bool,
+    /// What the row-based match finder compares tags with.
+    tag_unit: row::TagUnit,
     pub reps: [u32; 3],
 }
 
@@ -126,6 +128,7 @@ impl Matcher {
             next_base: tables.next_base + len as u32 + 1,
             next_to_update: 0,
             skipping: false,
+            tag_unit: row::tag_unit(),
             reps: [1, 4, 8],
         }
     }
