@@ -106,15 +106,20 @@ impl Matcher {
         } else {
             0
         };
-        let tags_len = if p.row_log > 0 { 1 << p.hash_log } else { 0 };
+        // The row tables are always `ROW_ENTRIES` long (`hash_log` at most 16).
+        let (hash_len, tags_len) = if p.row_log > 0 {
+            (row::ROW_ENTRIES, row::ROW_ENTRIES)
+        } else {
+            (1 << p.hash_log, 0)
+        };
         let kept = KEPT.with(|k| k.borrow_mut().take()).filter(|t| {
-            t.hash.len() == 1 << p.hash_log
+            t.hash.len() == hash_len
                 && t.chain.len() == chain_len
                 && t.tags.len() == tags_len
                 && u64::from(t.next_base) + len as u64 + 1 < u64::from(u32::MAX)
         });
         let tables = kept.unwrap_or_else(|| Tables {
-            hash: vec![0; 1 << p.hash_log],
+            hash: vec![0; hash_len],
             chain: vec![0; chain_len],
             tags: vec![0; tags_len],
             next_base: 1,
