@@ -93,6 +93,8 @@ pub(super) struct Matcher {
     next_to_update: usize,
     /// Skipping fast through literals: the positions stepped over are not indexed.
     skipping: bool,
+    /// What the row-based match finder compares tags with.
+    tag_unit: row::TagUnit,
     pub reps: [u32; 3],
 }
 
@@ -104,15 +106,20 @@ impl Matcher {
         } else {
             0
         };
-        let tags_len = if p.row_log > 0 { 1 << p.hash_log } else { 0 };
+        // The row tables are always `ROW_ENTRIES` long (`hash_log` at most 16).
+        let (hash_len, tags_len) = if p.row_log > 0 {
+            (row::ROW_ENTRIES, row::ROW_ENTRIES)
+        } else {
+            (1 << p.hash_log, 0)
+        };
         let kept = KEPT.with(|k| k.borrow_mut().take()).filter(|t| {
-            t.hash.len() == 1 << p.hash_log
+            t.hash.len() == hash_len
                 && t.chain.len() == chain_len
                 && t.tags.len() == tags_len
                 && u64::from(t.next_base) + len as u64 + 1 < u64::from(u32::MAX)
         });
         let tables = kept.unwrap_or_else(|| Tables {
-            hash: vec![0; 1 << p.hash_log],
+            hash: vec![0; hash_len],
             chain: vec![0; chain_len],
             tags: vec![0; tags_len],
             next_base: 1,
@@ -126,6 +133,7 @@ impl Matcher {
             next_base: tables.next_base + len as u32 + 1,
             next_to_update: 0,
             skipping: false,
+            tag_unit: row::tag_unit(),
             reps: [1, 4, 8],
         }
     }
