@@ -140,9 +140,11 @@ impl Fast<'_> {
             if p + d + 1 >= ilimit32 {
                 break;
             }
-            let mut hash0 = hash::<N, MLS>(src, ip0);
+            let hash0 = hash::<N, MLS>(src, ip0);
             let mut hash1 = hash::<N, MLS>(src, ip0 + 1);
             let mut entry = table[hash0];
+            // Each entry is replaced as soon as it is loaded: no hash of ip0 is kept.
+            table[hash0] = base + p;
             let rep = self.reps[0] as usize;
             let (mut at, mut from, mut known, current);
             loop {
@@ -151,7 +153,6 @@ impl Fast<'_> {
                 let ip2 = pz + d as usize;
                 let a = bytes::<8>(src, pz);
                 let b = bytes::<9>(src, ip2);
-                table[hash0] = base + p;
                 // The last offset, two bytes ahead.
                 if rep < ip2 && u32_at(b, 0) == read32(src, ip2 - rep) {
                     table[hash1] = base + p + 1;
@@ -169,10 +170,9 @@ impl Fast<'_> {
                     break;
                 }
                 entry = table[hash1];
-                hash0 = hash1;
-                hash1 = hash_of::<N, MLS, 9>(b, 0);
                 // ip0 = p + 1, ip1 = ip2, ip2 = ip3.
-                table[hash0] = base + p + 1;
+                table[hash1] = base + p + 1;
+                hash1 = hash_of::<N, MLS, 9>(b, 0);
                 let cand = entry.wrapping_sub(base);
                 if matches(src, cand, p + 1, u32_at(a, 1)) {
                     // An entry at or past where the search resumes would point forward.
@@ -183,7 +183,7 @@ impl Fast<'_> {
                     break;
                 }
                 entry = table[hash1];
-                hash0 = hash1;
+                table[hash1] = base + ip2 as u32;
                 hash1 = hash_of::<N, MLS, 9>(b, 1);
                 // ip0 = ip2, ip1 = ip3, and the next ip2 a step on.
                 p += d;
