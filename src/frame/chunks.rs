@@ -64,6 +64,14 @@ pub fn chunk_file_name(number: u64) -> String {
     format!("{number:08X}.chunk")
 }
 
+/// The number a chunk file's name says (`0000001A.chunk`, either case of hex digits),
+/// or `None` for any other name: what [`chunk_file_name`] writes, read back.
+pub(crate) fn chunk_file_number(name: &str) -> Option<u64> {
+    let hex = name.strip_suffix(".chunk")?;
+    (hex.len() == 8 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+        .then(|| u64::from_str_radix(hex, 16).ok())?
+}
+
 /// The chunk file `number` of the sparse frame whose objects are `objects`, opened:
 /// the source, its length and its label (one that is not a regular file refused before
 /// it is opened). Without the objects, the chunk index entry at byte `entry` is refused
@@ -391,6 +399,27 @@ fn locate(value: i64, info: &FrameInfo, index_at: u64) -> Result<ChunkLocation, 
                 ));
             }
             Ok(ChunkLocation::Offset(pos))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunk_file_numbers_read_as_c_writes_them() {
+        for (name, n) in [
+            ("00000000.chunk", Some(0)),
+            ("0000001A.chunk", Some(26)),
+            ("0000001a.chunk", Some(26)),
+            ("1A.chunk", None),
+            ("0000001A.chunks", None),
+            ("+000001A.chunk", None),
+            ("chunks.b2frame", None),
+            (".0000001A.chunk.b2nd-meta.1.0.tmp", None),
+        ] {
+            assert_eq!(chunk_file_number(name), n, "{name}");
         }
     }
 }

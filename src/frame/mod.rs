@@ -205,6 +205,7 @@ pub(crate) mod writer;
 pub use array::{reshaped_meta, ARRAY_METALAYERS};
 pub use array_info::ArrayInfo;
 pub use check::{check_array, Mismatch};
+pub(crate) use chunks::chunk_file_number;
 pub(crate) use chunks::storage_error;
 pub use chunks::{chunk_file_name, ChunkIndex, ChunkLocation};
 pub use data::DataReader;

@@ -12,6 +12,7 @@ use std::vec::Vec;
 
 use super::http::Endpoint;
 use super::{invalid, Remote};
+use crate::frame::chunk_file_number;
 use crate::io::{read_only, Listed, SharedSource, Storage};
 
 /// The chunks of the dataset `remote`'s `/api/fetch/ROOT/PATH` URL names, read from
@@ -123,23 +124,16 @@ impl Caterva2Chunks {
     }
 }
 
-/// The chunk number `key` names (`%08X.chunk`, as a sparse frame names its files).
-fn number(key: &str) -> Option<u64> {
-    let hex = key.strip_suffix(".chunk")?;
-    (hex.len() == 8 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
-        .then(|| u64::from_str_radix(hex, 16).ok())?
-}
-
 impl Storage for Caterva2Chunks {
     fn label(&self, key: &str) -> PathBuf {
-        match number(key) {
+        match chunk_file_number(key) {
             Some(n) => PathBuf::from(format!("{} (/api/chunk nchunk={n})", self.remote.url())),
             None => PathBuf::from(format!("{}#{key}", self.remote.url())),
         }
     }
 
     fn open(&self, key: &str) -> io::Result<SharedSource> {
-        let n = number(key).ok_or_else(|| {
+        let n = chunk_file_number(key).ok_or_else(|| {
             io::Error::new(
                 io::ErrorKind::NotFound,
                 format!("expected a chunk file name (%08X.chunk), found {key:?}"),
@@ -165,24 +159,5 @@ impl Storage for Caterva2Chunks {
 
     fn remove(&self, _key: &str) -> io::Result<()> {
         Err(read_only())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn chunk_names_are_sparse_frames() {
-        for (key, n) in [
-            ("00000000.chunk", Some(0)),
-            ("0000001A.chunk", Some(26)),
-            ("0000001a.chunk", Some(26)),
-            ("1A.chunk", None),
-            ("0000001A.chunks", None),
-            ("+000001A.chunk", None),
-        ] {
-            assert_eq!(number(key), n, "{key}");
-        }
     }
 }

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::vec::Vec;
 
 use super::{FrameEdit, Sizes};
-use crate::frame::chunks::{chunk_file_name, ChunkLocation};
+use crate::frame::chunks::{chunk_file_name, chunk_file_number, ChunkLocation};
 use crate::frame::error::{FrameError, FrameErrorKind};
 use crate::frame::header::SPARSE_HEADER_FILE;
 use crate::frame::parse::OFF_FRAME_LEN;
@@ -33,7 +33,7 @@ pub(super) fn remove_orphans(
     for entry in std::fs::read_dir(dir).map_err(io)? {
         let entry = entry.map_err(io)?;
         let name = entry.file_name();
-        match name.to_str().and_then(chunk_number) {
+        match name.to_str().and_then(chunk_file_number) {
             Some(n) if !taken.contains(&n) => {
                 let path = entry.path();
                 steps
@@ -130,32 +130,5 @@ impl FrameEdit {
                 .map_err(FrameError::io(Some(&objects.root().join(&name))))?;
         }
         Ok(())
-    }
-}
-
-/// The number of a chunk file's name (`0000001A.chunk`), as C names them.
-fn chunk_number(name: &str) -> Option<u64> {
-    let hex = name.strip_suffix(".chunk")?;
-    (hex.len() == 8 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
-        .then(|| u64::from_str_radix(hex, 16).ok())
-        .flatten()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn chunk_file_numbers_read_as_c_writes_them() {
-        for (name, n) in [
-            ("00000000.chunk", Some(0)),
-            ("0000001A.chunk", Some(26)),
-            ("0000001a.chunk", Some(26)),
-            ("1A.chunk", None),
-            ("chunks.b2frame", None),
-            (".0000001A.chunk.b2nd-meta.1.0.tmp", None),
-        ] {
-            assert_eq!(chunk_number(name), n, "{name}");
-        }
     }
 }
