@@ -231,39 +231,45 @@ impl FrameEdit {
             nbytes: 0,
             cbytes: 0,
         };
-        let mut whole = std::vec![0u8; header_len as usize];
-        read_exact_at(&*self.file, &mut whole, 0).map_err(io)?;
-        let head = self.patched_head(&sizes, patch.as_ref())?;
-        whole[OFF_FRAME_LEN..OFF_FRAME_LEN + head.len()].copy_from_slice(&head);
-        whole.extend_from_slice(&self.trailer);
-        let staging = self.stage_header().map_err(io)?;
-        self.steps
-            .write(staging.file_handle(), &whole, 0)
-            .map_err(io)?;
-        staging.commit().map_err(io)?;
+        self.replace_header_file(&sizes, patch.as_ref(), &[])?;
         self.added.clear();
         if let Some(objects) = &self.objects {
-            for l in &self.chunks.index.locations {
-                if let ChunkLocation::File(n) = l {
-                    let name = chunk_file_name(*n);
-                    objects
-                        .remove(&name)
-                        .map_err(FrameError::io(Some(&objects.root().join(&name))))?;
-                }
-            }
+            let numbers = self.chunks.index.locations.iter().filter_map(|l| match l {
+                ChunkLocation::File(n) => Some(*n),
+                _ => None,
+            });
+            sparse::remove_chunk_files(objects, numbers)?;
             self.steps.sync_dir(objects.root()).map_err(io)?;
         }
         Ok(())
     }
 
-    /// A staging file for the header file, of its mode and owner. A sparse frame's
-    /// directory was swept of stale ones when it was listed.
-    fn stage_header(&self) -> std::io::Result<Staging> {
+    /// The header file written whole (its header with `sizes` and `patch`, `offsets`,
+    /// the trailer) into a staging file of its mode and owner, renamed over it. A sparse
+    /// frame's directory was swept of stale stagings when it was listed.
+    fn replace_header_file(
+        &self,
+        sizes: &Sizes,
+        patch: Option<&(u64, Vec<u8>)>,
+        offsets: &[u8],
+    ) -> Result<(), FrameError> {
+        let io = |e| FrameError::io(Some(&self.header_path))(e);
+        let mut whole = std::vec![0u8; self.header.info.header_len as usize];
+        read_exact_at(&*self.file, &mut whole, 0).map_err(io)?;
+        let head = self.patched_head(sizes, patch)?;
+        whole[OFF_FRAME_LEN..OFF_FRAME_LEN + head.len()].copy_from_slice(&head);
+        whole.extend_from_slice(offsets);
+        whole.extend_from_slice(&self.trailer);
         let like = self.file.metadata().ok();
-        match self.objects {
+        let staging = match self.objects {
             Some(_) => Staging::file_swept(&self.header_path, like.as_ref(), &self.steps),
             None => Staging::file(&self.header_path, like.as_ref(), &self.steps),
         }
+        .map_err(io)?;
+        self.steps
+            .write(staging.file_handle(), &whole, 0)
+            .map_err(io)?;
+        staging.commit().map_err(io)
     }
 
     /// Makes the new chunk files written so far durable, together.

@@ -9,8 +9,7 @@ use super::{FrameEdit, Sizes};
 use crate::frame::chunks::{chunk_file_name, chunk_file_number, ChunkLocation};
 use crate::frame::error::{FrameError, FrameErrorKind};
 use crate::frame::header::SPARSE_HEADER_FILE;
-use crate::frame::parse::OFF_FRAME_LEN;
-use crate::io::{read_exact_at, sweep_if_stale, DirStorage, Steps, Storage};
+use crate::io::{sweep_if_stale, DirStorage, Steps, Storage};
 
 /// The smallest chunk C indexes (`BLOSC_EXTENDED_HEADER_LENGTH`): every sparse chunk
 /// number must be at most `cbytes` minus this.
@@ -43,6 +42,20 @@ pub(super) fn remove_orphans(
             Some(_) => {}
             None => _ = sweep_if_stale(&entry, SPARSE_HEADER_FILE, steps),
         }
+    }
+    Ok(())
+}
+
+/// Removes the chunk files of `numbers` from `objects`.
+pub(super) fn remove_chunk_files(
+    objects: &DirStorage,
+    numbers: impl IntoIterator<Item = u64>,
+) -> Result<(), FrameError> {
+    for n in numbers {
+        let name = chunk_file_name(n);
+        objects
+            .remove(&name)
+            .map_err(FrameError::io(Some(&objects.root().join(&name))))?;
     }
     Ok(())
 }
@@ -107,28 +120,12 @@ impl FrameEdit {
             nbytes,
             cbytes: cbytes as i64,
         };
-        let mut whole = std::vec![0u8; header_len as usize];
-        read_exact_at(&*self.file, &mut whole, 0).map_err(io)?;
-        let head = self.patched_head(&sizes, patch.as_ref())?;
-        whole[OFF_FRAME_LEN..OFF_FRAME_LEN + head.len()].copy_from_slice(&head);
-        whole.extend_from_slice(offsets);
-        whole.extend_from_slice(&self.trailer);
-        let staging = self.stage_header().map_err(io)?;
-        self.steps
-            .write(staging.file_handle(), &whole, 0)
-            .map_err(io)?;
-        staging.commit().map_err(io)?;
+        self.replace_header_file(&sizes, patch.as_ref(), offsets)?;
         // The new index is in place: what fails from here leaves files no one reads.
         // Their removal is not synced: undone by a crash, it leaves such files, which
         // the next edit sees as taken names (a sync here cost as much as the edit's
         // other syncs together).
         self.added.clear();
-        for n in old {
-            let name = chunk_file_name(n);
-            objects
-                .remove(&name)
-                .map_err(FrameError::io(Some(&objects.root().join(&name))))?;
-        }
-        Ok(())
+        remove_chunk_files(objects, old)
     }
 }
