@@ -6,7 +6,8 @@ use std::collections::BTreeSet;
 use std::vec::Vec;
 
 use super::{FrameEdit, Sizes};
-use crate::frame::chunks::{chunk_file_name, chunk_file_number, ChunkLocation};
+use crate::frame::chunk_file_number;
+use crate::frame::chunks::{chunk_file_name, ChunkLocation};
 use crate::frame::error::{FrameError, FrameErrorKind};
 use crate::frame::header::SPARSE_HEADER_FILE;
 use crate::io::{sweep_if_stale, DirStorage, Steps, Storage};
