@@ -10,6 +10,11 @@ between runs; the median of a few runs does not. Build the binary first:
 WORDS filter case names as the bench's own arguments do. Prints BENCHMARKS.md's table
 (each case's median ours/C time, the runs' ratios, C's time and the size ratio); with
 `--readme`, the grid README shows (one row per codec and pipeline, one column per data).
+
+A change against another build (say main's, built in another worktree): `--ab OTHER`
+runs OTHER's binary (a path to the binary, or to a checkout whose target/ holds one) and
+this one in turn, run by run, and prints each case's median ours/C time of both and
+their ratio, so that both builds see the same minutes of a shared machine.
 """
 import argparse
 import glob
@@ -19,12 +24,14 @@ import subprocess
 import sys
 
 
-def binary():
-    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "target", "release", "deps")
+def binary(checkout=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")):
+    if os.path.isfile(checkout):
+        return checkout
+    root = os.path.join(checkout, "target", "release", "deps")
     found = [p for p in glob.glob(os.path.join(root, "compress_table-*")) if os.access(p, os.X_OK) and not p.endswith(".d")]
     if not found:
         sys.exit("no compress_table binary: run `cargo bench --all-features --bench compress_table --no-run` first")
-    return max(found, key=os.path.getmtime)
+    return os.path.realpath(max(found, key=os.path.getmtime))
 
 
 def run(path, rounds, words):
@@ -44,9 +51,12 @@ def main():
     args.add_argument("--runs", type=int, default=3)
     args.add_argument("--rounds", type=int, default=21)
     args.add_argument("--readme", action="store_true")
+    args.add_argument("--ab", metavar="OTHER", help="another build's binary or checkout, run in turn with this one")
     args.add_argument("words", nargs="*")
     a = args.parse_args()
     path = binary()
+    if a.ab:
+        return ab(binary(a.ab), path, a)
     runs = [run(path, a.rounds, a.words) for _ in range(a.runs)]
     cases = list(runs[0])
     median = {k: statistics.median(r[k][0] for r in runs) for k in cases}
@@ -70,6 +80,22 @@ def main():
                 k = (n, d)
                 cells.append("" if k not in median else f"{median[k]:.2f}x ({runs[0][k][2]:.2f})")
             print(f"| {n} | " + " | ".join(cells) + " |")
+
+
+def ab(before, after, a):
+    """Both builds in turn (which goes first alternates), each case's medians."""
+    runs = {before: [], after: []}
+    for i in range(a.runs):
+        for path in (before, after) if i % 2 == 0 else (after, before):
+            runs[path].append(run(path, a.rounds, a.words))
+    print(f"before: {before}\nafter: {after}\n")
+    print("| case | data | before: ours/C time | after: ours/C time | after/before | before runs | after runs |")
+    print("|---|---|---|---|---|---|---|")
+    for k in runs[after][0]:
+        b = statistics.median(r[k][0] for r in runs[before])
+        n = statistics.median(r[k][0] for r in runs[after])
+        each = [" ".join(f"{r[k][0]:.2f}" for r in runs[p]) for p in (before, after)]
+        print(f"| {k[0]} | {k[1]} | {b:.3f}x | {n:.3f}x | {n / b:.3f} | {each[0]} | {each[1]} |")
 
 
 if __name__ == "__main__":
