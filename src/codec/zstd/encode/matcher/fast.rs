@@ -28,19 +28,14 @@ fn read32(src: &[u8], at: usize) -> u32 {
 
 /// Whether the candidate `cand` (valid when before `ip`) has the 4 bytes at `ip`, `here`,
 /// without a branch on its validity, which data that matches here and there makes
-/// unpredictable (`ZSTD_match4Found_cmov`): an invalid one reads at 0 and is told
-/// apart in the same test as the bytes.
+/// unpredictable (`ZSTD_match4Found_cmov`): the bytes are read at `cand` or, past
+/// `ip2` (whose 9 bytes are in `win`), at `ip2`, so that the read needs no bounds test,
+/// and an invalid candidate is one more bit in the same test as the bytes.
 #[inline(always)]
-fn matches(src: &[u8], cand: u32, ip: u32, here: u32) -> bool {
-    // Not `cand.min(ip)`: a minimum is compiled with a branch.
-    let there = read32(
-        src,
-        core::hint::select_unpredictable(cand < ip, cand, 0) as usize,
-    );
-    // Invalid as bits above the bytes' difference: one test for both
-    // (`ip - cand - 1` wraps to above 32 bits when the candidate is not before.)
-    let invalid = (u64::from(ip).wrapping_sub(u64::from(cand)).wrapping_sub(1)) >> 32;
-    (u64::from(here ^ there) | invalid) == 0
+fn matches(win: &[u8], cand: u32, ip: u32, ip2: usize, here: u32) -> bool {
+    let at = cand as usize;
+    let there = read32(win, core::hint::select_unpredictable(at < ip2, at, ip2));
+    ((here ^ there) | u32::from(cand >= ip)) == 0
 }
 
 /// The `K` bytes at `at`.
@@ -124,12 +119,13 @@ impl Fast<'_> {
         };
         let end = src.len();
         let ilimit = end.saturating_sub(TAIL);
+        // A read of 9 bytes at ip2 fits in `win` exactly while `ip2 + 1 < ilimit`: the
+        // search's end is its reads' bounds test, and every other read of the search is
+        // below ip2 (positions are u32s, so that the compiler sees no wrap).
+        let win = &src[..(ilimit + TAIL - 1).min(end)];
         let base = self.base;
         let mut anchor = start;
         let mut ip0 = start + usize::from(start == 0);
-        // Positions fit in a u32 (the table's entries are `base` plus one), which
-        // tells the compiler that a read's end does not wrap: one test per read.
-        let ilimit32 = ilimit as u32;
         'search: loop {
             // C's loop from `_start` to a match, on `p` (its `ip0`; `ip1` is the next
             // position) and `d` (`ip2 - ip0`; `ip3` is `ip2 + 1`).
@@ -137,24 +133,30 @@ impl Fast<'_> {
             let mut d = STEP_START as u32;
             let mut step = STEP_START as u32;
             let mut next_step = p + STEP_INCR as u32;
-            if p + d + 1 >= ilimit32 {
+            if ip0 + STEP_START + 1 >= ilimit {
                 break;
             }
             let hash0 = hash::<N, MLS>(src, ip0);
             let mut hash1 = hash::<N, MLS>(src, ip0 + 1);
+            // The bytes at ip0 and ip1 (then the first 8 of those at ip2 and ip3).
+            let mut a = u64::from_le_bytes(*bytes::<8>(src, ip0));
             let mut entry = table[hash0];
             // Each entry is replaced as soon as it is loaded: no hash of ip0 is kept.
             table[hash0] = base + p;
             let rep = self.reps[0] as usize;
             let (mut at, mut from, mut known, current);
             loop {
-                // The bytes read at ip0 and ip1, and at ip2 and ip3.
                 let pz = p as usize;
                 let ip2 = pz + d as usize;
-                let a = bytes::<8>(src, pz);
-                let b = bytes::<9>(src, ip2);
+                // The bytes read at ip2 and ip3.
+                let Some(b) = win
+                    .get(ip2..ip2 + 9)
+                    .and_then(|b| <&[u8; 9]>::try_from(b).ok())
+                else {
+                    break 'search;
+                };
                 // The last offset, two bytes ahead.
-                if rep < ip2 && u32_at(b, 0) == read32(src, ip2 - rep) {
+                if rep < ip2 && u32_at(b, 0) == read32(win, ip2 - rep) {
                     table[hash1] = base + p + 1;
                     let back = usize::from(src[ip2 - 1] == src[ip2 - 1 - rep]);
                     at = ip2 - back;
@@ -164,7 +166,7 @@ impl Fast<'_> {
                     break;
                 }
                 let cand = entry.wrapping_sub(base);
-                if matches(src, cand, p, u32_at(a, 0)) {
+                if matches(win, cand, p, ip2, a as u32) {
                     table[hash1] = base + p + 1;
                     (at, from, known, current) = (pz, cand as usize, 4, pz);
                     break;
@@ -174,7 +176,7 @@ impl Fast<'_> {
                 table[hash1] = base + p + 1;
                 hash1 = hash_of::<N, MLS, 9>(b, 0);
                 let cand = entry.wrapping_sub(base);
-                if matches(src, cand, p + 1, u32_at(a, 1)) {
+                if matches(win, cand, p + 1, ip2, (a >> 8) as u32) {
                     // An entry at or past where the search resumes would point forward.
                     if step <= 4 {
                         table[hash1] = base + ip2 as u32;
@@ -185,15 +187,13 @@ impl Fast<'_> {
                 entry = table[hash1];
                 table[hash1] = base + ip2 as u32;
                 hash1 = hash_of::<N, MLS, 9>(b, 1);
+                a = u64::from_le_bytes(*bytes::<8>(b, 0));
                 // ip0 = ip2, ip1 = ip3, and the next ip2 a step on.
                 p += d;
                 d = step;
                 if p + step >= next_step {
                     step += 1;
                     next_step += STEP_INCR as u32;
-                }
-                if p + d + 1 >= ilimit32 {
-                    break 'search;
                 }
             }
             if known == 4 {
