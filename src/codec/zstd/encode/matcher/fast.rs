@@ -26,16 +26,21 @@ fn read32(src: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(src[at..at + 4].try_into().unwrap_or_default())
 }
 
-/// Whether the candidate `cand` (valid when before `ip`) has the 4 bytes at `ip`, `here`,
-/// without a branch on its validity, which data that matches here and there makes
-/// unpredictable (`ZSTD_match4Found_cmov`): the bytes are read at `cand` or, past
-/// `ip2` (whose 9 bytes are in `win`), at `ip2`, so that the read needs no bounds test,
-/// and an invalid candidate is one more bit in the same test as the bytes.
+/// Whether the candidate `cand` (valid when before `ip`) has the 4 bytes at `ip`, `here`:
+/// the bytes are read at `cand` or, past `ip2` (whose 9 bytes are in `win`), at `ip2`,
+/// so that the read needs no bounds test, and the validity is tested only when they
+/// are equal (`ZSTD_match4Found_cmov`): a test of validity first would be a branch that
+/// data matching here and there makes unpredictable. The cold path keeps LLVM from
+/// merging the two tests into one branch on validity.
 #[inline(always)]
 fn matches(win: &[u8], cand: u32, ip: u32, ip2: usize, here: u32) -> bool {
     let at = cand as usize;
     let there = read32(win, core::hint::select_unpredictable(at < ip2, at, ip2));
-    ((here ^ there) | u32::from(cand >= ip)) == 0
+    if here == there {
+        core::hint::cold_path();
+        return cand < ip;
+    }
+    false
 }
 
 /// The `K` bytes at `at`.
