@@ -26,6 +26,11 @@ fn read32(src: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(src[at..at + 4].try_into().unwrap_or_default())
 }
 
+/// Marks the path that calls it as rare (`core::hint::cold_path`, stable only since
+/// Rust 1.95); inlined, it leaves no call.
+#[cold]
+fn cold() {}
+
 /// Whether the candidate `cand` (valid when before `ip`) has the 4 bytes at `ip`, `here`:
 /// the bytes are read at `cand` or, past `ip2` (whose 9 bytes are in `win`), at `ip2`,
 /// so that the read needs no bounds test, and the validity is tested only when they
@@ -37,7 +42,7 @@ fn matches(win: &[u8], cand: u32, ip: u32, ip2: usize, here: u32) -> bool {
     let at = cand as usize;
     let there = read32(win, core::hint::select_unpredictable(at < ip2, at, ip2));
     if here == there {
-        core::hint::cold_path();
+        cold();
         return cand < ip;
     }
     false
