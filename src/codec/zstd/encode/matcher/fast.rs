@@ -26,21 +26,26 @@ fn read32(src: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(src[at..at + 4].try_into().unwrap_or_default())
 }
 
-/// Whether the candidate `cand` (valid when before `ip`) has the 4 bytes at `ip`, `here`,
-/// without a branch on its validity, which data that matches here and there makes
-/// unpredictable (`ZSTD_match4Found_cmov`): an invalid one reads at 0 and is told
-/// apart in the same test as the bytes.
+/// Marks the path that calls it as rare (`core::hint::cold_path`, stable only since
+/// Rust 1.95); inlined, it leaves no call.
+#[cold]
+fn cold() {}
+
+/// Whether the candidate `cand` (valid when before `ip`) has the 4 bytes at `ip`, `here`:
+/// the bytes are read at `cand` or, past `ip2` (whose 9 bytes are in `win`), at `ip2`,
+/// so that the read needs no bounds test, and the validity is tested only when they
+/// are equal (`ZSTD_match4Found_cmov`): a test of validity first would be a branch that
+/// data matching here and there makes unpredictable. The cold path keeps LLVM from
+/// merging the two tests into one branch on validity.
 #[inline(always)]
-fn matches(src: &[u8], cand: u32, ip: u32, here: u32) -> bool {
-    // Not `cand.min(ip)`: a minimum is compiled with a branch.
-    let there = read32(
-        src,
-        core::hint::select_unpredictable(cand < ip, cand, 0) as usize,
-    );
-    // Invalid as bits above the bytes' difference: one test for both
-    // (`ip - cand - 1` wraps to above 32 bits when the candidate is not before.)
-    let invalid = (u64::from(ip).wrapping_sub(u64::from(cand)).wrapping_sub(1)) >> 32;
-    (u64::from(here ^ there) | invalid) == 0
+fn matches(win: &[u8], cand: u32, ip: u32, ip2: usize, here: u32) -> bool {
+    let at = cand as usize;
+    let there = read32(win, core::hint::select_unpredictable(at < ip2, at, ip2));
+    if here == there {
+        cold();
+        return cand < ip;
+    }
+    false
 }
 
 /// The `K` bytes at `at`.
@@ -78,163 +83,151 @@ impl Matcher {
         seqs: &mut Vec<Sequence>,
         lits: &mut Literals,
     ) -> usize {
-        let mut table = core::mem::take(&mut self.hash);
         let src = &src[..end];
-        let mut run = Fast {
-            base: self.base as u32,
-            reps: self.reps,
-            seqs,
-            lits,
-        };
+        let base = self.base as u32;
+        let table = self.hash.as_mut_slice();
+        let reps = &mut self.reps;
         // The (hash log, bytes hashed) of the levels of the fast strategy.
-        let rest = match (self.p.hash_log, self.p.min_match) {
-            (13, 6) => run.block::<{ 1 << 13 }, 6>(table.as_mut_slice(), src, start),
-            (14, 6) => run.block::<{ 1 << 14 }, 6>(table.as_mut_slice(), src, start),
-            (14, 7) => run.block::<{ 1 << 14 }, 7>(table.as_mut_slice(), src, start),
-            (15, 5) => run.block::<{ 1 << 15 }, 5>(table.as_mut_slice(), src, start),
+        match (self.p.hash_log, self.p.min_match) {
+            (13, 6) => block::<{ 1 << 13 }, 6>(table, src, start, base, reps, seqs, lits),
+            (14, 6) => block::<{ 1 << 14 }, 6>(table, src, start, base, reps, seqs, lits),
+            (14, 7) => block::<{ 1 << 14 }, 7>(table, src, start, base, reps, seqs, lits),
+            (15, 5) => block::<{ 1 << 15 }, 5>(table, src, start, base, reps, seqs, lits),
             p => unreachable!("no fast strategy of (hash log, min match) {p:?}"),
-        };
-        self.reps = run.reps;
-        self.hash = table;
-        rest
+        }
     }
 }
 
-/// One block's search: what it keeps in registers.
-struct Fast<'a> {
-    /// Added to positions in the table.
+/// Appends the sequences of `src[start..]` (earlier bytes are the window) and their
+/// literals; returns the literals after the last sequence's match start. `base` is
+/// added to positions in the table. The buffers are arguments of their own, which the
+/// compiler knows nothing else points into: their lengths stay in registers across the
+/// writes of the search.
+#[inline(never)]
+fn block<const N: usize, const MLS: u32>(
+    table: &mut [u32],
+    src: &[u8],
+    start: usize,
     base: u32,
-    reps: [u32; 3],
-    seqs: &'a mut Vec<Sequence>,
-    lits: &'a mut Literals,
-}
-
-impl Fast<'_> {
-    /// Appends the sequences of `src[start..]` (earlier bytes are the window) and their
-    /// literals; returns the literals after the last sequence's match start.
-    #[inline(never)]
-    fn block<const N: usize, const MLS: u32>(
-        &mut self,
-        table: &mut [u32],
-        src: &[u8],
-        start: usize,
-    ) -> usize {
-        let Ok(table) = <&mut [u32; N]>::try_from(table) else {
-            unreachable!("a fast table of {N} entries")
-        };
-        let end = src.len();
-        let ilimit = end.saturating_sub(TAIL);
-        let base = self.base;
-        let mut anchor = start;
-        let mut ip0 = start + usize::from(start == 0);
-        // Positions fit in a u32 (the table's entries are `base` plus one), which
-        // tells the compiler that a read's end does not wrap: one test per read.
-        let ilimit32 = ilimit as u32;
-        'search: loop {
-            // C's loop from `_start` to a match, on `p` (its `ip0`; `ip1` is the next
-            // position) and `d` (`ip2 - ip0`; `ip3` is `ip2 + 1`).
-            let mut p = ip0 as u32;
-            let mut d = STEP_START as u32;
-            let mut step = STEP_START as u32;
-            let mut next_step = p + STEP_INCR as u32;
-            if p + d + 1 >= ilimit32 {
+    reps_out: &mut [u32; 3],
+    seqs: &mut Vec<Sequence>,
+    lits: &mut Literals,
+) -> usize {
+    let Ok(table) = <&mut [u32; N]>::try_from(table) else {
+        unreachable!("a fast table of {N} entries")
+    };
+    let end = src.len();
+    let ilimit = end.saturating_sub(TAIL);
+    // A read of 9 bytes at ip2 fits in `win` exactly while `ip2 + 1 < ilimit`: the
+    // search's end is its reads' bounds test, and every other read of the search is
+    // below ip2 (positions are u32s, so that the compiler sees no wrap).
+    let win = &src[..(ilimit + TAIL - 1).min(end)];
+    let mut reps = *reps_out;
+    let mut anchor = start;
+    let mut ip0 = start + usize::from(start == 0);
+    'search: loop {
+        // C's loop from `_start` to a match, on `p` (its `ip0`; `ip1` is the next
+        // position) and `d` (`ip2 - ip0`; `ip3` is `ip2 + 1`).
+        let mut p = ip0 as u32;
+        let mut d = STEP_START as u32;
+        let mut step = STEP_START as u32;
+        let mut next_step = p + STEP_INCR as u32;
+        if ip0 + STEP_START + 1 >= ilimit {
+            break;
+        }
+        let hash0 = hash::<N, MLS>(src, ip0);
+        let mut hash1 = hash::<N, MLS>(src, ip0 + 1);
+        // The bytes at ip0 and ip1 (then the first 8 of those at ip2 and ip3).
+        let mut a = u64::from_le_bytes(*bytes::<8>(src, ip0));
+        let mut entry = table[hash0];
+        // Each entry is replaced as soon as it is loaded: no hash of ip0 is kept.
+        table[hash0] = base + p;
+        let rep = reps[0] as usize;
+        let (mut at, mut from, mut known, current);
+        loop {
+            let pz = p as usize;
+            let ip2 = pz + d as usize;
+            // The bytes read at ip2 and ip3.
+            let Some(b) = win
+                .get(ip2..ip2 + 9)
+                .and_then(|b| <&[u8; 9]>::try_from(b).ok())
+            else {
+                break 'search;
+            };
+            // The last offset, two bytes ahead.
+            if rep < ip2 && u32_at(b, 0) == read32(win, ip2 - rep) {
+                table[hash1] = base + p + 1;
+                let back = usize::from(src[ip2 - 1] == src[ip2 - 1 - rep]);
+                at = ip2 - back;
+                from = at - rep;
+                known = 4 + back;
+                current = pz;
                 break;
             }
-            let hash0 = hash::<N, MLS>(src, ip0);
-            let mut hash1 = hash::<N, MLS>(src, ip0 + 1);
-            let mut entry = table[hash0];
-            // Each entry is replaced as soon as it is loaded: no hash of ip0 is kept.
-            table[hash0] = base + p;
-            let rep = self.reps[0] as usize;
-            let (mut at, mut from, mut known, current);
-            loop {
-                // The bytes read at ip0 and ip1, and at ip2 and ip3.
-                let pz = p as usize;
-                let ip2 = pz + d as usize;
-                let a = bytes::<8>(src, pz);
-                let b = bytes::<9>(src, ip2);
-                // The last offset, two bytes ahead.
-                if rep < ip2 && u32_at(b, 0) == read32(src, ip2 - rep) {
-                    table[hash1] = base + p + 1;
-                    let back = usize::from(src[ip2 - 1] == src[ip2 - 1 - rep]);
-                    at = ip2 - back;
-                    from = at - rep;
-                    known = 4 + back;
-                    current = pz;
-                    break;
-                }
-                let cand = entry.wrapping_sub(base);
-                if matches(src, cand, p, u32_at(a, 0)) {
-                    table[hash1] = base + p + 1;
-                    (at, from, known, current) = (pz, cand as usize, 4, pz);
-                    break;
-                }
-                entry = table[hash1];
-                // ip0 = p + 1, ip1 = ip2, ip2 = ip3.
+            let cand = entry.wrapping_sub(base);
+            if matches(win, cand, p, ip2, a as u32) {
                 table[hash1] = base + p + 1;
-                hash1 = hash_of::<N, MLS, 9>(b, 0);
-                let cand = entry.wrapping_sub(base);
-                if matches(src, cand, p + 1, u32_at(a, 1)) {
-                    // An entry at or past where the search resumes would point forward.
-                    if step <= 4 {
-                        table[hash1] = base + ip2 as u32;
-                    }
-                    (at, from, known, current) = (pz + 1, cand as usize, 4, pz + 1);
-                    break;
-                }
-                entry = table[hash1];
-                table[hash1] = base + ip2 as u32;
-                hash1 = hash_of::<N, MLS, 9>(b, 1);
-                // ip0 = ip2, ip1 = ip3, and the next ip2 a step on.
-                p += d;
-                d = step;
-                if p + step >= next_step {
-                    step += 1;
-                    next_step += STEP_INCR as u32;
-                }
-                if p + d + 1 >= ilimit32 {
-                    break 'search;
-                }
+                (at, from, known, current) = (pz, cand as usize, 4, pz);
+                break;
             }
-            if known == 4 {
-                // Back over literals that match too.
-                while at > anchor && from > 0 && src[at - 1] == src[from - 1] {
-                    at -= 1;
-                    from -= 1;
-                    known += 1;
+            entry = table[hash1];
+            // ip0 = p + 1, ip1 = ip2, ip2 = ip3.
+            table[hash1] = base + p + 1;
+            hash1 = hash_of::<N, MLS, 9>(b, 0);
+            let cand = entry.wrapping_sub(base);
+            if matches(win, cand, p + 1, ip2, (a >> 8) as u32) {
+                // An entry at or past where the search resumes would point forward.
+                if step <= 4 {
+                    table[hash1] = base + ip2 as u32;
                 }
+                (at, from, known, current) = (pz + 1, cand as usize, 4, pz + 1);
+                break;
             }
-            let len = known + count(src, at + known, from + known, end);
-            self.lits.push(src, anchor, at);
-            self.store((at - anchor) as u32, at - from, len);
-            ip0 = at + len;
-            anchor = ip0;
-            if ip0 > ilimit {
-                continue;
-            }
-            for at in [current + 2, ip0 - 2] {
-                table[hash::<N, MLS>(src, at)] = base + at as u32;
-            }
-            // The offset before the last one, right away.
-            while ip0 <= ilimit {
-                let rep1 = self.reps[1] as usize;
-                if rep1 > ip0 || read32(src, ip0) != read32(src, ip0 - rep1) {
-                    break;
-                }
-                let l = 4 + count(src, ip0 + 4, ip0 + 4 - rep1, end);
-                table[hash::<N, MLS>(src, ip0)] = base + ip0 as u32;
-                self.store(0, rep1, l);
-                ip0 += l;
-                anchor = ip0;
+            entry = table[hash1];
+            table[hash1] = base + ip2 as u32;
+            hash1 = hash_of::<N, MLS, 9>(b, 1);
+            a = u64::from_le_bytes(*bytes::<8>(b, 0));
+            // ip0 = ip2, ip1 = ip3, and the next ip2 a step on.
+            p += d;
+            d = step;
+            if p + step >= next_step {
+                step += 1;
+                next_step += STEP_INCR as u32;
             }
         }
-        self.lits.push(src, anchor, end);
-        end - anchor
+        if known == 4 {
+            // Back over literals that match too.
+            while at > anchor && from > 0 && src[at - 1] == src[from - 1] {
+                at -= 1;
+                from -= 1;
+                known += 1;
+            }
+        }
+        let len = known + count(src, at + known, from + known, end);
+        lits.push(src, anchor, at);
+        super::store(&mut reps, (at - anchor) as u32, at - from, len, seqs);
+        ip0 = at + len;
+        anchor = ip0;
+        if ip0 > ilimit {
+            continue;
+        }
+        for at in [current + 2, ip0 - 2] {
+            table[hash::<N, MLS>(src, at)] = base + at as u32;
+        }
+        // The offset before the last one, right away.
+        while ip0 <= ilimit {
+            let rep1 = reps[1] as usize;
+            if rep1 > ip0 || read32(src, ip0) != read32(src, ip0 - rep1) {
+                break;
+            }
+            let l = 4 + count(src, ip0 + 4, ip0 + 4 - rep1, end);
+            table[hash::<N, MLS>(src, ip0)] = base + ip0 as u32;
+            super::store(&mut reps, 0, rep1, l, seqs);
+            ip0 += l;
+            anchor = ip0;
+        }
     }
-
-    /// [`Matcher::store`]'s coding of the offset, on this block's repeat offsets.
-    #[inline(always)]
-    fn store(&mut self, lit_len: u32, offset: usize, match_len: usize) {
-        super::store(&mut self.reps, lit_len, offset, match_len, self.seqs);
-    }
+    *reps_out = reps;
+    lits.push(src, anchor, end);
+    end - anchor
 }
