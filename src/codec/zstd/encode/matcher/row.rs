@@ -214,6 +214,9 @@ impl Matcher {
         found &= !(1 << ((entries - head) & mask));
         let lowest = base as u32;
         let (mut best, mut best_off) = (3, 0);
+        // The 4 bytes of ip that end where a better candidate must still match, read
+        // once per better match rather than once per candidate.
+        let mut ip_word = read32(src, ip);
         while found != 0 && attempts > 0 {
             let pos = (head + found.trailing_zeros() as usize) & mask;
             found &= found - 1;
@@ -225,7 +228,7 @@ impl Matcher {
             attempts -= 1;
             let cand = entry as usize - base;
             // Only a candidate that beats the best so far at its last 4 bytes counts.
-            if read32(src, cand + best - 3) == read32(src, ip + best - 3) {
+            if read32(src, cand + best - 3) == ip_word {
                 let l = count(src, ip, cand, end);
                 if l > best {
                     best = l;
@@ -233,6 +236,7 @@ impl Matcher {
                     if ip + l == end {
                         break;
                     }
+                    ip_word = read32(src, ip + best - 3);
                 }
             }
         }
