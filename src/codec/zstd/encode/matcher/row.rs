@@ -19,8 +19,6 @@ const TAG_BITS: u32 = 8;
 const SKIP_THRESHOLD: usize = 384;
 const SKIP_START: usize = 96;
 const SKIP_END: usize = 32;
-/// How far ahead of a search its row is loaded (`ZSTD_ROW_HASH_CACHE_SIZE`).
-const AHEAD: usize = 8;
 
 /// The unit the tags are compared with: SSE2 (x86-64's baseline, through
 /// `fearless_simd`, which keeps the `unsafe`), found once per matcher.
@@ -197,10 +195,6 @@ impl Matcher {
         let mut attempts = self.p.attempts.min(entries as u32);
         let (hash, tags) = row_tables(&mut self.hash, &mut self.tags);
         let row = row_start::<ROW>(h);
-        // The row of the position AHEAD on loaded now (safe Rust has no prefetch): the
-        // lines are on their way when it is searched.
-        let ahead = row_start::<ROW>(row_hash(row_key::<MLS>(src, ip + AHEAD), shift));
-        core::hint::black_box((tags[ahead], hash[ahead]));
         let tag = h as u8;
         let head = usize::from(tags[row]) & mask;
         // Bit i: the entry i places after the head, the newest first.
