@@ -65,8 +65,8 @@ fn tag_mask<const N: usize>(unit: TagUnit, tags: &[u8; N], tag: u8) -> u64 {
 }
 
 /// Entries of the row tables, which are always this long (libzstd's up to 2^19; ours
-/// capped at 2^15 in `params`), so that an index masked to it needs no bounds test.
-pub(super) const ROW_ENTRIES: usize = 1 << 15;
+/// capped at 2^14 in `params`), so that an index masked to it needs no bounds test.
+pub(super) const ROW_ENTRIES: usize = 1 << 14;
 type RowHash = [u32; ROW_ENTRIES];
 type RowTags = [u8; ROW_ENTRIES];
 
