@@ -186,7 +186,7 @@ fn class_window(len: usize) -> u32 {
 }
 
 /// Appends the zstd frame of `src` at blosc level `clevel` to `out` and returns true,
-/// or returns false as soon as it is longer than `maxout` bytes.
+/// or returns false as soon as it is, or would be, longer than `maxout` bytes.
 pub(crate) fn compress(clevel: u8, src: &[u8], maxout: usize, out: &mut Vec<u8>) -> bool {
     let base = out.len();
     out.extend_from_slice(&MAGIC.to_le_bytes());
@@ -213,37 +213,42 @@ pub(crate) fn compress(clevel: u8, src: &[u8], maxout: usize, out: &mut Vec<u8>)
     loop {
         let end = (start + BLOCK_MAX).min(src.len());
         let last = end == src.len();
-        block(
+        let room = maxout.saturating_sub(out.len() - base);
+        let fits = block(
             src,
             start,
             end,
             last,
+            room,
             &mut matcher,
             &mut seqs,
             &mut lits,
             out,
         );
-        if out.len() - base > maxout || last {
+        if !fits || out.len() - base > maxout || last {
             matcher.keep();
             BUFFERS.with(|b| *b.borrow_mut() = (seqs, lits));
-            return out.len() - base <= maxout;
+            return fits && out.len() - base <= maxout;
         }
         start = end;
     }
 }
 
-/// Appends one block of `src[start..end]`: compressed, raw or RLE, whichever is shortest.
+/// Appends one block of `src[start..end]`: compressed, raw or RLE, whichever is shortest;
+/// returns false, with nothing appended, when it is raw and longer than `room` (the
+/// frame will not fit: its bytes are not copied for nothing, as libzstd's output ends).
 #[allow(clippy::too_many_arguments)]
 fn block(
     src: &[u8],
     start: usize,
     end: usize,
     last: bool,
+    room: usize,
     matcher: &mut Matcher,
     seqs: &mut Vec<Sequence>,
     lits: &mut Literals,
     out: &mut Vec<u8>,
-) {
+) -> bool {
     let bytes = &src[start..end];
     let header = |kind: u32, size: usize| {
         let v = u32::from(last) | kind << 1 | (size as u32) << 3;
@@ -253,7 +258,7 @@ fn block(
         // The matcher still sees these bytes as the window of the next block.
         out.extend_from_slice(&header(RLE, bytes.len()));
         out.push(bytes[0]);
-        return;
+        return true;
     }
     let reps = matcher.reps;
     seqs.clear();
@@ -267,12 +272,16 @@ fn block(
     if size < bytes.len() {
         out[at..at + 3].copy_from_slice(&header(COMPRESSED, size));
     } else {
+        out.truncate(at);
+        if 3 + bytes.len() > room {
+            return false;
+        }
         // Raw: the decoder keeps its repeat offsets through it.
         matcher.reps = reps;
-        out.truncate(at);
         out.extend_from_slice(&header(RAW, bytes.len()));
         out.extend_from_slice(bytes);
     }
+    true
 }
 
 use sequences::Sequence;
