@@ -106,7 +106,7 @@ impl Matcher {
         } else {
             0
         };
-        // The row tables are always `ROW_ENTRIES` long (`hash_log` at most 16).
+        // The row tables are always `ROW_ENTRIES` long (`hash_log` at most 14).
         let (hash_len, tags_len) = if p.row_log > 0 {
             (row::ROW_ENTRIES, row::ROW_ENTRIES)
         } else {

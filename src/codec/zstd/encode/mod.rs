@@ -145,12 +145,13 @@ fn params(level: u32, len: usize) -> Params {
                 q.row_log = search_log.clamp(4, 6);
                 q.attempts = 1 << search_log.min(q.row_log);
                 q.hash_log = q.hash_log.max(q.row_log);
-                // At most 2^15 entries (C's up to 2^19, 2.5 MiB of rows): without the
+                // At most 2^14 entries (C's up to 2^19, 2.5 MiB of rows): without the
                 // prefetching safe Rust lacks, rows out of the cache cost more than
                 // the matches they keep find (bitshuffle f64ramp at 2^19 1.8x C's
-                // time, 1.15x at 2^16; zstd5 at 2^15 2-9% faster than at 2^16, sizes
-                // 0.994-1.000x C's to 0.998-1.004x).
-                q.hash_log = q.hash_log.min(15);
+                // time, 1.15x at 2^16; zstd5 at 2^15 2-9% faster than at 2^16, at
+                // 2^14 2-7% faster again, its tags in the L1 cache; sizes 1.000-1.004x
+                // C's to 1.000-1.022x).
+                q.hash_log = q.hash_log.min(14);
             }
             q
         }
@@ -185,7 +186,7 @@ fn class_window(len: usize) -> u32 {
 }
 
 /// Appends the zstd frame of `src` at blosc level `clevel` to `out` and returns true,
-/// or returns false as soon as it is longer than `maxout` bytes.
+/// or returns false as soon as it is, or would be, longer than `maxout` bytes.
 pub(crate) fn compress(clevel: u8, src: &[u8], maxout: usize, out: &mut Vec<u8>) -> bool {
     let base = out.len();
     out.extend_from_slice(&MAGIC.to_le_bytes());
@@ -212,37 +213,42 @@ pub(crate) fn compress(clevel: u8, src: &[u8], maxout: usize, out: &mut Vec<u8>)
     loop {
         let end = (start + BLOCK_MAX).min(src.len());
         let last = end == src.len();
-        block(
+        let room = maxout.saturating_sub(out.len() - base);
+        let fits = block(
             src,
             start,
             end,
             last,
+            room,
             &mut matcher,
             &mut seqs,
             &mut lits,
             out,
         );
-        if out.len() - base > maxout || last {
+        if !fits || out.len() - base > maxout || last {
             matcher.keep();
             BUFFERS.with(|b| *b.borrow_mut() = (seqs, lits));
-            return out.len() - base <= maxout;
+            return fits && out.len() - base <= maxout;
         }
         start = end;
     }
 }
 
-/// Appends one block of `src[start..end]`: compressed, raw or RLE, whichever is shortest.
+/// Appends one block of `src[start..end]`: compressed, raw or RLE, whichever is shortest;
+/// returns false, with nothing appended, when it is raw and longer than `room` (the
+/// frame will not fit: its bytes are not copied for nothing, as libzstd's output ends).
 #[allow(clippy::too_many_arguments)]
 fn block(
     src: &[u8],
     start: usize,
     end: usize,
     last: bool,
+    room: usize,
     matcher: &mut Matcher,
     seqs: &mut Vec<Sequence>,
     lits: &mut Literals,
     out: &mut Vec<u8>,
-) {
+) -> bool {
     let bytes = &src[start..end];
     let header = |kind: u32, size: usize| {
         let v = u32::from(last) | kind << 1 | (size as u32) << 3;
@@ -252,7 +258,7 @@ fn block(
         // The matcher still sees these bytes as the window of the next block.
         out.extend_from_slice(&header(RLE, bytes.len()));
         out.push(bytes[0]);
-        return;
+        return true;
     }
     let reps = matcher.reps;
     seqs.clear();
@@ -266,12 +272,16 @@ fn block(
     if size < bytes.len() {
         out[at..at + 3].copy_from_slice(&header(COMPRESSED, size));
     } else {
+        out.truncate(at);
+        if 3 + bytes.len() > room {
+            return false;
+        }
         // Raw: the decoder keeps its repeat offsets through it.
         matcher.reps = reps;
-        out.truncate(at);
         out.extend_from_slice(&header(RAW, bytes.len()));
         out.extend_from_slice(bytes);
     }
+    true
 }
 
 use sequences::Sequence;

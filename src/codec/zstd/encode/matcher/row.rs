@@ -19,8 +19,6 @@ const TAG_BITS: u32 = 8;
 const SKIP_THRESHOLD: usize = 384;
 const SKIP_START: usize = 96;
 const SKIP_END: usize = 32;
-/// How far ahead of a search its row is loaded (`ZSTD_ROW_HASH_CACHE_SIZE`).
-const AHEAD: usize = 8;
 
 /// The unit the tags are compared with: SSE2 (x86-64's baseline, through
 /// `fearless_simd`, which keeps the `unsafe`), found once per matcher.
@@ -67,8 +65,8 @@ fn tag_mask<const N: usize>(unit: TagUnit, tags: &[u8; N], tag: u8) -> u64 {
 }
 
 /// Entries of the row tables, which are always this long (libzstd's up to 2^19; ours
-/// capped at 2^15 in `params`), so that an index masked to it needs no bounds test.
-pub(super) const ROW_ENTRIES: usize = 1 << 15;
+/// capped at 2^14 in `params`), so that an index masked to it needs no bounds test.
+pub(super) const ROW_ENTRIES: usize = 1 << 14;
 type RowHash = [u32; ROW_ENTRIES];
 type RowTags = [u8; ROW_ENTRIES];
 
@@ -197,10 +195,6 @@ impl Matcher {
         let mut attempts = self.p.attempts.min(entries as u32);
         let (hash, tags) = row_tables(&mut self.hash, &mut self.tags);
         let row = row_start::<ROW>(h);
-        // The row of the position AHEAD on loaded now (safe Rust has no prefetch): the
-        // lines are on their way when it is searched.
-        let ahead = row_start::<ROW>(row_hash(row_key::<MLS>(src, ip + AHEAD), shift));
-        core::hint::black_box((tags[ahead], hash[ahead]));
         let tag = h as u8;
         let head = usize::from(tags[row]) & mask;
         // Bit i: the entry i places after the head, the newest first.
@@ -214,6 +208,9 @@ impl Matcher {
         found &= !(1 << ((entries - head) & mask));
         let lowest = base as u32;
         let (mut best, mut best_off) = (3, 0);
+        // The 4 bytes of ip that end where a better candidate must still match, read
+        // once per better match rather than once per candidate.
+        let mut ip_word = read32(src, ip);
         while found != 0 && attempts > 0 {
             let pos = (head + found.trailing_zeros() as usize) & mask;
             found &= found - 1;
@@ -225,7 +222,7 @@ impl Matcher {
             attempts -= 1;
             let cand = entry as usize - base;
             // Only a candidate that beats the best so far at its last 4 bytes counts.
-            if read32(src, cand + best - 3) == read32(src, ip + best - 3) {
+            if read32(src, cand + best - 3) == ip_word {
                 let l = count(src, ip, cand, end);
                 if l > best {
                     best = l;
@@ -233,6 +230,7 @@ impl Matcher {
                     if ip + l == end {
                         break;
                     }
+                    ip_word = read32(src, ip + best - 3);
                 }
             }
         }
