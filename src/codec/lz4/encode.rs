@@ -259,25 +259,31 @@ fn encode_into<const SMALL: bool, C: Cell, const CELLS: usize>(
             let mut step = 1usize;
             let mut probes = acceleration << SKIP_TRIGGER;
             let mut m;
+            // One probe; two per turn of the loop (the same probes, in the same order):
+            // one per turn ran 1.04x to 1.12x C's time on f32 sine by where the loop fell
+            // in its cache lines (builds differing in cold code only); two, 1.05-1.075x.
+            macro_rules! probe {
+                () => {
+                    let h = forward_h;
+                    let current = forward_ip;
+                    m = table[h].at();
+                    ip = forward_ip;
+                    forward_ip += step;
+                    step = (probes >> SKIP_TRIGGER) as usize;
+                    probes += 1;
+                    if forward_ip > mflimit_plus_one {
+                        break 'search;
+                    }
+                    forward_h = hash(src, forward_ip);
+                    table[h] = C::of(current);
+                    if (small || m + DISTANCE_MAX >= current) && read32(src, m) == read32(src, ip) {
+                        break;
+                    }
+                };
+            }
             loop {
-                let h = forward_h;
-                let current = forward_ip;
-                m = table[h].at();
-                ip = forward_ip;
-                forward_ip += step;
-                step = (probes >> SKIP_TRIGGER) as usize;
-                probes += 1;
-                if forward_ip > mflimit_plus_one {
-                    break 'search;
-                }
-                forward_h = hash(src, forward_ip);
-                table[h] = C::of(current);
-                if !small && m + DISTANCE_MAX < current {
-                    continue;
-                }
-                if read32(src, m) == read32(src, ip) {
-                    break;
-                }
+                probe!();
+                probe!();
             }
             // Back over the literals while they match too.
             while ip > anchor && m > 0 && src[ip - 1] == src[m - 1] {
