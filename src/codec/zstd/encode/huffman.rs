@@ -177,36 +177,44 @@ impl Code {
     /// FSE-coded when that is shorter, else 4 bits each (at most 128 of them); false when
     /// neither fits.
     fn write_description(&self, out: &mut Vec<u8>) -> bool {
-        let weights: Vec<u8> = (0..self.max_symbol).map(|s| self.weight(s)).collect();
-        let n = weights.len();
-        let mut fse_coded = Vec::new();
+        // In arrays and straight into `out` (taken back if not used): no allocation per
+        // block.
+        let n = self.max_symbol;
+        let mut weights = [0u8; 256];
+        for (s, w) in weights[..n].iter_mut().enumerate() {
+            *w = self.weight(s);
+        }
+        let weights = &weights[..n];
         let mut counts = [0u32; 13];
-        for &w in &weights {
+        for &w in weights {
             counts[usize::from(w)] += 1;
         }
         let distinct = counts.iter().filter(|&&c| c > 0).count();
+        let at = out.len();
+        out.push(0);
         if n >= 2 && distinct >= 2 {
             let max_weight = (0..13).rev().find(|&w| counts[w] > 0).unwrap_or(0);
             let log = fse::optimal_log(WEIGHTS_MAX_LOG, n, max_weight);
             let norm = fse::normalize(&counts[..=max_weight], n, log);
-            fse::write_ncount(&norm, log, &mut fse_coded);
-            fse::encode_two_states(&fse::CTable::new(&norm, log), &weights, &mut fse_coded);
+            let norm = &norm[..=max_weight];
+            fse::write_ncount(norm, log, out);
+            fse::encode_two_states(&fse::CTable::new(norm, log), weights, out);
         }
+        let fse_len = out.len() - at - 1;
         let direct_len = n.div_ceil(2);
-        let use_fse = !fse_coded.is_empty()
-            && fse_coded.len() < 128
-            && (n > 128 || fse_coded.len() < direct_len);
+        let use_fse = fse_len > 0 && fse_len < 128 && (n > 128 || fse_len < direct_len);
         if use_fse {
-            out.push(fse_coded.len() as u8);
-            out.extend_from_slice(&fse_coded);
+            out[at] = fse_len as u8;
             true
         } else if n <= 128 {
+            out.truncate(at);
             out.push(127 + n as u8);
             for pair in weights.chunks(2) {
                 out.push(pair[0] << 4 | pair.get(1).copied().unwrap_or(0));
             }
             true
         } else {
+            out.truncate(at);
             false
         }
     }
