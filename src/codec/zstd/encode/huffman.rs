@@ -286,10 +286,10 @@ fn write_compressed(literals: &[u8], out: &mut Vec<u8>) -> bool {
         return false;
     }
     let code = Code::new(&counts);
-    let estimate: usize = (0..256)
+    let bits: usize = (0..256)
         .map(|s| counts[s] as usize * usize::from(code.lengths[s]))
-        .sum::<usize>()
-        / 8;
+        .sum();
+    let estimate = bits / 8;
     if estimate + 6 >= n - ((n >> 6) + 2) {
         return false;
     }
@@ -306,14 +306,18 @@ fn write_compressed(literals: &[u8], out: &mut Vec<u8>) -> bool {
         return false;
     }
     let table = code.elements();
+    // Room for the streams made once, of their exact bits (those of the counts) plus
+    // each one's end mark and the 8 bytes a flush writes: bytes zeroed only to be
+    // overwritten, about as many as the streams hold, not the bound of the longest code.
+    let jump_at = out.len();
+    let jump = if four { 6 } else { 0 };
+    out.resize(jump_at + jump + bits / 8 + 4 * 2 + 16, 0);
+    let mut at = jump_at + jump;
     if four {
         let segment = n.div_ceil(4);
-        let jump_at = out.len();
-        out.resize(jump_at + 6, 0);
         for (k, part) in literals.chunks(segment).enumerate() {
-            let before = out.len();
-            code.encode_stream(&table, part, out);
-            let size = out.len() - before;
+            let size = code.encode_stream(&table, part, &mut out[at..]);
+            at += size;
             if k < 3 {
                 if size > u16::MAX as usize {
                     return false;
@@ -323,8 +327,9 @@ fn write_compressed(literals: &[u8], out: &mut Vec<u8>) -> bool {
             }
         }
     } else {
-        code.encode_stream(&table, literals, out);
+        at += code.encode_stream(&table, literals, &mut out[at..]);
     }
+    out.truncate(at);
     let compressed = (out.len() - header_at - header_len) as u64;
     let size_bits = [10, 10, 14, 18][format as usize];
     if compressed >= 1 << size_bits {

@@ -83,6 +83,23 @@ struct Coded {
 }
 
 impl Coded {
+    /// The most bits the states write for `counts` (`FSE_encodeSymbol` writes `log -
+    /// highbit(n - 1)` bits or one less for a symbol of `n > 1` cells, `log` for one
+    /// of one cell or less), and the final state's.
+    fn state_bits(&self, counts: &[u32; CODES]) -> u64 {
+        if self.mode == RLE {
+            return 0;
+        }
+        let per = |n: i16| match n {
+            2.. => self.log - highbit(n as u32 - 1),
+            _ => self.log,
+        };
+        let symbols: u64 = (self.norm[..self.len].iter().zip(counts))
+            .map(|(&n, &c)| u64::from(c) * u64::from(per(n)))
+            .sum();
+        symbols + u64::from(self.log)
+    }
+
     fn table(&self) -> CTable {
         match self.mode {
             RLE => CTable::rle(),
@@ -234,8 +251,10 @@ pub(super) fn write_sequences(seqs: &[Sequence], out: &mut Vec<u8>) {
                 + u64::from(counts[2][c]) * u64::from(ML_BITS[c])
         })
         .sum();
-    let logs = u64::from(ll.log + of.log + ml.log);
-    let bound = ((extra + (n as u64 + 1) * logs) / 8) as usize + 16;
+    // (Their most bits, not a table log each: these bytes are zeroed only to be
+    // overwritten.)
+    let states = ll.state_bits(&counts[0]) + of.state_bits(&counts[1]) + ml.state_bits(&counts[2]);
+    let bound = ((extra + states) / 8) as usize + 16;
     let at = out.len();
     out.resize(at + bound, 0);
     let len = Unit::scalar().run(Encode {
