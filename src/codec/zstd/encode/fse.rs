@@ -39,15 +39,16 @@ pub(super) fn normalize(counts: &[u32], total: usize, log: u32) -> [i16; SYMBOLS
     let total = total as i64;
     let mut norm = [0i16; SYMBOLS];
     let counts = &counts[..counts.len().min(SYMBOLS)];
-    let mut used = 0i64;
     for (n, &c) in norm.iter_mut().zip(counts) {
-        if c == 0 {
-            continue;
-        }
-        let scaled = (i64::from(c) * size + total / 2) / total;
-        *n = if scaled == 0 { -1 } else { scaled as i16 };
-        used += i64::from(n.unsigned_abs());
+        *n = match c {
+            0 => 0,
+            c => match (i64::from(c) * size + total / 2) / total {
+                0 => -1,
+                scaled => scaled as i16,
+            },
+        };
     }
+    let used: i64 = norm.iter().map(|&n| i64::from(n.unsigned_abs())).sum();
     let norm_len = counts.len();
     let mut diff = size - used;
     if diff > 0 {

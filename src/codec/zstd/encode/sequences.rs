@@ -220,11 +220,14 @@ pub(super) fn write_sequences(seqs: &[Sequence], out: &mut Vec<u8>) {
     }
     // The codes (`ZSTD_seqToCodes`) and their counts, in one pass, into a buffer kept
     // between blocks.
-    let mut codes = CODES_KEPT.take();
-    codes.clear();
-    codes.resize(n, [0; 4]);
+    // (Its bytes zeroed only when it grows: each block overwrites the ones it uses.)
+    let mut kept = CODES_KEPT.take();
+    if kept.len() < n {
+        kept.resize(n, [0; 4]);
+    }
+    let codes = &mut kept[..n];
     let mut counts = [[0u32; CODES]; 3];
-    for (s, c) in seqs.iter().zip(&mut codes) {
+    for (s, c) in seqs.iter().zip(codes.iter_mut()) {
         let (ll, of, ml) = (
             ll_code(s.lit_len),
             highbit(s.off_base) as u8,
@@ -259,12 +262,12 @@ pub(super) fn write_sequences(seqs: &[Sequence], out: &mut Vec<u8>) {
     out.resize(at + bound, 0);
     let len = Unit::scalar().run(Encode {
         seqs,
-        codes: &codes,
+        codes,
         tables: [&ll_t, &of_t, &ml_t],
         out: &mut out[at..],
     });
     out.truncate(at + len);
-    CODES_KEPT.set(codes);
+    CODES_KEPT.set(kept);
 }
 
 std::thread_local! {
