@@ -29,35 +29,35 @@ pub(super) fn optimal_log(max_log: u32, total: usize, max_symbol: usize) -> u32 
     log.clamp(MIN_LOG, max_log.max(MIN_LOG))
 }
 
-/// `counts` (of `total` symbols, more than one distinct) scaled to `1 << log` cells:
-/// each present symbol gets at least one, a symbol too rare for one gets -1 ("less than
-/// one", a cell of its own at the table's top), the rounding goes to the commonest.
-pub(super) fn normalize(counts: &[u32], total: usize, log: u32) -> Vec<i16> {
+/// `counts` (of `total` symbols, more than one distinct, at most [`SYMBOLS`]) scaled to
+/// `1 << log` cells: each present symbol gets at least one, a symbol too rare for one
+/// gets -1 ("less than one", a cell of its own at the table's top), the rounding goes
+/// to the commonest. The first `counts.len()` entries are the distribution; in an array,
+/// not a vector (no allocation per block).
+pub(super) fn normalize(counts: &[u32], total: usize, log: u32) -> [i16; SYMBOLS] {
     let size = 1i64 << log;
     let total = total as i64;
-    let mut norm: Vec<i16> = counts
-        .iter()
-        .map(|&c| {
-            if c == 0 {
-                return 0;
-            }
-            let scaled = (i64::from(c) * size + total / 2) / total;
-            if scaled == 0 {
-                -1
-            } else {
-                scaled as i16
-            }
-        })
-        .collect();
+    let mut norm = [0i16; SYMBOLS];
+    let counts = &counts[..counts.len().min(SYMBOLS)];
+    for (n, &c) in norm.iter_mut().zip(counts) {
+        *n = match c {
+            0 => 0,
+            c => match (i64::from(c) * size + total / 2) / total {
+                0 => -1,
+                scaled => scaled as i16,
+            },
+        };
+    }
     let used: i64 = norm.iter().map(|&n| i64::from(n.unsigned_abs())).sum();
+    let norm_len = counts.len();
     let mut diff = size - used;
     if diff > 0 {
-        let largest = (0..counts.len()).max_by_key(|&s| counts[s]).unwrap_or(0);
+        let largest = (0..norm_len).max_by_key(|&s| counts[s]).unwrap_or(0);
         norm[largest] += diff as i16;
     }
     while diff < 0 {
         // Take from the symbols with the most cells, one at a time.
-        let Some(most) = (0..norm.len())
+        let Some(most) = (0..norm_len)
             .filter(|&s| norm[s] > 1)
             .max_by_key(|&s| norm[s])
         else {
@@ -137,7 +137,7 @@ pub(super) fn write_ncount(norm: &[i16], log: u32, out: &mut Vec<u8>) {
 const MAX_LOG: u32 = 9;
 /// Symbols of the largest alphabet (match length codes 0..=52) and beyond, rounded up
 /// to a power of two so that a symbol indexes its entry with a mask, not a test.
-const SYMBOLS: usize = 64;
+pub(super) const SYMBOLS: usize = 64;
 
 /// The encoding table of one distribution (`FSE_CTable`), in arrays of the largest
 /// size (no allocation per table; a state or symbol indexes them with a mask).

@@ -177,36 +177,44 @@ impl Code {
     /// FSE-coded when that is shorter, else 4 bits each (at most 128 of them); false when
     /// neither fits.
     fn write_description(&self, out: &mut Vec<u8>) -> bool {
-        let weights: Vec<u8> = (0..self.max_symbol).map(|s| self.weight(s)).collect();
-        let n = weights.len();
-        let mut fse_coded = Vec::new();
+        // In arrays and straight into `out` (taken back if not used): no allocation per
+        // block.
+        let n = self.max_symbol;
+        let mut weights = [0u8; 256];
+        for (s, w) in weights[..n].iter_mut().enumerate() {
+            *w = self.weight(s);
+        }
+        let weights = &weights[..n];
         let mut counts = [0u32; 13];
-        for &w in &weights {
+        for &w in weights {
             counts[usize::from(w)] += 1;
         }
         let distinct = counts.iter().filter(|&&c| c > 0).count();
+        let at = out.len();
+        out.push(0);
         if n >= 2 && distinct >= 2 {
             let max_weight = (0..13).rev().find(|&w| counts[w] > 0).unwrap_or(0);
             let log = fse::optimal_log(WEIGHTS_MAX_LOG, n, max_weight);
             let norm = fse::normalize(&counts[..=max_weight], n, log);
-            fse::write_ncount(&norm, log, &mut fse_coded);
-            fse::encode_two_states(&fse::CTable::new(&norm, log), &weights, &mut fse_coded);
+            let norm = &norm[..=max_weight];
+            fse::write_ncount(norm, log, out);
+            fse::encode_two_states(&fse::CTable::new(norm, log), weights, out);
         }
+        let fse_len = out.len() - at - 1;
         let direct_len = n.div_ceil(2);
-        let use_fse = !fse_coded.is_empty()
-            && fse_coded.len() < 128
-            && (n > 128 || fse_coded.len() < direct_len);
+        let use_fse = fse_len > 0 && fse_len < 128 && (n > 128 || fse_len < direct_len);
         if use_fse {
-            out.push(fse_coded.len() as u8);
-            out.extend_from_slice(&fse_coded);
+            out[at] = fse_len as u8;
             true
         } else if n <= 128 {
+            out.truncate(at);
             out.push(127 + n as u8);
             for pair in weights.chunks(2) {
                 out.push(pair[0] << 4 | pair.get(1).copied().unwrap_or(0));
             }
             true
         } else {
+            out.truncate(at);
             false
         }
     }
@@ -278,10 +286,10 @@ fn write_compressed(literals: &[u8], out: &mut Vec<u8>) -> bool {
         return false;
     }
     let code = Code::new(&counts);
-    let estimate: usize = (0..256)
+    let bits: usize = (0..256)
         .map(|s| counts[s] as usize * usize::from(code.lengths[s]))
-        .sum::<usize>()
-        / 8;
+        .sum();
+    let estimate = bits / 8;
     if estimate + 6 >= n - ((n >> 6) + 2) {
         return false;
     }
@@ -298,14 +306,18 @@ fn write_compressed(literals: &[u8], out: &mut Vec<u8>) -> bool {
         return false;
     }
     let table = code.elements();
+    // Room for the streams made once, of their exact bits (those of the counts) plus
+    // each one's end mark and the 8 bytes a flush writes: bytes zeroed only to be
+    // overwritten, about as many as the streams hold, not the bound of the longest code.
+    let jump_at = out.len();
+    let jump = if four { 6 } else { 0 };
+    out.resize(jump_at + jump + bits / 8 + 4 * 2 + 16, 0);
+    let mut at = jump_at + jump;
     if four {
         let segment = n.div_ceil(4);
-        let jump_at = out.len();
-        out.resize(jump_at + 6, 0);
         for (k, part) in literals.chunks(segment).enumerate() {
-            let before = out.len();
-            code.encode_stream(&table, part, out);
-            let size = out.len() - before;
+            let size = code.encode_stream(&table, part, &mut out[at..]);
+            at += size;
             if k < 3 {
                 if size > u16::MAX as usize {
                     return false;
@@ -315,8 +327,9 @@ fn write_compressed(literals: &[u8], out: &mut Vec<u8>) -> bool {
             }
         }
     } else {
-        code.encode_stream(&table, literals, out);
+        at += code.encode_stream(&table, literals, &mut out[at..]);
     }
+    out.truncate(at);
     let compressed = (out.len() - header_at - header_len) as u64;
     let size_bits = [10, 10, 14, 18][format as usize];
     if compressed >= 1 << size_bits {

@@ -3,7 +3,6 @@
 //! (predefined, one symbol, or an FSE table of its own, whichever costs fewer bits),
 //! then one backward bit stream of all sequences, last first.
 
-use alloc::vec;
 use alloc::vec::Vec;
 
 use super::super::sequences::{Code, LL, ML, OF};
@@ -72,16 +71,41 @@ fn ml_code(match_len: u32) -> u8 {
     }
 }
 
-/// How one code is coded.
+/// How one code is coded (its description already written), in arrays rather than
+/// vectors: no allocation per block.
 struct Coded {
     mode: u8,
-    /// The distribution described (FSE_COMPRESSED) or predefined, and its log.
-    norm: Vec<i16>,
+    /// The distribution described (FSE_COMPRESSED) or predefined, its first `len`
+    /// entries, and its log.
+    norm: [i16; CODES],
+    len: usize,
     log: u32,
-    /// The symbol of RLE.
-    symbol: u8,
-    /// The description of `norm` (FSE_COMPRESSED), written once for its cost.
-    header: Vec<u8>,
+}
+
+impl Coded {
+    /// The most bits the states write for `counts` (`FSE_encodeSymbol` writes `log -
+    /// highbit(n - 1)` bits or one less for a symbol of `n > 1` cells, `log` for one
+    /// of one cell or less), and the final state's.
+    fn state_bits(&self, counts: &[u32; CODES]) -> u64 {
+        if self.mode == RLE {
+            return 0;
+        }
+        let per = |n: i16| match n {
+            2.. => self.log - highbit(n as u32 - 1),
+            _ => self.log,
+        };
+        let symbols: u64 = (self.norm[..self.len].iter().zip(counts))
+            .map(|(&n, &c)| u64::from(c) * u64::from(per(n)))
+            .sum();
+        symbols + u64::from(self.log)
+    }
+
+    fn table(&self) -> CTable {
+        match self.mode {
+            RLE => CTable::rle(),
+            _ => CTable::new(&self.norm[..self.len], self.log),
+        }
+    }
 }
 
 /// Cells a distribution of ours may give a symbol, and beyond (a mask's range).
@@ -115,8 +139,10 @@ fn cost(counts: &[u32], norm: &[i16], log: u32) -> Option<u64> {
     Some(bits)
 }
 
-/// The cheapest mode for `n` symbols counted in `counts`.
-fn choose(code: &Code, counts: &[u32; CODES], n: usize) -> Coded {
+/// The cheapest mode for `n` symbols counted in `counts`, its description (the RLE
+/// symbol, or the FSE table's) appended to `out`: written there once for its cost, and
+/// taken back if the predefined table costs less.
+fn choose(code: &Code, counts: &[u32; CODES], n: usize, out: &mut Vec<u8>) -> Coded {
     let counts = &counts[..=code.max];
     let max_symbol = (0..counts.len())
         .rev()
@@ -124,39 +150,40 @@ fn choose(code: &Code, counts: &[u32; CODES], n: usize) -> Coded {
         .unwrap_or(0);
     let distinct = counts.iter().filter(|&&c| c > 0).count();
     if distinct == 1 {
+        out.push(max_symbol as u8);
         return Coded {
             mode: RLE,
-            norm: Vec::new(),
+            norm: [0; CODES],
+            len: 0,
             log: 0,
-            symbol: max_symbol as u8,
-            header: Vec::new(),
         };
     }
     let predefined = cost(counts, code.default, code.default_log);
-    let mut best = Coded {
-        mode: PREDEFINED,
-        norm: code.default.to_vec(),
-        log: code.default_log,
-        symbol: 0,
-        header: Vec::new(),
-    };
     if distinct > 1 {
         let log = fse::optimal_log(code.max_log, n, max_symbol);
         let norm = fse::normalize(&counts[..=max_symbol], n, log);
-        let mut header = Vec::new();
-        fse::write_ncount(&norm, log, &mut header);
-        let own = cost(counts, &norm, log).map(|c| c + header.len() as u64 * 8 * 256);
+        let at = out.len();
+        fse::write_ncount(&norm[..=max_symbol], log, out);
+        let header = (out.len() - at) as u64;
+        let own = cost(counts, &norm[..=max_symbol], log).map(|c| c + header * 8 * 256);
         if predefined.is_none() || own < predefined {
-            best = Coded {
+            return Coded {
                 mode: FSE_COMPRESSED,
                 norm,
+                len: max_symbol + 1,
                 log,
-                symbol: 0,
-                header,
             };
         }
+        out.truncate(at);
     }
-    best
+    let mut norm = [0; CODES];
+    norm[..code.default.len()].copy_from_slice(code.default);
+    Coded {
+        mode: PREDEFINED,
+        norm,
+        len: code.default.len(),
+        log: code.default_log,
+    }
 }
 
 /// Symbols of the codes' counts, the largest alphabet (match lengths, 53) rounded up
@@ -191,10 +218,16 @@ pub(super) fn write_sequences(seqs: &[Sequence], out: &mut Vec<u8>) {
     if n == 0 {
         return;
     }
-    // The codes (`ZSTD_seqToCodes`) and their counts, in one pass.
-    let mut codes = vec![[0u8; 4]; n];
+    // The codes (`ZSTD_seqToCodes`) and their counts, in one pass, into a buffer kept
+    // between blocks.
+    // (Its bytes zeroed only when it grows: each block overwrites the ones it uses.)
+    let mut kept = CODES_KEPT.take();
+    if kept.len() < n {
+        kept.resize(n, [0; 4]);
+    }
+    let codes = &mut kept[..n];
     let mut counts = [[0u32; CODES]; 3];
-    for (s, c) in seqs.iter().zip(&mut codes) {
+    for (s, c) in seqs.iter().zip(codes.iter_mut()) {
         let (ll, of, ml) = (
             ll_code(s.lit_len),
             highbit(s.off_base) as u8,
@@ -205,22 +238,13 @@ pub(super) fn write_sequences(seqs: &[Sequence], out: &mut Vec<u8>) {
         counts[1][usize::from(of) % CODES] += 1;
         counts[2][usize::from(ml) % CODES] += 1;
     }
-    let ll = choose(&LL, &counts[0], n);
-    let of = choose(&OF, &counts[1], n);
-    let ml = choose(&ML, &counts[2], n);
-    out.push(ll.mode << 6 | of.mode << 4 | ml.mode << 2);
-    for c in [&ll, &of, &ml] {
-        match c.mode {
-            RLE => out.push(c.symbol),
-            FSE_COMPRESSED => out.extend_from_slice(&c.header),
-            _ => {}
-        }
-    }
-    let table = |c: &Coded| match c.mode {
-        RLE => CTable::rle(),
-        _ => CTable::new(&c.norm, c.log),
-    };
-    let (ll_t, of_t, ml_t) = (table(&ll), table(&of), table(&ml));
+    let modes_at = out.len();
+    out.push(0);
+    let ll = choose(&LL, &counts[0], n, out);
+    let of = choose(&OF, &counts[1], n, out);
+    let ml = choose(&ML, &counts[2], n, out);
+    out[modes_at] = ll.mode << 6 | of.mode << 4 | ml.mode << 2;
+    let (ll_t, of_t, ml_t) = (ll.table(), of.table(), ml.table());
     // Room for the stream: each sequence's extra bits and at most a table log per
     // state, the final states, and the 8 bytes a flush writes.
     let extra: u64 = (0..CODES)
@@ -230,17 +254,25 @@ pub(super) fn write_sequences(seqs: &[Sequence], out: &mut Vec<u8>) {
                 + u64::from(counts[2][c]) * u64::from(ML_BITS[c])
         })
         .sum();
-    let logs = u64::from(ll.log + of.log + ml.log);
-    let bound = ((extra + (n as u64 + 1) * logs) / 8) as usize + 16;
+    // (Their most bits, not a table log each: these bytes are zeroed only to be
+    // overwritten.)
+    let states = ll.state_bits(&counts[0]) + of.state_bits(&counts[1]) + ml.state_bits(&counts[2]);
+    let bound = ((extra + states) / 8) as usize + 16;
     let at = out.len();
     out.resize(at + bound, 0);
     let len = Unit::scalar().run(Encode {
         seqs,
-        codes: &codes,
+        codes,
         tables: [&ll_t, &of_t, &ml_t],
         out: &mut out[at..],
     });
     out.truncate(at + len);
+    CODES_KEPT.set(kept);
+}
+
+std::thread_local! {
+    /// The codes of a block's sequences, kept between the blocks one thread compresses.
+    static CODES_KEPT: core::cell::Cell<Vec<[u8; 4]>> = const { core::cell::Cell::new(Vec::new()) };
 }
 
 /// [`encode`] as a kernel, run on [`Unit::scalar`]: compiled with BMI2's shifts and

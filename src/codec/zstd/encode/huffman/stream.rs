@@ -4,8 +4,6 @@
 //! containers taking turns, merged before every other flush, so that two chains run
 //! at once; compiled with BMI2's shifts by a register where the CPU has them.
 
-use alloc::vec::Vec;
-
 use super::Code;
 use crate::simd::{ScalarKernel, Unit};
 
@@ -22,18 +20,24 @@ impl Code {
         })
     }
 
-    /// Appends one stream: the codes of `literals`, last first, from [`elements`]
-    /// `table`, run on [`Unit::scalar`] (BMI2's shifts by a register: one instruction
-    /// where x86-64's take three).
+    /// Writes one stream at the start of `out` and returns its length: the codes of
+    /// `literals`, last first, from [`elements`] `table`, run on [`Unit::scalar`]
+    /// (BMI2's shifts by a register: one instruction where x86-64's take three). `out`
+    /// must hold the stream's bits, its end mark and 8 bytes more.
     ///
     /// [`elements`]: Code::elements
-    pub(super) fn encode_stream(&self, table: &[u64; 256], literals: &[u8], out: &mut Vec<u8>) {
+    pub(super) fn encode_stream(
+        &self,
+        table: &[u64; 256],
+        literals: &[u8],
+        out: &mut [u8],
+    ) -> usize {
         Unit::scalar().run(Stream {
             max_bits: self.max_bits,
             table,
             literals,
             out,
-        });
+        })
     }
 }
 
@@ -45,14 +49,11 @@ impl Code {
 #[inline(always)]
 fn encode_stream_k<const K: usize, const LAST_FAST: bool>(
     table: &[u64; 256],
-    max_bits: u32,
     literals: &[u8],
-    out: &mut Vec<u8>,
-) {
-    let start = out.len();
-    out.resize(start + literals.len() * max_bits as usize / 8 + 16, 0);
+    out: &mut [u8],
+) -> usize {
     let mut w = TopOut {
-        out: &mut out[start..],
+        out,
         pos: 0,
         container: 0,
         bits: 0,
@@ -89,8 +90,7 @@ fn encode_stream_k<const K: usize, const LAST_FAST: bool>(
     // The end mark.
     w.put(1 << 63 | 1);
     w.flush();
-    let len = w.pos as usize + usize::from(w.bits > 0);
-    out.truncate(start + len);
+    w.pos as usize + usize::from(w.bits > 0)
 }
 
 /// One stream to code, as a kernel.
@@ -98,14 +98,14 @@ struct Stream<'a> {
     max_bits: u32,
     table: &'a [u64; 256],
     literals: &'a [u8],
-    out: &'a mut Vec<u8>,
+    out: &'a mut [u8],
 }
 
 impl ScalarKernel for Stream<'_> {
-    type Output = ();
+    type Output = usize;
 
     #[inline(always)]
-    fn run(self) {
+    fn run(self) -> usize {
         let Stream {
             max_bits,
             table,
@@ -115,12 +115,12 @@ impl ScalarKernel for Stream<'_> {
         // As `HUF_compress1X_usingCTable_internal_body` picks its `kUnroll` and
         // `kLastFast` (lengths of 10 bits and less take 4 bits).
         match max_bits {
-            11.. => encode_stream_k::<5, false>(table, max_bits, literals, out),
-            10 => encode_stream_k::<5, true>(table, max_bits, literals, out),
-            9 => encode_stream_k::<6, false>(table, max_bits, literals, out),
-            8 => encode_stream_k::<7, false>(table, max_bits, literals, out),
-            7 => encode_stream_k::<8, false>(table, max_bits, literals, out),
-            _ => encode_stream_k::<9, true>(table, max_bits, literals, out),
+            11.. => encode_stream_k::<5, false>(table, literals, out),
+            10 => encode_stream_k::<5, true>(table, literals, out),
+            9 => encode_stream_k::<6, false>(table, literals, out),
+            8 => encode_stream_k::<7, false>(table, literals, out),
+            7 => encode_stream_k::<8, false>(table, literals, out),
+            _ => encode_stream_k::<9, true>(table, literals, out),
         }
     }
 }
