@@ -37,8 +37,8 @@ fn read32(src: &[u8], at: usize) -> u32 {
 /// The 8 bytes at `at`, as [`read32`].
 #[inline(always)]
 fn read64(src: &[u8], at: usize) -> u64 {
-    match src.get(at..).and_then(<[u8]>::first_chunk::<8>) {
-        Some(b) => u64::from_le_bytes(*b),
+    match src.get(at..at.wrapping_add(8)) {
+        Some(b) => u64::from_le_bytes(b.try_into().unwrap_or_default()),
         None => u64::from_le_bytes(padded(src, at)),
     }
 }
@@ -78,11 +78,13 @@ pub(super) fn count(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
 /// C's time), so that word first, as C; the longer ones on by [`count`]'s 32-byte steps
 /// rather than C's words (12 words on average in f32 sine's: 6% fewer instructions).
 /// Near the end of the block, words.
+/// `head` is `src[..limit]`: its word at `a`, when whole, needs no other test.
 #[inline(always)]
-fn count_words(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
+fn count_words(src: &[u8], head: &[u8], a: usize, b: usize, limit: usize) -> usize {
     // C's first word, before the loop's windows are set up: most matches end in it.
-    if a + 8 <= limit {
-        let diff = read64(src, a) ^ read64(src, b);
+    if let Some(x) = head.get(a..a.wrapping_add(8)) {
+        let x = u64::from_le_bytes(x.try_into().unwrap_or_default());
+        let diff = x ^ read64(src, b);
         if diff != 0 {
             return (diff.trailing_zeros() / 8) as usize;
         }
@@ -250,6 +252,7 @@ fn encode_into<const SMALL: bool, C: Cell, const CELLS: usize>(
     if len > MFLIMIT {
         let mflimit_plus_one = len - MFLIMIT + 1;
         let matchlimit = len - LASTLITERALS;
+        let head = &src[..matchlimit];
         table[hash(src, 0)] = C::of(0);
         let mut ip = 1usize;
         let mut forward_h = hash(src, ip);
@@ -304,11 +307,11 @@ fn encode_into<const SMALL: bool, C: Cell, const CELLS: usize>(
             }
             copy_literals(d, op, src, anchor, lit_len);
             op += lit_len;
+            d[op..op + 2].copy_from_slice(&((ip - m) as u16).to_le_bytes());
+            op += 2;
             // Then matches, each followed at once by any match at its end.
             loop {
-                d[op..op + 2].copy_from_slice(&((ip - m) as u16).to_le_bytes());
-                op += 2;
-                let match_code = count_words(src, ip + MINMATCH, m + MINMATCH, matchlimit);
+                let match_code = count_words(src, head, ip + MINMATCH, m + MINMATCH, matchlimit);
                 ip += match_code + MINMATCH;
                 if match_code < ML_MASK {
                     // Most matches: C's `(match_code + 240) / 255` is 0.
@@ -334,9 +337,12 @@ fn encode_into<const SMALL: bool, C: Cell, const CELLS: usize>(
                 if !(near && read32(src, m) == read32(src, ip)) {
                     break;
                 }
+                // The next token (its match length added later) and offset, in one
+                // store with one bounds test.
                 token_at = op;
-                d[token_at] = 0;
-                op += 1;
+                let [lo, hi] = ((ip - m) as u16).to_le_bytes();
+                d[op..op.wrapping_add(3)].copy_from_slice(&[0, lo, hi]);
+                op += 3;
             }
             ip += 1;
             forward_h = hash(src, ip);

@@ -128,6 +128,9 @@ impl Tables {
         while m >= lowest && left > 0 {
             left -= 1;
             let at = (m - PREFIX) as u32 as usize;
+            // The next candidate's load issued before this one's tests, so that it is
+            // not thrown away with them when their branch is mispredicted.
+            let next = m - usize::from(self.chain[m & 0xffff]);
             if ends == read16(src, at + rel as usize) && read32(src, at) == pattern {
                 let back = if look_back > 0 {
                     count_back(src, ip, at, low)
@@ -145,7 +148,7 @@ impl Tables {
                     rel = tail.wrapping_sub(look_back) as u32;
                 }
             }
-            m -= usize::from(self.chain[m & 0xffff]);
+            m = next;
         }
         Match {
             off,
