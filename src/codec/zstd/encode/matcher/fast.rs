@@ -135,15 +135,23 @@ fn block<const N: usize, const MLS: u32>(
         if ip0 + STEP_START + 1 >= ilimit {
             break;
         }
-        let hash0 = hash::<N, MLS>(src, ip0);
-        let mut hash1 = hash::<N, MLS>(src, ip0 + 1);
+        // The 9 bytes at ip0 and ip1, read with one bounds test.
+        let Some(b0) = win
+            .get(ip0..ip0 + 9)
+            .and_then(|b| <&[u8; 9]>::try_from(b).ok())
+        else {
+            break;
+        };
+        let hash0 = hash_of::<N, MLS, 9>(b0, 0);
+        let mut hash1 = hash_of::<N, MLS, 9>(b0, 1);
         // The bytes at ip0 and ip1 (then the first 8 of those at ip2 and ip3).
-        let mut a = u64::from_le_bytes(*bytes::<8>(src, ip0));
+        let mut a = u64::from_le_bytes(*bytes::<8>(b0, 0));
         let mut entry = table[hash0];
         // Each entry is replaced as soon as it is loaded: no hash of ip0 is kept.
         table[hash0] = base + p;
         let rep = reps[0] as usize;
-        let (mut at, mut from, mut known, current);
+        // `rep_hit`: the match is at the last offset (stored as repeat code 1).
+        let (mut at, mut from, mut known, current, rep_hit);
         loop {
             let pz = p as usize;
             let ip2 = pz + d as usize;
@@ -162,12 +170,13 @@ fn block<const N: usize, const MLS: u32>(
                 from = at - rep;
                 known = 4 + back;
                 current = pz;
+                rep_hit = true;
                 break;
             }
             let cand = entry.wrapping_sub(base);
             if matches(win, cand, p, ip2, a as u32) {
                 table[hash1] = base + p + 1;
-                (at, from, known, current) = (pz, cand as usize, 4, pz);
+                (at, from, known, current, rep_hit) = (pz, cand as usize, 4, pz, false);
                 break;
             }
             entry = table[hash1];
@@ -180,7 +189,7 @@ fn block<const N: usize, const MLS: u32>(
                 if step <= 4 {
                     table[hash1] = base + ip2 as u32;
                 }
-                (at, from, known, current) = (pz + 1, cand as usize, 4, pz + 1);
+                (at, from, known, current, rep_hit) = (pz + 1, cand as usize, 4, pz + 1, false);
                 break;
             }
             entry = table[hash1];
@@ -195,17 +204,31 @@ fn block<const N: usize, const MLS: u32>(
                 next_step += STEP_INCR as u32;
             }
         }
-        if known == 4 {
-            // Back over literals that match too.
-            while at > anchor && from > 0 && src[at - 1] == src[from - 1] {
-                at -= 1;
-                from -= 1;
-                known += 1;
-            }
+        if !rep_hit {
+            // Back over literals that match too (two bounds tests, not two a byte).
+            let back = src[anchor..at]
+                .iter()
+                .rev()
+                .zip(src[..from].iter().rev())
+                .take_while(|(x, y)| x == y)
+                .count();
+            at -= back;
+            from -= back;
+            known += back;
         }
         let len = known + count(src, at + known, from + known, end);
         lits.push(src, anchor, at);
-        super::store(&mut reps, (at - anchor) as u32, at - from, len, seqs);
+        let lit_len = (at - anchor) as u32;
+        if rep_hit {
+            // Literals before it (at > ip0 >= anchor): repeat code 1, offsets unchanged.
+            seqs.push(Sequence {
+                lit_len,
+                match_len: len as u32,
+                off_base: 1,
+            });
+        } else {
+            super::store(&mut reps, lit_len, at - from, len, seqs);
+        }
         ip0 = at + len;
         anchor = ip0;
         if ip0 > ilimit {
@@ -222,7 +245,13 @@ fn block<const N: usize, const MLS: u32>(
             }
             let l = 4 + count(src, ip0 + 4, ip0 + 4 - rep1, end);
             table[hash::<N, MLS>(src, ip0)] = base + ip0 as u32;
-            super::store(&mut reps, 0, rep1, l, seqs);
+            // No literals, the second offset: repeat code 1, the first two swapped.
+            reps.swap(0, 1);
+            seqs.push(Sequence {
+                lit_len: 0,
+                match_len: l as u32,
+                off_base: 1,
+            });
             ip0 += l;
             anchor = ip0;
         }
