@@ -27,6 +27,9 @@ use b2nd_meta::chunk::{self, CParams};
 #[allow(dead_code)] // The forked-child helpers are the tests'.
 #[path = "../tests/compress/c335.rs"]
 mod c335;
+mod table;
+
+use table::{median, wanted};
 
 /// A float64 ramp with noise in its last digits (as benches/compress.rs).
 fn f64_ramp(n: usize) -> Vec<u8> {
@@ -73,11 +76,6 @@ fn params(codec: Codec, clevel: u8, typesize: usize, pipeline: &[Filter]) -> CPa
     }
 }
 
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
 /// Median over rounds of ours / C, and C's median time in ms.
 #[inline(never)]
 fn compare(
@@ -113,13 +111,9 @@ fn compare(
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with('-'))
-        .collect();
-    if std::env::args().any(|a| a == "--test" || a == "--list") {
+    let Some(args) = table::words() else {
         return;
-    }
+    };
     let rounds: usize = std::env::var("ROUNDS")
         .ok()
         .and_then(|r| r.parse().ok())
@@ -170,7 +164,7 @@ fn main() {
     for (name, codec, clevel, pipeline) in &cases {
         for (dname, typesize, src) in &data {
             let full = format!("{name}/{dname}");
-            if !args.is_empty() && !args.iter().any(|a| full.contains(a.as_str())) {
+            if !wanted(&args, &full) {
                 continue;
             }
             let p = params(*codec, *clevel, *typesize, pipeline);

@@ -17,32 +17,14 @@
 
 #[allow(dead_code)] // The decoder benches' helpers.
 mod c335;
+mod write_cases;
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use b2nd_meta::array::write::{chunks_and_blocks, Caches, NewArray};
-use b2nd_meta::blosc::{Codec, Filter};
 use b2nd_meta::io::Steps;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-
-/// A float64 ramp with noise, or an int32 counter, of `bytes` bytes.
-fn data(bytes: usize, float: bool) -> Vec<u8> {
-    let mut x = 12345u32;
-    let mut out = Vec::with_capacity(bytes);
-    let mut i = 0usize;
-    while out.len() < bytes {
-        x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
-        if float {
-            let v = i as f64 * 0.25 + f64::from(x >> 16) / 65536.0 * 1e-3;
-            out.extend_from_slice(&v.to_le_bytes());
-        } else {
-            out.extend_from_slice(&(i as i32).to_le_bytes());
-        }
-        i += 1;
-    }
-    out
-}
+use write_cases::{Input, CASES, DATA};
 
 fn bench(c: &mut Criterion) {
     let c335 = c335::Blosc2::load();
@@ -56,40 +38,17 @@ fn bench(c: &mut Criterion) {
         .unwrap_or(2);
     let dir = std::env::temp_dir().join(format!("b2nd-meta-write-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let cases = [
-        ("zstd5_shuffle", Codec::Zstd, 5, Filter::Shuffle),
-        ("zstd1_shuffle", Codec::Zstd, 1, Filter::Shuffle),
-        ("lz4_5_shuffle", Codec::Lz4, 5, Filter::Shuffle),
-        ("zstd1_bitshuffle", Codec::Zstd, 1, Filter::BitShuffle),
-        ("blosclz5_shuffle", Codec::BloscLz, 5, Filter::Shuffle),
-    ];
-    let caches = Caches::of_this_machine();
-    for (kind, dtype, itemsize) in [("f64_ramp", "<f8", 8u64), ("i32_counter", "<i4", 4)] {
-        let bytes = data(mb << 20, kind == "f64_ramp");
-        let shape = [bytes.len() as u64 / itemsize];
-        let (chunks, blocks) = chunks_and_blocks(&shape, itemsize, None, None, &caches).unwrap();
-        let array = c335::Array {
-            shape: vec![shape[0] as i64],
-            chunks: chunks.iter().map(|&d| d as i32).collect(),
-            blocks: blocks.iter().map(|&d| d as i32).collect(),
-            dtype,
-        };
+    for (kind, dtype, itemsize, float) in DATA {
+        let input = Input::new(mb, dtype, itemsize, float);
+        let bytes = &input.bytes;
+        let array = input.c_array();
         let mut group = c.benchmark_group(format!("write/{kind}"));
         group.throughput(Throughput::Bytes(bytes.len() as u64));
         group
             .sample_size(10)
             .measurement_time(Duration::from_secs(10));
-        for (name, codec, clevel, filter) in cases {
-            let mut filters = [(Filter::None, 0); 6];
-            filters[5] = (filter, 0);
-            let ours = NewArray::new(&shape, dtype)
-                .unwrap()
-                .chunks(&chunks)
-                .blocks(&blocks)
-                .codec(codec, clevel)
-                .filters(filters)
-                .threads(threads)
-                .overwrite(true);
+        for (name, codec, clevel, filter) in CASES {
+            let ours = input.ours(codec, clevel, filter, threads);
             let path = dir.join("ours.b2nd");
             // The syncs and the staging file's rename (what makes our write durable and
             // C's call does not do) timed apart, over the same writes.
@@ -100,7 +59,7 @@ fn bench(c: &mut Criterion) {
                     let ours = ours.clone().steps(steps.clone());
                     let start = Instant::now();
                     for _ in 0..iters {
-                        ours.write(&path, black_box(&bytes)).unwrap();
+                        ours.write(&path, black_box(bytes)).unwrap();
                     }
                     let elapsed = start.elapsed();
                     waited += steps.waited();
@@ -115,19 +74,9 @@ fn bench(c: &mut Criterion) {
                 );
             }
             let cpath = dir.join("c.b2nd");
-            // splitmode 4: BLOSC_FORWARD_COMPAT_SPLIT, python's default.
-            let mut cparams = c335::CParams::one_thread(
-                codec.id().unwrap(),
-                clevel,
-                itemsize as i32,
-                0,
-                4,
-                [0, 0, 0, 0, 0, filter.id()],
-                [0; 6],
-            );
-            cparams.nthreads = threads as i16;
+            let cparams = input.c_params(codec, clevel, filter, threads);
             group.bench_function(BenchmarkId::new("c335", name), |b| {
-                b.iter(|| c335.write_array(&cpath, &array, cparams, black_box(&bytes)))
+                b.iter(|| c335.write_array(&cpath, &array, cparams, black_box(bytes)))
             });
             // Both files exist when both ran (a filter may have skipped either); a
             // previous case's file is removed so that its size is not reported again.
