@@ -80,34 +80,20 @@ fn params(codec: Codec, clevel: u8, typesize: usize, pipeline: &[Filter]) -> CPa
 #[inline(never)]
 fn compare(
     rounds: usize,
-    mut c: impl FnMut() -> usize,
-    mut ours: impl FnMut() -> usize,
+    c: impl FnMut() -> usize,
+    ours: impl FnMut() -> usize,
 ) -> (f64, f64, usize) {
-    let time = |f: &mut dyn FnMut() -> usize| {
-        let start = Instant::now();
-        black_box(f());
-        start.elapsed().as_secs_f64()
-    };
-    time(&mut c);
-    time(&mut ours);
-    let started = Instant::now();
-    let (mut ratios, mut c_times) = (Vec::new(), Vec::new());
-    for round in 0..rounds {
-        let (tc, to) = if round % 2 == 0 {
-            let tc = time(&mut c);
-            (tc, time(&mut ours))
-        } else {
-            let to = time(&mut ours);
-            (time(&mut c), to)
-        };
-        ratios.push(to / tc);
-        c_times.push(tc * 1e3);
-        if round >= 4 && started.elapsed() > Duration::from_secs(3) {
-            break;
+    fn timed(mut f: impl FnMut() -> usize) -> impl FnMut() -> f64 {
+        move || {
+            let start = Instant::now();
+            black_box(f());
+            start.elapsed().as_secs_f64()
         }
     }
-    let n = ratios.len();
-    (median(&mut ratios), median(&mut c_times), n)
+    let times = table::alternate(rounds, Duration::from_secs(3), timed(c), timed(ours));
+    let mut ratios: Vec<f64> = times.iter().map(|(tc, to)| to / tc).collect();
+    let mut c_times: Vec<f64> = times.iter().map(|(tc, _)| tc * 1e3).collect();
+    (median(&mut ratios), median(&mut c_times), times.len())
 }
 
 fn main() {

@@ -81,28 +81,16 @@ fn main() {
                     let took = start.elapsed().as_secs_f64();
                     (took, took - steps.waited().as_secs_f64())
                 };
-                // One untimed write of each first: files exist, pages are mapped.
-                run_c();
-                run_ours();
-                let started = Instant::now();
-                let mut timed = Vec::new();
-                for round in 0..rounds {
-                    let (c, (ours, ours_unsynced)) = if round % 2 == 0 {
-                        let c = run_c();
-                        (c, run_ours())
-                    } else {
-                        let o = run_ours();
-                        (run_c(), o)
-                    };
-                    timed.push(Round {
-                        c,
-                        ours,
-                        ours_unsynced,
-                    });
-                    if round >= 4 && started.elapsed() > Duration::from_secs(20) {
-                        break;
-                    }
-                }
+                // The untimed first write of each makes the files exist, pages mapped.
+                let timed: Vec<Round> =
+                    table::alternate(rounds, Duration::from_secs(20), run_c, run_ours)
+                        .into_iter()
+                        .map(|(c, (ours, ours_unsynced))| Round {
+                            c,
+                            ours,
+                            ours_unsynced,
+                        })
+                        .collect();
                 let n = timed.len();
                 let ratio = median(&mut timed.iter().map(|r| r.ours / r.c).collect::<Vec<_>>());
                 let unsynced = median(

@@ -25,3 +25,32 @@ pub fn median(v: &mut [f64]) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
 }
+
+/// Rounds of one call of `c` and one of `ours` taking turns (which goes first
+/// alternates), so that both see the same machine, after one untimed call of each:
+/// `rounds` of them, or fewer (at least 5) once `budget` is spent; each round's two
+/// results.
+pub fn alternate<A, B>(
+    rounds: usize,
+    budget: std::time::Duration,
+    mut c: impl FnMut() -> A,
+    mut ours: impl FnMut() -> B,
+) -> Vec<(A, B)> {
+    c();
+    ours();
+    let started = std::time::Instant::now();
+    let mut out = Vec::new();
+    for round in 0..rounds {
+        out.push(if round % 2 == 0 {
+            let a = c();
+            (a, ours())
+        } else {
+            let b = ours();
+            (c(), b)
+        });
+        if round >= 4 && started.elapsed() > budget {
+            break;
+        }
+    }
+    out
+}
