@@ -266,10 +266,16 @@ fn block(
     matcher.block(src, start, end, seqs, lits);
     let at = out.len();
     out.extend_from_slice(&[0; 3]);
-    huffman::write_literals(lits.as_slice(), out);
-    sequences::write_sequences(seqs, out);
+    // libzstd's suspicion (`SUSPECT_UNCOMPRESSIBLE_LITERAL_RATIO`).
+    let suspect = seqs.is_empty() || lits.as_slice().len() / seqs.len() >= 20;
+    // Literals stored raw past the room are not copied (as libzstd's end there): the
+    // block would be larger than raw, which does not fit either or is written instead.
+    let fits = huffman::write_literals(lits.as_slice(), suspect, room.saturating_sub(3), out);
+    if fits {
+        sequences::write_sequences(seqs, out);
+    }
     let size = out.len() - at - 3;
-    if size < bytes.len() {
+    if fits && size < bytes.len() {
         out[at..at + 3].copy_from_slice(&header(COMPRESSED, size));
     } else {
         out.truncate(at);
@@ -342,6 +348,27 @@ mod tests {
                 assert!(!one_byte_repeated(&other), "{len} {at}");
             }
         }
+    }
+
+    #[test]
+    fn noise_is_stored_raw_or_does_not_fit() {
+        // Literals sampled as incompressible: no Huffman code, and no copy past the room.
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let noise: Vec<u8> = (0..64 << 10)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x >> 32) as u8
+            })
+            .collect();
+        let mut out = Vec::new();
+        assert!(!compress(5, &noise, noise.len(), &mut out));
+        out.clear();
+        assert!(compress(5, &noise, usize::MAX, &mut out));
+        // The frame header (magic, descriptor, 2-byte size), a raw block's header.
+        assert_eq!(out.len(), 7 + 3 + noise.len());
+        assert_eq!(decode(&out, noise.len()), noise);
     }
 
     #[test]
