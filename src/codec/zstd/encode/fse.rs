@@ -50,23 +50,41 @@ pub(super) fn normalize(counts: &[u32], total: usize, log: u32) -> [i16; SYMBOLS
     }
     let used: i64 = norm.iter().map(|&n| i64::from(n.unsigned_abs())).sum();
     let norm_len = counts.len();
-    let mut diff = size - used;
+    let diff = size - used;
     if diff > 0 {
         let largest = (0..norm_len).max_by_key(|&s| counts[s]).unwrap_or(0);
         norm[largest] += diff as i16;
     }
-    while diff < 0 {
-        // Take from the symbols with the most cells, one at a time.
-        let Some(most) = (0..norm_len)
-            .filter(|&s| norm[s] > 1)
-            .max_by_key(|&s| norm[s])
-        else {
-            break;
-        };
-        norm[most] -= 1;
-        diff += 1;
-    }
+    take_excess(&mut norm[..norm_len], -diff);
     norm
+}
+
+/// Takes `excess` cells from `norm`'s symbols with the most, one at a time, of those
+/// with the most the last first, none below one; a round over the symbols per level of
+/// cells (the ones with the most give as many rounds of one each as they stay the
+/// most) where a round per cell cost a search per cell.
+fn take_excess(norm: &mut [i16], mut excess: i64) {
+    while excess > 0 {
+        let Some(most) = norm.iter().copied().filter(|&n| n > 1).max() else {
+            return;
+        };
+        // Down to the next level below, or to one.
+        let next = norm
+            .iter()
+            .copied()
+            .filter(|&n| n < most)
+            .max()
+            .unwrap_or(1);
+        let rounds = i64::from(most - next.max(1));
+        let at_most = norm.iter().filter(|&&n| n == most).count() as i64;
+        let whole = rounds.min(excess / at_most);
+        let mut partial = if whole < rounds { excess % at_most } else { 0 };
+        excess -= whole * at_most + partial;
+        for n in norm.iter_mut().rev().filter(|n| **n == most) {
+            *n -= whole as i16 + i16::from(partial > 0);
+            partial -= 1;
+        }
+    }
 }
 
 /// Appends the description of `norm` (`FSE_writeNCount`): the log less 5 in 4 bits,
@@ -303,4 +321,43 @@ pub(super) fn encode_two_states(table: &CTable, symbols: &[u8], out: &mut Vec<u8
     table.flush(&mut bw, states[1]);
     table.flush(&mut bw, states[0]);
     bw.close();
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::vec::Vec;
+
+    /// [`super::take_excess`] as it reads: a cell at a time from the last of those with
+    /// the most (the bytes of every frame depend on it).
+    #[test]
+    fn excess_taken_as_a_cell_at_a_time() {
+        let one_at_a_time = |norm: &mut [i16], excess: i64| {
+            for _ in 0..excess {
+                let Some(most) = (0..norm.len())
+                    .filter(|&s| norm[s] > 1)
+                    .max_by_key(|&s| norm[s])
+                else {
+                    break;
+                };
+                norm[most] -= 1;
+            }
+        };
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        for _ in 0..20_000 {
+            let len = next(60) as usize + 1;
+            let top = [3, 8, 60, 300][next(4) as usize];
+            let mut a: Vec<i16> = (0..len).map(|_| next(top) as i16 - 1).collect();
+            let mut b = a.clone();
+            let excess = next(400) as i64;
+            one_at_a_time(&mut a, excess);
+            super::take_excess(&mut b, excess);
+            assert_eq!(a, b, "excess {excess}");
+        }
+    }
 }

@@ -338,11 +338,12 @@ fn write_compressed(literals: &[u8], out: &mut Vec<u8>) -> bool {
     }
     let table = code.elements();
     // Room for the streams made once, of their exact bits (those of the counts) plus
-    // each one's end mark and the 8 bytes a flush writes: bytes zeroed only to be
+    // each one's end mark and partial byte (at most 4 bytes over bits / 8 in all) and
+    // the window the last one's writes may reach past its end: bytes zeroed only to be
     // overwritten, about as many as the streams hold, not the bound of the longest code.
     let jump_at = out.len();
     let jump = if four { 6 } else { 0 };
-    out.resize(jump_at + jump + bits / 8 + 4 * 2 + 16, 0);
+    out.resize(jump_at + jump + bits / 8 + 4 + stream::WINDOW, 0);
     let mut at = jump_at + jump;
     if four {
         let segment = n.div_ceil(4);

@@ -23,7 +23,7 @@ impl Code {
     /// Writes one stream at the start of `out` and returns its length: the codes of
     /// `literals`, last first, from [`elements`] `table`, run on [`Unit::scalar`]
     /// (BMI2's shifts by a register: one instruction where x86-64's take three). `out`
-    /// must hold the stream's bits, its end mark and 8 bytes more.
+    /// must hold the stream's bytes and [`WINDOW`] more.
     ///
     /// [`elements`]: Code::elements
     pub(super) fn encode_stream(
@@ -52,46 +52,52 @@ fn encode_stream_k<const K: usize, const LAST_FAST: bool>(
     literals: &[u8],
     out: &mut [u8],
 ) -> usize {
-    let mut w = TopOut {
-        out,
-        pos: 0,
-        container: 0,
-        bits: 0,
-    };
+    let mut w = TopOut::default();
+    let mut pos = 0;
     let (groups, tail) = literals.as_chunks::<K>();
     // The tail (coded first), then an odd group, then pairs of groups, last first.
     for &b in tail.iter().rev() {
         w.put(table[usize::from(b)]);
     }
     if !tail.is_empty() {
-        w.flush();
+        pos = w.flush(out, pos);
     }
     let (pairs, odd) = groups.split_at(groups.len() & !1);
     for group in odd {
         w.put_group::<K, LAST_FAST>(table, group);
-        w.flush();
+        pos = w.flush(out, pos);
     }
-    for pair in pairs.rchunks_exact(2) {
-        let [first, second] = pair else { continue };
-        w.put_group::<K, LAST_FAST>(table, second);
-        w.flush();
-        // A second container from empty, merged into the first.
-        let mut c1 = TopOut {
-            out: &mut [],
-            pos: 0,
-            container: 0,
-            bits: 0,
+    // Pairs by four, last first, then the first few one by one: their flushes write
+    // into windows of `out` taken whole (each flush steps 0 to 7 bytes and writes 8, so
+    // that four pairs' writes stay within [`WINDOW`] bytes), a bounds test per window
+    // where each flush had its own (libzstd's `kFastFlush` has none).
+    let (pairs, _) = pairs.as_chunks::<2>();
+    let (few, fours) = pairs.as_rchunks::<4>();
+    for [a, b, c, d] in fours.iter().rev() {
+        let Some(window) = out[pos..].first_chunk_mut::<WINDOW>() else {
+            unreachable!("room for the stream and a window");
         };
-        c1.put_group::<K, LAST_FAST>(table, first);
-        w.container = w.container.wrapping_shr(c1.bits as u32) | c1.container;
-        w.bits = w.bits.wrapping_add(c1.bits);
-        w.flush();
+        let mut at = w.put_pair::<K, LAST_FAST>(table, d, window, 0);
+        at = w.put_pair::<K, LAST_FAST>(table, c, window, at);
+        at = w.put_pair::<K, LAST_FAST>(table, b, window, at);
+        pos += w.put_pair::<K, LAST_FAST>(table, a, window, at);
+    }
+    for pair in few.iter().rev() {
+        let Some(window) = out[pos..].first_chunk_mut::<16>() else {
+            unreachable!("room for the stream and a window");
+        };
+        pos += w.put_pair::<K, LAST_FAST>(table, pair, window, 0);
     }
     // The end mark.
     w.put(1 << 63 | 1);
-    w.flush();
-    w.pos as usize + usize::from(w.bits > 0)
+    pos = w.flush(out, pos);
+    pos + usize::from(w.bits > 0)
 }
+
+/// The bytes four pairs of groups' flushes may write (7 bytes stepped over by each but
+/// the last, then 8).
+pub(super) const WINDOW: usize = 64;
+const _: () = assert!(7 * 7 + 8 <= WINDOW);
 
 /// One stream to code, as a kernel.
 struct Stream<'a> {
@@ -125,17 +131,16 @@ impl ScalarKernel for Stream<'_> {
     }
 }
 
-/// A bit stream whose container fills from the top (`HUF_CStream_t`).
-struct TopOut<'a> {
-    out: &'a mut [u8],
-    /// A u32 (a stream is of one block): the end of a write does not wrap, one test.
-    pos: u32,
+/// A bit stream's container, filling from the top (`HUF_CStream_t`).
+#[derive(Default)]
+struct TopOut {
     container: u64,
-    /// Bits in the container not yet written.
+    /// Bits in the container not yet written (in the low byte; above it, what
+    /// [`put_fast`](TopOut::put_fast) adds).
     bits: u64,
 }
 
-impl TopOut<'_> {
+impl TopOut {
     /// Adds a `HUF_CElt` (a code at the top, its length in the low byte).
     #[inline(always)]
     fn put(&mut self, e: u64) {
@@ -170,15 +175,39 @@ impl TopOut<'_> {
         }
     }
 
-    /// Writes the whole bytes of the container's bits, keeping the last 0 to 7.
+    /// Puts a pair of groups, last first: the second group, flushed, then the first in
+    /// a second container from empty, merged and flushed (two chains at once); the
+    /// flushes write at `at` of `window` and after; returns where the next write goes.
     #[inline(always)]
-    fn flush(&mut self) {
-        let bits = self.bits & 0xff;
-        // (Two shifts: no shift by 64 when the container holds nothing.)
-        let value = (self.container >> 1) >> (63 - bits);
-        let at = self.pos as usize;
-        self.out[at..at + 8].copy_from_slice(&value.to_le_bytes());
-        self.pos += (bits >> 3) as u32;
-        self.bits = bits & 7;
+    fn put_pair<const K: usize, const LAST_FAST: bool>(
+        &mut self,
+        table: &[u64; 256],
+        [first, second]: &[[u8; K]; 2],
+        window: &mut [u8],
+        at: usize,
+    ) -> usize {
+        self.put_group::<K, LAST_FAST>(table, second);
+        let at = self.flush(window, at);
+        let mut c1 = TopOut::default();
+        c1.put_group::<K, LAST_FAST>(table, first);
+        self.container = self.container.wrapping_shr(c1.bits as u32) | c1.container;
+        self.bits = self.bits.wrapping_add(c1.bits);
+        self.flush(window, at)
+    }
+
+    /// Writes the container's bits at `at` of `out` (8 bytes), keeping the last 0 to 7
+    /// of them, and returns where the next write goes: `at` plus 0 to 7.
+    #[inline(always)]
+    fn flush(&mut self, out: &mut [u8], at: usize) -> usize {
+        // The shift by 64 minus the bits, taken mod 64 (all that the low byte's 0 to 63
+        // decide, whatever `put_fast` added above it): with none, the whole container
+        // goes out without a step, to be written over by the next flush.
+        let value = self
+            .container
+            .wrapping_shr((self.bits as u32).wrapping_neg());
+        out[at..at + 8].copy_from_slice(&value.to_le_bytes());
+        let step = (self.bits >> 3 & 7) as usize;
+        self.bits &= 7;
+        at + step
     }
 }
