@@ -169,7 +169,7 @@ pub(crate) fn compress_into<I: Input + ?Sized>(
         let mut buf = I::Buffer::default();
         let piece = blocksize.max(1);
         for at in (0..nbytes).step_by(piece) {
-            out.extend_from_slice(src.bytes(at, piece.min(nbytes - at), &mut buf)?);
+            blocks::append(out, src.bytes(at, piece.min(nbytes - at), &mut buf)?);
         }
     }
     let cbytes = out.len() as u32;

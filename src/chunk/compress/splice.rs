@@ -113,7 +113,7 @@ pub(crate) fn splice(
                     return Ok(Spliced::Whole);
                 };
                 blocks::set_bstart(&mut out, bstarts_at, j);
-                out.extend_from_slice(&old[extent]);
+                blocks::append(&mut out, &old[extent]);
                 continue;
             }
             Fate::Zeros if reference.is_none() => match &zero_streams {
@@ -149,7 +149,7 @@ pub(crate) fn splice(
             return Ok(Spliced::Whole);
         }
         blocks::set_bstart(&mut out, bstarts_at, j);
-        out.extend_from_slice(&streams);
+        blocks::append(&mut out, &streams);
     }
     if out.len() > g.destsize {
         return Ok(Spliced::Whole);

@@ -67,7 +67,7 @@ pub(super) fn compress_blocks<I: Input + ?Sized>(
             return blocks::blocks_from(src, params, g, out, bstarts_at, j);
         }
         blocks::set_bstart(out, bstarts_at, j);
-        out.extend_from_slice(&streams);
+        blocks::append(out, &streams);
     }
     Ok(blocks::outcome(g, src.len(), out, bstarts_at))
 }

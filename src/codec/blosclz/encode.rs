@@ -299,7 +299,9 @@ fn put_match(d: &mut [u8], mut op: usize, len: usize, distance: usize) -> usize 
     } else {
         d[op] = (7 << 5) + high;
         let full = (len - 7) / 255;
-        d[op + 1..op + 1 + full].fill(255);
+        if full > 0 {
+            d[op + 1..op + 1 + full].fill(255);
+        }
         d[op + 1 + full] = ((len - 7) % 255) as u8;
         op += full + 2;
     }

@@ -190,7 +190,10 @@ fn copy_literals(d: &mut [u8], op: usize, src: &[u8], from: usize, len: usize) {
 #[inline(always)]
 fn put_length(d: &mut [u8], op: usize, len: usize) -> usize {
     let full = len / 255;
-    d[op..op + full].fill(255);
+    // Mostly none: no call to `memset` then (3,300 calls per MiB of shuffled f32 sine).
+    if full > 0 {
+        d[op..op + full].fill(255);
+    }
     d[op + full] = (len % 255) as u8;
     op + full + 1
 }
