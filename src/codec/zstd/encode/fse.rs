@@ -187,15 +187,18 @@ impl CTable {
         debug_assert!(log <= MAX_LOG && norm.len() <= SYMBOLS);
         let size = 1usize << log;
         let mut cells = [0u8; 1 << MAX_LOG];
-        let mut cumul = [0usize; SYMBOLS + 1];
+        // Each symbol's next state, indexed by its byte: no test per cell below.
+        let mut cumul = [0u16; 256];
+        let mut next = 0;
         let mut high = size - 1;
         for (s, &n) in norm.iter().enumerate() {
+            cumul[usize::from(s as u8)] = next;
             if n == -1 {
-                cumul[s + 1] = cumul[s] + 1;
+                next += 1;
                 cells[high] = s as u8;
                 high = high.wrapping_sub(1);
             } else {
-                cumul[s + 1] = cumul[s] + n.max(0) as usize;
+                next += n.max(0) as u16;
             }
         }
         let step = (size >> 1) + (size >> 3) + 3;
@@ -230,7 +233,7 @@ impl CTable {
             let mut pos = 0;
             for (s, &n) in norm.iter().enumerate() {
                 for _ in 0..n.max(0) {
-                    cells[pos] = s as u8;
+                    cells[pos % (1 << MAX_LOG)] = s as u8;
                     pos = (pos + step) & mask;
                     while pos > high {
                         pos = (pos + step) & mask;
@@ -241,7 +244,7 @@ impl CTable {
         let states = &mut self.states;
         for (u, &s) in cells[..size].iter().enumerate() {
             let s = usize::from(s);
-            states[cumul[s]] = (size + u) as u16;
+            states[usize::from(cumul[s]) % (1 << MAX_LOG)] = (size + u) as u16;
             cumul[s] += 1;
         }
         let symbols = &mut self.symbols;
