@@ -161,14 +161,15 @@ fn choose(code: &Code, counts: &[u32; CODES], n: usize, out: &mut Vec<u8>) -> Co
             rle: max_symbol as u8,
         };
     }
-    let predefined = cost(counts, code.default, code.default_log);
+    let predefined = cost(&counts[..=max_symbol], code.default, code.default_log);
     if distinct > 1 {
         let log = fse::optimal_log(code.max_log, n, max_symbol);
         let norm = fse::normalize(&counts[..=max_symbol], n, log);
         let at = out.len();
         fse::write_ncount(&norm[..=max_symbol], log, out);
         let header = (out.len() - at) as u64;
-        let own = cost(counts, &norm[..=max_symbol], log).map(|c| c + header * 8 * 256);
+        let own =
+            cost(&counts[..=max_symbol], &norm[..=max_symbol], log).map(|c| c + header * 8 * 256);
         if predefined.is_none() || own < predefined {
             return Coded {
                 mode: FSE_COMPRESSED,
