@@ -39,7 +39,9 @@ pub(super) fn normalize(counts: &[u32], total: usize, log: u32) -> [i16; SYMBOLS
     let total = total as i64;
     let mut norm = [0i16; SYMBOLS];
     let counts = &counts[..counts.len().min(SYMBOLS)];
-    for (n, &c) in norm.iter_mut().zip(counts) {
+    // The cells given, and the commonest symbol (the last of those), in the same pass.
+    let (mut used, mut largest, mut most) = (0i64, 0, 0);
+    for (s, (n, &c)) in norm.iter_mut().zip(counts).enumerate() {
         *n = match c {
             0 => 0,
             c => match (i64::from(c) * size + total / 2) / total {
@@ -47,12 +49,14 @@ pub(super) fn normalize(counts: &[u32], total: usize, log: u32) -> [i16; SYMBOLS
                 scaled => scaled as i16,
             },
         };
+        used += i64::from(n.unsigned_abs());
+        if c >= most {
+            (most, largest) = (c, s);
+        }
     }
-    let used: i64 = norm.iter().map(|&n| i64::from(n.unsigned_abs())).sum();
     let norm_len = counts.len();
     let diff = size - used;
     if diff > 0 {
-        let largest = (0..norm_len).max_by_key(|&s| counts[s]).unwrap_or(0);
         norm[largest] += diff as i16;
     }
     take_excess(&mut norm[..norm_len], -diff);
