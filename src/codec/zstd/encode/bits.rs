@@ -48,10 +48,14 @@ impl<'a> BitWriter<'a> {
 /// The same stream written without a test per field (`BIT_addBits` /
 /// `BIT_flushBits`): fields go into a 64-bit container that the caller flushes
 /// often enough to never overflow it, each flush writing all 8 bytes into room made
-/// beforehand and stepping over the whole ones.
+/// beforehand and stepping over the whole ones, its position held below the room's
+/// end (as `BIT_flushBits` does: a compare, not a test and a panic per flush) and
+/// overflow caught when closing.
 pub(super) struct BitOut<'a> {
     out: &'a mut [u8],
     pos: usize,
+    /// `out.len() - 8`: the last position an 8-byte write fits at.
+    limit: usize,
     container: u64,
     count: u32,
 }
@@ -60,9 +64,11 @@ impl<'a> BitOut<'a> {
     /// A stream into `out`, which must hold its bytes plus 8.
     #[inline(always)]
     pub(super) fn new(out: &'a mut [u8]) -> Self {
+        let limit = out.len().checked_sub(8).expect("room for a flush");
         BitOut {
             out,
             pos: 0,
+            limit,
             container: 0,
             count: 0,
         }
@@ -80,8 +86,9 @@ impl<'a> BitOut<'a> {
     #[inline(always)]
     pub(super) fn flush(&mut self) {
         let whole = self.count >> 3;
-        self.out[self.pos..self.pos + 8].copy_from_slice(&self.container.to_le_bytes());
-        self.pos += whole as usize;
+        let pos = self.pos.min(self.limit);
+        self.out[pos..pos + 8].copy_from_slice(&self.container.to_le_bytes());
+        self.pos = pos + whole as usize;
         self.container >>= whole * 8;
         self.count &= 7;
     }
@@ -91,6 +98,9 @@ impl<'a> BitOut<'a> {
     pub(super) fn close(mut self) -> usize {
         self.add(1, 1);
         self.flush();
+        // Once past `limit` (held there), never below it again: the room was too
+        // small.
+        assert!(self.pos < self.limit, "bit stream overflow");
         self.pos + usize::from(self.count > 0)
     }
 }

@@ -39,7 +39,9 @@ pub(super) fn normalize(counts: &[u32], total: usize, log: u32) -> [i16; SYMBOLS
     let total = total as i64;
     let mut norm = [0i16; SYMBOLS];
     let counts = &counts[..counts.len().min(SYMBOLS)];
-    for (n, &c) in norm.iter_mut().zip(counts) {
+    // The cells given, and the commonest symbol (the last of those), in the same pass.
+    let (mut used, mut largest, mut most) = (0i64, 0, 0);
+    for (s, (n, &c)) in norm.iter_mut().zip(counts).enumerate() {
         *n = match c {
             0 => 0,
             c => match (i64::from(c) * size + total / 2) / total {
@@ -47,12 +49,14 @@ pub(super) fn normalize(counts: &[u32], total: usize, log: u32) -> [i16; SYMBOLS
                 scaled => scaled as i16,
             },
         };
+        used += i64::from(n.unsigned_abs());
+        if c >= most {
+            (most, largest) = (c, s);
+        }
     }
-    let used: i64 = norm.iter().map(|&n| i64::from(n.unsigned_abs())).sum();
     let norm_len = counts.len();
     let diff = size - used;
     if diff > 0 {
-        let largest = (0..norm_len).max_by_key(|&s| counts[s]).unwrap_or(0);
         norm[largest] += diff as i16;
     }
     take_excess(&mut norm[..norm_len], -diff);
@@ -158,28 +162,47 @@ const MAX_LOG: u32 = 9;
 pub(super) const SYMBOLS: usize = 64;
 
 /// The encoding table of one distribution (`FSE_CTable`), in arrays of the largest
-/// size (no allocation per table; a state or symbol indexes them with a mask).
+/// size (no allocation per table; a state indexes them with a mask, a symbol's byte
+/// without one).
 pub(super) struct CTable {
     log: u32,
     states: [u16; 1 << MAX_LOG],
-    /// Per symbol: `deltaFindState` and `deltaNbBits`.
-    symbols: [(i32, u32); SYMBOLS],
+    /// Per symbol: `deltaFindState` and `deltaNbBits`; those past the distribution's
+    /// are never read.
+    symbols: [(i32, u32); 256],
 }
 
 impl CTable {
+    /// A table to [`fill`](CTable::fill).
+    pub(super) const EMPTY: CTable = CTable {
+        log: 0,
+        states: [0; 1 << MAX_LOG],
+        symbols: [(0, 0); 256],
+    };
+
     pub(super) fn new(norm: &[i16], log: u32) -> Self {
+        let mut table = Self::EMPTY;
+        table.fill(norm, log);
+        table
+    }
+
+    /// Builds the table of `norm` in place (kept between blocks: not zeroed first).
+    pub(super) fn fill(&mut self, norm: &[i16], log: u32) {
         debug_assert!(log <= MAX_LOG && norm.len() <= SYMBOLS);
         let size = 1usize << log;
         let mut cells = [0u8; 1 << MAX_LOG];
-        let mut cumul = [0usize; SYMBOLS + 1];
+        // Each symbol's next state, indexed by its byte: no test per cell below.
+        let mut cumul = [0u16; 256];
+        let mut next = 0;
         let mut high = size - 1;
         for (s, &n) in norm.iter().enumerate() {
+            cumul[usize::from(s as u8)] = next;
             if n == -1 {
-                cumul[s + 1] = cumul[s] + 1;
+                next += 1;
                 cells[high] = s as u8;
                 high = high.wrapping_sub(1);
             } else {
-                cumul[s + 1] = cumul[s] + n.max(0) as usize;
+                next += n.max(0) as u16;
             }
         }
         let step = (size >> 1) + (size >> 3) + 3;
@@ -214,7 +237,7 @@ impl CTable {
             let mut pos = 0;
             for (s, &n) in norm.iter().enumerate() {
                 for _ in 0..n.max(0) {
-                    cells[pos] = s as u8;
+                    cells[pos % (1 << MAX_LOG)] = s as u8;
                     pos = (pos + step) & mask;
                     while pos > high {
                         pos = (pos + step) & mask;
@@ -222,13 +245,13 @@ impl CTable {
                 }
             }
         }
-        let mut states = [0u16; 1 << MAX_LOG];
+        let states = &mut self.states;
         for (u, &s) in cells[..size].iter().enumerate() {
             let s = usize::from(s);
-            states[cumul[s]] = (size + u) as u16;
+            states[usize::from(cumul[s]) % (1 << MAX_LOG)] = (size + u) as u16;
             cumul[s] += 1;
         }
-        let mut symbols = [(0i32, 0u32); SYMBOLS];
+        let symbols = &mut self.symbols;
         let mut total: i32 = 0;
         for (s, &n) in norm.iter().enumerate() {
             symbols[s] = match n {
@@ -248,27 +271,21 @@ impl CTable {
                 }
             };
         }
-        CTable {
-            log,
-            states,
-            symbols,
-        }
+        self.log = log;
     }
 
-    /// The table of a distribution of one symbol (`FSE_buildCTable_rle`): one state,
-    /// which codes any symbol in no bits.
-    pub(super) fn rle() -> Self {
-        CTable {
-            log: 0,
-            states: [0; 1 << MAX_LOG],
-            symbols: [(0, 0); SYMBOLS],
-        }
+    /// The table of a distribution of one symbol, `symbol` (`FSE_buildCTable_rle`):
+    /// one state, which codes it in no bits.
+    pub(super) fn fill_rle(&mut self, symbol: u8) {
+        self.log = 0;
+        self.states[0] = 0;
+        self.symbols[usize::from(symbol)] = (0, 0);
     }
 
     /// The state that starts with `symbol`, writing no bits (`FSE_initCState2`).
     #[inline(always)]
     pub(super) fn start(&self, symbol: u8) -> u32 {
-        let (find, delta_bits) = self.symbols[usize::from(symbol) % SYMBOLS];
+        let (find, delta_bits) = self.symbols[usize::from(symbol)];
         let nb = (delta_bits + (1 << 15)) >> 16;
         let value = (nb << 16).wrapping_sub(delta_bits);
         u32::from(self.states[((value >> nb) as i32 + find) as usize % (1 << MAX_LOG)])
@@ -277,7 +294,7 @@ impl CTable {
     /// Encodes `symbol` from `state` (`FSE_encodeSymbol`).
     #[inline(always)]
     pub(super) fn encode(&self, bw: &mut BitWriter<'_>, state: &mut u32, symbol: u8) {
-        let (find, delta_bits) = self.symbols[usize::from(symbol) % SYMBOLS];
+        let (find, delta_bits) = self.symbols[usize::from(symbol)];
         let nb = (*state + delta_bits) >> 16;
         bw.add(u64::from(*state), nb);
         *state = u32::from(self.states[((*state >> nb) as i32 + find) as usize % (1 << MAX_LOG)]);
@@ -287,7 +304,7 @@ impl CTable {
     /// flushed).
     #[inline(always)]
     pub(super) fn encode_out(&self, bw: &mut BitOut<'_>, state: &mut u32, symbol: u8) {
-        let (find, delta_bits) = self.symbols[usize::from(symbol) % SYMBOLS];
+        let (find, delta_bits) = self.symbols[usize::from(symbol)];
         let nb = (*state + delta_bits) >> 16;
         bw.add(u64::from(*state), nb);
         *state = u32::from(self.states[((*state >> nb) as i32 + find) as usize % (1 << MAX_LOG)]);

@@ -3,6 +3,7 @@
 //! (predefined, one symbol, or an FSE table of its own, whichever costs fewer bits),
 //! then one backward bit stream of all sequences, last first.
 
+use alloc::boxed::Box;
 use alloc::vec::Vec;
 
 use super::super::sequences::{Code, LL, ML, OF};
@@ -80,6 +81,8 @@ struct Coded {
     norm: [i16; CODES],
     len: usize,
     log: u32,
+    /// The symbol of an RLE mode.
+    rle: u8,
 }
 
 impl Coded {
@@ -100,10 +103,10 @@ impl Coded {
         symbols + u64::from(self.log)
     }
 
-    fn table(&self) -> CTable {
+    fn fill(&self, table: &mut CTable) {
         match self.mode {
-            RLE => CTable::rle(),
-            _ => CTable::new(&self.norm[..self.len], self.log),
+            RLE => table.fill_rle(self.rle),
+            _ => table.fill(&self.norm[..self.len], self.log),
         }
     }
 }
@@ -111,19 +114,18 @@ impl Coded {
 /// Cells a distribution of ours may give a symbol, and beyond (a mask's range).
 const CELLS: usize = 1024;
 
-/// `log2(cells) * 256` for `cells` below [`CELLS`] (0 for 0), computed once: a call
-/// to `log2` per symbol, six distributions a block, cost as much as the table.
-fn log2_256() -> &'static [f64; CELLS] {
-    static TABLE: std::sync::OnceLock<[f64; CELLS]> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| core::array::from_fn(|n| (n.max(1) as f64).log2() * 256.0))
+/// `ceil(log2(cells) * 256)` for `cells` below [`CELLS`] (0 for 0), computed once.
+fn log2_256() -> &'static [u32; CELLS] {
+    static TABLE: std::sync::OnceLock<[u32; CELLS]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| core::array::from_fn(|n| ((n.max(1) as f64).log2() * 256.0).ceil() as u32))
 }
 
 /// Bits to code `counts` with `norm` (scaled by 256), `None` if a symbol has no cell:
-/// `(log - log2(cells)) * 256` per symbol, as `log * 256` less the table's entry (the
-/// same double: scaling by 256 is exact).
+/// `(log - log2(cells)) * 256` per symbol rounded down (libzstd's doubles), in
+/// integers as `log * 256` less the table's entry rounded up.
 fn cost(counts: &[u32], norm: &[i16], log: u32) -> Option<u64> {
     let table = log2_256();
-    let whole = f64::from(log) * 256.0;
+    let whole = log * 256;
     let mut bits = 0u64;
     for (s, &c) in counts.iter().enumerate() {
         if c == 0 {
@@ -134,7 +136,7 @@ fn cost(counts: &[u32], norm: &[i16], log: u32) -> Option<u64> {
             return None;
         }
         let per = whole - table[n.max(1) as usize % CELLS];
-        bits += u64::from(c) * per as u64;
+        bits += u64::from(c) * u64::from(per);
     }
     Some(bits)
 }
@@ -156,22 +158,25 @@ fn choose(code: &Code, counts: &[u32; CODES], n: usize, out: &mut Vec<u8>) -> Co
             norm: [0; CODES],
             len: 0,
             log: 0,
+            rle: max_symbol as u8,
         };
     }
-    let predefined = cost(counts, code.default, code.default_log);
+    let predefined = cost(&counts[..=max_symbol], code.default, code.default_log);
     if distinct > 1 {
         let log = fse::optimal_log(code.max_log, n, max_symbol);
         let norm = fse::normalize(&counts[..=max_symbol], n, log);
         let at = out.len();
         fse::write_ncount(&norm[..=max_symbol], log, out);
         let header = (out.len() - at) as u64;
-        let own = cost(counts, &norm[..=max_symbol], log).map(|c| c + header * 8 * 256);
+        let own =
+            cost(&counts[..=max_symbol], &norm[..=max_symbol], log).map(|c| c + header * 8 * 256);
         if predefined.is_none() || own < predefined {
             return Coded {
                 mode: FSE_COMPRESSED,
                 norm,
                 len: max_symbol + 1,
                 log,
+                rle: 0,
             };
         }
         out.truncate(at);
@@ -183,6 +188,7 @@ fn choose(code: &Code, counts: &[u32; CODES], n: usize, out: &mut Vec<u8>) -> Co
         norm,
         len: code.default.len(),
         log: code.default_log,
+        rle: 0,
     }
 }
 
@@ -190,9 +196,10 @@ fn choose(code: &Code, counts: &[u32; CODES], n: usize, out: &mut Vec<u8>) -> Co
 /// to a power of two so that a code indexes them with a mask.
 const CODES: usize = 64;
 
-/// `bits` (extra bits per code) over [`CODES`] entries.
-const fn widened(bits: &[u8]) -> [u8; CODES] {
-    let mut table = [0u8; CODES];
+/// `bits` (extra bits per code) over 256 entries: a code's byte indexes them without
+/// a mask.
+const fn widened(bits: &[u8]) -> [u8; 256] {
+    let mut table = [0u8; 256];
     let mut c = 0;
     while c < bits.len() {
         table[c] = bits[c];
@@ -201,8 +208,8 @@ const fn widened(bits: &[u8]) -> [u8; CODES] {
     table
 }
 
-const LL_BITS: [u8; CODES] = widened(LL.bits);
-const ML_BITS: [u8; CODES] = widened(ML.bits);
+const LL_BITS: [u8; 256] = widened(LL.bits);
+const ML_BITS: [u8; 256] = widened(ML.bits);
 
 /// Appends the sequences section of `seqs`.
 pub(super) fn write_sequences(seqs: &[Sequence], out: &mut Vec<u8>) {
@@ -221,11 +228,17 @@ pub(super) fn write_sequences(seqs: &[Sequence], out: &mut Vec<u8>) {
     // The codes (`ZSTD_seqToCodes`) and their counts, in one pass, into a buffer kept
     // between blocks.
     // (Its bytes zeroed only when it grows: each block overwrites the ones it uses.)
-    let mut kept = CODES_KEPT.take();
-    if kept.len() < n {
-        kept.resize(n, [0; 4]);
+    let mut kept = KEPT.take().unwrap_or_else(|| {
+        Box::new(Kept {
+            codes: Vec::new(),
+            tables: [CTable::EMPTY, CTable::EMPTY, CTable::EMPTY],
+        })
+    });
+    let Kept { codes, tables } = &mut *kept;
+    if codes.len() < n {
+        codes.resize(n, [0; 4]);
     }
-    let codes = &mut kept[..n];
+    let codes = &mut codes[..n];
     let mut counts = [[0u32; CODES]; 3];
     for (s, c) in seqs.iter().zip(codes.iter_mut()) {
         let (ll, of, ml) = (
@@ -244,7 +257,9 @@ pub(super) fn write_sequences(seqs: &[Sequence], out: &mut Vec<u8>) {
     let of = choose(&OF, &counts[1], n, out);
     let ml = choose(&ML, &counts[2], n, out);
     out[modes_at] = ll.mode << 6 | of.mode << 4 | ml.mode << 2;
-    let (ll_t, of_t, ml_t) = (ll.table(), of.table(), ml.table());
+    ll.fill(&mut tables[0]);
+    of.fill(&mut tables[1]);
+    ml.fill(&mut tables[2]);
     // Room for the stream: each sequence's extra bits and at most a table log per
     // state, the final states, and the 8 bytes a flush writes.
     let extra: u64 = (0..CODES)
@@ -263,16 +278,24 @@ pub(super) fn write_sequences(seqs: &[Sequence], out: &mut Vec<u8>) {
     let len = Unit::scalar().run(Encode {
         seqs,
         codes,
-        tables: [&ll_t, &of_t, &ml_t],
+        tables,
         out: &mut out[at..],
     });
     out.truncate(at + len);
-    CODES_KEPT.set(kept);
+    KEPT.set(Some(kept));
+}
+
+/// A block's codes and tables, kept between the blocks one thread compresses: the
+/// tables built in place (in one place, the encoder's loop reaching all three from
+/// one register) rather than zeroed and moved each block.
+struct Kept {
+    codes: Vec<[u8; 4]>,
+    /// Literal lengths', offsets', match lengths'.
+    tables: [CTable; 3],
 }
 
 std::thread_local! {
-    /// The codes of a block's sequences, kept between the blocks one thread compresses.
-    static CODES_KEPT: core::cell::Cell<Vec<[u8; 4]>> = const { core::cell::Cell::new(Vec::new()) };
+    static KEPT: core::cell::Cell<Option<Box<Kept>>> = const { core::cell::Cell::new(None) };
 }
 
 /// [`encode`] as a kernel, run on [`Unit::scalar`]: compiled with BMI2's shifts and
@@ -280,7 +303,7 @@ std::thread_local! {
 struct Encode<'a> {
     seqs: &'a [Sequence],
     codes: &'a [[u8; 4]],
-    tables: [&'a CTable; 3],
+    tables: &'a [CTable; 3],
     out: &'a mut [u8],
 }
 
@@ -298,7 +321,7 @@ impl ScalarKernel for Encode<'_> {
 /// (the 7 bits a flush leaves, 26 of states, then at most 16 + 16 + 31 of extras);
 /// returns its length.
 #[inline(always)]
-fn encode(seqs: &[Sequence], codes: &[[u8; 4]], tables: [&CTable; 3], out: &mut [u8]) -> usize {
+fn encode(seqs: &[Sequence], codes: &[[u8; 4]], tables: &[CTable; 3], out: &mut [u8]) -> usize {
     let [ll_t, of_t, ml_t] = tables;
     let mut bw = BitOut::new(out);
     let (Some((last, rest)), Some((&[llc, ofc, mlc, _], rest_codes))) =
@@ -309,8 +332,8 @@ fn encode(seqs: &[Sequence], codes: &[[u8; 4]], tables: [&CTable; 3], out: &mut 
     let mut ml_state = ml_t.start(mlc);
     let mut of_state = of_t.start(ofc);
     let mut ll_state = ll_t.start(llc);
-    let ll_bits = |c: u8| u32::from(LL_BITS[usize::from(c) % CODES]);
-    let ml_bits = |c: u8| u32::from(ML_BITS[usize::from(c) % CODES]);
+    let ll_bits = |c: u8| u32::from(LL_BITS[usize::from(c)]);
+    let ml_bits = |c: u8| u32::from(ML_BITS[usize::from(c)]);
     bw.add(u64::from(last.lit_len), ll_bits(llc));
     bw.add(u64::from(last.match_len - 3), ml_bits(mlc));
     bw.add(u64::from(last.off_base), u32::from(ofc));
@@ -342,6 +365,22 @@ fn encode(seqs: &[Sequence], codes: &[[u8; 4]], tables: [&CTable; 3], out: &mut 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`cost`]'s integers are the doubles of `ZSTD_crossEntropyCost` /
+    /// `ZSTD_fseBitCost` rounded down, for every table log and count of cells.
+    #[test]
+    fn integer_costs_are_the_doubles() {
+        for log in 0..=9u32 {
+            for n in 1..=1i16 << log {
+                let double = f64::from(log) * 256.0 - f64::from(n).log2() * 256.0;
+                assert_eq!(
+                    cost(&[3], &[n], log),
+                    Some(3 * double as u64),
+                    "log {log}, {n} cells"
+                );
+            }
+        }
+    }
 
     #[test]
     fn looked_up_codes_are_the_baseline_tables_codes() {
