@@ -389,14 +389,24 @@ fn store(
 ) {
     let offset = offset as u32;
     let r = *reps;
-    let (off_base, next) = match (lit_len > 0, offset) {
-        (true, o) if o == r[0] => (1, r),
-        (true, o) if o == r[1] => (2, [r[1], r[0], r[2]]),
-        (true, o) if o == r[2] => (3, [r[2], r[0], r[1]]),
-        (false, o) if o == r[1] => (1, [r[1], r[0], r[2]]),
-        (false, o) if o == r[2] => (2, [r[2], r[0], r[1]]),
-        (false, o) if r[0] > 1 && o == r[0] - 1 => (3, [o, r[0], r[1]]),
-        (_, o) => (o + 3, [o, r[0], r[1]]),
+    // Most offsets are new: one test of all four candidates (`&`, not `&&`, so that it
+    // is one branch) skips the match below.
+    let (off_base, next) = if (offset != r[0])
+        & (offset != r[1])
+        & (offset != r[2])
+        & (offset.wrapping_add(1) != r[0])
+    {
+        (offset + 3, [offset, r[0], r[1]])
+    } else {
+        match (lit_len > 0, offset) {
+            (true, o) if o == r[0] => (1, r),
+            (true, o) if o == r[1] => (2, [r[1], r[0], r[2]]),
+            (true, o) if o == r[2] => (3, [r[2], r[0], r[1]]),
+            (false, o) if o == r[1] => (1, [r[1], r[0], r[2]]),
+            (false, o) if o == r[2] => (2, [r[2], r[0], r[1]]),
+            (false, o) if r[0] > 1 && o == r[0] - 1 => (3, [o, r[0], r[1]]),
+            (_, o) => (o + 3, [o, r[0], r[1]]),
+        }
     };
     *reps = next;
     seqs.push(Sequence {

@@ -117,7 +117,12 @@ fn block<const N: usize, const MLS: u32>(
         unreachable!("a fast table of {N} entries")
     };
     let end = src.len();
-    let ilimit = end.saturating_sub(TAIL);
+    // `ilimit + TAIL` being the length, the reads after a match (at most 8 bytes at a
+    // position up to `ilimit`) need no bounds tests.
+    let Some(ilimit) = end.checked_sub(TAIL) else {
+        lits.push(src, start, end);
+        return end - start;
+    };
     // A read of 9 bytes at ip2 fits in `win` exactly while `ip2 + 1 < ilimit`: the
     // search's end is its reads' bounds test, and every other read of the search is
     // below ip2 (positions are u32s, so that the compiler sees no wrap).
