@@ -37,6 +37,7 @@ fn read_u32(src: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(b)
 }
 
+#[inline(always)]
 fn hash(seq: u32, hashlog: u32) -> usize {
     (seq.wrapping_mul(2_654_435_761) >> (32 - hashlog)) as usize
 }
@@ -57,7 +58,19 @@ fn match_end(src: &[u8], ip: usize, r: usize, bound: usize) -> usize {
 
 /// The probe's estimate of the ratio of `src` (C's `get_cratio`).
 fn probe_ratio(src: &[u8], hashlog: u32, htab: &mut [u32]) -> f64 {
+    // A table size known at compile time drops the bounds checks of the table.
+    match hashlog {
+        12 => probe_ratio_in::<12>(src, htab),
+        13 => probe_ratio_in::<13>(src, htab),
+        _ => probe_ratio_in::<HASH_LOG>(src, htab),
+    }
+}
+
+/// [`probe_ratio`] with a table of `1 << HASHLOG` cells.
+fn probe_ratio_in<const HASHLOG: u32>(src: &[u8], htab: &mut [u32]) -> f64 {
+    let hashlog = HASHLOG;
     let limit = src.len().min(1 << hashlog);
+    let src = &src[..limit];
     let htab = &mut htab[..1 << hashlog];
     htab.fill(0);
     let bound = limit.saturating_sub(1);
@@ -79,12 +92,13 @@ fn probe_ratio(src: &[u8], hashlog: u32, htab: &mut [u32]) -> f64 {
         let seq = read_u32(src, ip);
         let h = hash(seq, hashlog);
         let r = htab[h] as usize;
-        let distance = anchor - r;
         htab[h] = anchor as u32;
-        if distance == 0 || distance >= MAX_FARDISTANCE || read_u32(src, r) != seq {
+        // `r < anchor` first (as C's `distance == 0` test, for positions).
+        if r >= anchor || anchor - r >= MAX_FARDISTANCE || read_u32(src, r) != seq {
             literal(&mut ip, anchor, &mut copy, &mut oc);
             continue;
         }
+        let distance = anchor - r;
         ip = match_end(src, anchor + 4, r + 4, bound) - IPSHIFT;
         let len = ip - anchor;
         if ip < anchor || len < MINLEN {
