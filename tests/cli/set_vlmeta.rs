@@ -6,25 +6,9 @@ use std::path::Path;
 
 use super::{run, run_with, temp_path};
 use crate::common::data_path;
+use crate::common::scratch::Scratch;
 
 const BASE: &str = "vlmeta_write/base/4.14.1.b2nd";
-
-fn copy_of(relative: &str, tag: &str) -> std::path::PathBuf {
-    let dst = temp_path(&format!("setvl-{tag}"));
-    let _ = std::fs::remove_dir_all(&dst);
-    let _ = std::fs::remove_file(&dst);
-    let src = data_path(relative);
-    if src.is_dir() {
-        std::fs::create_dir_all(&dst).unwrap();
-        for e in std::fs::read_dir(&src).unwrap() {
-            let e = e.unwrap();
-            std::fs::copy(e.path(), dst.join(e.file_name())).unwrap();
-        }
-    } else {
-        std::fs::copy(&src, &dst).unwrap();
-    }
-    dst
-}
 
 fn bytes(path: &Path) -> Vec<u8> {
     if path.is_dir() {
@@ -43,7 +27,8 @@ fn vlmeta_json(path: &Path) -> serde_json::Value {
 #[test]
 fn set_and_delete_read_back_through_show() {
     for base in [BASE, "vlmeta_write/base/2.7.1_sparse.b2nd"] {
-        let p = copy_of(base, "roundtrip");
+        let scratch = Scratch::of(base, "setvl-roundtrip");
+        let p = &scratch.0;
         let ps = p.to_str().unwrap();
         run(["set-vlmeta", ps, "units", r#""m/s""#]).assert_ok();
         run_with(
@@ -52,7 +37,7 @@ fn set_and_delete_read_back_through_show() {
         )
         .assert_ok();
         run(["del-vlmeta", ps, "existing"]).assert_ok();
-        let vl = vlmeta_json(&p);
+        let vl = vlmeta_json(p);
         assert_eq!(vl["units"], "m/s", "{base}");
         assert_eq!(vl["attrs"]["tags"], serde_json::json!(["a", "b"]), "{base}");
         assert_eq!(
@@ -71,9 +56,10 @@ fn set_and_delete_read_back_through_show() {
 
 #[test]
 fn dry_run_prints_the_plan_and_writes_nothing() {
-    let p = copy_of(BASE, "dry");
+    let scratch = Scratch::of(BASE, "setvl-dry");
+    let p = &scratch.0;
     let ps = p.to_str().unwrap();
-    let before = bytes(&p);
+    let before = bytes(p);
     let out = run(["set-vlmeta", "--dry-run", ps, "units", r#""m/s""#]);
     out.assert_ok();
     let plan = &out.json_lines()[0];
@@ -83,13 +69,14 @@ fn dry_run_prints_the_plan_and_writes_nothing() {
     let out = run(["del-vlmeta", "--dry-run", ps, "n"]);
     out.assert_ok();
     assert_eq!(out.json_lines()[0]["deleted"], serde_json::json!(["n"]));
-    assert_eq!(bytes(&p), before);
+    assert_eq!(bytes(p), before);
 }
 
 #[test]
 fn an_empty_frame_takes_vlmeta_too() {
     // nbytes == 0: C reads the trailer right after the header; it is rewritten there.
-    let p = copy_of("corpus/bigaxis_emptyaxis.b2nd", "empty");
+    let scratch = Scratch::of("corpus/bigaxis_emptyaxis.b2nd", "setvl-empty");
+    let p = &scratch.0;
     let ps = p.to_str().unwrap();
     run(["set-vlmeta", ps, "k", "[1, 2]"]).assert_ok();
     run([
@@ -100,7 +87,7 @@ fn an_empty_frame_takes_vlmeta_too() {
     ])
     .assert_ok();
     run(["del-vlmeta", ps, "k"]).assert_ok();
-    let vl = vlmeta_json(&p);
+    let vl = vlmeta_json(p);
     assert_eq!(
         vl,
         serde_json::json!({"s": "a longer value than the first one"})
@@ -116,13 +103,14 @@ fn refused(path: &Path, args: &[&str], stdin: Option<&str>, needle: &str) {
 
 #[test]
 fn bad_input_is_refused_and_leaves_every_byte() {
-    let p = copy_of(BASE, "refuse");
+    let scratch = Scratch::of(BASE, "setvl-refuse");
+    let p = &scratch.0;
     let ps = p.to_str().unwrap();
     let long = "n".repeat(32);
-    refused(&p, &["set-vlmeta", ps, &long, "1"], None, "at most 31");
-    refused(&p, &["set-vlmeta", ps, "k", "{not json"], None, "not JSON");
+    refused(p, &["set-vlmeta", ps, &long, "1"], None, "at most 31");
+    refused(p, &["set-vlmeta", ps, "k", "{not json"], None, "not JSON");
     refused(
-        &p,
+        p,
         &["del-vlmeta", ps, "nope"],
         None,
         "no vlmetalayer named \"nope\"",
@@ -130,7 +118,7 @@ fn bad_input_is_refused_and_leaves_every_byte() {
     for i in 0..14 {
         run(["set-vlmeta", ps, &format!("k{i:02}"), "1"]).assert_ok();
     }
-    refused(&p, &["set-vlmeta", ps, "k14", "1"], None, "at most 16");
+    refused(p, &["set-vlmeta", ps, "k14", "1"], None, "at most 16");
     // Replacing one of the 16 is fine.
     run(["set-vlmeta", ps, "k00", "2"]).assert_ok();
 }
@@ -187,15 +175,16 @@ fn damaged_frames_are_refused_and_left_as_they_are() {
 #[test]
 fn a_read_only_file_is_refused() {
     use std::os::unix::fs::PermissionsExt;
-    let p = copy_of(BASE, "readonly");
-    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o444)).unwrap();
-    if std::fs::OpenOptions::new().write(true).open(&p).is_ok() {
+    let scratch = Scratch::of(BASE, "setvl-readonly");
+    let p = &scratch.0;
+    std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o444)).unwrap();
+    if std::fs::OpenOptions::new().write(true).open(p).is_ok() {
         // Root writes to any file: nothing to test here.
         eprintln!("skipped: this user can write read-only files (root?)");
         return;
     }
     refused(
-        &p,
+        p,
         &["set-vlmeta", p.to_str().unwrap(), "k", "1"],
         None,
         "Permission denied",

@@ -11,29 +11,17 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use super::{temp_path, BIN};
+use super::BIN;
+use crate::common::scratch::Scratch;
 use crate::common::{data_path, reference};
 
-fn copy_of(tag: &str, sparse: bool) -> PathBuf {
-    let src = data_path(if sparse {
+fn copy_of(tag: &str, sparse: bool) -> Scratch {
+    let base = if sparse {
         "vlmeta_write/base/4.14.1_sparse.b2nd"
     } else {
         "vlmeta_write/base/4.14.1.b2nd"
-    });
-    let dst = temp_path(&format!("vllock-{tag}"));
-    let _ = std::fs::remove_dir_all(&dst);
-    let _ = std::fs::remove_file(&dst);
-    let _ = std::fs::remove_file(lock_path(&dst, sparse));
-    if sparse {
-        std::fs::create_dir_all(&dst).unwrap();
-        for e in std::fs::read_dir(&src).unwrap() {
-            let e = e.unwrap();
-            std::fs::copy(e.path(), dst.join(e.file_name())).unwrap();
-        }
-    } else {
-        std::fs::copy(&src, &dst).unwrap();
-    }
-    dst
+    };
+    Scratch::of(base, &format!("vllock-{tag}"))
 }
 
 fn lock_path(path: &Path, sparse: bool) -> PathBuf {
@@ -92,9 +80,10 @@ fn blocked_until_released(sidecar: &Path, args: &[&str]) -> (bool, u64) {
 #[test]
 fn a_held_lock_blocks_our_writes_until_released_and_each_bumps_the_counter() {
     for sparse in [false, true] {
-        let p = copy_of(&format!("block{sparse}"), sparse);
+        let scratch = copy_of(&format!("block{sparse}"), sparse);
+        let p = &scratch.0;
         let ps = p.to_str().unwrap();
-        let sidecar = lock_path(&p, sparse);
+        let sidecar = lock_path(p, sparse);
         for args in [
             vec!["set-vlmeta", ps, "units", r#""m/s""#],
             vec!["del-vlmeta", ps, "units"],
@@ -113,9 +102,10 @@ fn a_held_lock_blocks_our_writes_until_released_and_each_bumps_the_counter() {
 
 #[test]
 fn no_sidecar_is_created_unless_blosc_locking_asks() {
-    let p = copy_of("create", false);
+    let scratch = copy_of("create", false);
+    let p = &scratch.0;
     let ps = p.to_str().unwrap();
-    let sidecar = lock_path(&p, false);
+    let sidecar = lock_path(p, false);
     let st = Command::new(BIN)
         .args(["set-vlmeta", ps, "k", "1"])
         .env_remove("BLOSC_LOCKING")

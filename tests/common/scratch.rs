@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 use sha2::{Digest, Sha256};
 
 /// A copy of a file or sparse directory under `tests/data`, in the temporary directory,
-/// removed on drop. `tag` tells copies of one test binary apart.
+/// removed on drop with the `.b2lock` sidecar a write may have created beside a file
+/// (a sparse frame's is inside its directory). `tag` tells copies of one test binary
+/// apart.
 pub struct Scratch(pub PathBuf);
 
 impl Scratch {
@@ -43,6 +45,9 @@ impl Scratch {
 impl Drop for Scratch {
     fn drop(&mut self) {
         remove(&self.0);
+        let mut sidecar = self.0.clone().into_os_string();
+        sidecar.push(".b2lock");
+        remove(Path::new(&sidecar));
     }
 }
 

@@ -5,6 +5,7 @@ use crate::common;
 
 use b2nd_meta::frame::{self, FrameError, FrameErrorKind, FrameKind, ShapeChangeRefusal};
 use b2nd_meta::Meta;
+use common::scratch::Scratch;
 use common::{data_path, manifest, unhex};
 use serde_json::Value;
 
@@ -121,24 +122,6 @@ fn every_truncation_of_every_real_header_is_an_error() {
         }
         // The header alone is enough: the data is never read.
         assert!(frame::parse_header(&bytes[..header_len]).is_ok(), "{name}");
-    }
-}
-
-/// A scratch copy of a corpus file, removed when dropped.
-struct Scratch(std::path::PathBuf);
-
-impl Scratch {
-    fn of(relative: &str, tag: &str) -> Scratch {
-        let path =
-            std::env::temp_dir().join(format!("b2nd-meta-{tag}-{}.b2nd", std::process::id()));
-        std::fs::copy(data_path(relative), &path).unwrap();
-        Scratch(path)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
     }
 }
 
