@@ -125,28 +125,37 @@ impl Tables {
         let mut tail = (longest - 1) as usize;
         let mut ends = read16(src, low + tail);
         let mut rel = tail.wrapping_sub(look_back) as u32;
-        while m >= lowest && left > 0 {
-            left -= 1;
-            let at = (m - PREFIX) as u32 as usize;
-            // The next candidate's load issued before this one's tests, so that it is
-            // not thrown away with them when their branch is mispredicted.
-            let next = m - usize::from(self.chain[m & 0xffff]);
-            if ends == read16(src, at + rel as usize) && read32(src, at) == pattern {
-                let back = if look_back > 0 {
-                    count_back(src, ip, at, low)
-                } else {
-                    0
-                };
-                let len =
-                    (MINMATCH + count(src, ip + MINMATCH, at + MINMATCH, high)) as isize - back;
-                if len > longest {
-                    longest = len;
-                    off = ip_index - m;
-                    back_best = back;
-                    tail = (longest - 1) as usize;
-                    ends = read16(src, low + tail);
-                    rel = tail.wrapping_sub(look_back) as u32;
+        'walk: loop {
+            // The candidates that fail the quick test, in a loop of their own: one
+            // with the match path below spilled the next candidate to the stack and
+            // read it back on every step of the walk.
+            let (at, next) = loop {
+                if m < lowest || left == 0 {
+                    break 'walk;
                 }
+                left -= 1;
+                let at = (m - PREFIX) as u32 as usize;
+                // The next candidate's load issued before this one's tests, so that it
+                // is not thrown away with them when their branch is mispredicted.
+                let next = m - usize::from(self.chain[m & 0xffff]);
+                if ends == read16(src, at + rel as usize) && read32(src, at) == pattern {
+                    break (at, next);
+                }
+                m = next;
+            };
+            let back = if look_back > 0 {
+                count_back(src, ip, at, low)
+            } else {
+                0
+            };
+            let len = (MINMATCH + count(src, ip + MINMATCH, at + MINMATCH, high)) as isize - back;
+            if len > longest {
+                longest = len;
+                off = ip_index - m;
+                back_best = back;
+                tail = (longest - 1) as usize;
+                ends = read16(src, low + tail);
+                rel = tail.wrapping_sub(look_back) as u32;
             }
             m = next;
         }
