@@ -67,8 +67,8 @@ pub(super) fn lengths(
         symbol: 0,
         bits: 0,
     }; 512];
-    sort(&mut nodes, counts, max_symbol);
-    let last = build(&mut nodes, max_symbol);
+    let present = sort(&mut nodes, counts, max_symbol);
+    let last = build(&mut nodes, present - 1);
     let log = cut(&mut nodes, last, limit);
     let mut out = [0u8; 256];
     let mut per_length = [0u16; 16];
@@ -79,28 +79,39 @@ pub(super) fn lengths(
     (out, per_length, log)
 }
 
-/// `HUF_sort`: the symbols `0..=max_symbol` into `nodes[1..]` by count, largest first:
-/// counted into buckets, placed in symbol order, and the buckets of many counts sorted
-/// by libzstd's quicksort (not stable: its swaps order equal counts).
-fn sort(nodes: &mut Nodes, counts: &[u32; 256], max_symbol: usize) {
-    let counts = &counts[..=max_symbol];
-    let mut base = [0u16; BUCKETS];
-    for &c in counts {
-        base[bucket(c)] += 1;
+/// `HUF_sort`: the symbols with a count into `nodes[1..]` by count, largest first,
+/// and how many: counted into buckets, placed in symbol order, and the buckets of many
+/// counts sorted by libzstd's quicksort (not stable: its swaps order equal counts).
+/// libzstd sorts the absent symbols too, into the last bucket, past the tree's leaves;
+/// left out, they cost nothing, where each one's bucket count waited on the last's.
+fn sort(nodes: &mut Nodes, counts: &[u32; 256], max_symbol: usize) -> usize {
+    let mut present = [0u8; 256];
+    let (mut n, mut most) = (0, 0);
+    for (s, &c) in counts[..=max_symbol].iter().enumerate() {
+        present[n] = s as u8;
+        n += usize::from(c > 0);
+        most = most.max(c);
     }
+    let present = &present[..n];
+    let mut base = [0u16; BUCKETS];
+    for &s in present {
+        base[bucket(counts[usize::from(s)])] += 1;
+    }
+    // Positions from the top bucket used down (those above stay empty).
     let mut next = [0u16; BUCKETS];
-    for b in (1..BUCKETS).rev() {
+    for b in (1..=bucket(most) + 1).rev() {
         base[b - 1] += base[b];
         next[b - 1] = base[b - 1];
     }
-    for (s, &count) in counts.iter().enumerate() {
+    for &symbol in present {
+        let count = counts[usize::from(symbol)];
         let b = bucket(count) + 1;
         let at = usize::from(next[b]);
         next[b] += 1;
         nodes[(1 + at) & 511] = Node {
             count,
             parent: 0,
-            symbol: s as u8,
+            symbol,
             bits: 0,
         };
     }
@@ -110,6 +121,7 @@ fn sort(nodes: &mut Nodes, counts: &[u32; 256], max_symbol: usize) {
             quick_sort(&mut nodes[1 + from..1 + to], 0, (to - from) as isize - 1);
         }
     }
+    n
 }
 
 /// `HUF_simpleQuickSort`, descending: its pivot (the last) and its switch to insertion
@@ -159,12 +171,8 @@ fn insertion_sort(a: &mut [Node], low: isize, high: isize) {
 
 /// `HUF_buildTree`: pairs the two smallest of the leaves (from the end) and the inner
 /// nodes (in creation order), an inner node first on a tie, then gives each node its
-/// depth; returns the last leaf with a count (its index among the leaves).
-fn build(nodes: &mut Nodes, max_symbol: usize) -> usize {
-    let mut last = max_symbol;
-    while nodes[(1 + last) & 511].count == 0 {
-        last -= 1;
-    }
+/// depth; `last` is the last leaf (with the smallest count), returned.
+fn build(nodes: &mut Nodes, last: usize) -> usize {
     let root = INNER + last - 1;
     // Leaves from `1 + last` down to the barrier at 0, inner nodes from INNER; those
     // not made yet count 2^30, more than any leaf.
