@@ -7,6 +7,7 @@ use alloc::vec::Vec;
 use super::fse;
 
 mod stream;
+mod tree;
 
 /// The longest code (`HUF_TABLELOG_DEFAULT` is 11).
 const MAX_BITS: u32 = 11;
@@ -21,148 +22,48 @@ const RAW: u8 = 0;
 const RLE: u8 = 1;
 const COMPRESSED: u8 = 2;
 
-/// A Huffman code: each symbol's length and code.
+/// A Huffman code: each symbol's length and `HUF_CElt` (its code at the top, its
+/// length in the low byte), made once for the block's streams.
 struct Code {
     lengths: [u8; 256],
-    codes: [u16; 256],
+    elements: [u64; 256],
     max_bits: u32,
     max_symbol: usize,
-}
-
-/// The symbols present in `counts` by count, then by symbol (`HUF_sort`'s order
-/// reversed): a stable sort of the symbols by their counts a byte at a time, lowest
-/// byte first, over as many bytes as the largest count has (a few hundred steps, where
-/// a comparison sort's branches mispredict); returns them and how many.
-fn by_count(counts: &[u32; 256]) -> ([u8; 256], usize) {
-    let mut syms = [0u8; 256];
-    let mut n = 0;
-    for (s, &c) in counts.iter().enumerate() {
-        syms[n] = s as u8;
-        n += usize::from(c > 0);
-    }
-    let largest = counts.iter().max().copied().unwrap_or(0);
-    let mut shift = 0;
-    while shift < 32 && largest >> shift > 0 {
-        let digit = |s: u8| (counts[usize::from(s)] >> shift & 0xff) as usize;
-        let mut at = [0u16; 256];
-        for &s in &syms[..n] {
-            at[digit(s)] += 1;
-        }
-        let mut sum = 0;
-        for a in at.iter_mut() {
-            (*a, sum) = (sum, sum + *a);
-        }
-        let mut sorted = [0u8; 256];
-        for &s in &syms[..n] {
-            let d = digit(s);
-            sorted[usize::from(at[d]) & 0xff] = s;
-            at[d] += 1;
-        }
-        syms = sorted;
-        shift += 8;
-    }
-    (syms, n)
-}
-
-/// Code lengths for `counts` (at least two symbols present), at most [`MAX_BITS`]: a
-/// Huffman tree, then the lengths beyond the limit folded back in as deflate's encoders
-/// do, so that the code stays complete.
-fn lengths(counts: &[u32; 256]) -> [u8; 256] {
-    let (leaves, n) = by_count(counts);
-    let leaves = &leaves[..n];
-    // Two-queue Huffman: leaves ascending, internal nodes in creation order.
-    let mut weight = [0u64; 512];
-    for (w, &s) in weight.iter_mut().zip(leaves) {
-        *w = u64::from(counts[usize::from(s)]);
-    }
-    let mut parent = [0u16; 512];
-    let (mut leaf, mut node) = (0usize, n);
-    for next in n..2 * n - 1 {
-        let mut kids = [0usize; 2];
-        for kid in &mut kids {
-            if leaf < n && (node >= next || weight[leaf] <= weight[node]) {
-                *kid = leaf;
-                leaf += 1;
-            } else {
-                *kid = node;
-                node += 1;
-            }
-        }
-        let [a, b] = kids;
-        weight[next] = weight[a] + weight[b];
-        parent[a] = next as u16;
-        parent[b] = next as u16;
-    }
-    let mut depth = [0u32; 512];
-    for i in (0..2 * n - 2).rev() {
-        depth[i] = depth[usize::from(parent[i])] + 1;
-    }
-    // How many codes of each length, the overlong ones folded into MAX_BITS.
-    let mut per_length = [0u32; 64];
-    for &d in &depth[..n] {
-        per_length[d.min(MAX_BITS) as usize] += 1;
-    }
-    let kraft = |per_length: &[u32; 64]| -> u64 {
-        (1..=MAX_BITS)
-            .map(|l| u64::from(per_length[l as usize]) << (MAX_BITS - l))
-            .sum()
-    };
-    let mut total = kraft(&per_length);
-    while total > 1 << MAX_BITS {
-        per_length[MAX_BITS as usize] -= 1;
-        for l in (1..MAX_BITS as usize).rev() {
-            if per_length[l] > 0 {
-                per_length[l] -= 1;
-                per_length[l + 1] += 2;
-                break;
-            }
-        }
-        total -= 1;
-    }
-    // The most frequent symbols get the shortest codes.
-    let mut out = [0u8; 256];
-    let mut l = 1;
-    for &s in leaves.iter().rev() {
-        while per_length[l] == 0 {
-            l += 1;
-        }
-        per_length[l] -= 1;
-        out[usize::from(s)] = l as u8;
-    }
-    out
+    /// The streams' bits in all (each count times its length).
+    bits: usize,
 }
 
 impl Code {
-    fn new(counts: &[u32; 256]) -> Self {
-        let lengths = lengths(counts);
-        let max_bits = u32::from(*lengths.iter().max().unwrap_or(&0));
-        let max_symbol = (0..256).rev().find(|&s| lengths[s] > 0).unwrap_or(0);
-        // Canonical as the decoder fills its table: by weight (longest codes first), then
-        // by symbol; a code is its first cell's index over the cells it spans.
-        // One pass to count each weight's symbols, one to hand out the codes from each
-        // weight's first cell (rather than a pass over the symbols per weight).
-        let weight_of = |s: usize| (max_bits + 1 - u32::from(lengths[s])) as usize;
-        let mut per_weight = [0u32; MAX_BITS as usize + 1];
-        for s in (0..=max_symbol).filter(|&s| lengths[s] > 0) {
-            per_weight[weight_of(s)] += 1;
+    /// The code of `n` literals of `counts` (at least two symbols present).
+    fn new(counts: &[u32; 256], n: usize) -> Self {
+        let max_symbol = (0..256).rev().find(|&s| counts[s] > 0).unwrap_or(0);
+        let limit = tree::max_length(n, max_symbol);
+        let (lengths, per_length, max_bits) = tree::lengths(counts, max_symbol, limit);
+        // Canonical as the decoder fills its table (`HUF_buildCTableFromTree`): each
+        // length's first code follows the longer ones' (halved per bit), then the codes
+        // of a length go by symbol.
+        let mut next = [0u16; 16];
+        let mut first = 0u16;
+        for l in (1..=max_bits as usize).rev() {
+            next[l] = first;
+            first = (first + per_length[l]) >> 1;
         }
-        let mut first = [0u32; MAX_BITS as usize + 1];
-        let mut next = 0u32;
-        for w in 1..=max_bits as usize {
-            first[w] = next;
-            next += per_weight[w] << (w - 1);
-        }
-        let mut codes = [0u16; 256];
-        for s in (0..=max_symbol).filter(|&s| lengths[s] > 0) {
-            let w = weight_of(s);
-            codes[s] = (first[w] >> (w - 1)) as u16;
-            first[w] += 1 << (w - 1);
+        let mut elements = [0u64; 256];
+        let mut bits = 0;
+        for (s, e) in elements[..=max_symbol].iter_mut().enumerate() {
+            let len = usize::from(lengths[s] & 15);
+            let code = u64::from(next[len]);
+            next[len] += 1;
+            // Two shifts, so that a length of 0 shifts its code out whole.
+            *e = code << (63 - len) << 1 | len as u64;
+            bits += counts[s] as usize * len;
         }
         Code {
             lengths,
-            codes,
+            elements,
             max_bits,
             max_symbol,
+            bits,
         }
     }
 
@@ -316,10 +217,8 @@ fn write_compressed(literals: &[u8], out: &mut Vec<u8>) -> bool {
     {
         return false;
     }
-    let code = Code::new(&counts);
-    let bits: usize = (0..256)
-        .map(|s| counts[s] as usize * usize::from(code.lengths[s]))
-        .sum();
+    let code = Code::new(&counts, n);
+    let bits = code.bits;
     let estimate = bits / 8;
     if estimate + 6 >= n - ((n >> 6) + 2) {
         return false;
@@ -336,7 +235,6 @@ fn write_compressed(literals: &[u8], out: &mut Vec<u8>) -> bool {
     if !code.write_description(out) {
         return false;
     }
-    let table = code.elements();
     // Room for the streams made once, of their exact bits (those of the counts) plus
     // each one's end mark and partial byte (at most 4 bytes over bits / 8 in all) and
     // the window the last one's writes may reach past its end: bytes zeroed only to be
@@ -348,7 +246,7 @@ fn write_compressed(literals: &[u8], out: &mut Vec<u8>) -> bool {
     if four {
         let segment = n.div_ceil(4);
         for (k, part) in literals.chunks(segment).enumerate() {
-            let size = code.encode_stream(&table, part, &mut out[at..]);
+            let size = code.encode_stream(part, &mut out[at..]);
             at += size;
             if k < 3 {
                 if size > u16::MAX as usize {
@@ -359,7 +257,7 @@ fn write_compressed(literals: &[u8], out: &mut Vec<u8>) -> bool {
             }
         }
     } else {
-        at += code.encode_stream(&table, literals, &mut out[at..]);
+        at += code.encode_stream(literals, &mut out[at..]);
     }
     out.truncate(at);
     let compressed = (out.len() - header_at - header_len) as u64;

@@ -8,33 +8,14 @@ use super::Code;
 use crate::simd::{ScalarKernel, Unit};
 
 impl Code {
-    /// Per symbol its `HUF_CElt`: its code at the top, its length in the low byte;
-    /// made once for the block's streams.
-    pub(super) fn elements(&self) -> [u64; 256] {
-        core::array::from_fn(|s| {
-            let len = u64::from(self.lengths[s]);
-            match len {
-                0 => 0,
-                _ => u64::from(self.codes[s]) << (64 - len) | len,
-            }
-        })
-    }
-
     /// Writes one stream at the start of `out` and returns its length: the codes of
-    /// `literals`, last first, from [`elements`] `table`, run on [`Unit::scalar`]
+    /// `literals`, last first, from the code's elements, run on [`Unit::scalar`]
     /// (BMI2's shifts by a register: one instruction where x86-64's take three). `out`
     /// must hold the stream's bytes and [`WINDOW`] more.
-    ///
-    /// [`elements`]: Code::elements
-    pub(super) fn encode_stream(
-        &self,
-        table: &[u64; 256],
-        literals: &[u8],
-        out: &mut [u8],
-    ) -> usize {
+    pub(super) fn encode_stream(&self, literals: &[u8], out: &mut [u8]) -> usize {
         Unit::scalar().run(Stream {
             max_bits: self.max_bits,
-            table,
+            table: &self.elements,
             literals,
             out,
         })
