@@ -146,11 +146,12 @@ fn cost(counts: &[u32], norm: &[i16], log: u32) -> Option<u64> {
 /// taken back if the predefined table costs less.
 fn choose(code: &Code, counts: &[u32; CODES], n: usize, out: &mut Vec<u8>) -> Coded {
     let counts = &counts[..=code.max];
-    let max_symbol = (0..counts.len())
-        .rev()
-        .find(|&s| counts[s] > 0)
-        .unwrap_or(0);
-    let distinct = counts.iter().filter(|&&c| c > 0).count();
+    // The last symbol present and how many are, in one pass without branches.
+    let (mut max_symbol, mut distinct) = (0, 0);
+    for (s, &c) in counts.iter().enumerate() {
+        max_symbol = if c > 0 { s } else { max_symbol };
+        distinct += usize::from(c > 0);
+    }
     if distinct == 1 {
         out.push(max_symbol as u8);
         return Coded {
