@@ -162,6 +162,8 @@ mod meta;
 #[cfg(feature = "remote")]
 pub mod remote;
 mod simd;
+#[cfg(test)]
+mod test_rng;
 pub mod value;
 #[cfg(feature = "std")]
 pub mod vlmeta;

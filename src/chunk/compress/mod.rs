@@ -187,13 +187,8 @@ mod tests {
 
     /// Runs, a motif, a slow ramp, noise: what each codec's paths see.
     fn samples() -> Vec<Vec<u8>> {
-        let mut x = 99u64;
-        let mut noise = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        };
+        let mut rng = crate::test_rng::XorShift::new(99);
+        let mut noise = move || rng.next_u64() as u8;
         let mut mixed = Vec::new();
         for i in 0..150_000usize {
             mixed.push(match (i / 5000) % 5 {

@@ -310,15 +310,7 @@ mod tests {
         let old_delta = compress(&data(), &delta).unwrap();
         let first = |j| if j == 0 { Fate::Change } else { Fate::Keep };
         assert!(splice(&old_delta, &delta, first, |_, _| ()).unwrap() == Spliced::Whole);
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let noise: Vec<u8> = (0..65536)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                x as u8
-            })
-            .collect();
+        let noise = crate::test_rng::XorShift::new(0x9e37_79b9_7f4a_7c15).bytes(65536);
         let stored = compress(&noise, &p).unwrap();
         assert!(crate::chunk::ChunkHeader::parse(&stored)
             .unwrap()

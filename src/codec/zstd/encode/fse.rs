@@ -383,13 +383,8 @@ mod tests {
                 norm[most] -= 1;
             }
         };
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move |m: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % m
-        };
+        let mut rng = crate::test_rng::XorShift::new(0x9e37_79b9_7f4a_7c15);
+        let mut next = move |m: u64| rng.next_u64() % m;
         for _ in 0..20_000 {
             let len = next(60) as usize + 1;
             let top = [3, 8, 60, 300][next(4) as usize];

@@ -319,12 +319,10 @@ mod tests {
     }
 
     fn sample(len: usize, seed: u64) -> Vec<u8> {
-        let mut x = seed | 1;
+        let mut rng = crate::test_rng::XorShift::new(seed);
         (0..len)
             .map(|i| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
+                let x = rng.next_u64();
                 match (i / 1000) % 5 {
                     0 => (i / 7) as u8,
                     1 => (x % 5) as u8,
@@ -353,14 +351,9 @@ mod tests {
     #[test]
     fn noise_is_stored_raw_or_does_not_fit() {
         // Literals sampled as incompressible: no Huffman code, and no copy past the room.
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rng = crate::test_rng::XorShift::new(0x9e37_79b9_7f4a_7c15);
         let noise: Vec<u8> = (0..64 << 10)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                (x >> 32) as u8
-            })
+            .map(|_| (rng.next_u64() >> 32) as u8)
             .collect();
         let mut out = Vec::new();
         assert!(!compress(5, &noise, noise.len(), &mut out));
