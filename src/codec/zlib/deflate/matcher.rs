@@ -67,8 +67,13 @@ fn slide(table: &mut [u16]) {
     }
 }
 
+/// The window's bytes, aligned to cache lines as zlib-ng's: its slide copies 32 KiB
+/// between addresses 32 KiB apart, which `rep movsb` does 2-4x slower unaligned.
+#[repr(align(64))]
+pub(super) struct Window(pub [u8; WINDOW_SIZE + PAD]);
+
 pub(super) struct Matcher {
-    pub window: Box<[u8; WINDOW_SIZE + PAD]>,
+    pub window: Box<Window>,
     /// The latest position of each hash, and each position's previous one with its
     /// hash (0: none); positions are in the window.
     head: Box<[u16; HASH_SIZE]>,
@@ -85,7 +90,7 @@ pub(super) struct Matcher {
 impl Matcher {
     pub fn new(cfg: Config) -> Self {
         Matcher {
-            window: boxed(),
+            window: Box::new(Window([0; WINDOW_SIZE + PAD])),
             head: boxed(),
             prev: boxed(),
             strstart: 0,
@@ -111,7 +116,7 @@ impl Matcher {
     #[inline(always)]
     pub fn insert_one(&mut self, pos: usize) -> u16 {
         let pos = pos & 0xffff;
-        let h = hash(&self.window, pos);
+        let h = hash(&self.window.0, pos);
         let head = self.head[h];
         if usize::from(head) != pos {
             self.prev[pos & WMASK] = head;
@@ -134,7 +139,7 @@ impl Matcher {
         loop {
             let mut more = WINDOW_SIZE - self.lookahead - self.strstart;
             if self.strstart >= WSIZE + MAX_DIST {
-                self.window.copy_within(WSIZE..WINDOW_SIZE, 0);
+                self.window.0.copy_within(WSIZE..WINDOW_SIZE, 0);
                 self.strstart -= WSIZE;
                 self.block_start -= WSIZE as isize;
                 slide(&mut self.head[..]);
@@ -146,11 +151,11 @@ impl Matcher {
             }
             let n = more.min(src.len() - self.next_in);
             let at = self.strstart + self.lookahead;
-            self.window[at..at + n].copy_from_slice(&src[self.next_in..][..n]);
+            self.window.0[at..at + n].copy_from_slice(&src[self.next_in..][..n]);
             if self.next_in == 0 {
                 // A fresh window's zeros where the search may read past the input.
                 let end = (at + n + 2 * MIN_LOOKAHEAD + 64).min(WINDOW_SIZE);
-                self.window[at + n..end].fill(0);
+                self.window.0[at + n..end].fill(0);
             }
             self.next_in += n;
             self.lookahead += n;
@@ -168,7 +173,7 @@ impl Matcher {
     /// of their first (and, past 8, last) 8 bytes are skipped without the test of
     /// being behind `strstart`, as zlib-ng's inner loops skip them.
     pub fn longest_match(&self, strstart: usize, mut cur: u16) -> (usize, u16) {
-        let w = &*self.window;
+        let w = &self.window.0;
         let s = strstart & 0xffff;
         let lookahead = self.lookahead;
         let nice = self.cfg.nice;

@@ -70,7 +70,7 @@ impl Matcher {
         let mut full = false;
         if m.len < WANT_MIN_MATCH {
             for i in 0..m.len {
-                full |= block.literal(self.window[(self.strstart + i) & 0xffff]);
+                full |= block.literal(self.window.0[(self.strstart + i) & 0xffff]);
             }
         } else {
             full = block.matched(m.strstart - m.start, m.len);
@@ -83,7 +83,7 @@ impl Matcher {
     fn flush_block(&mut self, block: &mut Block, w: &mut BitWriter, last: bool) {
         let stored = usize::try_from(self.block_start)
             .ok()
-            .map(|start| &self.window[start..self.strstart]);
+            .map(|start| &self.window.0[start..self.strstart]);
         block.flush(w, stored, last);
         self.block_start = self.strstart as isize;
     }
@@ -128,7 +128,7 @@ impl Matcher {
                 let head = self.insert_one(after);
                 next = self.search(after, head);
                 if next.len >= WANT_MIN_MATCH {
-                    fizzle(&self.window[..], &mut current, &mut next);
+                    fizzle(&self.window.0, &mut current, &mut next);
                 }
             } else {
                 next.len = 0;
