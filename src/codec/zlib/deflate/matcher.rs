@@ -125,6 +125,13 @@ impl Matcher {
         head
     }
 
+    /// Loads the head of the chain of the string at `pos` (so that the cache has it
+    /// when it is inserted).
+    #[inline(always)]
+    pub fn touch_head(&self, pos: usize) {
+        core::hint::black_box(self.head[hash(&self.window.0, pos & 0xffff)]);
+    }
+
     /// Inserts the `count` strings from `pos`.
     #[inline(always)]
     pub fn insert(&mut self, pos: usize, count: usize) {

@@ -119,10 +119,13 @@ impl Matcher {
                 };
                 current = self.search(self.strstart, head);
             }
+            // Read the chain head of the next search now, while the match's strings
+            // go in: that load misses the cache more than any other.
+            let after = current.strstart + current.len;
+            self.touch_head(after);
             self.insert_match(current);
 
             // Look one match ahead.
-            let after = current.strstart + current.len;
             if !early_exit && self.lookahead > MIN_LOOKAHEAD && after < WINDOW_SIZE - MIN_LOOKAHEAD
             {
                 let head = self.insert_one(after);
