@@ -129,6 +129,8 @@ impl Matcher {
             if !early_exit && self.lookahead > MIN_LOOKAHEAD && after < WINDOW_SIZE - MIN_LOOKAHEAD
             {
                 let head = self.insert_one(after);
+                // And that of the search after, should this one find a literal.
+                self.touch_head(after + 1);
                 next = self.search(after, head);
                 if next.len >= WANT_MIN_MATCH {
                     fizzle(&self.window.0, &mut current, &mut next);
