@@ -73,7 +73,7 @@ pub(crate) fn compress(level: u8, src: &[u8], maxout: usize, out: &mut Vec<u8>) 
         let mut w = BitWriter::new(out);
         state
             .matcher
-            .deflate_medium(src, &mut state.block, &mut w, start + maxout)
+            .deflate_medium(src, &mut state.block, &mut w, start.saturating_add(maxout))
     });
     // zlib-rs's Adler-32 (AVX2, NEON) when it is linked: ours is 3-4x slower.
     #[cfg(feature = "zlib-rs")]
