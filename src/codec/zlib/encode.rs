@@ -8,6 +8,9 @@ use alloc::vec::Vec;
 /// true, or false when it is longer than `maxout` bytes.
 #[cfg(not(feature = "zlib-rs"))]
 pub(crate) fn compress(clevel: u8, src: &[u8], maxout: usize, out: &mut Vec<u8>) -> bool {
+    if super::deflate::covers(clevel) {
+        return super::deflate::compress(clevel, src, maxout, out);
+    }
     let stream = miniz_oxide::deflate::compress_to_vec_zlib(src, clevel.min(9));
     if stream.len() > maxout {
         return false;
@@ -39,6 +42,9 @@ std::thread_local! {
 #[cfg(feature = "zlib-rs")]
 pub(crate) fn compress(clevel: u8, src: &[u8], maxout: usize, out: &mut Vec<u8>) -> bool {
     use zlib_rs::{Deflate, DeflateFlush, Status};
+    if super::deflate::covers(clevel) {
+        return super::deflate::compress(clevel, src, maxout, out);
+    }
     let level = i32::from(clevel.min(9));
     KEPT.with(|kept| {
         let mut kept = kept.borrow_mut();
