@@ -16,6 +16,11 @@ impl XorShift {
         self.0
     }
 
+    /// A number below `n` (not 0).
+    pub(crate) fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
     /// `len` bytes, each the low byte of the next number.
     pub(crate) fn bytes(&mut self, len: usize) -> alloc::vec::Vec<u8> {
         (0..len).map(|_| self.next_u64() as u8).collect()

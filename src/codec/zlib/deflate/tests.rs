@@ -4,21 +4,7 @@
 use super::*;
 use alloc::vec;
 
-/// A seeded xorshift64* generator: the same inputs on every run, no dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use crate::test_rng::XorShift as Rng;
 
 /// Our stream of `src` at `level`, checked to decode back to `src`, and (with the
 /// `zlib-rs` feature) to be zlib-rs's stream byte for byte.
@@ -52,10 +38,6 @@ fn check(level: u8, src: &[u8]) -> Vec<u8> {
     stream
 }
 
-fn random(rng: &mut Rng, n: usize) -> Vec<u8> {
-    (0..n).map(|_| rng.next() as u8).collect()
-}
-
 /// Segments of random bytes, runs, small alphabets, ramps and copies of earlier
 /// bytes from near and far (up to and past the 32 KiB window).
 fn structured(rng: &mut Rng, n: usize) -> Vec<u8> {
@@ -64,14 +46,14 @@ fn structured(rng: &mut Rng, n: usize) -> Vec<u8> {
         let most = if rng.below(4) == 0 { 3000 } else { 40 };
         let len = 1 + rng.below(most);
         match rng.below(6) {
-            0 => v.extend(random(rng, len)),
-            1 => v.extend(core::iter::repeat_n(rng.next() as u8, len)),
+            0 => v.extend(rng.bytes(len)),
+            1 => v.extend(core::iter::repeat_n(rng.next_u64() as u8, len)),
             2 => {
                 let k = 1 + rng.below(4) as u64;
-                v.extend((0..len).map(|_| b'a' + (rng.next() % k) as u8));
+                v.extend((0..len).map(|_| b'a' + (rng.next_u64() % k) as u8));
             }
             3 => {
-                let (start, step) = (rng.next() as u32, rng.below(5) as u32);
+                let (start, step) = (rng.next_u64() as u32, rng.below(5) as u32);
                 v.extend((0..len as u32 / 4 + 1).flat_map(|i| (start + i * step).to_le_bytes()));
             }
             _ if !v.is_empty() => {
@@ -114,9 +96,9 @@ fn all_equal() {
 
 #[test]
 fn random_bytes() {
-    let mut rng = Rng(1);
+    let mut rng = Rng::new(1);
     for n in [10, 1000, 70_000] {
-        let src = random(&mut rng, n);
+        let src = rng.bytes(n);
         for level in 3..=6 {
             check(level, &src);
         }
@@ -133,8 +115,8 @@ fn long_runs() {
 
 #[test]
 fn far_matches() {
-    let mut rng = Rng(2);
-    let a = random(&mut rng, 32_600);
+    let mut rng = Rng::new(2);
+    let a = rng.bytes(32_600);
     let src = [&a[..], &a[..], &a[..500], &a[..]].concat();
     for level in 3..=6 {
         check(level, &src);
@@ -156,8 +138,8 @@ fn text_256k() {
 /// Output over `maxout` is refused and leaves `out` as it was; the state is reused.
 #[test]
 fn maxout() {
-    let mut rng = Rng(3);
-    let src = random(&mut rng, 50_000);
+    let mut rng = Rng::new(3);
+    let src = rng.bytes(50_000);
     let mut out = vec![9];
     assert!(!compress(5, &src, 40_000, &mut out));
     assert_eq!(out, [9]);
@@ -167,7 +149,7 @@ fn maxout() {
 /// Seeded random structured inputs of all sizes, at each level.
 #[test]
 fn structured_inputs() {
-    let mut rng = Rng(0x5eed);
+    let mut rng = Rng::new(0x5eed);
     for case in 0..160 {
         let n = match case % 4 {
             0 => rng.below(600),
