@@ -38,6 +38,11 @@ impl<const N: usize> Kernel for Split<'_, N> {
     #[cfg(feature = "simd")]
     #[inline(always)]
     fn wide<S: Simd>(self, simd: S) -> usize {
+        // 256-bit vectors (AVX2), 4 and 8-byte elements: lanes gathered once, then
+        // lane-local steps (see `split_lanes`).
+        if S::u8s::LEN == 32 && matches!(N, 4 | 8) {
+            return split_lanes::<S, N>(simd, self.src, self.dst, self.n);
+        }
         split::<S, N>(simd, self.src, self.dst, self.n)
     }
 
@@ -52,13 +57,206 @@ impl<const N: usize> Kernel for Split<'_, N> {
 fn split<S: Simd, const N: usize>(simd: S, src: &[u8], dst: &mut [u8], n: usize) -> usize {
     let w = S::u8s::LEN;
     let done = n / w * w;
+    if done == 0 {
+        return 0;
+    }
+    // The rows cut to `done` bytes, one length for all: a store's bounds check is then
+    // the same for every row (one a vector width, not one a row).
+    let mut rows = dst.chunks_exact_mut(n);
+    let mut rows: [&mut [u8]; N] =
+        core::array::from_fn(|_| &mut rows.next().expect("N rows of n bytes")[..done]);
     for (i, elements) in src[..done * N].chunks_exact(N * w).enumerate() {
+        let at = i * w;
         let v = core::array::from_fn(|k| S::u8s::from_slice(simd, &elements[k * w..][..w]));
-        for (j, row) in unzip::<S, N>(v).iter().enumerate() {
-            row.store_slice(&mut dst[j * n + i * w..][..w]);
+        for (row, out) in rows.iter_mut().zip(unzip::<S, N>(v)) {
+            out.store_slice(&mut row[at..at + w]);
         }
     }
     done
+}
+
+/// [`split`] with 256-bit vectors, its deinterleaves (each crossing lanes twice) done
+/// as C-Blosc2's `shuffle-avx2.c` does them: the 128-bit lanes of the `N` vectors
+/// gathered once (lane 0 of every register the first 16 elements, lane 1 the last 16),
+/// then `log2(N)` levels of lane-local byte shuffles, each pair of registers put in the
+/// order [`LanePlan`] worked out and blended into two (half of each lane from each).
+#[cfg(feature = "simd")]
+#[inline(always)]
+fn split_lanes<S: Simd, const N: usize>(simd: S, src: &[u8], dst: &mut [u8], n: usize) -> usize {
+    use fearless_simd::{mask8x32, u8x32, SimdCombine, SimdSplit};
+    let plan = &LanePlan::<N>::PLAN;
+    let order = |o: &[u8; 32]| u8x32::from_slice(simd, o);
+    let low_halves = mask8x32::simd_from(simd, core::array::from_fn(|i| -((i % 16 < 8) as i8)));
+    let done = n / 32 * 32;
+    if done == 0 {
+        return 0;
+    }
+    let mut rows = dst.chunks_exact_mut(n);
+    let mut rows: [&mut [u8]; N] =
+        core::array::from_fn(|_| &mut rows.next().expect("N rows of n bytes")[..done]);
+    for (i, elements) in src[..done * N].chunks_exact(N * 32).enumerate() {
+        let at = i * 32;
+        let v: [u8x32<S>; N] =
+            core::array::from_fn(|k| u8x32::from_slice(simd, &elements[k * 32..][..32]));
+        // Register 2k + h: half h of vectors k and k + N / 2.
+        let mut x: [u8x32<S>; N] = core::array::from_fn(|m| {
+            let (a, b) = (v[m / 2].split(), v[m / 2 + N / 2].split());
+            match m % 2 {
+                0 => a.0.combine(b.0),
+                _ => a.1.combine(b.1),
+            }
+        });
+        for level in &plan.levels[..N.trailing_zeros() as usize] {
+            let mut next = x;
+            for (p, [oa, ob]) in level[..N / 2].iter().enumerate() {
+                let a = x[2 * p].swizzle_dyn_within_blocks(order(oa));
+                let b = x[2 * p + 1].swizzle_dyn_within_blocks(order(ob));
+                next[p] = low_halves.select(a, b);
+                next[p + N / 2] = low_halves.select(b, a);
+            }
+            x = next;
+        }
+        for (row, (m, fix)) in rows.iter_mut().zip(&plan.rows) {
+            let out = match fix {
+                Some(o) => x[*m].swizzle_dyn_within_blocks(order(o)),
+                None => x[*m],
+            };
+            out.store_slice(&mut row[at..at + 32]);
+        }
+    }
+    done
+}
+
+/// The byte orders of [`split_lanes`] for `N`-byte elements, worked out at compile time
+/// by following which byte (element, row) each lane position holds.
+#[cfg(feature = "simd")]
+struct LanePlan<const N: usize>;
+
+/// Per level (splitting by row bits, highest first) and pair of registers, the orders
+/// of the pair's two: of the first, its bytes going to the first output then the rest;
+/// of the second, the other way round. Per row: its register and, unless its elements
+/// are already in order there, the order putting them right.
+#[cfg(feature = "simd")]
+struct Plan {
+    levels: [[[[u8; 32]; 2]; 8]; 4],
+    rows: [(usize, Option<[u8; 32]>); 16],
+}
+
+#[cfg(feature = "simd")]
+impl<const N: usize> LanePlan<N> {
+    const PLAN: Plan = lane_plan(N);
+}
+
+/// A lane's positions labelled `element * 16 + row`.
+#[cfg(feature = "simd")]
+const fn lane_plan(n: usize) -> Plan {
+    let mut plan = Plan {
+        levels: [[[[0; 32]; 2]; 8]; 4],
+        rows: [(0, None); 16],
+    };
+    let mut regs = [[0u8; 16]; 16];
+    let mut i = 0;
+    while i < 16 * n {
+        let (m, j) = (i / 16, i % 16);
+        regs[m][j] = ((m * (16 / n) + j / n) * 16 + j % n) as u8;
+        i += 1;
+    }
+    let levels = n.trailing_zeros() as usize;
+    let mut level = 0;
+    while level < levels {
+        let bit = 1 << (levels - 1 - level);
+        let mut next = regs;
+        let mut p = 0;
+        while p < n / 2 {
+            let (a, b) = (regs[2 * p], regs[2 * p + 1]);
+            let (oa, ob) = (by_row_bit(&a, bit, false), by_row_bit(&b, bit, true));
+            plan.levels[level][p] = [both_lanes(&oa), both_lanes(&ob)];
+            let mut j = 0;
+            while j < 16 {
+                let (from_a, from_b) = (a[oa[j] as usize], b[ob[j] as usize]);
+                // The blend: low halves from the first operand.
+                if j < 8 {
+                    next[p][j] = from_a;
+                    next[p + n / 2][j] = from_b;
+                } else {
+                    next[p][j] = from_b;
+                    next[p + n / 2][j] = from_a;
+                }
+                j += 1;
+            }
+            p += 1;
+        }
+        regs = next;
+        level += 1;
+    }
+    let mut m = 0;
+    while m < n {
+        let row = (regs[m][0] % 16) as usize;
+        let mut fix = [0u8; 16];
+        let mut identity = true;
+        let mut e = 0;
+        while e < 16 {
+            let mut j = 0;
+            while regs[m][j] != (e * 16 + row) as u8 {
+                j += 1;
+            }
+            fix[e] = j as u8;
+            identity &= j == e;
+            e += 1;
+        }
+        plan.rows[row] = (
+            m,
+            if identity {
+                None
+            } else {
+                Some(both_lanes(&fix))
+            },
+        );
+        m += 1;
+    }
+    plan
+}
+
+/// The positions of `lane` in the order: those whose row has `bit` as `first` says,
+/// then the others, each by row then element.
+#[cfg(feature = "simd")]
+const fn by_row_bit(lane: &[u8; 16], bit: u8, first: bool) -> [u8; 16] {
+    let mut order = [0u8; 16];
+    let mut k = 0;
+    let mut pass = 0;
+    while pass < 2 {
+        let mut key = 0;
+        while key < 256 {
+            // key = row * 16 + element
+            let label = ((key % 16) * 16 + key / 16) as u8;
+            let has = (label % 16) & bit != 0;
+            if has == (first == (pass == 0)) {
+                let mut j = 0;
+                while j < 16 {
+                    if lane[j] == label {
+                        order[k] = j as u8;
+                        k += 1;
+                    }
+                    j += 1;
+                }
+            }
+            key += 1;
+        }
+        pass += 1;
+    }
+    order
+}
+
+/// A lane's byte order for both lanes of a 256-bit register.
+#[cfg(feature = "simd")]
+const fn both_lanes(order: &[u8; 16]) -> [u8; 32] {
+    let mut both = [0u8; 32];
+    let mut j = 0;
+    while j < 32 {
+        both[j] = order[j % 16];
+        j += 1;
+    }
+    both
 }
 
 /// `N` vectors of `N`-byte elements (`W` of them) as their `N` byte rows: each level
@@ -66,16 +264,25 @@ fn split<S: Simd, const N: usize>(simd: S, src: &[u8], dst: &mut [u8], n: usize)
 #[cfg(feature = "simd")]
 #[inline(always)]
 fn unzip<S: Simd, const N: usize>(mut v: [S::u8s; N]) -> [S::u8s; N] {
-    let mut level = 1;
-    while level < N {
-        let mut next = v;
-        for k in 0..N / 2 {
-            (next[k], next[k + N / 2]) = v[2 * k].deinterleave(v[2 * k + 1]);
+    // The levels written out, not a loop: the compiler left a loop of 16 vectors (spilt
+    // to the stack) not unrolled.
+    for level in [2, 4, 8, 16] {
+        if level <= N {
+            v = split_pairs::<S, N>(v);
         }
-        v = next;
-        level *= 2;
     }
     v
+}
+
+/// One level of [`unzip`]: pair `k` split into vectors `k` (even bytes) and `k + N / 2`.
+#[cfg(feature = "simd")]
+#[inline(always)]
+fn split_pairs<S: Simd, const N: usize>(v: [S::u8s; N]) -> [S::u8s; N] {
+    let mut next = v;
+    for k in 0..N / 2 {
+        (next[k], next[k + N / 2]) = v[2 * k].deinterleave(v[2 * k + 1]);
+    }
+    next
 }
 
 /// Bit-shuffles the first elements of `src` (`N` bytes each, `n` of them, a multiple
