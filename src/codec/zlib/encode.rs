@@ -1,16 +1,23 @@
 //! zlib streams (C's `compress2`: header, deflate, Adler-32) at the chunk's level, as
-//! C-Blosc2 passes it (`zlib_wrap_compress`): from zlib-rs (zlib-ng's deflate, the one
-//! C-Blosc2 3.3.5 links) with the `zlib-rs` feature, else from miniz_oxide.
+//! C-Blosc2 passes it (`zlib_wrap_compress`): levels 3 to 6 from our own deflate
+//! (zlib-ng's bytes, as C-Blosc2 3.3.5 links it), the others from zlib-rs (zlib-ng's
+//! port) with the `zlib-rs` feature, else from miniz_oxide.
 
 use alloc::vec::Vec;
 
 /// Appends the zlib stream of `src` at level `clevel` (1 to 9) to `out` and returns
 /// true, or false when it is longer than `maxout` bytes.
-#[cfg(not(feature = "zlib-rs"))]
 pub(crate) fn compress(clevel: u8, src: &[u8], maxout: usize, out: &mut Vec<u8>) -> bool {
     if super::deflate::covers(clevel) {
-        return super::deflate::compress(clevel, src, maxout, out);
+        super::deflate::compress(clevel, src, maxout, out)
+    } else {
+        other_levels(clevel, src, maxout, out)
     }
+}
+
+/// [`compress`] at the levels our deflate does not cover, by miniz_oxide.
+#[cfg(not(feature = "zlib-rs"))]
+fn other_levels(clevel: u8, src: &[u8], maxout: usize, out: &mut Vec<u8>) -> bool {
     let stream = miniz_oxide::deflate::compress_to_vec_zlib(src, clevel.min(9));
     if stream.len() > maxout {
         return false;
@@ -37,14 +44,10 @@ std::thread_local! {
     static KEPT: core::cell::RefCell<Option<Kept>> = const { core::cell::RefCell::new(None) };
 }
 
-/// Appends the zlib stream of `src` at level `clevel` (1 to 9) to `out` and returns
-/// true, or false when it is longer than `maxout` bytes.
+/// [`compress`] at the levels our deflate does not cover, by zlib-rs.
 #[cfg(feature = "zlib-rs")]
-pub(crate) fn compress(clevel: u8, src: &[u8], maxout: usize, out: &mut Vec<u8>) -> bool {
+fn other_levels(clevel: u8, src: &[u8], maxout: usize, out: &mut Vec<u8>) -> bool {
     use zlib_rs::{Deflate, DeflateFlush, Status};
-    if super::deflate::covers(clevel) {
-        return super::deflate::compress(clevel, src, maxout, out);
-    }
     let level = i32::from(clevel.min(9));
     KEPT.with(|kept| {
         let mut kept = kept.borrow_mut();

@@ -1,4 +1,5 @@
-//! zlib streams (miniz_oxide): the decoder, what it refuses, and the encoder.
+//! zlib streams: the decoder (miniz_oxide), what it refuses, and the encoder (our own
+//! deflate at levels 3 to 6).
 
 mod decode;
 pub(crate) mod deflate;
