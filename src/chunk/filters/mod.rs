@@ -25,6 +25,8 @@ pub(super) mod trunc_prec;
 mod gfni_bitshuffle;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 mod gfni_bitunshuffle;
+#[cfg(feature = "simd")]
+mod lane_plan;
 mod transpose;
 #[cfg(feature = "simd")]
 mod vector_bitunshuffle;
